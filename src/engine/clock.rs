@@ -1,0 +1,162 @@
+//! Simulated time: milliseconds since the simulation started. The engine never
+//! reads a wall clock; whoever drives it decides how fast this runs.
+
+use std::fmt;
+
+/// A moment of simulated time, in milliseconds since the start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SimTime(pub u64);
+
+/// The wall-clock moment the simulation pretends to start at (2026-11-30T02:20:30Z),
+/// used for timestamps in objects and log lines, so that they read naturally.
+pub const EPOCH_UNIX_SECONDS: i64 = 1_795_918_830;
+
+impl SimTime {
+    /// Zero: the start.
+    pub const ZERO: SimTime = SimTime(0);
+
+    /// Milliseconds since the start.
+    pub fn as_millis(self) -> u64 {
+        self.0
+    }
+
+    /// This moment plus `ms` milliseconds.
+    #[must_use]
+    pub fn plus(self, ms: u64) -> SimTime {
+        SimTime(self.0 + ms)
+    }
+
+    /// Seconds and nanoseconds since the Unix epoch for this moment.
+    pub fn unix(self) -> (i64, u32) {
+        let secs = EPOCH_UNIX_SECONDS + i64::try_from(self.0 / 1000).unwrap_or(i64::MAX / 2);
+        (secs, u32::try_from((self.0 % 1000) * 1_000_000).unwrap_or(0))
+    }
+
+    /// The moment as a civil UTC date and time.
+    pub fn civil(self) -> Civil {
+        let (secs, nanos) = self.unix();
+        let days = secs.div_euclid(86_400);
+        let rem = secs.rem_euclid(86_400);
+        let (year, month, day) = civil_from_days(days);
+        Civil {
+            year,
+            month,
+            day,
+            hour: u32::try_from(rem / 3600).unwrap_or(0),
+            minute: u32::try_from(rem % 3600 / 60).unwrap_or(0),
+            second: u32::try_from(rem % 60).unwrap_or(0),
+            micros: nanos / 1000,
+        }
+    }
+
+    /// RFC 3339 at second precision, as `metav1.Time` serializes: `2026-11-30T02:20:30Z`.
+    pub fn rfc3339(self) -> String {
+        let c = self.civil();
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            c.year, c.month, c.day, c.hour, c.minute, c.second
+        )
+    }
+
+    /// The klog header's time: `I1130 02:20:36.000000`'s `1130 02:20:36.000000`.
+    pub fn klog(self) -> String {
+        let c = self.civil();
+        format!(
+            "{:02}{:02} {:02}:{:02}:{:02}.{:06}",
+            c.month, c.day, c.hour, c.minute, c.second, c.micros
+        )
+    }
+
+    /// As a `k8s-openapi` timestamp.
+    pub fn to_k8s(self) -> k8s_openapi::jiff::Timestamp {
+        let (secs, nanos) = self.unix();
+        k8s_openapi::jiff::Timestamp::new(secs, i32::try_from(nanos).unwrap_or(0))
+            .unwrap_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH)
+    }
+}
+
+/// A UTC calendar date and time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Civil {
+    pub year: i64,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+    pub second: u32,
+    pub micros: u32,
+}
+
+/// Howard Hinnant's days-to-civil algorithm.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+impl fmt::Display for SimTime {
+    /// `mm:ss.mmm`, as the text trace shows time.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0 % 1000;
+        let s = self.0 / 1000 % 60;
+        let m = self.0 / 60_000;
+        write!(f, "{m:02}:{s:02}.{ms:03}")
+    }
+}
+
+/// Parses a duration as kubectl and Go spell it (`500ms`, `30s`, `10m`, `1h30m`) into milliseconds.
+pub fn parse_duration(text: &str) -> Option<u64> {
+    let mut total: u64 = 0;
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        if digits == 0 {
+            return None;
+        }
+        let number: u64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let factor = match &rest[..unit_len] {
+            "ms" => 1,
+            "s" => 1000,
+            "m" => 60_000,
+            "h" => 3_600_000,
+            _ => return None,
+        };
+        total = total.checked_add(number.checked_mul(factor)?)?;
+        rest = &rest[unit_len..];
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_read_as_kubernetes_writes_them() {
+        assert_eq!(SimTime::ZERO.rfc3339(), "2026-11-30T02:20:30Z");
+        assert_eq!(SimTime(6_000).klog(), "1130 02:20:36.000000");
+        assert_eq!(SimTime(61_250).to_string(), "01:01.250");
+    }
+
+    #[test]
+    fn durations_parse_as_go_spells_them() {
+        assert_eq!(parse_duration("500ms"), Some(500));
+        assert_eq!(parse_duration("10m"), Some(600_000));
+        assert_eq!(parse_duration("1h30m"), Some(5_400_000));
+        assert_eq!(parse_duration("10"), None);
+        assert_eq!(parse_duration("x"), None);
+        assert_eq!(parse_duration(""), None);
+    }
+}

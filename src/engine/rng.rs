@@ -1,0 +1,115 @@
+//! The engine's one source of randomness: a seeded xoshiro256** generator,
+//! so the same seed gives the same UIDs, IPs, names and jitter.
+
+/// A small, fast, seedable generator (xoshiro256**, seeded through SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng {
+    s: [u64; 4],
+}
+
+/// The alphabet of `k8s.io/apimachinery/pkg/util/rand.String`: no vowels, no
+/// look-alikes (`0`, `1`, `3`), so generated names spell no words.
+const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        Rng {
+            s: [next(), next(), next(), next()],
+        }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = self.s[1] << 17;
+        self.s[2] ^= self.s[0];
+        self.s[3] ^= self.s[1];
+        self.s[1] ^= self.s[2];
+        self.s[0] ^= self.s[3];
+        self.s[2] ^= t;
+        self.s[3] = self.s[3].rotate_left(45);
+        result
+    }
+
+    /// A number in `0..n` (`n > 0`), without modulo bias worth noticing at these sizes.
+    pub fn below(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "Rng::below(0)");
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn between(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// `n` characters as `utilrand.String(n)` makes them (generateName suffixes,
+    /// `kube-api-access-xxxxx`).
+    pub fn name_suffix(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| char::from(NAME_ALPHABET[self.below(NAME_ALPHABET.len() as u64) as usize]))
+            .collect()
+    }
+
+    /// A random (version 4) UUID, as object UIDs are.
+    pub fn uuid(&mut self) -> String {
+        let a = self.next_u64();
+        let b = self.next_u64();
+        let bytes: Vec<u8> = a.to_be_bytes().into_iter().chain(b.to_be_bytes()).collect();
+        let mut hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        hex[6] = format!("4{}", &hex[6][1..]);
+        let variant = (u8::from_str_radix(&hex[8], 16).unwrap_or(0) & 0x3f) | 0x80;
+        hex[8] = format!("{variant:02x}");
+        let h = hex.concat();
+        format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+    }
+
+    /// `n` random lower-case hex digits (container and sandbox IDs are 64 of them).
+    pub fn hex(&mut self, n: usize) -> String {
+        let mut out = String::with_capacity(n + 16);
+        while out.len() < n {
+            out.push_str(&format!("{:016x}", self.next_u64()));
+        }
+        out.truncate(n);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_sequence() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        for _ in 0..100 {
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+        assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+
+    #[test]
+    fn names_and_uids_have_kubernetes_shapes() {
+        let mut rng = Rng::new(1);
+        let suffix = rng.name_suffix(5);
+        assert_eq!(suffix.len(), 5);
+        assert!(suffix.bytes().all(|c| NAME_ALPHABET.contains(&c)));
+        let uid = rng.uuid();
+        assert_eq!(uid.len(), 36);
+        assert_eq!(&uid[14..15], "4");
+        assert!(matches!(&uid[19..20], "8" | "9" | "a" | "b"));
+        assert_eq!(rng.hex(64).len(), 64);
+        for _ in 0..1000 {
+            assert!(rng.between(3, 5) >= 3 && rng.between(3, 5) <= 5);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! podflow: a deterministic mini-cluster that shows, step by step, how
+//! Kubernetes turns `kubectl apply -f pod.yaml` into a running Pod.
+
+pub mod engine;
+pub mod model;

@@ -1,0 +1,10 @@
+//! Helpers over the `k8s-openapi` types: the kinds podflow serves, objects as
+//! one enum, Kubernetes `Status` answers, and resource quantities.
+
+pub mod kinds;
+pub mod object;
+pub mod quantity;
+pub mod status;
+
+pub use kinds::{Kind, KINDS};
+pub use object::Object;

@@ -1,0 +1,143 @@
+//! Every stored object as one enum over the real `k8s-openapi` types.
+
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::core::v1::{
+    ConfigMap, Event, LimitRange, Namespace, Node, Pod, ResourceQuota, Secret, Service,
+    ServiceAccount,
+};
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde_json::Value;
+
+use super::kinds::{kind_of, Kind};
+
+macro_rules! objects {
+    ($($variant:ident),* $(,)?) => {
+        /// A Kubernetes object of one of the kinds in [`super::KINDS`].
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum Object {
+            $($variant($variant),)*
+        }
+
+        impl Object {
+            /// The object's kind.
+            pub fn kind(&self) -> &'static Kind {
+                match self {
+                    $(Object::$variant(_) => kind_of(stringify!($variant)),)*
+                }
+            }
+
+            /// The object's metadata.
+            pub fn metadata(&self) -> &ObjectMeta {
+                match self {
+                    $(Object::$variant(o) => &o.metadata,)*
+                }
+            }
+
+            /// The object's metadata, to change.
+            pub fn metadata_mut(&mut self) -> &mut ObjectMeta {
+                match self {
+                    $(Object::$variant(o) => &mut o.metadata,)*
+                }
+            }
+
+            /// The object as Kubernetes JSON (`apiVersion`, `kind`, `metadata`, ...).
+            pub fn to_json(&self) -> Value {
+                let value = match self {
+                    $(Object::$variant(o) => serde_json::to_value(o),)*
+                };
+                value.expect("k8s-openapi types always serialize")
+            }
+
+            /// Reads JSON of the given kind into the typed object.
+            pub fn from_json(kind: &Kind, value: Value) -> Result<Object, serde_json::Error> {
+                match kind.kind {
+                    $(stringify!($variant) => serde_json::from_value(value).map(Object::$variant),)*
+                    other => Err(serde::de::Error::custom(format!("no kind {other}"))),
+                }
+            }
+        }
+
+        $(
+            impl From<$variant> for Object {
+                fn from(o: $variant) -> Object {
+                    Object::$variant(o)
+                }
+            }
+        )*
+    };
+}
+
+objects!(
+    ConfigMap,
+    Event,
+    LimitRange,
+    Namespace,
+    Node,
+    Pod,
+    ResourceQuota,
+    Secret,
+    ServiceAccount,
+    Service,
+    Deployment,
+    ReplicaSet,
+    ClusterRoleBinding,
+    ClusterRole,
+    RoleBinding,
+    Role,
+);
+
+impl Object {
+    /// `metadata.name`, empty when unset.
+    pub fn name(&self) -> &str {
+        self.metadata().name.as_deref().unwrap_or_default()
+    }
+
+    /// `metadata.namespace`, when the object has one.
+    pub fn namespace(&self) -> Option<&str> {
+        self.metadata().namespace.as_deref()
+    }
+
+    /// `NS/NAME`, or `NAME` for a cluster-scoped object.
+    pub fn namespaced_name(&self) -> String {
+        match self.namespace() {
+            Some(ns) if self.kind().namespaced => format!("{ns}/{}", self.name()),
+            _ => self.name().to_owned(),
+        }
+    }
+
+    /// The Pod inside, if this is one.
+    pub fn as_pod(&self) -> Option<&Pod> {
+        match self {
+            Object::Pod(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The Node inside, if this is one.
+    pub fn as_node(&self) -> Option<&Node> {
+        match self {
+            Object::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_keeps_type_meta() {
+        let value = serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "nginx", "namespace": "default"},
+            "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}
+        });
+        let object = Object::from_json(kind_of("Pod"), value.clone()).unwrap();
+        assert_eq!(object.name(), "nginx");
+        assert_eq!(object.namespaced_name(), "default/nginx");
+        assert_eq!(object.to_json(), value);
+    }
+}
