@@ -9,7 +9,7 @@ pub struct SimTime(pub u64);
 
 /// The wall-clock moment the simulation pretends to start at (2026-11-30T02:20:30Z),
 /// used for timestamps in objects and log lines, so that they read naturally.
-pub const EPOCH_UNIX_SECONDS: i64 = 1_795_918_830;
+pub const EPOCH_UNIX_SECONDS: i64 = 1_796_005_230;
 
 impl SimTime {
     /// Zero: the start.
