@@ -2,7 +2,10 @@
 //! persistence and the answer, one trace record a step.
 
 pub mod admission;
+pub mod authz;
+pub mod bootstrap_policy;
 pub mod request;
+pub mod validation;
 
 use std::sync::Arc;
 
