@@ -4,3 +4,5 @@
 pub mod apiserver;
 pub mod clock;
 pub mod rng;
+pub mod store;
+pub mod trace;

@@ -1,0 +1,249 @@
+//! etcd as the API server uses it: keys `/registry/<resource>/<namespace>/<name>`,
+//! one global revision, per-key create and mod revisions, a change log that
+//! watches replay from, and compaction (`410 Gone` for a watch from before it).
+//!
+//! The maps are persistent (`imbl`), so a snapshot is a cheap clone.
+
+mod watch;
+
+pub use watch::{EventType, WatchEvent, WatchFilter};
+
+use std::sync::Arc;
+
+use imbl::{OrdMap, Vector};
+
+use crate::model::{Kind, Object};
+
+/// One stored key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The object, with `metadata.resourceVersion` set to `mod_revision`.
+    pub object: Arc<Object>,
+    /// The revision that created the key.
+    pub create_revision: u64,
+    /// The revision that last changed it.
+    pub mod_revision: u64,
+    /// How many times it was written since created (etcd's `version`).
+    pub version: u64,
+}
+
+/// One change, as the watch history keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub revision: u64,
+    pub key: String,
+    /// The object after the change (for a delete: its last state).
+    pub object: Arc<Object>,
+    /// The object before the change, if it existed.
+    pub prev: Option<Arc<Object>>,
+    pub deleted: bool,
+}
+
+/// Why a write or a watch failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error("key already exists")]
+    AlreadyExists,
+    #[error("key not found")]
+    NotFound,
+    #[error("revision mismatch: expected {expected}, found {found}")]
+    Conflict { expected: u64, found: u64 },
+    #[error("required revision {requested} has been compacted (compacted revision {compacted})")]
+    Compacted { requested: u64, compacted: u64 },
+}
+
+/// The key-value store.
+#[derive(Debug, Clone, Default)]
+pub struct Store {
+    revision: u64,
+    compacted: u64,
+    entries: OrdMap<String, Entry>,
+    history: Vector<Change>,
+}
+
+/// The etcd key of an object: `/registry/pods/default/nginx`, `/registry/nodes/node-1`.
+pub fn key_for(kind: &Kind, namespace: Option<&str>, name: &str) -> String {
+    match namespace {
+        Some(ns) if kind.namespaced => format!("{}{ns}/{name}", kind.key_prefix()),
+        _ => format!("{}{name}", kind.key_prefix()),
+    }
+}
+
+/// The key prefix of every object of `kind` (in `namespace`, when given).
+pub fn prefix_for(kind: &Kind, namespace: Option<&str>) -> String {
+    match namespace {
+        Some(ns) if kind.namespaced => format!("{}{ns}/", kind.key_prefix()),
+        _ => kind.key_prefix(),
+    }
+}
+
+impl Store {
+    /// An empty store at revision 0... as etcd starts at revision 1 for its
+    /// first write.
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    /// The current (global) revision.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The last compacted revision: watches must start after it.
+    pub fn compacted(&self) -> u64 {
+        self.compacted
+    }
+
+    /// The entry at `key`.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.get(key)
+    }
+
+    /// Every entry whose key starts with `prefix`, in key order.
+    pub fn range<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a String, &'a Entry)> {
+        self.entries
+            .range(prefix.to_owned()..)
+            .take_while(move |(k, _)| k.starts_with(prefix))
+    }
+
+    /// Every entry, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
+        self.entries.iter()
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no key is stored.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Creates `key`; fails if it exists.
+    pub fn create(&mut self, key: &str, object: Object) -> Result<&Entry, StoreError> {
+        if self.entries.contains_key(key) {
+            return Err(StoreError::AlreadyExists);
+        }
+        self.revision += 1;
+        let rev = self.revision;
+        let object = Arc::new(stamp(object, rev));
+        let entry = Entry {
+            object: Arc::clone(&object),
+            create_revision: rev,
+            mod_revision: rev,
+            version: 1,
+        };
+        self.entries.insert(key.to_owned(), entry);
+        self.history.push_back(Change {
+            revision: rev,
+            key: key.to_owned(),
+            object,
+            prev: None,
+            deleted: false,
+        });
+        Ok(&self.entries[key])
+    }
+
+    /// Replaces `key`; when `expected` is given, only if the key's mod revision
+    /// still equals it (optimistic concurrency, as the API server's
+    /// `GuaranteedUpdate` does with `resourceVersion`).
+    pub fn update(
+        &mut self,
+        key: &str,
+        object: Object,
+        expected: Option<u64>,
+    ) -> Result<&Entry, StoreError> {
+        let current = self.entries.get(key).ok_or(StoreError::NotFound)?;
+        if let Some(expected) = expected
+            && expected != current.mod_revision
+        {
+            return Err(StoreError::Conflict {
+                expected,
+                found: current.mod_revision,
+            });
+        }
+        let prev = Arc::clone(&current.object);
+        let create_revision = current.create_revision;
+        let version = current.version + 1;
+        self.revision += 1;
+        let rev = self.revision;
+        let object = Arc::new(stamp(object, rev));
+        self.entries.insert(
+            key.to_owned(),
+            Entry {
+                object: Arc::clone(&object),
+                create_revision,
+                mod_revision: rev,
+                version,
+            },
+        );
+        self.history.push_back(Change {
+            revision: rev,
+            key: key.to_owned(),
+            object,
+            prev: Some(prev),
+            deleted: false,
+        });
+        Ok(&self.entries[key])
+    }
+
+    /// Deletes `key`, returning its last state; the delete gets its own revision.
+    pub fn delete(&mut self, key: &str) -> Result<Arc<Object>, StoreError> {
+        let entry = self.entries.remove(key).ok_or(StoreError::NotFound)?;
+        self.revision += 1;
+        let rev = self.revision;
+        let last = Arc::new(stamp((*entry.object).clone(), rev));
+        self.history.push_back(Change {
+            revision: rev,
+            key: key.to_owned(),
+            object: Arc::clone(&last),
+            prev: Some(entry.object),
+            deleted: true,
+        });
+        Ok(last)
+    }
+
+    /// The changes after revision `from` (exclusive), in order; fails with
+    /// `Compacted` when `from` is older than the last compaction.
+    pub fn changes_since(&self, from: u64) -> Result<impl Iterator<Item = &Change>, StoreError> {
+        if from < self.compacted {
+            return Err(StoreError::Compacted {
+                requested: from,
+                compacted: self.compacted,
+            });
+        }
+        let skip = self
+            .history
+            .iter()
+            .position(|c| c.revision > from)
+            .unwrap_or(self.history.len());
+        Ok(self.history.iter().skip(skip))
+    }
+
+    /// Forgets the history up to and including `revision`, as etcd's compaction does.
+    pub fn compact(&mut self, revision: u64) {
+        let revision = revision.min(self.revision);
+        if revision <= self.compacted {
+            return;
+        }
+        let keep = self
+            .history
+            .iter()
+            .position(|c| c.revision > revision)
+            .unwrap_or(self.history.len());
+        self.history = self.history.skip(keep);
+        self.compacted = revision;
+    }
+}
+
+/// Sets `metadata.resourceVersion` to the revision that wrote the object, as
+/// the API server's etcd3 storage does when it reads an object back.
+fn stamp(mut object: Object, revision: u64) -> Object {
+    object.metadata_mut().resource_version = Some(revision.to_string());
+    object
+}
+
+#[cfg(test)]
+mod tests;

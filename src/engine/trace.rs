@@ -1,0 +1,191 @@
+//! `TraceRecord`: the one vocabulary every view reads (CONTRACT.md, `--format jsonl`).
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One record of the trace: a sequence number, a simulated time and what happened.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceRecord {
+    /// 0, 1, 2, ... in order.
+    pub seq: u64,
+    /// Simulated milliseconds since the start; never decreasing.
+    pub t_ms: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub body: Record,
+}
+
+/// What one record says, tagged by `kind` in JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Record {
+    /// One arrow of the sequence diagram.
+    Message {
+        from: String,
+        to: String,
+        label: String,
+    },
+    /// One step inside a component.
+    Stage(Stage),
+    /// The API server's answer to a client.
+    Response {
+        to: String,
+        code: u16,
+        message: String,
+    },
+    /// A watch event delivered to one watcher.
+    Watch(WatchRecord),
+    /// A `core/v1` Event.
+    Event(EventRecord),
+    /// A log line in the component's own format.
+    Log {
+        component: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
+        line: String,
+    },
+    /// The last record: every object in the store.
+    Final { objects: Vec<Value> },
+}
+
+/// One step inside a component (`authentication`, `filter`, `sandbox`, ...).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Stage {
+    pub component: String,
+    pub stage: String,
+    pub outcome: String,
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<Value>,
+}
+
+impl Stage {
+    /// A stage of `component` named `stage` with this outcome and detail.
+    pub fn new(component: &str, stage: &str, outcome: &str, detail: impl Into<String>) -> Stage {
+        Stage {
+            component: component.to_owned(),
+            stage: stage.to_owned(),
+            outcome: outcome.to_owned(),
+            detail: detail.into(),
+            ..Stage::default()
+        }
+    }
+
+    /// With the Pod it concerns (`NS/NAME`).
+    #[must_use]
+    pub fn pod(mut self, pod: impl Into<String>) -> Stage {
+        self.pod = Some(pod.into());
+        self
+    }
+
+    /// With the node it concerns.
+    #[must_use]
+    pub fn node(mut self, node: impl Into<String>) -> Stage {
+        self.node = Some(node.into());
+        self
+    }
+
+    /// With the plugin that decided.
+    #[must_use]
+    pub fn plugin(mut self, plugin: impl Into<String>) -> Stage {
+        self.plugin = Some(plugin.into());
+        self
+    }
+}
+
+/// A watch event as one watcher received it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WatchRecord {
+    pub watcher: String,
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub resource: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+    #[serde(rename = "resourceVersion")]
+    pub resource_version: String,
+}
+
+/// A `core/v1` Event, one record per occurrence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventRecord {
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub reason: String,
+    pub message: String,
+    pub object: EventObject,
+    pub source: String,
+}
+
+/// The object an Event is about.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventObject {
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+    #[serde(rename = "fieldPath", skip_serializing_if = "Option::is_none")]
+    pub field_path: Option<String>,
+}
+
+impl TraceRecord {
+    /// The record as one line of JSON.
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("trace records always serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonl_puts_seq_time_and_kind_first() {
+        let record = TraceRecord {
+            seq: 3,
+            t_ms: 12,
+            body: Record::Message {
+                from: "kubectl".into(),
+                to: "kube-apiserver".into(),
+                label: "POST /api/v1/namespaces/default/pods".into(),
+            },
+        };
+        assert_eq!(
+            record.to_json_line(),
+            r#"{"seq":3,"t_ms":12,"kind":"message","from":"kubectl","to":"kube-apiserver","label":"POST /api/v1/namespaces/default/pods"}"#
+        );
+        let stage = TraceRecord {
+            seq: 4,
+            t_ms: 12,
+            body: Record::Stage(Stage::new("kube-apiserver", "authentication", "allow", "x")),
+        };
+        assert!(
+            stage
+                .to_json_line()
+                .starts_with(r#"{"seq":4,"t_ms":12,"kind":"stage","component":"kube-apiserver""#)
+        );
+    }
+}
