@@ -2,5 +2,6 @@
 //! Kubernetes turns `kubectl apply -f pod.yaml` into a running Pod.
 
 pub mod engine;
+pub mod export;
 pub mod model;
 pub mod scenario;

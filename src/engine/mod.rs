@@ -3,6 +3,13 @@
 
 pub mod apiserver;
 pub mod clock;
+pub mod component;
+pub mod engine;
+pub mod kubectl;
+pub mod kubectl_table;
+pub mod kubelet;
+pub mod queue;
 pub mod rng;
+pub mod scheduler;
 pub mod store;
 pub mod trace;

@@ -2,9 +2,13 @@
 //! persistence and the answer, one trace record a step.
 
 pub mod admission;
+pub mod authn;
 pub mod authz;
 pub mod bootstrap_policy;
+pub mod defaults;
+pub mod handler;
 pub mod request;
+pub mod strategy;
 pub mod validation;
 
 use std::sync::Arc;
@@ -53,6 +57,20 @@ impl ClusterView for StaticCluster {
             .iter()
             .filter(|o| o.kind() == kind && (namespace.is_none() || o.namespace() == namespace))
             .cloned()
+            .collect()
+    }
+}
+
+impl ClusterView for crate::engine::store::Store {
+    fn get(&self, kind: &Kind, namespace: Option<&str>, name: &str) -> Option<Arc<Object>> {
+        let key = crate::engine::store::key_for(kind, namespace, name);
+        crate::engine::store::Store::get(self, &key).map(|e| Arc::clone(&e.object))
+    }
+
+    fn list(&self, kind: &Kind, namespace: Option<&str>) -> Vec<Arc<Object>> {
+        let prefix = crate::engine::store::prefix_for(kind, namespace);
+        self.range(&prefix)
+            .map(|(_, e)| Arc::clone(&e.object))
             .collect()
     }
 }

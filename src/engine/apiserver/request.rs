@@ -76,6 +76,8 @@ pub enum Credentials {
     Certificate(UserInfo),
     /// A bearer token, checked against the token authenticator's users.
     BearerToken(String),
+    /// `kubectl --as`: `by` authenticates with its certificate and asks to act as `user`.
+    Impersonated { by: UserInfo, user: UserInfo },
 }
 
 /// The admission operation a verb maps to.
@@ -129,6 +131,8 @@ pub enum Body {
     MergePatch(serde_json::Value),
     /// The target of a `pods/binding` request: the node's name.
     Binding { node: String },
+    /// A delete's options.
+    Delete { grace_period_seconds: Option<i64> },
 }
 
 impl Request {

@@ -1,0 +1,139 @@
+//! Defaulting, as the API server applies it when it decodes a request
+//! (`pkg/apis/core/v1/defaults.go`, `SetDefaults_Pod`, `SetDefaults_PodSpec`,
+//! `SetDefaults_Container`, `SetDefaults_Probe`, ...).
+
+use k8s_openapi::api::core::v1::{Container, PodSecurityContext, PodSpec, Probe};
+
+use crate::model::Object;
+
+/// Fills in the defaults of `object`'s kind.
+pub fn apply(object: &mut Object) {
+    if let Object::Pod(pod) = object
+        && let Some(spec) = pod.spec.as_mut()
+    {
+        pod_spec(spec);
+    }
+}
+
+/// `SetDefaults_PodSpec` and `SetDefaults_Pod`'s spec part.
+pub fn pod_spec(spec: &mut PodSpec) {
+    spec.dns_policy.get_or_insert_with(|| "ClusterFirst".into());
+    spec.restart_policy.get_or_insert_with(|| "Always".into());
+    spec.security_context
+        .get_or_insert_with(PodSecurityContext::default);
+    spec.termination_grace_period_seconds.get_or_insert(30);
+    spec.scheduler_name
+        .get_or_insert_with(|| "default-scheduler".into());
+    spec.enable_service_links.get_or_insert(true);
+    for container in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut().flatten())
+    {
+        container_defaults(container);
+    }
+    for volume in spec.volumes.iter_mut().flatten() {
+        if let Some(secret) = volume.secret.as_mut() {
+            secret.default_mode.get_or_insert(0o644);
+        }
+        if let Some(config_map) = volume.config_map.as_mut() {
+            config_map.default_mode.get_or_insert(0o644);
+        }
+        if let Some(projected) = volume.projected.as_mut() {
+            projected.default_mode.get_or_insert(0o644);
+        }
+    }
+}
+
+/// `SetDefaults_Container`, the ports' protocol, the probes, and requests
+/// defaulted from limits (`SetDefaults_Pod`).
+fn container_defaults(container: &mut Container) {
+    container
+        .termination_message_path
+        .get_or_insert_with(|| "/dev/termination-log".into());
+    container
+        .termination_message_policy
+        .get_or_insert_with(|| "File".into());
+    if container.image_pull_policy.is_none() {
+        let image = container.image.as_deref().unwrap_or_default();
+        container.image_pull_policy = Some(default_pull_policy(image).into());
+    }
+    for port in container.ports.iter_mut().flatten() {
+        port.protocol.get_or_insert_with(|| "TCP".into());
+    }
+    for probe in [
+        container.liveness_probe.as_mut(),
+        container.readiness_probe.as_mut(),
+        container.startup_probe.as_mut(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        probe_defaults(probe);
+    }
+    if let Some(resources) = container.resources.as_mut()
+        && let Some(limits) = resources.limits.as_ref()
+    {
+        let requests = resources.requests.get_or_insert_with(Default::default);
+        for (name, value) in limits {
+            requests
+                .entry(name.clone())
+                .or_insert_with(|| value.clone());
+        }
+    }
+}
+
+/// `Always` for `:latest` or an untagged image, else `IfNotPresent`.
+pub fn default_pull_policy(image: &str) -> &'static str {
+    let without_digest = image.split('@').next().unwrap_or_default();
+    let last = without_digest.rsplit('/').next().unwrap_or_default();
+    match last.split_once(':') {
+        Some((_, "latest")) | None if !image.contains('@') => "Always",
+        _ => "IfNotPresent",
+    }
+}
+
+fn probe_defaults(probe: &mut Probe) {
+    probe.timeout_seconds.get_or_insert(1);
+    probe.period_seconds.get_or_insert(10);
+    probe.success_threshold.get_or_insert(1);
+    probe.failure_threshold.get_or_insert(3);
+    if let Some(http) = probe.http_get.as_mut() {
+        http.path.get_or_insert_with(|| "/".into());
+        http.scheme.get_or_insert_with(|| "HTTP".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pull_policy_follows_the_tag() {
+        // pkg/apis/core/v1/defaults_test.go, TestSetDefaultsContainer... image pull policy cases.
+        assert_eq!(default_pull_policy("nginx"), "Always");
+        assert_eq!(default_pull_policy("nginx:latest"), "Always");
+        assert_eq!(default_pull_policy("nginx:1.27"), "IfNotPresent");
+        assert_eq!(default_pull_policy("localhost:5000/app"), "Always");
+        assert_eq!(default_pull_policy("localhost:5000/app:v1"), "IfNotPresent");
+        assert_eq!(default_pull_policy("nginx@sha256:abcd"), "IfNotPresent");
+    }
+
+    #[test]
+    fn pod_spec_defaults() {
+        let mut spec: PodSpec = serde_json::from_value(serde_json::json!({
+            "containers": [{"name": "a", "image": "nginx:1.27",
+                "ports": [{"containerPort": 80}],
+                "resources": {"limits": {"cpu": "1"}}}]
+        }))
+        .unwrap();
+        pod_spec(&mut spec);
+        let value = serde_json::to_value(&spec).unwrap();
+        assert_eq!(value["restartPolicy"], "Always");
+        assert_eq!(value["schedulerName"], "default-scheduler");
+        assert_eq!(value["terminationGracePeriodSeconds"], 30);
+        assert_eq!(value["containers"][0]["ports"][0]["protocol"], "TCP");
+        assert_eq!(value["containers"][0]["resources"]["requests"]["cpu"], "1");
+        assert_eq!(value["containers"][0]["imagePullPolicy"], "IfNotPresent");
+    }
+}

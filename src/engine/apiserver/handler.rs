@@ -1,0 +1,661 @@
+//! The request path of kube-apiserver, one trace record a step: authentication,
+//! authorization, decoding, mutating admission, validation, validating
+//! admission, the etcd write, and the answer (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/`
+//! `create.go`, `update.go`, `patch.go`, `delete.go`, `get.go`).
+
+use std::sync::Arc;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
+
+use super::admission::{AdmissionRequest, Plugin, SideEffects, Verdict};
+use super::authn::TokenAuthenticator;
+use super::request::{Body, Operation, Request, UserInfo, Verb};
+use super::strategy::{
+    merge_patch, prepare_for_create, prepare_for_update, same_ignoring_resource_version,
+};
+use super::{ClusterView, authz};
+use crate::engine::clock::SimTime;
+use crate::engine::rng::Rng;
+use crate::engine::store::{Change, Store, StoreError, key_for};
+use crate::engine::trace::{Record, Stage};
+use crate::model::{Kind, Object, status};
+
+/// The API server's answer.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The HTTP status code.
+    pub code: u16,
+    /// The object returned (create, get, update, delete).
+    pub object: Option<Arc<Object>>,
+    /// The objects of a list.
+    pub items: Vec<Arc<Object>>,
+    /// A `Status`, for failures (and the binding subresource's success).
+    pub status: Option<Status>,
+}
+
+impl Response {
+    fn ok(code: u16, object: Arc<Object>) -> Response {
+        Response {
+            code,
+            object: Some(object),
+            items: Vec::new(),
+            status: None,
+        }
+    }
+
+    fn failed(status: Status) -> Response {
+        Response {
+            code: status
+                .code
+                .and_then(|c| u16::try_from(c).ok())
+                .unwrap_or(500),
+            object: None,
+            items: Vec::new(),
+            status: Some(status),
+        }
+    }
+
+    /// The `message` of the trace's `response` record: the `Status` message, or
+    /// the HTTP reason phrase for a success (`Created`, `OK`).
+    pub fn message(&self) -> String {
+        if let Some(message) = self.status.as_ref().and_then(|s| s.message.clone()) {
+            return message;
+        }
+        match self.code {
+            200 => "OK",
+            201 => "Created",
+            _ => "",
+        }
+        .to_owned()
+    }
+}
+
+/// What handling one request produced.
+#[derive(Debug)]
+pub struct Handled {
+    pub records: Vec<Record>,
+    pub response: Response,
+    /// The store changes it made, in order, for the watch fan-out.
+    pub changes: Vec<Change>,
+}
+
+/// How much the trace records of persistence carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every verdict, and each written object in its `persist` record.
+    Full,
+    /// One summary record where full would give many.
+    Summary,
+}
+
+/// The parts of kube-apiserver that do not change while it runs.
+pub struct ApiServer<'a> {
+    pub authn: &'a TokenAuthenticator,
+    pub admission: &'a [Box<dyn Plugin + Send + Sync>],
+    pub detail: Detail,
+}
+
+const API: &str = "kube-apiserver";
+
+/// One request being handled: the records so far and the store it works on.
+struct Handling<'a, 'b> {
+    server: &'b ApiServer<'a>,
+    store: &'b mut Store,
+    rng: &'b mut Rng,
+    now: SimTime,
+    request: &'b Request,
+    records: Vec<Record>,
+    changes: Vec<Change>,
+}
+
+impl ApiServer<'_> {
+    /// Handles `request` against `store`.
+    pub fn handle(
+        &self,
+        store: &mut Store,
+        rng: &mut Rng,
+        now: SimTime,
+        request: &Request,
+    ) -> Handled {
+        let mut h = Handling {
+            server: self,
+            store,
+            rng,
+            now,
+            request,
+            records: Vec::new(),
+            changes: Vec::new(),
+        };
+        let response = match h.run() {
+            Ok(response) | Err(response) => response,
+        };
+        h.records.push(Record::Response {
+            to: request.client.clone(),
+            code: response.code,
+            message: response.message(),
+        });
+        Handled {
+            records: h.records,
+            response,
+            changes: h.changes,
+        }
+    }
+}
+
+type Step<T> = Result<T, Response>;
+
+impl Handling<'_, '_> {
+    fn stage(&mut self, stage: Stage) {
+        self.records.push(Record::Stage(stage));
+    }
+
+    fn run(&mut self) -> Step<Response> {
+        let user = self.authenticate()?;
+        self.authorize(&user)?;
+        let kind = self.request.kind;
+        match (self.request.verb, self.request.subresource.as_deref()) {
+            (Verb::Create, Some("binding")) => self.bind(&user),
+            (Verb::Create, _) => self.create(&user),
+            (Verb::Update | Verb::Patch, _) => self.update(&user),
+            (Verb::Get, _) => self.get(),
+            (Verb::List | Verb::Watch, _) => Ok(self.list()),
+            (Verb::Delete, _) => self.delete(&user, kind),
+        }
+    }
+
+    fn authenticate(&mut self) -> Step<UserInfo> {
+        if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
+            let groups = who.user.groups.join(", ");
+            self.stage(Stage::new(
+                API,
+                "authentication",
+                "allow",
+                format!(
+                    "user \"{}\" groups [{groups}] ({})",
+                    who.user.name, who.method
+                ),
+            ));
+            Ok(who.user)
+        } else {
+            self.stage(Stage::new(
+                API,
+                "authentication",
+                "deny",
+                "no authenticator recognised the bearer token",
+            ));
+            Err(Response::failed(status::unauthorized()))
+        }
+    }
+
+    fn authorize(&mut self, user: &UserInfo) -> Step<()> {
+        let req = self.request;
+        let attrs = authz::Attributes {
+            user,
+            verb: req.verb.as_str(),
+            api_group: req.kind.group,
+            resource: req.kind.resource,
+            subresource: req.subresource.as_deref(),
+            namespace: req.namespace.as_deref().filter(|_| req.kind.namespaced),
+            name: &req.name,
+        };
+        let decision = authz::authorize(&attrs, &*self.store);
+        if decision.allowed {
+            self.stage(
+                Stage::new(API, "authorization", "allow", decision.reason)
+                    .plugin(decision.authorizer),
+            );
+            Ok(())
+        } else {
+            let reason = authz::forbidden_reason(&attrs);
+            self.stage(Stage::new(API, "authorization", "deny", reason.clone()).plugin("RBAC"));
+            Err(Response::failed(status::forbidden(
+                req.kind, &req.name, &reason,
+            )))
+        }
+    }
+
+    /// The object in the request body, defaulted, after strict decoding.
+    fn decoded_body(&mut self) -> Step<Object> {
+        let req = self.request;
+        if !req.unknown_fields.is_empty() {
+            let fields: Vec<String> = req
+                .unknown_fields
+                .iter()
+                .map(|f| format!("unknown field \"{f}\""))
+                .collect();
+            let message = format!("strict decoding error: {}", fields.join(", "));
+            self.stage(Stage::new(API, "decode", "deny", message.clone()));
+            return Err(Response::failed(status::bad_request(message)));
+        }
+        let Some(Body::Object(object)) = &req.body else {
+            let message = "the body of the request was in an unknown format".to_owned();
+            self.stage(Stage::new(API, "decode", "deny", message.clone()));
+            return Err(Response::failed(status::bad_request(message)));
+        };
+        let mut object = (**object).clone();
+        if let Some(message) = super::validation::decode_error(&object) {
+            self.stage(Stage::new(API, "decode", "deny", message.clone()));
+            return Err(Response::failed(status::bad_request(message)));
+        }
+        super::defaults::apply(&mut object);
+        Ok(object)
+    }
+
+    fn create(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
+        let mut object = self.decoded_body()?;
+        if kind.namespaced {
+            let ns = req
+                .namespace
+                .clone()
+                .or_else(|| object.namespace().map(str::to_owned));
+            if let (Some(ns_obj), Some(ns_req)) = (object.namespace(), req.namespace.as_deref())
+                && ns_obj != ns_req
+            {
+                let message = "the namespace of the provided object does not match the namespace sent on the request";
+                return Err(Response::failed(status::bad_request(message.into())));
+            }
+            object.metadata_mut().namespace = ns;
+        }
+        prepare_for_create(&mut object, self.rng, self.now);
+        let name = object.name().to_owned();
+        self.admit(Operation::Create, user, &mut object, None)?;
+        self.validate(|o| super::validation::validate_create(o), &object)?;
+        let effects = self.admit_validating(Operation::Create, user, &object, None)?;
+        for write in effects.writes {
+            self.persist_update(write);
+        }
+        let key = key_for(kind, object.namespace(), &name);
+        match self.store.create(&key, object) {
+            Ok(entry) => {
+                let entry = entry.clone();
+                self.record_persist(&key, entry.mod_revision, &entry.object);
+                self.push_last_change();
+                Ok(Response::ok(201, entry.object))
+            }
+            Err(_) => {
+                self.stage(Stage::new(
+                    "etcd",
+                    "persist",
+                    "deny",
+                    format!("{key} already exists"),
+                ));
+                Err(Response::failed(status::already_exists(kind, &name)))
+            }
+        }
+    }
+
+    fn update(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
+        let key = key_for(kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Response::failed(status::not_found(kind, &req.name)));
+        };
+        let mut object = match &req.body {
+            Some(Body::MergePatch(patch)) => {
+                let mut json = current.to_json();
+                merge_patch(&mut json, patch);
+                Object::from_json(kind, json).map_err(|e| {
+                    Response::failed(status::bad_request(format!(
+                        "{kind} in version \"{}\" cannot be handled as a {}: {e}",
+                        kind.version,
+                        kind.kind,
+                        kind = kind.kind
+                    )))
+                })?
+            }
+            _ => self.decoded_body()?,
+        };
+        let expected = object
+            .metadata()
+            .resource_version
+            .as_deref()
+            .and_then(|rv| rv.parse::<u64>().ok());
+        prepare_for_update(&mut object, &current, req.subresource.as_deref());
+        self.admit(Operation::Update, user, &mut object, Some(&current))?;
+        self.validate(|o| super::validation::validate_update(o, &current), &object)?;
+        let effects = self.admit_validating(Operation::Update, user, &object, Some(&current))?;
+        for write in effects.writes {
+            self.persist_update(write);
+        }
+        if same_ignoring_resource_version(&object, &current) {
+            // A no-op update writes nothing, as the API server's GuaranteedUpdate skips it.
+            self.stage(Stage::new(
+                "etcd",
+                "persist",
+                "skip",
+                format!("{key} unchanged"),
+            ));
+            return Ok(Response::ok(200, current));
+        }
+        match self.store.update(&key, object, expected) {
+            Ok(entry) => {
+                let entry = entry.clone();
+                self.record_persist(&key, entry.mod_revision, &entry.object);
+                self.push_last_change();
+                Ok(Response::ok(200, entry.object))
+            }
+            Err(StoreError::Conflict { .. }) => {
+                self.stage(Stage::new(
+                    "etcd",
+                    "persist",
+                    "deny",
+                    format!("{key}: resourceVersion is stale"),
+                ));
+                Err(Response::failed(status::conflict(kind, &req.name)))
+            }
+            Err(_) => Err(Response::failed(status::not_found(kind, &req.name))),
+        }
+    }
+
+    fn bind(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
+        let Some(Body::Binding { node }) = &req.body else {
+            return Err(Response::failed(status::bad_request(
+                "a Binding needs a target".into(),
+            )));
+        };
+        let key = key_for(kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Response::failed(status::not_found(kind, &req.name)));
+        };
+        let mut object = (*current).clone();
+        self.admit(Operation::Create, user, &mut object, Some(&current))?;
+        let Object::Pod(pod) = &mut object else {
+            return Err(Response::failed(status::not_found(kind, &req.name)));
+        };
+        // pkg/registry/core/pod/storage/storage.go, assignPod / setPodNodeAndMetadata.
+        let spec = pod.spec.get_or_insert_with(Default::default);
+        if let Some(assigned) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
+            let message = format!(
+                "pod {} is already assigned to node \"{assigned}\"",
+                req.name
+            );
+            let mut conflict = status::conflict(kind, &req.name);
+            conflict.message = Some(format!(
+                "Operation cannot be fulfilled on pods/binding \"{}\": {message}",
+                req.name
+            ));
+            return Err(Response::failed(conflict));
+        }
+        spec.node_name = Some(node.clone());
+        let status = pod.status.get_or_insert_with(Default::default);
+        let conditions = status.conditions.get_or_insert_with(Vec::new);
+        conditions.retain(|c| c.type_ != "PodScheduled");
+        conditions.push(k8s_openapi::api::core::v1::PodCondition {
+            type_: "PodScheduled".into(),
+            status: "True".into(),
+            last_transition_time: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+                self.now.to_k8s(),
+            )),
+            ..Default::default()
+        });
+        let expected = current
+            .metadata()
+            .resource_version
+            .as_deref()
+            .and_then(|rv| rv.parse().ok());
+        let entry = self
+            .store
+            .update(&key, object, expected)
+            .map_err(|_| Response::failed(status::conflict(kind, &req.name)))?
+            .clone();
+        self.record_persist(&key, entry.mod_revision, &entry.object);
+        self.push_last_change();
+        let mut ok = status::success(kind, &req.name);
+        ok.code = Some(201);
+        Ok(Response {
+            code: 201,
+            object: Some(entry.object),
+            items: Vec::new(),
+            status: Some(ok),
+        })
+    }
+
+    fn get(&mut self) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
+        self.records.push(Record::Message {
+            from: API.into(),
+            to: "etcd".into(),
+            label: format!("range {key}"),
+        });
+        match self.store.get(&key) {
+            Some(entry) => Ok(Response::ok(200, Arc::clone(&entry.object))),
+            None => Err(Response::failed(status::not_found(req.kind, &req.name))),
+        }
+    }
+
+    fn list(&mut self) -> Response {
+        let req = self.request;
+        let items = ClusterView::list(&*self.store, req.kind, req.namespace.as_deref());
+        Response {
+            code: 200,
+            object: None,
+            items,
+            status: None,
+        }
+    }
+
+    fn delete(&mut self, user: &UserInfo, kind: &'static Kind) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Response::failed(status::not_found(kind, &req.name)));
+        };
+        let mut object = (*current).clone();
+        self.admit(Operation::Delete, user, &mut object, Some(&current))?;
+        self.admit_validating(Operation::Delete, user, &object, Some(&current))?;
+        // A Pod bound to a node and not yet told to stop ends gracefully: the
+        // API server sets deletionTimestamp and the kubelet deletes it once its
+        // containers have stopped (pkg/registry/core/pod/strategy.go, CheckGracefulDelete).
+        if let Object::Pod(pod) = &mut object {
+            let grace = match &req.body {
+                Some(Body::Delete {
+                    grace_period_seconds: Some(g),
+                }) => *g,
+                _ => pod
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.termination_grace_period_seconds)
+                    .unwrap_or(30),
+            };
+            let bound = pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.as_deref())
+                .is_some_and(|n| !n.is_empty());
+            if bound && grace > 0 {
+                if pod.metadata.deletion_timestamp.is_some() {
+                    return Ok(Response::ok(200, current));
+                }
+                let when = self.now.plus(u64::try_from(grace).unwrap_or(0) * 1000);
+                pod.metadata.deletion_timestamp = Some(
+                    k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(when.to_k8s()),
+                );
+                pod.metadata.deletion_grace_period_seconds = Some(grace);
+                let entry = self
+                    .store
+                    .update(&key, object, None)
+                    .map_err(|_| Response::failed(status::not_found(kind, &req.name)))?
+                    .clone();
+                self.record_persist(&key, entry.mod_revision, &entry.object);
+                self.push_last_change();
+                return Ok(Response::ok(200, entry.object));
+            }
+        }
+        let last = self
+            .store
+            .delete(&key)
+            .map_err(|_| Response::failed(status::not_found(kind, &req.name)))?;
+        self.records.push(Record::Message {
+            from: API.into(),
+            to: "etcd".into(),
+            label: format!("delete {key}"),
+        });
+        let mut stage = Stage::new(
+            "etcd",
+            "persist",
+            "delete",
+            format!("deleted {key} at revision {}", self.store.revision()),
+        );
+        stage.key = Some(key.clone());
+        stage.revision = Some(self.store.revision());
+        self.stage(stage);
+        self.push_last_change();
+        Ok(Response::ok(200, last))
+    }
+
+    /// The mutating admission phase: one record per plugin that handles the request.
+    fn admit(
+        &mut self,
+        op: Operation,
+        user: &UserInfo,
+        object: &mut Object,
+        old: Option<&Object>,
+    ) -> Step<()> {
+        let req = self.request;
+        for plugin in self.server.admission {
+            if !plugin.mutating() || !plugin.handles(op, req.kind, req.subresource.as_deref()) {
+                continue;
+            }
+            let name = object.name().to_owned();
+            let namespace = object
+                .namespace()
+                .or(req.namespace.as_deref())
+                .map(str::to_owned);
+            let areq = AdmissionRequest {
+                operation: op,
+                kind: req.kind,
+                subresource: req.subresource.as_deref(),
+                namespace: namespace.as_deref(),
+                name: &name,
+                user,
+                old,
+                cluster: &*self.store,
+            };
+            let verdict = plugin.admit(&areq, object, self.rng);
+            self.admission_record("mutating", plugin.name(), &verdict);
+            if let Verdict::Deny(status) = verdict {
+                return Err(Response::failed(status));
+            }
+        }
+        Ok(())
+    }
+
+    /// The validating admission phase; returns the extra writes plugins asked for.
+    fn admit_validating(
+        &mut self,
+        op: Operation,
+        user: &UserInfo,
+        object: &Object,
+        old: Option<&Object>,
+    ) -> Step<SideEffects> {
+        let req = self.request;
+        let mut effects = SideEffects::default();
+        for plugin in self.server.admission {
+            if !plugin.validating() || !plugin.handles(op, req.kind, req.subresource.as_deref()) {
+                continue;
+            }
+            let areq = AdmissionRequest {
+                operation: op,
+                kind: req.kind,
+                subresource: req.subresource.as_deref(),
+                namespace: object.namespace().or(req.namespace.as_deref()),
+                name: object.name(),
+                user,
+                old,
+                cluster: &*self.store,
+            };
+            let verdict = plugin.validate(&areq, object, &mut effects);
+            self.admission_record("validating", plugin.name(), &verdict);
+            if let Verdict::Deny(status) = verdict {
+                return Err(Response::failed(status));
+            }
+        }
+        Ok(effects)
+    }
+
+    fn admission_record(&mut self, phase: &str, plugin: &str, verdict: &Verdict) {
+        let (outcome, detail) = match verdict {
+            Verdict::Allow => ("allow", String::new()),
+            Verdict::Mutate(detail) => ("mutate", detail.clone()),
+            Verdict::Deny(status) => ("deny", status.message.clone().unwrap_or_default()),
+        };
+        let mut stage = Stage::new(API, "admission", outcome, detail).plugin(plugin);
+        stage.phase = Some(phase.into());
+        self.stage(stage);
+    }
+
+    fn validate(
+        &mut self,
+        check: impl Fn(&Object) -> Vec<crate::model::status::FieldError>,
+        object: &Object,
+    ) -> Step<()> {
+        let errors = check(object);
+        if errors.is_empty() {
+            self.stage(Stage::new(
+                API,
+                "validation",
+                "allow",
+                format!("{} is valid", object.kind().kind),
+            ));
+            return Ok(());
+        }
+        let status = status::invalid(object.kind(), object.name(), &errors);
+        self.stage(Stage::new(
+            API,
+            "validation",
+            "deny",
+            status.message.clone().unwrap_or_default(),
+        ));
+        Err(Response::failed(status))
+    }
+
+    /// Writes an object another step asked for (a quota's usage), unconditionally.
+    fn persist_update(&mut self, object: Object) {
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        let written = if self.store.get(&key).is_some() {
+            self.store.update(&key, object, None)
+        } else {
+            self.store.create(&key, object)
+        };
+        if let Ok(entry) = written {
+            let entry = entry.clone();
+            self.record_persist(&key, entry.mod_revision, &entry.object);
+            self.push_last_change();
+        }
+    }
+
+    fn record_persist(&mut self, key: &str, revision: u64, object: &Object) {
+        self.records.push(Record::Message {
+            from: API.into(),
+            to: "etcd".into(),
+            label: format!("txn put {key}"),
+        });
+        let mut stage = Stage::new(
+            "etcd",
+            "persist",
+            "ok",
+            format!("wrote {key} at revision {revision}"),
+        );
+        stage.key = Some(key.to_owned());
+        stage.revision = Some(revision);
+        if self.server.detail == Detail::Full {
+            stage.object = Some(object.to_json());
+        }
+        self.stage(stage);
+    }
+
+    fn push_last_change(&mut self) {
+        let rev = self.store.revision();
+        if let Ok(mut changes) = self.store.changes_since(rev - 1)
+            && let Some(change) = changes.next()
+        {
+            self.changes.push(change.clone());
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! What the registry does to an object before it is stored: system fields on
+//! create (`uid`, `creationTimestamp`, `generateName`), a new Pod's status
+//! (`pkg/registry/core/pod/strategy.go`, `PrepareForCreate`), what an update of
+//! the main resource or of `status` may change (`PrepareForUpdate`), and JSON
+//! merge patches (RFC 7386).
+
+use k8s_openapi::api::core::v1::{Pod, PodStatus};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use serde_json::Value;
+
+use crate::engine::clock::SimTime;
+use crate::engine::rng::Rng;
+use crate::model::Object;
+
+/// Fills the system fields of a new object and resets what a create may not set.
+pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
+    let meta = object.metadata_mut();
+    if meta.name.as_deref().unwrap_or_default().is_empty()
+        && let Some(prefix) = meta.generate_name.clone()
+    {
+        meta.name = Some(format!("{prefix}{}", rng.name_suffix(5)));
+    }
+    meta.uid = Some(rng.uuid());
+    meta.creation_timestamp = Some(Time(now.to_k8s()));
+    meta.resource_version = None;
+    meta.deletion_timestamp = None;
+    meta.deletion_grace_period_seconds = None;
+    match object {
+        Object::Pod(pod) => {
+            pod.metadata.generation = Some(1);
+            pod.status = Some(PodStatus {
+                phase: Some("Pending".into()),
+                qos_class: Some(qos_class(pod).into()),
+                ..PodStatus::default()
+            });
+        }
+        Object::Deployment(_) | Object::ReplicaSet(_) => {
+            object.metadata_mut().generation = Some(1);
+        }
+        _ => {}
+    }
+}
+
+/// Keeps what an update may not change: the system fields, and either the
+/// status (an update of the main resource) or everything but the status (an
+/// update of the `status` subresource).
+pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Option<&str>) {
+    let old = current.metadata();
+    let meta = object.metadata_mut();
+    meta.uid.clone_from(&old.uid);
+    meta.creation_timestamp.clone_from(&old.creation_timestamp);
+    meta.deletion_timestamp.clone_from(&old.deletion_timestamp);
+    meta.deletion_grace_period_seconds = old.deletion_grace_period_seconds;
+    meta.generation = old.generation;
+    if let (Object::Pod(new), Object::Pod(old_pod)) = (&mut *object, current) {
+        if subresource == Some("status") {
+            new.spec.clone_from(&old_pod.spec);
+            new.metadata.clone_from(&old_pod.metadata);
+        } else {
+            new.status.clone_from(&old_pod.status);
+            if new.spec != old_pod.spec {
+                new.metadata.generation = Some(old_pod.metadata.generation.unwrap_or(1) + 1);
+            }
+        }
+    }
+}
+
+/// Whether two objects are equal apart from `resourceVersion`.
+pub fn same_ignoring_resource_version(a: &Object, b: &Object) -> bool {
+    let mut a = a.clone();
+    a.metadata_mut()
+        .resource_version
+        .clone_from(&b.metadata().resource_version);
+    a == *b
+}
+
+/// The Pod's QoS class (`pkg/apis/core/helper/qos/qos.go`, `GetPodQOS`):
+/// `Guaranteed` when every container has cpu and memory limits equal to its
+/// requests, `BestEffort` when none has any, else `Burstable`.
+pub fn qos_class(pod: &Pod) -> &'static str {
+    let Some(spec) = pod.spec.as_ref() else {
+        return "BestEffort";
+    };
+    let containers: Vec<_> = spec
+        .containers
+        .iter()
+        .chain(spec.init_containers.iter().flatten())
+        .collect();
+    let mut any = false;
+    let mut guaranteed = true;
+    for container in &containers {
+        let requests = container
+            .resources
+            .as_ref()
+            .and_then(|r| r.requests.as_ref());
+        let limits = container.resources.as_ref().and_then(|r| r.limits.as_ref());
+        any |= requests.is_some_and(|r| !r.is_empty()) || limits.is_some_and(|l| !l.is_empty());
+        for resource in ["cpu", "memory"] {
+            let limit = limits.and_then(|l| l.get(resource));
+            let request = requests.and_then(|r| r.get(resource));
+            let equal = match (limit, request) {
+                (Some(l), Some(r)) => same_amount(&l.0, &r.0),
+                (Some(_), None) => true,
+                _ => false,
+            };
+            guaranteed &= equal;
+        }
+    }
+    if !any {
+        "BestEffort"
+    } else if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+/// Whether two quantities are the same amount (`1` and `1000m`).
+fn same_amount(a: &str, b: &str) -> bool {
+    crate::model::quantity::parse(a)
+        .ok()
+        .zip(crate::model::quantity::parse(b).ok())
+        .is_some_and(|(a, b)| a.milli_value() == b.milli_value())
+}
+
+/// Applies an RFC 7386 JSON merge patch.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(serde_json::Map::new());
+    }
+    let Value::Object(map) = target else {
+        return;
+    };
+    for (key, value) in patch {
+        if value.is_null() {
+            map.remove(key);
+        } else {
+            merge_patch(map.entry(key.clone()).or_insert(Value::Null), value);
+        }
+    }
+}
+
+/// The merge patch that turns `from` into `to` (what kubectl sends for an apply
+/// of a changed manifest; `null` removes a field).
+pub fn create_merge_patch(from: &Value, to: &Value) -> Value {
+    match (from, to) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut patch = serde_json::Map::new();
+            for (key, old) in a {
+                match b.get(key) {
+                    None => {
+                        patch.insert(key.clone(), Value::Null);
+                    }
+                    Some(new) if new != old => {
+                        patch.insert(key.clone(), create_merge_patch(old, new));
+                    }
+                    Some(_) => {}
+                }
+            }
+            for (key, new) in b {
+                if !a.contains_key(key) {
+                    patch.insert(key.clone(), new.clone());
+                }
+            }
+            Value::Object(patch)
+        }
+        _ => to.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn merge_patch_round_trip() {
+        let from = json!({"a": 1, "b": {"c": 2, "d": 3}, "e": [1]});
+        let to = json!({"a": 1, "b": {"c": 5}, "e": [2], "f": "x"});
+        let patch = create_merge_patch(&from, &to);
+        assert_eq!(patch, json!({"b": {"c": 5, "d": null}, "e": [2], "f": "x"}));
+        let mut target = from.clone();
+        merge_patch(&mut target, &patch);
+        assert_eq!(target, to);
+    }
+
+    #[test]
+    fn qos_classes() {
+        // pkg/apis/core/helper/qos/qos_test.go, TestGetPodQOS (a few of its cases).
+        let pod = |resources: Value| -> Pod {
+            serde_json::from_value(json!({"metadata": {"name": "p"}, "spec": {"containers": [
+                {"name": "a", "image": "x", "resources": resources}]}}))
+            .unwrap()
+        };
+        assert_eq!(qos_class(&pod(json!({}))), "BestEffort");
+        assert_eq!(
+            qos_class(&pod(json!({"requests": {"cpu": "100m"}}))),
+            "Burstable"
+        );
+        assert_eq!(
+            qos_class(&pod(
+                json!({"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "1000m", "memory": "1Gi"}})
+            )),
+            "Guaranteed"
+        );
+        assert_eq!(
+            qos_class(&pod(
+                json!({"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "500m", "memory": "1Gi"}})
+            )),
+            "Burstable"
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! What a component (kubectl, the scheduler, a kubelet) may do when it runs:
+//! send API requests, set timers, and say what it did, through [`Cx`].
+//! Components never touch the store (DESIGN.md rule 2).
+
+use std::fmt;
+
+use super::apiserver::request::Request;
+use super::clock::SimTime;
+use super::rng::Rng;
+use super::trace::{EventObject, EventRecord, Record, Stage};
+
+/// Who a component is.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ComponentId {
+    Kubectl,
+    Scheduler,
+    Kubelet(String),
+}
+
+impl fmt::Display for ComponentId {
+    /// The component name the trace uses: `kubectl`, `kube-scheduler`, `kubelet/node-1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ComponentId::Kubectl => f.write_str("kubectl"),
+            ComponentId::Scheduler => f.write_str("kube-scheduler"),
+            ComponentId::Kubelet(node) => write!(f, "kubelet/{node}"),
+        }
+    }
+}
+
+/// A request's number, unique in a run, for matching answers to requests.
+pub type RequestId = u64;
+
+/// Something a component asked the engine to do after it returns.
+#[derive(Debug, Clone)]
+pub enum Outgoing {
+    /// Deliver this request to the API server.
+    Request { id: RequestId, request: Request },
+    /// Wake the component after `delay_ms` with `timer`.
+    Timer {
+        delay_ms: u64,
+        timer: u64,
+        background: bool,
+    },
+}
+
+/// A component's window on the engine while it handles one event.
+pub struct Cx<'a> {
+    pub now: SimTime,
+    pub rng: &'a mut Rng,
+    me: &'a ComponentId,
+    records: &'a mut Vec<Record>,
+    outgoing: &'a mut Vec<Outgoing>,
+    next_request: &'a mut RequestId,
+}
+
+impl<'a> Cx<'a> {
+    /// A context for `me` at `now`.
+    pub fn new(
+        now: SimTime,
+        rng: &'a mut Rng,
+        me: &'a ComponentId,
+        records: &'a mut Vec<Record>,
+        outgoing: &'a mut Vec<Outgoing>,
+        next_request: &'a mut RequestId,
+    ) -> Cx<'a> {
+        Cx {
+            now,
+            rng,
+            me,
+            records,
+            outgoing,
+            next_request,
+        }
+    }
+
+    /// The component's trace name.
+    pub fn me(&self) -> String {
+        self.me.to_string()
+    }
+
+    /// Sends `request` to the API server; the arrow is drawn now.
+    pub fn send(&mut self, request: Request) -> RequestId {
+        let id = *self.next_request;
+        *self.next_request += 1;
+        self.records.push(Record::Message {
+            from: request.client.clone(),
+            to: "kube-apiserver".into(),
+            label: request.label(),
+        });
+        self.outgoing.push(Outgoing::Request { id, request });
+        id
+    }
+
+    /// Wakes this component after `delay_ms` with `timer` (a component-defined code).
+    pub fn after(&mut self, delay_ms: u64, timer: u64) {
+        self.outgoing.push(Outgoing::Timer {
+            delay_ms,
+            timer,
+            background: false,
+        });
+    }
+
+    /// Like [`Cx::after`], for periodic work that does not keep the cluster busy.
+    pub fn after_background(&mut self, delay_ms: u64, timer: u64) {
+        self.outgoing.push(Outgoing::Timer {
+            delay_ms,
+            timer,
+            background: true,
+        });
+    }
+
+    /// Records an arrow between two components that are not the API server
+    /// (kubelet → containerd, containerd → registry, ...).
+    pub fn message(&mut self, from: &str, to: &str, label: impl Into<String>) {
+        self.records.push(Record::Message {
+            from: from.to_owned(),
+            to: to.to_owned(),
+            label: label.into(),
+        });
+    }
+
+    /// Records a stage.
+    pub fn stage(&mut self, stage: Stage) {
+        self.records.push(Record::Stage(stage));
+    }
+
+    /// Records a log line of `component` (on `node`, for node components).
+    pub fn log(&mut self, component: &str, node: Option<&str>, line: String) {
+        self.records.push(Record::Log {
+            component: component.to_owned(),
+            node: node.map(str::to_owned),
+            line,
+        });
+    }
+
+    /// Records a `core/v1` Event.
+    pub fn event(&mut self, event: EventRecord) {
+        self.records.push(Record::Event(event));
+    }
+}
+
+/// Builds an Event about a Pod (or one of its containers, with `field_path`).
+pub fn pod_event(
+    warning: bool,
+    reason: &str,
+    message: impl Into<String>,
+    pod: (&str, &str),
+    field_path: Option<String>,
+    source: &str,
+) -> EventRecord {
+    EventRecord {
+        event_type: if warning { "Warning" } else { "Normal" }.into(),
+        reason: reason.into(),
+        message: message.into(),
+        object: EventObject {
+            kind: "Pod".into(),
+            namespace: Some(pod.0.to_owned()),
+            name: pod.1.to_owned(),
+            field_path,
+        },
+        source: source.into(),
+    }
+}

@@ -1,0 +1,461 @@
+//! The engine: a queue of events in simulated time, the store, the API server
+//! and the components. `step()` handles one event and returns the trace records
+//! it produced; `run_until()` is only a loop over `step()`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::apiserver::admission::Plugin;
+use super::apiserver::authn::TokenAuthenticator;
+use super::apiserver::handler::{ApiServer, Detail, Response};
+use super::apiserver::request::{Credentials, Request};
+use super::clock::SimTime;
+use super::component::{ComponentId, Cx, Outgoing, RequestId};
+use super::kubectl::{Command, Kubectl};
+use super::kubelet::{Kubelet, Registry};
+use super::queue::EventQueue;
+use super::rng::Rng;
+use super::scheduler::Scheduler;
+use super::store::{Store, WatchEvent, WatchFilter, key_for};
+use super::trace::{Record, TraceRecord};
+use crate::model::Object;
+
+/// How long a message takes between two components, in simulated milliseconds.
+const HOP_MS: u64 = 1;
+
+/// Everything the engine starts from.
+#[derive(Clone)]
+pub struct Setup {
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// The cluster's objects at the start, already reconciled.
+    pub objects: Vec<Object>,
+    /// Token authenticator users: token → user.
+    pub tokens: TokenAuthenticator,
+    /// The image registry the nodes pull from.
+    pub registry: Registry,
+    /// What kubectl does, in order.
+    pub commands: Vec<Command>,
+    /// Who kubectl is.
+    pub identity: Credentials,
+    /// How much the trace carries.
+    pub detail: Detail,
+}
+
+/// One queued happening.
+#[derive(Debug, Clone)]
+enum Event {
+    /// A request reaches the API server.
+    Request {
+        id: RequestId,
+        from: ComponentId,
+        request: Box<Request>,
+    },
+    /// An answer reaches the client.
+    Response {
+        id: RequestId,
+        to: ComponentId,
+        response: Box<Response>,
+    },
+    /// A watch event reaches a watcher.
+    Watch { to: ComponentId, event: WatchEvent },
+    /// A component's timer fires.
+    Timer { to: ComponentId, timer: u64 },
+}
+
+/// What a watcher registered for.
+#[derive(Debug, Clone)]
+struct Subscription {
+    watcher: ComponentId,
+    filter: WatchFilter,
+}
+
+/// When `run_until` stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    /// Nothing left to do but background work, or 30 simulated minutes.
+    Idle,
+    /// This much simulated time since the start.
+    Time(SimTime),
+}
+
+/// The longest `Until::Idle` runs: 30 simulated minutes (CONTRACT.md).
+pub const IDLE_LIMIT: SimTime = SimTime(30 * 60 * 1000);
+
+/// The simulated cluster.
+#[derive(Clone)]
+pub struct Engine {
+    now: SimTime,
+    seq: u64,
+    next_request: RequestId,
+    rng: Rng,
+    queue: EventQueue<Event>,
+    store: Store,
+    authn: Arc<TokenAuthenticator>,
+    admission: Arc<Vec<Box<dyn Plugin + Send + Sync>>>,
+    detail: Detail,
+    watches: Vec<Subscription>,
+    kubectl: Kubectl,
+    scheduler: Scheduler,
+    kubelets: BTreeMap<String, Kubelet>,
+}
+
+/// A cheap, immutable view of the cluster at one moment.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub now: SimTime,
+    pub store: Store,
+}
+
+impl Engine {
+    /// A cluster holding `setup.objects`, its components synced to them, and
+    /// kubectl about to run `setup.commands`.
+    pub fn new(setup: Setup) -> Engine {
+        let mut store = Store::new();
+        for object in setup.objects {
+            let key = key_for(object.kind(), object.namespace(), object.name());
+            // A cluster file may name an object twice; the last one wins, as a
+            // second `kubectl apply` would make it.
+            if store.create(&key, object.clone()).is_err() {
+                let _ = store.update(&key, object, None);
+            }
+        }
+        let nodes: Vec<String> = store
+            .range("/registry/nodes/")
+            .map(|(_, e)| e.object.name().to_owned())
+            .collect();
+        let mut engine = Engine {
+            now: SimTime::ZERO,
+            seq: 0,
+            next_request: 1,
+            rng: Rng::new(setup.seed),
+            queue: EventQueue::default(),
+            store,
+            authn: Arc::new(setup.tokens),
+            admission: Arc::new(super::apiserver::admission::default_chain()),
+            detail: setup.detail,
+            watches: Vec::new(),
+            kubectl: Kubectl::new(setup.commands, setup.identity),
+            scheduler: Scheduler::default(),
+            kubelets: BTreeMap::new(),
+        };
+        let registry = Arc::new(setup.registry);
+        for node in nodes {
+            engine
+                .kubelets
+                .insert(node.clone(), Kubelet::new(&node, Arc::clone(&registry)));
+        }
+        engine.start_informers();
+        engine.queue.push(
+            SimTime::ZERO,
+            Event::Timer {
+                to: ComponentId::Kubectl,
+                timer: 0,
+            },
+            false,
+        );
+        engine
+    }
+
+    /// Registers every component's watches and hands each the objects it
+    /// would have listed first (the informers are synced before the story starts).
+    fn start_informers(&mut self) {
+        let pods = crate::model::kinds::kind_of("Pod");
+        let nodes = crate::model::kinds::kind_of("Node");
+        let mut subs = vec![
+            Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(pods),
+            },
+            Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(nodes),
+            },
+        ];
+        for node in self.kubelets.keys() {
+            let me = ComponentId::Kubelet(node.clone());
+            subs.push(Subscription {
+                watcher: me.clone(),
+                filter: WatchFilter::all(pods).with_field("spec.nodeName", node),
+            });
+            subs.push(Subscription {
+                watcher: me,
+                filter: WatchFilter::all(nodes).with_field("metadata.name", node),
+            });
+        }
+        for sub in &subs {
+            let listed: Vec<Arc<Object>> = self
+                .store
+                .iter()
+                .filter(|(_, e)| sub.filter.matches(&e.object))
+                .map(|(_, e)| Arc::clone(&e.object))
+                .collect();
+            match &sub.watcher {
+                ComponentId::Scheduler => self.scheduler.initial_list(&listed),
+                ComponentId::Kubelet(node) => {
+                    if let Some(k) = self.kubelets.get_mut(node) {
+                        k.initial_list(&listed);
+                    }
+                }
+                ComponentId::Kubectl => {}
+            }
+        }
+        self.watches = subs;
+    }
+
+    /// Simulated time now.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The store, read-only.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// A cheap snapshot of the cluster now.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            now: self.now,
+            store: self.store.clone(),
+        }
+    }
+
+    /// How many records the engine has produced so far.
+    pub fn records_emitted(&self) -> u64 {
+        self.seq
+    }
+
+    /// Whether nothing is left to do but background work.
+    pub fn is_idle(&self) -> bool {
+        self.queue.is_idle() && !self.kubectl.waiting_for_idle()
+    }
+
+    /// When the next event fires, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
+    }
+
+    /// Handles the next event; returns the records it produced (empty when nothing is queued).
+    pub fn step(&mut self) -> Vec<TraceRecord> {
+        if self.queue.is_idle() && self.kubectl.waiting_for_idle() {
+            return self.with_component(ComponentId::Kubectl, |c, cx| {
+                if let Comp::Kubectl(k) = c {
+                    k.on_idle(cx);
+                }
+            });
+        }
+        let Some((at, event)) = self.queue.pop() else {
+            return Vec::new();
+        };
+        self.now = self.now.max(at);
+        match event {
+            Event::Request { id, from, request } => self.serve(id, from, &request),
+            Event::Response { id, to, response } => {
+                self.with_component(to, |c, cx| c.on_response(id, &response, cx))
+            }
+            Event::Watch { to, event } => {
+                let mut records = vec![watch_record(&to, &event)];
+                records.extend(self.dispatch(to, |c, cx| c.on_watch(&event, cx)));
+                self.stamp(records)
+            }
+            Event::Timer { to, timer } => self.with_component(to, |c, cx| c.on_timer(timer, cx)),
+        }
+    }
+
+    /// Steps until `until`; returns every record produced.
+    pub fn run_until(&mut self, until: Until) -> Vec<TraceRecord> {
+        let limit = match until {
+            Until::Idle => IDLE_LIMIT,
+            Until::Time(t) => t,
+        };
+        let mut out = Vec::new();
+        loop {
+            if until == Until::Idle && self.is_idle() {
+                break;
+            }
+            let resume_kubectl = self.queue.is_idle() && self.kubectl.waiting_for_idle();
+            if !resume_kubectl && self.queue.peek_time().is_none_or(|t| t > limit) {
+                break;
+            }
+            out.extend(self.step());
+        }
+        if let Until::Time(t) = until {
+            self.now = self.now.max(t);
+        }
+        out
+    }
+
+    /// The `final` record: every object in the store, as Kubernetes JSON.
+    pub fn final_record(&mut self) -> TraceRecord {
+        let objects = self.store.iter().map(|(_, e)| e.object.to_json()).collect();
+        self.stamp(vec![Record::Final { objects }]).remove(0)
+    }
+
+    /// The API server handles a request; the answer and the watch events it
+    /// caused are queued for their receivers.
+    fn serve(&mut self, id: RequestId, from: ComponentId, request: &Request) -> Vec<TraceRecord> {
+        let server = ApiServer {
+            authn: &self.authn,
+            admission: &self.admission,
+            detail: self.detail,
+        };
+        let handled = server.handle(&mut self.store, &mut self.rng, self.now, request);
+        let respond_at = self.now.plus(HOP_MS);
+        self.queue.push(
+            respond_at,
+            Event::Response {
+                id,
+                to: from,
+                response: Box::new(handled.response),
+            },
+            false,
+        );
+        for change in &handled.changes {
+            for sub in &self.watches {
+                if let Some(event) = sub.filter.event_for(change) {
+                    let delay = HOP_MS + self.rng.below(3);
+                    self.queue.push(
+                        self.now.plus(delay),
+                        Event::Watch {
+                            to: sub.watcher.clone(),
+                            event,
+                        },
+                        false,
+                    );
+                }
+            }
+        }
+        self.stamp(handled.records)
+    }
+
+    fn with_component(
+        &mut self,
+        who: ComponentId,
+        f: impl FnOnce(&mut Comp<'_>, &mut Cx<'_>),
+    ) -> Vec<TraceRecord> {
+        let records = self.dispatch(who, f);
+        self.stamp(records)
+    }
+
+    /// Runs `f` on the component `who` and queues what it asked for.
+    fn dispatch(
+        &mut self,
+        who: ComponentId,
+        f: impl FnOnce(&mut Comp<'_>, &mut Cx<'_>),
+    ) -> Vec<Record> {
+        let mut records = Vec::new();
+        let mut outgoing = Vec::new();
+        {
+            let mut cx = Cx::new(
+                self.now,
+                &mut self.rng,
+                &who,
+                &mut records,
+                &mut outgoing,
+                &mut self.next_request,
+            );
+            let mut comp = match &who {
+                ComponentId::Kubectl => Comp::Kubectl(&mut self.kubectl),
+                ComponentId::Scheduler => Comp::Scheduler(&mut self.scheduler),
+                ComponentId::Kubelet(node) => match self.kubelets.get_mut(node) {
+                    Some(k) => Comp::Kubelet(k),
+                    None => return records,
+                },
+            };
+            f(&mut comp, &mut cx);
+        }
+        for out in outgoing {
+            match out {
+                Outgoing::Request { id, request } => {
+                    let at = self.now.plus(HOP_MS);
+                    self.queue.push(
+                        at,
+                        Event::Request {
+                            id,
+                            from: who.clone(),
+                            request: Box::new(request),
+                        },
+                        false,
+                    );
+                }
+                Outgoing::Timer {
+                    delay_ms,
+                    timer,
+                    background,
+                } => {
+                    self.queue.push(
+                        self.now.plus(delay_ms),
+                        Event::Timer {
+                            to: who.clone(),
+                            timer,
+                        },
+                        background,
+                    );
+                }
+            }
+        }
+        records
+    }
+
+    /// Gives records their sequence numbers and the current time.
+    fn stamp(&mut self, records: Vec<Record>) -> Vec<TraceRecord> {
+        records
+            .into_iter()
+            .map(|body| {
+                let seq = self.seq;
+                self.seq += 1;
+                TraceRecord {
+                    seq,
+                    t_ms: self.now.as_millis(),
+                    body,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A borrowed component, for dispatch.
+enum Comp<'a> {
+    Kubectl(&'a mut Kubectl),
+    Scheduler(&'a mut Scheduler),
+    Kubelet(&'a mut Kubelet),
+}
+
+impl Comp<'_> {
+    fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
+        match self {
+            Comp::Kubectl(_) => {}
+            Comp::Scheduler(s) => s.on_watch(event, cx),
+            Comp::Kubelet(k) => k.on_watch(event, cx),
+        }
+    }
+
+    fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        match self {
+            Comp::Kubectl(k) => k.on_response(id, response, cx),
+            Comp::Scheduler(s) => s.on_response(id, response, cx),
+            Comp::Kubelet(k) => k.on_response(id, response, cx),
+        }
+    }
+
+    fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        match self {
+            Comp::Kubectl(k) => k.on_timer(timer, cx),
+            Comp::Scheduler(s) => s.on_timer(timer, cx),
+            Comp::Kubelet(k) => k.on_timer(timer, cx),
+        }
+    }
+}
+
+/// The `watch` record of an event reaching a watcher.
+fn watch_record(to: &ComponentId, event: &WatchEvent) -> Record {
+    Record::Watch(super::trace::WatchRecord {
+        watcher: to.to_string(),
+        event_type: event.event_type.as_str().into(),
+        resource: event.object.kind().resource.into(),
+        namespace: event.object.namespace().map(str::to_owned),
+        name: event.object.name().into(),
+        resource_version: event.revision.to_string(),
+    })
+}

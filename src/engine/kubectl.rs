@@ -1,0 +1,609 @@
+//! kubectl as a client of the API server: runs the cluster-language commands
+//! one after another, each waiting for the answer to the one before. `apply`
+//! is client-side apply (`staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`):
+//! a GET, then a create, or a patch carrying the last-applied configuration.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::apiserver::handler::Response;
+use super::apiserver::request::{Body, Credentials, Request, Verb};
+use super::apiserver::strategy::create_merge_patch;
+use super::component::{Cx, RequestId};
+use crate::model::{Kind, Object, status};
+
+/// The annotation client-side apply keeps the last applied manifest in.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// One object from a manifest, as kubectl sends it.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub object: Object,
+    /// Field paths the manifest had that the kind does not (sent; the server decides).
+    pub unknown_fields: Vec<String>,
+    /// The file it came from, as kubectl names it in errors.
+    pub source: String,
+}
+
+/// A command of the cluster language, with its files already read.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// `apply -f FILE [-n NS]`
+    Apply {
+        manifests: Vec<Manifest>,
+        namespace: Option<String>,
+    },
+    /// `create -f FILE [-n NS]`: a plain POST.
+    Create {
+        manifests: Vec<Manifest>,
+        namespace: Option<String>,
+    },
+    /// `get KIND [NAME] [-n NS]`
+    Get {
+        kind: &'static Kind,
+        name: Option<String>,
+        namespace: Option<String>,
+    },
+    /// `delete KIND NAME [-n NS]`
+    Delete {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+    },
+    /// `scale KIND NAME --replicas=N`
+    Scale {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        replicas: i32,
+    },
+    /// `cordon NODE` (`true`) or `uncordon NODE` (`false`).
+    Cordon { node: String, unschedulable: bool },
+    /// `wait DURATION` / `wait idle`
+    Wait(Wait),
+}
+
+/// What `wait` waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Until nothing is left to do.
+    Idle,
+    /// This many simulated milliseconds.
+    For(u64),
+}
+
+/// A request kubectl is waiting on, and what it means.
+#[derive(Debug, Clone)]
+enum InFlight {
+    /// The GET of an apply.
+    ApplyGet {
+        manifest: Box<Manifest>,
+        namespace: Option<String>,
+    },
+    /// The create or patch of an apply; `verb` is `created` or `configured`.
+    ApplyWrite {
+        manifest: Box<Manifest>,
+        done: &'static str,
+    },
+    /// The POST of a create.
+    Create { manifest: Box<Manifest> },
+    /// Any other request; `done` is printed on success.
+    Plain { done: String, action: &'static str },
+    /// A get or list.
+    Get,
+}
+
+/// kubectl's state.
+#[derive(Debug, Clone)]
+pub struct Kubectl {
+    identity: Credentials,
+    /// What is left to do, one request-sized piece at a time.
+    todo: VecDeque<Command>,
+    /// Apply and create run object by object; the objects still to go.
+    objects: VecDeque<(Manifest, Option<String>, bool)>,
+    inflight: Option<(RequestId, InFlight)>,
+    waiting_idle: bool,
+    waiting_timer: bool,
+}
+
+const ME: &str = "kubectl";
+/// The namespace kubectl uses when none is given (the kubeconfig's context has none).
+const DEFAULT_NAMESPACE: &str = "default";
+
+impl Kubectl {
+    /// kubectl about to run `commands` as `identity`.
+    pub fn new(commands: Vec<Command>, identity: Credentials) -> Kubectl {
+        Kubectl {
+            identity,
+            todo: commands.into(),
+            objects: VecDeque::new(),
+            inflight: None,
+            waiting_idle: false,
+            waiting_timer: false,
+        }
+    }
+
+    /// Whether it is waiting for the cluster to settle (`wait idle`).
+    pub fn waiting_for_idle(&self) -> bool {
+        self.waiting_idle
+    }
+
+    /// Whether every command has run.
+    pub fn finished(&self) -> bool {
+        self.todo.is_empty()
+            && self.objects.is_empty()
+            && self.inflight.is_none()
+            && !self.waiting_idle
+            && !self.waiting_timer
+    }
+
+    /// Adds commands to run after the current ones (the TUI's command bar).
+    pub fn push(&mut self, command: Command) {
+        self.todo.push_back(command);
+    }
+
+    /// The cluster settled: `wait idle` is over.
+    pub fn on_idle(&mut self, cx: &mut Cx<'_>) {
+        self.waiting_idle = false;
+        self.next(cx);
+    }
+
+    /// A `wait` ended, or the script starts.
+    pub fn on_timer(&mut self, _timer: u64, cx: &mut Cx<'_>) {
+        self.waiting_timer = false;
+        self.next(cx);
+    }
+
+    fn request(
+        &self,
+        verb: Verb,
+        kind: &'static Kind,
+        namespace: Option<String>,
+        name: &str,
+    ) -> Request {
+        Request {
+            client: ME.into(),
+            credentials: self.identity.clone(),
+            verb,
+            kind,
+            namespace: namespace.filter(|_| kind.namespaced),
+            name: name.to_owned(),
+            subresource: None,
+            body: None,
+            unknown_fields: Vec::new(),
+        }
+    }
+
+    fn print(cx: &mut Cx<'_>, line: String) {
+        cx.log(ME, None, line);
+    }
+
+    /// Starts the next piece of work, if nothing is in flight.
+    fn next(&mut self, cx: &mut Cx<'_>) {
+        while self.inflight.is_none() && !self.waiting_idle && !self.waiting_timer {
+            if let Some((manifest, namespace, apply)) = self.objects.pop_front() {
+                if apply {
+                    self.start_apply(manifest, namespace, cx);
+                } else {
+                    self.start_create(manifest, namespace, cx);
+                }
+                continue;
+            }
+            let Some(command) = self.todo.pop_front() else {
+                return;
+            };
+            self.start(command, cx);
+        }
+    }
+
+    fn start(&mut self, command: Command, cx: &mut Cx<'_>) {
+        match command {
+            Command::Apply {
+                manifests,
+                namespace,
+            } => {
+                self.objects
+                    .extend(manifests.into_iter().map(|m| (m, namespace.clone(), true)));
+            }
+            Command::Create {
+                manifests,
+                namespace,
+            } => {
+                self.objects
+                    .extend(manifests.into_iter().map(|m| (m, namespace.clone(), false)));
+            }
+            Command::Get {
+                kind,
+                name,
+                namespace,
+            } => {
+                let ns = namespace.or_else(|| Some(DEFAULT_NAMESPACE.into()));
+                let verb = if name.is_some() {
+                    Verb::Get
+                } else {
+                    Verb::List
+                };
+                let req = self.request(verb, kind, ns, name.as_deref().unwrap_or_default());
+                let id = cx.send(req);
+                self.inflight = Some((id, InFlight::Get));
+            }
+            Command::Delete {
+                kind,
+                name,
+                namespace,
+            } => {
+                let ns = namespace.or_else(|| Some(DEFAULT_NAMESPACE.into()));
+                let req = self.request(Verb::Delete, kind, ns, &name);
+                let id = cx.send(req);
+                let done = format!("{} \"{name}\" deleted", type_name(kind));
+                self.inflight = Some((
+                    id,
+                    InFlight::Plain {
+                        done,
+                        action: "deleting",
+                    },
+                ));
+            }
+            Command::Scale {
+                kind,
+                name,
+                namespace,
+                replicas,
+            } => {
+                let ns = namespace.or_else(|| Some(DEFAULT_NAMESPACE.into()));
+                let mut req = self.request(Verb::Patch, kind, ns, &name);
+                req.body = Some(Body::MergePatch(
+                    serde_json::json!({"spec": {"replicas": replicas}}),
+                ));
+                let id = cx.send(req);
+                let done = format!("{}/{name} scaled", type_name(kind));
+                self.inflight = Some((
+                    id,
+                    InFlight::Plain {
+                        done,
+                        action: "scaling",
+                    },
+                ));
+            }
+            Command::Cordon {
+                node,
+                unschedulable,
+            } => {
+                let kind = crate::model::kinds::kind_of("Node");
+                let mut req = self.request(Verb::Patch, kind, None, &node);
+                let value = if unschedulable {
+                    Value::Bool(true)
+                } else {
+                    Value::Null
+                };
+                req.body = Some(Body::MergePatch(
+                    serde_json::json!({"spec": {"unschedulable": value}}),
+                ));
+                let id = cx.send(req);
+                let done = format!(
+                    "node/{node} {}",
+                    if unschedulable {
+                        "cordoned"
+                    } else {
+                        "uncordoned"
+                    }
+                );
+                self.inflight = Some((
+                    id,
+                    InFlight::Plain {
+                        done,
+                        action: "patching",
+                    },
+                ));
+            }
+            Command::Wait(Wait::Idle) => self.waiting_idle = true,
+            Command::Wait(Wait::For(ms)) => {
+                self.waiting_timer = true;
+                cx.after(ms, 0);
+            }
+        }
+    }
+
+    fn start_apply(&mut self, manifest: Manifest, namespace: Option<String>, cx: &mut Cx<'_>) {
+        let kind = manifest.object.kind();
+        let Some(ns) = resolve_namespace(&manifest, namespace.as_deref(), cx) else {
+            return;
+        };
+        let req = self.request(Verb::Get, kind, ns.clone(), manifest.object.name());
+        let id = cx.send(req);
+        self.inflight = Some((
+            id,
+            InFlight::ApplyGet {
+                manifest: Box::new(manifest),
+                namespace: ns,
+            },
+        ));
+    }
+
+    fn start_create(&mut self, manifest: Manifest, namespace: Option<String>, cx: &mut Cx<'_>) {
+        let Some(ns) = resolve_namespace(&manifest, namespace.as_deref(), cx) else {
+            return;
+        };
+        let req = self.write_request(
+            Verb::Create,
+            &manifest,
+            ns,
+            Body::Object(Box::new(manifest.object.clone())),
+        );
+        let id = cx.send(req);
+        self.inflight = Some((
+            id,
+            InFlight::Create {
+                manifest: Box::new(manifest),
+            },
+        ));
+    }
+
+    fn write_request(
+        &self,
+        verb: Verb,
+        manifest: &Manifest,
+        namespace: Option<String>,
+        body: Body,
+    ) -> Request {
+        let kind = manifest.object.kind();
+        let name = if verb == Verb::Create {
+            ""
+        } else {
+            manifest.object.name()
+        };
+        let mut req = self.request(verb, kind, namespace, name);
+        req.body = Some(body);
+        req.unknown_fields.clone_from(&manifest.unknown_fields);
+        req
+    }
+
+    /// An answer arrived.
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        let Some((expected, inflight)) = self.inflight.take() else {
+            return;
+        };
+        if expected != id {
+            self.inflight = Some((expected, inflight));
+            return;
+        }
+        match inflight {
+            InFlight::ApplyGet {
+                manifest,
+                namespace,
+            } => self.apply_after_get(*manifest, namespace, response, cx),
+            InFlight::ApplyWrite { manifest, done } => {
+                if response.code < 300 {
+                    Self::print(
+                        cx,
+                        format!(
+                            "{}/{} {done}",
+                            type_name(manifest.object.kind()),
+                            object_name(response, &manifest)
+                        ),
+                    );
+                } else {
+                    let action = if done == "created" {
+                        "creating"
+                    } else {
+                        "patching"
+                    };
+                    Self::print(cx, error_line(response, action, &manifest.source));
+                }
+            }
+            InFlight::Create { manifest } => {
+                if response.code < 300 {
+                    Self::print(
+                        cx,
+                        format!(
+                            "{}/{} created",
+                            type_name(manifest.object.kind()),
+                            object_name(response, &manifest)
+                        ),
+                    );
+                } else {
+                    Self::print(cx, error_line(response, "creating", &manifest.source));
+                }
+            }
+            InFlight::Plain { done, action } => {
+                if response.code < 300 {
+                    Self::print(cx, done);
+                } else {
+                    Self::print(cx, error_line(response, action, ""));
+                }
+            }
+            InFlight::Get => self.print_get(response, cx),
+        }
+        self.next(cx);
+    }
+
+    fn apply_after_get(
+        &mut self,
+        manifest: Manifest,
+        namespace: Option<String>,
+        response: &Response,
+        cx: &mut Cx<'_>,
+    ) {
+        let config = last_applied(&manifest.object);
+        match (response.code, response.object.as_deref()) {
+            (404, _) => {
+                let mut object = manifest.object.clone();
+                object
+                    .metadata_mut()
+                    .annotations
+                    .get_or_insert_with(Default::default)
+                    .insert(LAST_APPLIED.into(), config);
+                let req = self.write_request(
+                    Verb::Create,
+                    &manifest,
+                    namespace,
+                    Body::Object(Box::new(object)),
+                );
+                let id = cx.send(req);
+                self.inflight = Some((
+                    id,
+                    InFlight::ApplyWrite {
+                        manifest: Box::new(manifest),
+                        done: "created",
+                    },
+                ));
+            }
+            (200, Some(live)) => {
+                let previous = live
+                    .metadata()
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(LAST_APPLIED))
+                    .cloned();
+                if previous.as_deref() == Some(config.as_str()) {
+                    let name = manifest.object.name().to_owned();
+                    Self::print(
+                        cx,
+                        format!("{}/{name} unchanged", type_name(manifest.object.kind())),
+                    );
+                    return;
+                }
+                let before: Value = previous
+                    .and_then(|p| serde_json::from_str(&p).ok())
+                    .unwrap_or_else(|| serde_json::json!({}));
+                let mut after: Value = serde_json::from_str(&config).unwrap_or_default();
+                let mut patch = create_merge_patch(&before, &after.take());
+                patch["metadata"]["annotations"][LAST_APPLIED] = Value::String(config);
+                let req =
+                    self.write_request(Verb::Patch, &manifest, namespace, Body::MergePatch(patch));
+                let id = cx.send(req);
+                self.inflight = Some((
+                    id,
+                    InFlight::ApplyWrite {
+                        manifest: Box::new(manifest),
+                        done: "configured",
+                    },
+                ));
+            }
+            _ => {
+                let source = manifest.source.clone();
+                Self::print(
+                    cx,
+                    error_line(response, "retrieving current configuration of", &source),
+                );
+            }
+        }
+    }
+
+    fn print_get(&self, response: &Response, cx: &mut Cx<'_>) {
+        if response.code >= 300 {
+            Self::print(cx, error_line(response, "", ""));
+            return;
+        }
+        let objects: Vec<Arc<Object>> = match &response.object {
+            Some(o) => vec![Arc::clone(o)],
+            None => response.items.clone(),
+        };
+        if objects.is_empty() {
+            Self::print(cx, "No resources found in default namespace.".into());
+            return;
+        }
+        for line in super::kubectl_table::table(&objects, cx.now) {
+            Self::print(cx, line);
+        }
+    }
+}
+
+/// The namespace an object goes to: its own, `-n`, or `default`; `None` (and
+/// kubectl's error printed) when the two disagree.
+fn resolve_namespace(
+    manifest: &Manifest,
+    flag: Option<&str>,
+    cx: &mut Cx<'_>,
+) -> Option<Option<String>> {
+    let kind = manifest.object.kind();
+    if !kind.namespaced {
+        return Some(None);
+    }
+    match (manifest.object.namespace(), flag) {
+        (Some(own), Some(flag)) if own != flag => {
+            cx.log(
+                ME,
+                None,
+                format!(
+                    "error: the namespace from the provided object \"{own}\" does not match the namespace \"{flag}\". You must pass '--namespace={own}' to perform this operation."
+                ),
+            );
+            None
+        }
+        (Some(own), _) => Some(Some(own.to_owned())),
+        (None, Some(flag)) => Some(Some(flag.to_owned())),
+        (None, None) => Some(Some(DEFAULT_NAMESPACE.to_owned())),
+    }
+}
+
+/// The last-applied configuration: the manifest as JSON, keys sorted, without
+/// the annotation itself, and a trailing newline, as kubectl writes it.
+pub fn last_applied(object: &Object) -> String {
+    let mut json = object.to_json();
+    if let Some(annotations) = json
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        annotations.remove(LAST_APPLIED);
+        if annotations.is_empty() {
+            json["metadata"]
+                .as_object_mut()
+                .map(|m| m.remove("annotations"));
+        }
+    }
+    let mut text = sorted(&json).to_string();
+    text.push('\n');
+    text
+}
+
+/// A copy of `value` with every object's keys sorted, as Go's encoding/json writes maps.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `pod`, `deployment.apps`: how kubectl names a kind in its output.
+pub fn type_name(kind: &Kind) -> String {
+    let lower = kind.kind.to_ascii_lowercase();
+    if kind.group.is_empty() {
+        lower
+    } else {
+        format!("{lower}.{}", kind.group)
+    }
+}
+
+fn object_name(response: &Response, manifest: &Manifest) -> String {
+    response.object.as_ref().map_or_else(
+        || manifest.object.name().to_owned(),
+        |o| o.name().to_owned(),
+    )
+}
+
+/// kubectl's line for a failed request (`cmdutil.CheckErr` / `StandardErrorMessage`,
+/// and apply's `error when creating "pod.yaml": ...` wrapping).
+fn error_line(response: &Response, action: &str, source: &str) -> String {
+    let Some(status) = response.status.as_ref() else {
+        return format!("error: the server answered {}", response.code);
+    };
+    let line = status::kubectl_error_line(status);
+    if source.is_empty() || action.is_empty() || status.reason.as_deref() == Some("Invalid") {
+        return line;
+    }
+    let reason = status.reason.as_deref().unwrap_or("Unknown");
+    let message = status.message.as_deref().unwrap_or_default();
+    format!("Error from server ({reason}): error when {action} \"{source}\": {message}")
+}

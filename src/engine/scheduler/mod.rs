@@ -1,0 +1,491 @@
+//! kube-scheduler: watches pods and nodes, takes unscheduled pods one at a time
+//! through Filter and Score, and binds each to the best node through the API
+//! server's `binding` subresource (`pkg/scheduler/schedule_one.go`).
+//!
+//! Simplified against upstream for now: one queue (no backoff timers), the
+//! default profile's node-level filters and three of its scorers.
+
+pub mod framework;
+pub mod plugins;
+pub mod resources;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+
+use k8s_openapi::api::core::v1::{Node, Pod};
+
+use self::framework::{Code, FilterPlugin, NodeInfo, ScorePlugin};
+use self::resources::{Resources, allocatable, pod_requests};
+use super::apiserver::handler::Response;
+use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
+use super::component::{Cx, RequestId, pod_event};
+use super::store::{EventType, WatchEvent};
+use super::trace::Stage;
+use crate::model::Object;
+use crate::model::kinds::kind_of;
+
+const ME: &str = "kube-scheduler";
+/// The name events are reported under (`kubectl describe`'s "From" column).
+const SOURCE: &str = "default-scheduler";
+const SCHEDULE_ONE: u64 = 1;
+
+/// kube-scheduler's state: its informer caches, its queue and its bindings in flight.
+#[derive(Clone, Default)]
+pub struct Scheduler {
+    nodes: BTreeMap<String, Arc<Node>>,
+    /// Every pod it knows, by `NS/NAME`.
+    pods: BTreeMap<String, Arc<Pod>>,
+    /// Pods assumed on a node while their binding is in flight.
+    assumed: BTreeMap<String, String>,
+    active: VecDeque<String>,
+    unschedulable: BTreeSet<String>,
+    binding: BTreeMap<RequestId, (String, String)>,
+    cycle_pending: bool,
+}
+
+fn pod_key(pod: &Pod) -> String {
+    format!(
+        "{}/{}",
+        pod.metadata.namespace.as_deref().unwrap_or_default(),
+        pod.metadata.name.as_deref().unwrap_or_default()
+    )
+}
+
+fn node_name_of(pod: &Pod) -> Option<&str> {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_deref())
+        .filter(|n| !n.is_empty())
+}
+
+/// Whether this scheduler is the one to place `pod`.
+fn needs_scheduling(pod: &Pod) -> bool {
+    let spec = pod.spec.as_ref();
+    node_name_of(pod).is_none()
+        && pod.metadata.deletion_timestamp.is_none()
+        && spec
+            .and_then(|s| s.scheduler_name.as_deref())
+            .is_none_or(|s| s == SOURCE)
+        && !matches!(
+            pod.status.as_ref().and_then(|s| s.phase.as_deref()),
+            Some("Succeeded" | "Failed")
+        )
+}
+
+impl Scheduler {
+    /// The objects its informers listed before the story started.
+    pub fn initial_list(&mut self, objects: &[Arc<Object>]) {
+        for object in objects {
+            match &**object {
+                Object::Node(node) => {
+                    self.nodes
+                        .insert(object.name().to_owned(), Arc::new(node.clone()));
+                }
+                Object::Pod(pod) => {
+                    let key = pod_key(pod);
+                    if needs_scheduling(pod) {
+                        self.active.push_back(key.clone());
+                    }
+                    self.pods.insert(key, Arc::new(pod.clone()));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A watch event arrived.
+    pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
+        match &*event.object {
+            Object::Pod(pod) => {
+                let key = pod_key(pod);
+                if event.event_type == EventType::Deleted {
+                    self.pods.remove(&key);
+                    self.assumed.remove(&key);
+                    self.active.retain(|k| *k != key);
+                    self.unschedulable.remove(&key);
+                    // A pod leaving frees room: unschedulable pods get another try.
+                    self.requeue_unschedulable();
+                } else {
+                    if node_name_of(pod).is_some() {
+                        self.assumed.remove(&key);
+                    }
+                    let queued = self.active.contains(&key) || self.unschedulable.contains(&key);
+                    let in_flight = self.binding.values().any(|(p, _)| *p == key);
+                    if needs_scheduling(pod)
+                        && !queued
+                        && !in_flight
+                        && !self.assumed.contains_key(&key)
+                    {
+                        self.active.push_back(key.clone());
+                    }
+                    self.pods.insert(key, Arc::new(pod.clone()));
+                }
+            }
+            Object::Node(node) => {
+                let name = event.object.name().to_owned();
+                if event.event_type == EventType::Deleted {
+                    self.nodes.remove(&name);
+                } else {
+                    self.nodes.insert(name, Arc::new(node.clone()));
+                }
+                self.requeue_unschedulable();
+            }
+            _ => {}
+        }
+        self.kick(cx);
+    }
+
+    fn requeue_unschedulable(&mut self) {
+        let moved = std::mem::take(&mut self.unschedulable);
+        self.active.extend(moved);
+    }
+
+    /// Makes sure a scheduling cycle will run if a pod waits.
+    fn kick(&mut self, cx: &mut Cx<'_>) {
+        if !self.active.is_empty() && !self.cycle_pending {
+            self.cycle_pending = true;
+            cx.after(1, SCHEDULE_ONE);
+        }
+    }
+
+    /// A timer fired: schedule the next pod.
+    pub fn on_timer(&mut self, _timer: u64, cx: &mut Cx<'_>) {
+        self.cycle_pending = false;
+        while let Some(key) = self.active.pop_front() {
+            let Some(pod) = self.pods.get(&key).cloned() else {
+                continue;
+            };
+            if !needs_scheduling(&pod) {
+                continue;
+            }
+            self.schedule_one(&key, &pod, cx);
+            break;
+        }
+        self.kick(cx);
+    }
+
+    /// Every node as the framework sees it, with assumed pods counted.
+    fn node_infos(&self) -> Vec<NodeInfo> {
+        self.nodes
+            .values()
+            .map(|node| {
+                let name = node.metadata.name.as_deref().unwrap_or_default();
+                let pods: Vec<Arc<Pod>> = self
+                    .pods
+                    .iter()
+                    .filter(|(key, pod)| {
+                        let placed = node_name_of(pod)
+                            .or_else(|| self.assumed.get(*key).map(String::as_str));
+                        placed == Some(name)
+                            && !matches!(
+                                pod.status.as_ref().and_then(|s| s.phase.as_deref()),
+                                Some("Succeeded" | "Failed")
+                            )
+                    })
+                    .map(|(_, p)| Arc::clone(p))
+                    .collect();
+                let mut requested = Resources::default();
+                let mut non_zero = Resources::default();
+                for pod in &pods {
+                    requested.add(&pod_requests(pod, false));
+                    non_zero.add(&pod_requests(pod, true));
+                }
+                NodeInfo {
+                    node: Arc::clone(node),
+                    pods,
+                    requested,
+                    non_zero_requested: non_zero,
+                    allocatable: allocatable(node),
+                }
+            })
+            .collect()
+    }
+
+    /// One scheduling cycle: filter, score, select, then bind (asynchronously).
+    fn schedule_one(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+        let filters: [&dyn FilterPlugin; 4] = [
+            &plugins::node_unschedulable::NodeUnschedulable,
+            &plugins::node_name::NodeName,
+            &plugins::taint_toleration::TaintToleration,
+            &plugins::node_resources_fit::NodeResourcesFit,
+        ];
+        let scorers: [(&dyn ScorePlugin, i64); 3] = [
+            (&plugins::taint_toleration::TaintToleration, 3),
+            (&plugins::node_resources_fit::NodeResourcesFit, 1),
+            (&plugins::balanced_allocation::BalancedAllocation, 1),
+        ];
+        let infos = self.node_infos();
+        let mut feasible = Vec::new();
+        let mut failures: BTreeMap<String, (Code, Vec<String>)> = BTreeMap::new();
+        for info in &infos {
+            let mut passed = true;
+            for plugin in filters {
+                let status = plugin.filter(pod, info);
+                let mut stage = Stage::new(
+                    ME,
+                    "filter",
+                    if status.is_success() { "pass" } else { "fail" },
+                    status.reasons.join(", "),
+                )
+                .plugin(plugin.name())
+                .node(info.name())
+                .pod(key);
+                stage.code = Some(status.code.as_str().into());
+                if !status.is_success() {
+                    stage.reason = Some(status.reasons.join(", "));
+                }
+                cx.stage(stage);
+                if !status.is_success() {
+                    failures.insert(info.name().to_owned(), (status.code, status.reasons));
+                    passed = false;
+                    // Upstream stops at a node's first failing filter.
+                    break;
+                }
+            }
+            if passed {
+                feasible.push(info);
+            }
+        }
+        if feasible.is_empty() {
+            self.unschedulable_pod(key, pod, infos.len(), &failures, cx);
+            return;
+        }
+        let mut totals: BTreeMap<String, i64> =
+            feasible.iter().map(|i| (i.name().to_owned(), 0)).collect();
+        if feasible.len() > 1 {
+            for (plugin, weight) in scorers {
+                let mut raw: BTreeMap<String, i64> = feasible
+                    .iter()
+                    .map(|i| (i.name().to_owned(), plugin.score(pod, i)))
+                    .collect();
+                let mut normalized = raw.clone();
+                plugin.normalize(&mut normalized);
+                for (node, score) in &normalized {
+                    let mut stage =
+                        Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
+                            .plugin(plugin.name())
+                            .node(node.clone())
+                            .pod(key);
+                    stage.raw = raw.remove(node);
+                    stage.score = Some(*score);
+                    stage.weight = Some(weight);
+                    cx.stage(stage);
+                    *totals.entry(node.clone()).or_default() += score * weight;
+                }
+            }
+        }
+        let chosen = select_host(&totals, cx);
+        let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
+        let mut stage = Stage::new(
+            ME,
+            "select",
+            "selected",
+            format!(
+                "{chosen} with total {} ({})",
+                totals[&chosen],
+                ranking.join(", ")
+            ),
+        )
+        .node(chosen.clone())
+        .pod(key);
+        stage.score = totals.get(&chosen).copied();
+        cx.stage(stage);
+        self.bind(key, pod, &chosen, cx);
+    }
+
+    fn bind(&mut self, key: &str, pod: &Pod, node: &str, cx: &mut Cx<'_>) {
+        self.assumed.insert(key.to_owned(), node.to_owned());
+        let request = Request {
+            client: ME.into(),
+            credentials: identity(),
+            verb: Verb::Create,
+            kind: kind_of("Pod"),
+            namespace: pod.metadata.namespace.clone(),
+            name: pod.metadata.name.clone().unwrap_or_default(),
+            subresource: Some("binding".into()),
+            body: Some(Body::Binding {
+                node: node.to_owned(),
+            }),
+            unknown_fields: Vec::new(),
+        };
+        cx.stage(
+            Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
+                .node(node)
+                .pod(key),
+        );
+        let id = cx.send(request);
+        self.binding.insert(id, (key.to_owned(), node.to_owned()));
+    }
+
+    /// An answer arrived (a binding's, or a status patch's).
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        let Some((key, node)) = self.binding.remove(&id) else {
+            return;
+        };
+        let (ns, name) = key.split_once('/').unwrap_or(("", &key));
+        if response.code < 300 {
+            cx.event(pod_event(
+                false,
+                "Scheduled",
+                format!("Successfully assigned {key} to {node}"),
+                (ns, name),
+                None,
+                SOURCE,
+            ));
+        } else {
+            self.assumed.remove(&key);
+            let message = format!("binding rejected: {}", response.message());
+            cx.event(pod_event(
+                true,
+                "FailedScheduling",
+                message,
+                (ns, name),
+                None,
+                SOURCE,
+            ));
+            self.active.push_back(key);
+            self.kick(cx);
+        }
+    }
+
+    /// No node fits: the FailedScheduling event, the `PodScheduled=False` condition, and a wait.
+    fn unschedulable_pod(
+        &mut self,
+        key: &str,
+        pod: &Pod,
+        total: usize,
+        failures: &BTreeMap<String, (Code, Vec<String>)>,
+        cx: &mut Cx<'_>,
+    ) {
+        let message = fit_error_message(total, failures);
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        cx.stage(Stage::new(ME, "select", "unschedulable", message.clone()).pod(key));
+        cx.event(pod_event(
+            true,
+            "FailedScheduling",
+            message.clone(),
+            (ns, name),
+            None,
+            SOURCE,
+        ));
+        self.unschedulable.insert(key.to_owned());
+        let patch = serde_json::json!({"status": {"conditions": [{
+            "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+            "message": message, "lastTransitionTime": cx.now.rfc3339(),
+        }]}});
+        let already = pod
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|c| {
+                c.iter()
+                    .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(&message))
+            });
+        if !already {
+            cx.send(Request {
+                client: ME.into(),
+                credentials: identity(),
+                verb: Verb::Patch,
+                kind: kind_of("Pod"),
+                namespace: pod.metadata.namespace.clone(),
+                name: pod.metadata.name.clone().unwrap_or_default(),
+                subresource: Some("status".into()),
+                body: Some(Body::MergePatch(patch)),
+                unknown_fields: Vec::new(),
+            });
+        }
+    }
+}
+
+/// kube-scheduler's client identity (`system:kube-scheduler`, from its kubeconfig's certificate).
+fn identity() -> Credentials {
+    Credentials::Certificate(UserInfo::new("system:kube-scheduler", &[]))
+}
+
+/// Picks the highest total; ties are broken at random by reservoir sampling,
+/// as `selectHost` does (`pkg/scheduler/schedule_one.go`).
+fn select_host(totals: &BTreeMap<String, i64>, cx: &mut Cx<'_>) -> String {
+    let mut best = String::new();
+    let mut best_score = i64::MIN;
+    let mut ties = 0u64;
+    for (node, &score) in totals {
+        if score > best_score {
+            best = node.clone();
+            best_score = score;
+            ties = 1;
+        } else if score == best_score {
+            ties += 1;
+            if cx.rng.below(ties) == 0 {
+                best = node.clone();
+            }
+        }
+    }
+    best
+}
+
+/// The FailedScheduling message (`pkg/scheduler/framework/types.go`, `FitError.Error`,
+/// and the DefaultPreemption post-filter's message): reasons counted per node,
+/// sorted as strings, then what preemption found.
+pub fn fit_error_message(total: usize, failures: &BTreeMap<String, (Code, Vec<String>)>) -> String {
+    let mut histogram: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut not_helpful = 0;
+    let mut no_victims = 0;
+    for (code, reasons) in failures.values() {
+        for reason in reasons {
+            *histogram.entry(reason).or_default() += 1;
+        }
+        if *code == Code::UnschedulableAndUnresolvable {
+            not_helpful += 1;
+        } else {
+            no_victims += 1;
+        }
+    }
+    let mut reasons: Vec<String> = histogram.iter().map(|(r, n)| format!("{n} {r}")).collect();
+    reasons.sort();
+    let mut preemption = Vec::new();
+    if not_helpful > 0 {
+        preemption.push(format!(
+            "{not_helpful} Preemption is not helpful for scheduling"
+        ));
+    }
+    if no_victims > 0 {
+        preemption.push(format!(
+            "{no_victims} No preemption victims found for incoming pod"
+        ));
+    }
+    preemption.sort();
+    format!(
+        "0/{total} nodes are available: {}. preemption: 0/{total} nodes are available: {}.",
+        reasons.join(", "),
+        preemption.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_error_counts_reasons_per_node() {
+        let mut failures = BTreeMap::new();
+        failures.insert(
+            "control-plane".to_owned(),
+            (
+                Code::UnschedulableAndUnresolvable,
+                vec![plugins::taint_toleration::REASON.to_owned()],
+            ),
+        );
+        for n in ["node-1", "node-2", "node-3"] {
+            failures.insert(
+                n.to_owned(),
+                (Code::Unschedulable, vec!["Insufficient cpu".to_owned()]),
+            );
+        }
+        assert_eq!(
+            fit_error_message(4, &failures),
+            "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. \
+             preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, \
+             3 No preemption victims found for incoming pod."
+        );
+    }
+}

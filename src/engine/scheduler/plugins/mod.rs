@@ -1,0 +1,8 @@
+//! The scheduler's plugins, one file a plugin, as in
+//! `pkg/scheduler/framework/plugins/`.
+
+pub mod balanced_allocation;
+pub mod node_name;
+pub mod node_resources_fit;
+pub mod node_unschedulable;
+pub mod taint_toleration;

@@ -1,0 +1,45 @@
+//! NodeUnschedulable (`pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go`):
+//! a cordoned node takes only pods that tolerate `node.kubernetes.io/unschedulable:NoSchedule`.
+
+use k8s_openapi::api::core::v1::{Pod, Taint};
+
+use super::taint_toleration::tolerates;
+use crate::engine::scheduler::framework::{Code, FilterPlugin, NodeInfo, Status};
+
+/// Upstream's `ErrReasonUnschedulable`.
+pub const REASON: &str = "node(s) were unschedulable";
+
+pub struct NodeUnschedulable;
+
+impl FilterPlugin for NodeUnschedulable {
+    fn name(&self) -> &'static str {
+        "NodeUnschedulable"
+    }
+
+    fn filter(&self, pod: &Pod, node: &NodeInfo) -> Status {
+        let cordoned = node
+            .node
+            .spec
+            .as_ref()
+            .and_then(|s| s.unschedulable)
+            .unwrap_or(false);
+        if !cordoned {
+            return Status::success();
+        }
+        let taint = Taint {
+            key: "node.kubernetes.io/unschedulable".into(),
+            effect: "NoSchedule".into(),
+            ..Taint::default()
+        };
+        let tolerations = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.tolerations.as_deref())
+            .unwrap_or_default();
+        if tolerations.iter().any(|t| tolerates(t, &taint)) {
+            Status::success()
+        } else {
+            Status::new(Code::UnschedulableAndUnresolvable, REASON)
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Views of the trace outside the TUI: text for reading, JSON lines for tools.
+
+pub mod jsonl;
+pub mod text;
