@@ -163,17 +163,7 @@ impl Kubectl {
         namespace: Option<String>,
         name: &str,
     ) -> Request {
-        Request {
-            client: ME.into(),
-            credentials: self.identity.clone(),
-            verb,
-            kind,
-            namespace: namespace.filter(|_| kind.namespaced),
-            name: name.to_owned(),
-            subresource: None,
-            body: None,
-            unknown_fields: Vec::new(),
-        }
+        Request::new(ME, self.identity.clone(), verb, kind, namespace, name)
     }
 
     fn print(cx: &mut Cx<'_>, line: String) {

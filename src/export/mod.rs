@@ -1,4 +1,5 @@
 //! Views of the trace outside the TUI: text for reading, JSON lines for tools.
 
 pub mod jsonl;
+pub mod mermaid;
 pub mod text;

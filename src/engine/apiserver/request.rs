@@ -120,6 +120,8 @@ pub struct Request {
     pub body: Option<Body>,
     /// Field paths the body held that its kind does not have (strict field validation).
     pub unknown_fields: Vec<String>,
+    /// For a watch: the resourceVersion to start after.
+    pub resource_version: Option<u64>,
 }
 
 /// A request's payload.
@@ -136,6 +138,44 @@ pub enum Body {
 }
 
 impl Request {
+    /// A request from `client`, as `credentials`, to `verb` the object `name`
+    /// of `kind` (in `namespace`, for namespaced kinds).
+    pub fn new(
+        client: impl Into<String>,
+        credentials: Credentials,
+        verb: Verb,
+        kind: &'static Kind,
+        namespace: Option<String>,
+        name: impl Into<String>,
+    ) -> Request {
+        Request {
+            client: client.into(),
+            credentials,
+            verb,
+            kind,
+            namespace: namespace.filter(|_| kind.namespaced),
+            name: name.into(),
+            subresource: None,
+            body: None,
+            unknown_fields: Vec::new(),
+            resource_version: None,
+        }
+    }
+
+    /// Addressed to a subresource (`status`, `binding`).
+    #[must_use]
+    pub fn subresource(mut self, subresource: &str) -> Request {
+        self.subresource = Some(subresource.to_owned());
+        self
+    }
+
+    /// With a body.
+    #[must_use]
+    pub fn body(mut self, body: Body) -> Request {
+        self.body = Some(body);
+        self
+    }
+
     /// The URL the request goes to: `/api/v1/namespaces/default/pods/nginx/status`.
     pub fn path(&self) -> String {
         let mut path = self.kind.collection_path(self.namespace.as_deref());

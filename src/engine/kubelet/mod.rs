@@ -112,6 +112,18 @@ impl Kubelet {
         ))
     }
 
+    /// A request of this kubelet's about `pod`.
+    fn pod_request(&self, verb: Verb, pod: &Pod) -> Request {
+        Request::new(
+            self.me(),
+            self.identity(),
+            verb,
+            kind_of("Pod"),
+            pod.metadata.namespace.clone(),
+            pod.metadata.name.clone().unwrap_or_default(),
+        )
+    }
+
     fn learn_node(&mut self, node: &Node) {
         if let Some(addresses) = node.status.as_ref().and_then(|s| s.addresses.as_ref())
             && let Some(ip) = addresses.iter().find(|a| a.type_ == "InternalIP")
@@ -724,19 +736,10 @@ impl Kubelet {
             .pod(key),
         );
         self.report_status(key, cx);
-        cx.send(Request {
-            client: self.me(),
-            credentials: self.identity(),
-            verb: Verb::Delete,
-            kind: kind_of("Pod"),
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
-            subresource: None,
-            body: Some(Body::Delete {
-                grace_period_seconds: Some(0),
-            }),
-            unknown_fields: Vec::new(),
-        });
+        let request = self
+            .pod_request(Verb::Delete, &pod)
+            .body(Body::Delete { grace_period_seconds: Some(0) });
+        cx.send(request);
     }
 
     /// Sends the pod's status, as the status manager does.
@@ -802,17 +805,11 @@ impl Kubelet {
             }
         }
         let pod = Arc::clone(&worker.pod);
-        cx.send(Request {
-            client: self.me(),
-            credentials: self.identity(),
-            verb: Verb::Patch,
-            kind: kind_of("Pod"),
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
-            subresource: Some("status".into()),
-            body: Some(Body::MergePatch(serde_json::json!({ "status": status }))),
-            unknown_fields: Vec::new(),
-        });
+        let request = self
+            .pod_request(Verb::Patch, &pod)
+            .subresource("status")
+            .body(Body::MergePatch(serde_json::json!({ "status": status })));
+        cx.send(request);
     }
 
     /// An answer arrived (status patches and deletions need no follow-up yet).

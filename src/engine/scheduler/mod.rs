@@ -295,19 +295,9 @@ impl Scheduler {
 
     fn bind(&mut self, key: &str, pod: &Pod, node: &str, cx: &mut Cx<'_>) {
         self.assumed.insert(key.to_owned(), node.to_owned());
-        let request = Request {
-            client: ME.into(),
-            credentials: identity(),
-            verb: Verb::Create,
-            kind: kind_of("Pod"),
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
-            subresource: Some("binding".into()),
-            body: Some(Body::Binding {
-                node: node.to_owned(),
-            }),
-            unknown_fields: Vec::new(),
-        };
+        let request = pod_request(Verb::Create, pod)
+            .subresource("binding")
+            .body(Body::Binding { node: node.to_owned() });
         cx.stage(
             Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
                 .node(node)
@@ -382,19 +372,21 @@ impl Scheduler {
                     .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(&message))
             });
         if !already {
-            cx.send(Request {
-                client: ME.into(),
-                credentials: identity(),
-                verb: Verb::Patch,
-                kind: kind_of("Pod"),
-                namespace: pod.metadata.namespace.clone(),
-                name: pod.metadata.name.clone().unwrap_or_default(),
-                subresource: Some("status".into()),
-                body: Some(Body::MergePatch(patch)),
-                unknown_fields: Vec::new(),
-            });
+            cx.send(pod_request(Verb::Patch, pod).subresource("status").body(Body::MergePatch(patch)));
         }
     }
+}
+
+/// A request of the scheduler's about `pod`.
+fn pod_request(verb: Verb, pod: &Pod) -> Request {
+    Request::new(
+        ME,
+        identity(),
+        verb,
+        kind_of("Pod"),
+        pod.metadata.namespace.clone(),
+        pod.metadata.name.clone().unwrap_or_default(),
+    )
 }
 
 /// kube-scheduler's client identity (`system:kube-scheduler`, from its kubeconfig's certificate).

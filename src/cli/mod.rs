@@ -1,0 +1,52 @@
+//! The command line (clap): one file per subcommand.
+
+mod setup;
+mod trace;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use setup::{build_setup, SetupArgs, SetupError};
+
+/// Watch Kubernetes turn `kubectl apply -f pod.yaml` into a running Pod, step by step.
+#[derive(Debug, Parser)]
+#[command(name = "podflow", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Commands>,
+}
+
+/// podflow's subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Commands {
+    /// Run the engine headless and print the trace.
+    Trace(trace::TraceArgs),
+}
+
+/// Exit status for a usage error or unreadable input (CONTRACT.md).
+pub const EXIT_USAGE: u8 = 2;
+
+/// Runs podflow with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Some(Commands::Trace(args)) => trace::run(&args),
+        // Until the TUI lands, no arguments print the default scenario's trace.
+        None => trace::run_default(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

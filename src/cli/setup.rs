@@ -1,0 +1,142 @@
+//! Builds the engine's starting point from the command line's choices: the
+//! cluster (the embedded default or `--cluster`), the bootstrap RBAC policy,
+//! the token users, the registry, kubectl's identity and its commands.
+
+use std::collections::BTreeSet;
+
+use crate::command;
+use crate::engine::apiserver::authn::TokenAuthenticator;
+use crate::engine::apiserver::bootstrap_policy;
+use crate::engine::apiserver::handler::Detail;
+use crate::engine::apiserver::request::{Credentials, UserInfo};
+use crate::engine::engine::Setup;
+use crate::engine::kubectl::{Command, Manifest};
+use crate::engine::kubelet::{images, Registry};
+use crate::scenario::{self, ClusterSpec, InputError};
+
+/// What the user chose, for every subcommand that runs the engine.
+#[derive(Debug, Clone, Default)]
+pub struct SetupArgs {
+    pub files: Vec<String>,
+    pub steps: Vec<String>,
+    pub cluster: Option<String>,
+    pub as_user: Option<String>,
+    pub as_groups: Vec<String>,
+    pub token: Option<String>,
+    pub seed: u64,
+    pub detail: Option<Detail>,
+    /// Manifests built into the binary, applied before `files`: (name, YAML).
+    pub embedded: Vec<(&'static str, &'static str)>,
+}
+
+/// The bare `nginx` Pod of the seeds, built into the binary.
+pub const NGINX_POD: (&str, &str) = (
+    "nginx-pod.yaml",
+    include_str!("../../assets/manifests/nginx-pod.yaml"),
+);
+
+/// Why a setup could not be built: one line naming the file, line and column.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{0}")]
+    Input(#[from] InputError),
+    #[error("--step \"{step}\": {message}")]
+    Step { step: String, message: String },
+}
+
+/// The user kubeadm's admin kubeconfig authenticates as.
+pub fn admin() -> UserInfo {
+    UserInfo::new("kubernetes-admin", &["system:masters"])
+}
+
+/// The cluster: the default one, or the default merged with `--cluster FILE`.
+pub fn cluster(path: Option<&str>) -> Result<ClusterSpec, InputError> {
+    match path {
+        None => Ok(scenario::default_cluster()),
+        Some(path) => {
+            let bytes = scenario::read_file(path)?;
+            Ok(scenario::merge_with_default(scenario::parse_cluster(path, &bytes)?))
+        }
+    }
+}
+
+/// kubectl's commands: the `-f` files as applies, then the `--step`s in order.
+fn commands(args: &SetupArgs) -> Result<Vec<Command>, SetupError> {
+    let lines = args
+        .files
+        .iter()
+        .map(|f| (format!("apply -f {}", shell_quote(f)), f.clone()))
+        .chain(args.steps.iter().map(|s| (s.clone(), s.clone())));
+    let mut out = Vec::new();
+    for (name, yaml) in &args.embedded {
+        let manifests = scenario::parse_manifests(name, yaml.as_bytes())?
+            .into_iter()
+            .map(|m| Manifest { source: (*name).to_owned(), object: m.object, unknown_fields: m.unknown_fields })
+            .collect();
+        out.push(Command::Apply { manifests, namespace: None });
+    }
+    for (line, shown) in lines {
+        let parsed = command::parse(&line).map_err(|e| SetupError::Step { step: shown, message: e.0 })?;
+        out.push(command::resolve(parsed, load_manifests)?);
+    }
+    Ok(out)
+}
+
+fn shell_quote(path: &str) -> String {
+    format!("'{path}'")
+}
+
+/// Reads the manifests of one `-f` path, as kubectl sends them.
+pub fn load_manifests(path: &str) -> Result<Vec<Manifest>, InputError> {
+    Ok(scenario::read_manifests(path)?
+        .into_iter()
+        .map(|m| Manifest {
+            source: path.to_owned(),
+            object: m.object,
+            unknown_fields: m.unknown_fields,
+        })
+        .collect())
+}
+
+/// The registry the nodes pull from: the image catalog, extended and
+/// overridden by the `Simulation` object's registry.
+fn registry(spec: &ClusterSpec) -> Registry {
+    let mut catalog = scenario::image_catalog();
+    catalog.extend(&spec.simulation.registry);
+    let mut registry = Registry::default();
+    for image in catalog.images() {
+        registry.sizes.insert(images::normalize(&image.name), image.size_bytes);
+    }
+    registry.missing = spec.simulation.registry.missing.iter().map(|m| images::normalize(m)).collect::<BTreeSet<_>>();
+    registry
+}
+
+/// Builds the engine's `Setup`.
+pub fn build_setup(args: &SetupArgs) -> Result<Setup, SetupError> {
+    let spec = cluster(args.cluster.as_deref())?;
+    let mut tokens = TokenAuthenticator::default();
+    for user in &spec.simulation.users {
+        let groups: Vec<&str> = user.groups.iter().map(String::as_str).collect();
+        tokens.add(&user.token, UserInfo::new(user.name.clone(), &groups));
+    }
+    let identity = match (&args.token, &args.as_user) {
+        (Some(token), _) => Credentials::BearerToken(token.clone()),
+        (None, Some(user)) => {
+            let groups: Vec<&str> = args.as_groups.iter().map(String::as_str).collect();
+            Credentials::Impersonated { by: admin(), user: UserInfo::new(user.clone(), &groups) }
+        }
+        (None, None) => Credentials::Certificate(admin()),
+    };
+    let mut objects = bootstrap_policy::cluster_roles();
+    objects.extend(bootstrap_policy::cluster_role_bindings());
+    objects.extend(spec.objects.iter().map(|m| m.object.clone()));
+    Ok(Setup {
+        seed: args.seed,
+        objects,
+        tokens,
+        registry: registry(&spec),
+        commands: commands(args)?,
+        identity,
+        detail: args.detail.unwrap_or(Detail::Full),
+    })
+}

@@ -1,0 +1,136 @@
+//! `podflow trace`: runs the engine headless and prints the trace as text,
+//! JSON lines or a Mermaid sequence diagram.
+
+use std::io::{self, BufWriter, Write};
+
+use clap::{Args, ValueEnum};
+
+use super::setup::{build_setup, SetupArgs};
+use crate::engine::apiserver::handler::Detail;
+use crate::engine::clock::{parse_duration, SimTime};
+use crate::engine::engine::{Engine, Until};
+use crate::export;
+
+/// How `--format` prints the trace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Jsonl,
+    Mermaid,
+}
+
+/// How much the scheduler's records carry.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum DetailArg {
+    #[default]
+    Full,
+    Summary,
+}
+
+/// `podflow trace`'s arguments (CONTRACT.md).
+#[derive(Debug, Clone, Default, Args)]
+pub struct TraceArgs {
+    /// A manifest to apply (YAML or JSON; `-` for standard input). Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub files: Vec<String>,
+    /// A cluster-language command to run after the files (`"scale deploy web --replicas=3"`). Repeatable.
+    #[arg(long = "step", value_name = "CMD")]
+    pub steps: Vec<String>,
+    /// A cluster file: Nodes, Namespaces, RBAC, quotas, a Simulation object...
+    #[arg(long, value_name = "FILE")]
+    pub cluster: Option<String>,
+    /// Make the requests as this user (impersonation).
+    #[arg(long = "as", value_name = "USER")]
+    pub as_user: Option<String>,
+    /// A group for --as. Repeatable.
+    #[arg(long = "as-group", value_name = "G", requires = "as_user")]
+    pub as_groups: Vec<String>,
+    /// Authenticate with this bearer token instead of the admin certificate.
+    #[arg(long, value_name = "T", conflicts_with = "as_user")]
+    pub token: Option<String>,
+    /// Seed for everything random (UIDs, IPs, tie breaks).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// `idle` (the default) or a simulated duration such as `10m`.
+    #[arg(long, default_value = "idle", value_parser = parse_until)]
+    pub until: UntilArg,
+    /// `full` records every verdict; `summary` one record per scheduling cycle.
+    #[arg(long, value_enum, default_value_t)]
+    pub detail: DetailArg,
+    /// How to print the trace.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// `--until`'s value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UntilArg {
+    #[default]
+    Idle,
+    For(u64),
+}
+
+fn parse_until(text: &str) -> Result<UntilArg, String> {
+    if text == "idle" {
+        return Ok(UntilArg::Idle);
+    }
+    parse_duration(text)
+        .map(UntilArg::For)
+        .ok_or_else(|| format!("invalid duration \"{text}\": use idle, or a duration such as 30s or 10m"))
+}
+
+impl TraceArgs {
+    /// The default scenario: the bare `nginx` Pod on the default cluster.
+    pub fn default_scenario() -> TraceArgs {
+        TraceArgs { seed: 1, ..TraceArgs::default() }
+    }
+}
+
+/// Runs the default scenario (what `podflow` alone shows until the TUI lands).
+pub fn run_default() -> Result<(), String> {
+    run_with(&TraceArgs::default_scenario(), vec![super::setup::NGINX_POD])
+}
+
+/// Runs `podflow trace`.
+pub fn run(args: &TraceArgs) -> Result<(), String> {
+    run_with(args, Vec::new())
+}
+
+fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Result<(), String> {
+    let setup_args = SetupArgs {
+        embedded,
+        files: args.files.clone(),
+        steps: args.steps.clone(),
+        cluster: args.cluster.clone(),
+        as_user: args.as_user.clone(),
+        as_groups: args.as_groups.clone(),
+        token: args.token.clone(),
+        seed: args.seed,
+        detail: Some(match args.detail {
+            DetailArg::Full => Detail::Full,
+            DetailArg::Summary => Detail::Summary,
+        }),
+    };
+    let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
+    let mut engine = Engine::new(setup);
+    let until = match args.until {
+        UntilArg::Idle => Until::Idle,
+        UntilArg::For(ms) => Until::Time(SimTime(ms)),
+    };
+    let mut records = engine.run_until(until);
+    records.push(engine.final_record());
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let written = match args.format {
+        Format::Text => export::text::write(&mut out, &records),
+        Format::Jsonl => export::jsonl::write(&mut out, &records),
+        Format::Mermaid => export::mermaid::write(&mut out, &records),
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`podflow trace | head`) is not an error of podflow.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("error: writing the trace: {e}")),
+    }
+}

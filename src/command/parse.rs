@@ -1,0 +1,229 @@
+//! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
+//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME`, `scale KIND NAME
+//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
+//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording.
+
+use crate::engine::clock::parse_duration;
+use crate::model::Kind;
+
+/// A parsed command, files not yet read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parsed {
+    Apply { files: Vec<String>, namespace: Option<String> },
+    Create { files: Vec<String>, namespace: Option<String> },
+    Get { kind: &'static Kind, name: Option<String>, namespace: Option<String> },
+    Delete { kind: &'static Kind, name: String, namespace: Option<String> },
+    Scale { kind: &'static Kind, name: String, namespace: Option<String>, replicas: i32 },
+    Cordon { node: String },
+    Uncordon { node: String },
+    WaitIdle,
+    WaitFor(u64),
+}
+
+/// Why a command could not be parsed, worded as kubectl words it where it has words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+fn err<T>(message: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError(message.into()))
+}
+
+/// Splits a command line into words, honouring single and double quotes.
+fn words(line: &str) -> Result<Vec<String>, ParseError> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return err("error: unterminated quote");
+    }
+    if in_word {
+        out.push(word);
+    }
+    Ok(out)
+}
+
+/// Options and positional arguments of one command.
+#[derive(Default)]
+struct Args {
+    positional: Vec<String>,
+    files: Vec<String>,
+    namespace: Option<String>,
+    replicas: Option<String>,
+}
+
+fn split_args(words: &[String]) -> Result<Args, ParseError> {
+    let mut args = Args::default();
+    let mut it = words.iter();
+    while let Some(word) = it.next() {
+        let (flag, inline) = match word.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_owned())),
+            _ => (word.as_str(), None),
+        };
+        let mut value = |name: &str| -> Result<String, ParseError> {
+            match inline.clone().or_else(|| it.next().cloned()) {
+                Some(v) => Ok(v),
+                None => err(format!("error: flag needs an argument: {name}")),
+            }
+        };
+        match flag {
+            "-f" | "--filename" => args.files.push(value("'f' in -f")?),
+            "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
+            "--replicas" => args.replicas = Some(value("--replicas")?),
+            f if f.starts_with('-') => return err(format!("error: unknown flag: {f}")),
+            _ => args.positional.push(word.clone()),
+        }
+    }
+    Ok(args)
+}
+
+fn kind(name: &str) -> Result<&'static Kind, ParseError> {
+    Kind::lookup(name).ok_or_else(|| ParseError(format!("error: the server doesn't have a resource type \"{name}\"")))
+}
+
+/// `KIND NAME` or `KIND/NAME`.
+fn kind_and_name(positional: &[String], verb: &str) -> Result<(&'static Kind, Option<String>), ParseError> {
+    match positional {
+        [] => err(format!(
+            "error: You must specify the type of resource to {verb}. Use \"kubectl api-resources\" for a complete list of supported resources."
+        )),
+        [one] => match one.split_once('/') {
+            Some((k, n)) => Ok((kind(k)?, Some(n.to_owned()))),
+            None => Ok((kind(one)?, None)),
+        },
+        [k, n] => Ok((kind(k)?, Some(n.clone()))),
+        _ => err(format!("error: too many arguments for {verb}")),
+    }
+}
+
+/// Parses one command line.
+pub fn parse(line: &str) -> Result<Parsed, ParseError> {
+    let mut words = words(line)?;
+    if words.first().map(String::as_str) == Some("kubectl") {
+        words.remove(0);
+    }
+    let Some((verb, rest)) = words.split_first() else {
+        return err("error: empty command");
+    };
+    let args = split_args(rest)?;
+    let Args { positional, files, namespace, replicas } = args;
+    match verb.as_str() {
+        "apply" | "create" => {
+            if files.is_empty() {
+                return err("error: must specify one of -f and -k");
+            }
+            if let Some(extra) = positional.first() {
+                return err(format!("error: unexpected arguments: [{extra}]"));
+            }
+            Ok(if verb == "apply" {
+                Parsed::Apply { files, namespace }
+            } else {
+                Parsed::Create { files, namespace }
+            })
+        }
+        "get" => {
+            let (kind, name) = kind_and_name(&positional, "get")?;
+            Ok(Parsed::Get { kind, name, namespace })
+        }
+        "delete" => match kind_and_name(&positional, "delete")? {
+            (kind, Some(name)) => Ok(Parsed::Delete { kind, name, namespace }),
+            (_, None) => err("error: resource(s) were provided, but no name was specified"),
+        },
+        "scale" => {
+            let (kind, name) = kind_and_name(&positional, "scale")?;
+            let Some(name) = name else {
+                return err("error: resource(s) were provided, but no name was specified");
+            };
+            let Some(replicas) = replicas else {
+                return err("error: required flag(s) \"replicas\" not set");
+            };
+            match replicas.parse::<i32>() {
+                Ok(n) if n >= 0 => Ok(Parsed::Scale { kind, name, namespace, replicas: n }),
+                _ => err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"),
+            }
+        }
+        "cordon" | "uncordon" => match positional.as_slice() {
+            [node] => Ok(if verb == "cordon" {
+                Parsed::Cordon { node: node.clone() }
+            } else {
+                Parsed::Uncordon { node: node.clone() }
+            }),
+            _ => err("error: USAGE: cordon NODE [flags]"),
+        },
+        "wait" => match positional.as_slice() {
+            [what] if what == "idle" => Ok(Parsed::WaitIdle),
+            [what] => parse_duration(what)
+                .map(Parsed::WaitFor)
+                .ok_or_else(|| ParseError(format!("error: invalid duration \"{what}\": use 500ms, 30s, 10m or idle"))),
+            _ => err("error: wait takes a duration (30s, 10m) or idle"),
+        },
+        other => err(format!("error: unknown command \"{other}\" for \"kubectl\"")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::kinds::kind_of;
+
+    #[test]
+    fn commands_parse_as_kubectl_spells_them() {
+        assert_eq!(
+            parse("kubectl apply -f pod.yaml -n dev").unwrap(),
+            Parsed::Apply { files: vec!["pod.yaml".into()], namespace: Some("dev".into()) }
+        );
+        assert_eq!(
+            parse("apply --filename=a.yaml -f 'b c.yaml'").unwrap(),
+            Parsed::Apply { files: vec!["a.yaml".into(), "b c.yaml".into()], namespace: None }
+        );
+        assert_eq!(
+            parse("get pods").unwrap(),
+            Parsed::Get { kind: kind_of("Pod"), name: None, namespace: None }
+        );
+        assert_eq!(
+            parse("delete pod/nginx --namespace=dev").unwrap(),
+            Parsed::Delete { kind: kind_of("Pod"), name: "nginx".into(), namespace: Some("dev".into()) }
+        );
+        assert_eq!(
+            parse("scale deploy web --replicas=3").unwrap(),
+            Parsed::Scale { kind: kind_of("Deployment"), name: "web".into(), namespace: None, replicas: 3 }
+        );
+        assert_eq!(parse("cordon node-1").unwrap(), Parsed::Cordon { node: "node-1".into() });
+        assert_eq!(parse("wait 10m").unwrap(), Parsed::WaitFor(600_000));
+        assert_eq!(parse("wait idle").unwrap(), Parsed::WaitIdle);
+    }
+
+    #[test]
+    fn mistakes_get_kubectls_words() {
+        let e = |line: &str| parse(line).unwrap_err().0;
+        assert_eq!(e("frobnicate x"), r#"error: unknown command "frobnicate" for "kubectl""#);
+        assert_eq!(e("get widgets"), r#"error: the server doesn't have a resource type "widgets""#);
+        assert_eq!(e("apply"), "error: must specify one of -f and -k");
+        assert_eq!(e("scale deploy web"), r#"error: required flag(s) "replicas" not set"#);
+        assert_eq!(e("apply -f"), "error: flag needs an argument: 'f' in -f");
+        assert_eq!(e("wait forever"), r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#);
+        assert_eq!(e(""), "error: empty command");
+        assert_eq!(e("get pod 'x"), "error: unterminated quote");
+    }
+}
