@@ -1,6 +1,6 @@
 //! `CertificateApproval` (`plugin/pkg/admission/certificates/approval/admission.go`):
-//! checks the `approve` permission on the signer of an approved CertificateSigningRequest.
-//! podflow serves no CertificateSigningRequests, so it always allows.
+//! checks the `approve` permission on the signer of an approved `CertificateSigningRequest`.
+//! podflow serves no `CertificateSigningRequests`, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -36,11 +36,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(CertificateApproval.name(), "CertificateApproval");
-        assert_eq!(
-            CertificateApproval.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(CertificateApproval.mutating(), false);
-        assert_eq!(CertificateApproval.validating(), true);
+        assert!(!CertificateApproval.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!CertificateApproval.mutating());
+        assert!(CertificateApproval.validating());
     }
 }

@@ -1,6 +1,6 @@
 //! `CertificateSigning` (`plugin/pkg/admission/certificates/signing/admission.go`):
 //! checks the `sign` permission on the signer when a certificate is issued.
-//! podflow serves no CertificateSigningRequests, so it always allows.
+//! podflow serves no `CertificateSigningRequests`, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -36,11 +36,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(CertificateSigning.name(), "CertificateSigning");
-        assert_eq!(
-            CertificateSigning.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(CertificateSigning.mutating(), false);
-        assert_eq!(CertificateSigning.validating(), true);
+        assert!(!CertificateSigning.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!CertificateSigning.mutating());
+        assert!(CertificateSigning.validating());
     }
 }

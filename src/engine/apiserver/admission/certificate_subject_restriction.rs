@@ -1,6 +1,6 @@
 //! `CertificateSubjectRestriction` (`plugin/pkg/admission/certificates/subjectrestriction/admission.go`):
 //! refuses `kubernetes.io/kube-apiserver-client` requests for the `system:masters` group.
-//! podflow serves no CertificateSigningRequests, so it always allows.
+//! podflow serves no `CertificateSigningRequests`, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -15,7 +15,7 @@ impl Plugin for CertificateSubjectRestriction {
         "CertificateSubjectRestriction"
     }
 
-    /// Handles CertificateSigningRequest creates.
+    /// Handles `CertificateSigningRequest` creates.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         operation == Operation::Create
             && subresource.is_none()
@@ -39,11 +39,8 @@ mod tests {
             CertificateSubjectRestriction.name(),
             "CertificateSubjectRestriction"
         );
-        assert_eq!(
-            CertificateSubjectRestriction.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(CertificateSubjectRestriction.mutating(), false);
-        assert_eq!(CertificateSubjectRestriction.validating(), true);
+        assert!(!CertificateSubjectRestriction.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!CertificateSubjectRestriction.mutating());
+        assert!(CertificateSubjectRestriction.validating());
     }
 }

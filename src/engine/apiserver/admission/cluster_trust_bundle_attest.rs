@@ -1,6 +1,6 @@
 //! `ClusterTrustBundleAttest` (`plugin/pkg/admission/certificates/ctbattest/admission.go`):
-//! checks the `attest` permission on a ClusterTrustBundle's signer.
-//! podflow serves no ClusterTrustBundles, so it always allows.
+//! checks the `attest` permission on a `ClusterTrustBundle`'s signer.
+//! podflow serves no `ClusterTrustBundles`, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -15,7 +15,7 @@ impl Plugin for ClusterTrustBundleAttest {
         "ClusterTrustBundleAttest"
     }
 
-    /// Handles ClusterTrustBundle creates and updates.
+    /// Handles `ClusterTrustBundle` creates and updates.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         matches!(operation, Operation::Create | Operation::Update)
             && subresource.is_none()
@@ -36,11 +36,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(ClusterTrustBundleAttest.name(), "ClusterTrustBundleAttest");
-        assert_eq!(
-            ClusterTrustBundleAttest.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(ClusterTrustBundleAttest.mutating(), false);
-        assert_eq!(ClusterTrustBundleAttest.validating(), true);
+        assert!(!ClusterTrustBundleAttest.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!ClusterTrustBundleAttest.mutating());
+        assert!(ClusterTrustBundleAttest.validating());
     }
 }

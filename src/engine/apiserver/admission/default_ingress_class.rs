@@ -1,5 +1,5 @@
 //! `DefaultIngressClass` (`plugin/pkg/admission/network/defaultingressclass/admission.go`):
-//! gives an Ingress without `ingressClassName` the default IngressClass.
+//! gives an Ingress without `ingressClassName` the default `IngressClass`.
 //! podflow serves no Ingresses, so it always allows.
 
 use super::{Plugin, is_kind};
@@ -36,11 +36,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(DefaultIngressClass.name(), "DefaultIngressClass");
-        assert_eq!(
-            DefaultIngressClass.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(DefaultIngressClass.mutating(), true);
-        assert_eq!(DefaultIngressClass.validating(), false);
+        assert!(!DefaultIngressClass.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(DefaultIngressClass.mutating());
+        assert!(!DefaultIngressClass.validating());
     }
 }

@@ -1,6 +1,6 @@
 //! `DefaultStorageClass` (`plugin/pkg/admission/storage/storageclass/setdefault/admission.go`):
-//! gives a PersistentVolumeClaim without `storageClassName` the default StorageClass.
-//! podflow serves no PersistentVolumeClaims or StorageClasses, so it always allows.
+//! gives a `PersistentVolumeClaim` without `storageClassName` the default `StorageClass`.
+//! podflow serves no `PersistentVolumeClaims` or `StorageClasses`, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -15,7 +15,7 @@ impl Plugin for DefaultStorageClass {
         "DefaultStorageClass"
     }
 
-    /// Handles PersistentVolumeClaim creates.
+    /// Handles `PersistentVolumeClaim` creates.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         operation == Operation::Create
             && subresource.is_none()
@@ -36,11 +36,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(DefaultStorageClass.name(), "DefaultStorageClass");
-        assert_eq!(
-            DefaultStorageClass.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(DefaultStorageClass.mutating(), true);
-        assert_eq!(DefaultStorageClass.validating(), false);
+        assert!(!DefaultStorageClass.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(DefaultStorageClass.mutating());
+        assert!(!DefaultStorageClass.validating());
     }
 }

@@ -34,11 +34,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(JobValidation.name(), "JobValidation");
-        assert_eq!(
-            JobValidation.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(JobValidation.mutating(), false);
-        assert_eq!(JobValidation.validating(), true);
+        assert!(!JobValidation.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!JobValidation.mutating());
+        assert!(JobValidation.validating());
     }
 }

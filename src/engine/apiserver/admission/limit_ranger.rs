@@ -1,5 +1,5 @@
 //! `LimitRanger` (`plugin/pkg/admission/limitranger/admission.go`): fills in the
-//! `Container` defaults of the namespace's LimitRanges (`default` → limits,
+//! `Container` defaults of the namespace's `LimitRanges` (`default` → limits,
 //! `defaultRequest` → requests) and annotates the Pod with what it set, then
 //! refuses Pods outside their `min`, `max` and `maxLimitRequestRatio`.
 
@@ -20,6 +20,9 @@ pub const ANNOTATION: &str = "kubernetes.io/limit-ranger";
 
 type Resources = BTreeMap<String, Quantity>;
 
+/// One of the three checks: `(kind, resource, enforced, request, limit) -> error`.
+type Constraint = fn(&str, &str, Amount, Option<Amount>, Option<Amount>) -> Option<String>;
+
 /// The `LimitRanger` admission plugin (mutating and validating).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LimitRanger;
@@ -29,7 +32,7 @@ impl Plugin for LimitRanger {
         "LimitRanger"
     }
 
-    /// `SupportsAttributes`: Pod creates, `pods/resize` updates, and PersistentVolumeClaims.
+    /// `SupportsAttributes`: Pod creates, `pods/resize` updates, and `PersistentVolumeClaims`.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         if is_kind(kind, "", "Pod") {
             return match subresource {
@@ -94,7 +97,7 @@ impl Plugin for LimitRanger {
     }
 }
 
-/// The LimitRanges of the request's namespace.
+/// The `LimitRanges` of the request's namespace.
 fn limit_ranges(req: &AdmissionRequest<'_>) -> Vec<LimitRange> {
     let Some(namespace) = req.namespace else {
         return Vec::new();
@@ -109,7 +112,7 @@ fn limit_ranges(req: &AdmissionRequest<'_>) -> Vec<LimitRange> {
         .collect()
 }
 
-/// The `Container` items of a LimitRange.
+/// The `Container` items of a `LimitRange`.
 fn items<'a>(
     range: &'a LimitRange,
     kind: &'a str,
@@ -273,7 +276,7 @@ fn ratio_constraint(
     })
 }
 
-/// Checks one set of requests and limits against one LimitRange item.
+/// Checks one set of requests and limits against one `LimitRange` item.
 fn check(
     item: &k8s_openapi::api::core::v1::LimitRangeItem,
     requests: Option<&Resources>,
@@ -281,10 +284,7 @@ fn check(
 ) -> Vec<String> {
     let kind = item.type_.as_str();
     let mut errors = Vec::new();
-    let checks: [(
-        &Option<Resources>,
-        fn(&str, &str, Amount, Option<Amount>, Option<Amount>) -> Option<String>,
-    ); 3] = [
+    let checks: [(&Option<Resources>, Constraint); 3] = [
         (&item.min, min_constraint),
         (&item.max, max_constraint),
         (&item.max_limit_request_ratio, ratio_constraint),
@@ -382,6 +382,7 @@ mod tests {
     use k8s_openapi::api::core::v1::{LimitRangeItem, LimitRangeSpec};
     use serde_json::json;
 
+    #[allow(clippy::unnecessary_wraps)] // fits the Option fields of LimitRangeItem
     fn q(pairs: &[(&str, &str)]) -> Option<Resources> {
         Some(
             pairs
@@ -398,7 +399,7 @@ mod tests {
         })
     }
 
-    fn nginx(resources: serde_json::Value) -> Object {
+    fn nginx(resources: &serde_json::Value) -> Object {
         pod(json!({
             "metadata": {"name": "nginx", "namespace": "dev"},
             "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27", "resources": resources}]}
@@ -415,7 +416,7 @@ mod tests {
             ..LimitRangeItem::default()
         })]);
         let req = request(Operation::Create, "Pod", Some("dev"), "nginx", &cluster);
-        let mut object = nginx(json!({}));
+        let mut object = nginx(&json!({}));
         let verdict = LimitRanger.admit(&req, &mut object, &mut Rng::new(1));
         assert_eq!(
             verdict,
@@ -439,7 +440,7 @@ mod tests {
         );
 
         // A container that states its own values keeps them; only what is missing is set.
-        let mut object = nginx(json!({"limits": {"cpu": "1"}}));
+        let mut object = nginx(&json!({"limits": {"cpu": "1"}}));
         LimitRanger.admit(&req, &mut object, &mut Rng::new(1));
         assert_eq!(
             object.metadata().annotations.as_ref().unwrap()[ANNOTATION],
@@ -510,7 +511,7 @@ mod tests {
             let cluster = StaticCluster::new(vec![range(item)]);
             let req = request(Operation::Create, "Pod", Some("dev"), "nginx", &cluster);
             let verdict =
-                LimitRanger.validate(&req, &nginx(resources.clone()), &mut SideEffects::default());
+                LimitRanger.validate(&req, &nginx(&resources), &mut SideEffects::default());
             match (want, verdict) {
                 (None, Verdict::Allow) => {}
                 (Some(message), Verdict::Deny(status)) => {

@@ -46,6 +46,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 /// What one plugin decided.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a denial is rare and short-lived; boxing it buys nothing
 pub enum Verdict {
     /// Let the request through unchanged.
     Allow,
@@ -71,7 +72,7 @@ pub struct AdmissionRequest<'a> {
 }
 
 /// Writes a plugin asks the API server to make besides the object itself
-/// (ResourceQuota charges usage to the quota's status before the object is stored).
+/// (`ResourceQuota` charges usage to the quota's status before the object is stored).
 #[derive(Debug, Default)]
 pub struct SideEffects {
     pub writes: Vec<Object>,
@@ -235,7 +236,7 @@ pub(crate) mod testing {
         })
     }
 
-    /// A ServiceAccount.
+    /// A `ServiceAccount`.
     pub fn service_account(namespace: &str, name: &str) -> Object {
         Object::ServiceAccount(ServiceAccount {
             metadata: meta(Some(namespace), name),

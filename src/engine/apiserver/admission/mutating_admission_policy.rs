@@ -1,5 +1,5 @@
 //! `MutatingAdmissionPolicy` (`staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/mutating`):
-//! applies the matching MutatingAdmissionPolicies. podflow configures none, so it always allows.
+//! applies the matching `MutatingAdmissionPolicies`. podflow configures none, so it always allows.
 
 use super::Plugin;
 use crate::engine::apiserver::request::Operation;
@@ -33,11 +33,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(MutatingAdmissionPolicy.name(), "MutatingAdmissionPolicy");
-        assert_eq!(
-            MutatingAdmissionPolicy.handles(Operation::Create, kind_of("Pod"), None),
-            true
-        );
-        assert_eq!(MutatingAdmissionPolicy.mutating(), true);
-        assert_eq!(MutatingAdmissionPolicy.validating(), false);
+        assert!(MutatingAdmissionPolicy.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(MutatingAdmissionPolicy.mutating());
+        assert!(!MutatingAdmissionPolicy.validating());
     }
 }

@@ -33,11 +33,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(MutatingAdmissionWebhook.name(), "MutatingAdmissionWebhook");
-        assert_eq!(
-            MutatingAdmissionWebhook.handles(Operation::Create, kind_of("Pod"), None),
-            true
-        );
-        assert_eq!(MutatingAdmissionWebhook.mutating(), true);
-        assert_eq!(MutatingAdmissionWebhook.validating(), false);
+        assert!(MutatingAdmissionWebhook.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(MutatingAdmissionWebhook.mutating());
+        assert!(!MutatingAdmissionWebhook.validating());
     }
 }

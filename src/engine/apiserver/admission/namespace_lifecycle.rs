@@ -94,13 +94,22 @@ mod tests {
         Object::Namespace(Namespace { ..ns })
     }
 
+    /// Operation, kind, namespace, name, and the expected code and message.
+    type Case = (
+        Operation,
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+        Option<(i32, &'static str)>,
+    );
+
     /// Mirrors `lifecycle/admission_test.go`: `TestAdmissionNamespaceDoesNotExist`,
     /// `TestAdmissionNamespaceTerminating`, `TestAdmissionNamespaceForceLiveLookup` and the
     /// immortal-namespace delete case.
     #[test]
     fn admission_table() {
         let cluster = StaticCluster::new(vec![namespace("default"), terminating("old")]);
-        let cases: [(Operation, &str, Option<&str>, &str, Option<(i32, &str)>); 8] = [
+        let cases: [Case; 8] = [
             (Operation::Create, "Pod", Some("default"), "nginx", None),
             (
                 Operation::Create,

@@ -39,11 +39,8 @@ mod tests {
             NodeDeclaredFeatureValidator.name(),
             "NodeDeclaredFeatureValidator"
         );
-        assert_eq!(
-            NodeDeclaredFeatureValidator.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(NodeDeclaredFeatureValidator.mutating(), false);
-        assert_eq!(NodeDeclaredFeatureValidator.validating(), true);
+        assert!(!NodeDeclaredFeatureValidator.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!NodeDeclaredFeatureValidator.mutating());
+        assert!(NodeDeclaredFeatureValidator.validating());
     }
 }

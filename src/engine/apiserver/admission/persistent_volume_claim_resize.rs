@@ -1,6 +1,6 @@
 //! `PersistentVolumeClaimResize` (`plugin/pkg/admission/storage/persistentvolume/resize/admission.go`):
-//! allows a claim to grow only if its StorageClass allows expansion.
-//! podflow serves no PersistentVolumeClaims, so it always allows.
+//! allows a claim to grow only if its `StorageClass` allows expansion.
+//! podflow serves no `PersistentVolumeClaims`, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -15,7 +15,7 @@ impl Plugin for PersistentVolumeClaimResize {
         "PersistentVolumeClaimResize"
     }
 
-    /// Handles PersistentVolumeClaim updates.
+    /// Handles `PersistentVolumeClaim` updates.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         operation == Operation::Update
             && subresource.is_none()
@@ -39,11 +39,8 @@ mod tests {
             PersistentVolumeClaimResize.name(),
             "PersistentVolumeClaimResize"
         );
-        assert_eq!(
-            PersistentVolumeClaimResize.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(PersistentVolumeClaimResize.mutating(), false);
-        assert_eq!(PersistentVolumeClaimResize.validating(), true);
+        assert!(!PersistentVolumeClaimResize.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!PersistentVolumeClaimResize.mutating());
+        assert!(PersistentVolumeClaimResize.validating());
     }
 }

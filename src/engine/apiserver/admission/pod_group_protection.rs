@@ -1,5 +1,5 @@
 //! `PodGroupProtection` (`plugin/pkg/admission/scheduling/podgroupprotection/admission.go`):
-//! guards PodGroups that Pods still reference. Its `GenericWorkload` feature gate is
+//! guards `PodGroups` that Pods still reference. Its `GenericWorkload` feature gate is
 //! off by default (beta, off, in 1.37), so it returns at once and handles nothing.
 
 use super::Plugin;
@@ -38,11 +38,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(PodGroupProtection.name(), "PodGroupProtection");
-        assert_eq!(
-            PodGroupProtection.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(PodGroupProtection.mutating(), true);
-        assert_eq!(PodGroupProtection.validating(), true);
+        assert!(!PodGroupProtection.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(PodGroupProtection.mutating());
+        assert!(PodGroupProtection.validating());
     }
 }

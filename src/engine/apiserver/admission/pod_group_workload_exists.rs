@@ -1,5 +1,5 @@
 //! `PodGroupWorkloadExists` (`plugin/pkg/admission/podgroup/admission.go`):
-//! refuses PodGroups whose Workload does not exist. Its `GenericWorkload` feature gate
+//! refuses `PodGroups` whose Workload does not exist. Its `GenericWorkload` feature gate
 //! is off by default in 1.37, so it handles nothing.
 
 use super::Plugin;
@@ -34,11 +34,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(PodGroupWorkloadExists.name(), "PodGroupWorkloadExists");
-        assert_eq!(
-            PodGroupWorkloadExists.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(PodGroupWorkloadExists.mutating(), false);
-        assert_eq!(PodGroupWorkloadExists.validating(), true);
+        assert!(!PodGroupWorkloadExists.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!PodGroupWorkloadExists.mutating());
+        assert!(PodGroupWorkloadExists.validating());
     }
 }

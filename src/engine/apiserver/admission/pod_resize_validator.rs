@@ -33,11 +33,8 @@ mod tests {
     #[test]
     fn handles_only_its_resources() {
         assert_eq!(PodResizeValidator.name(), "PodResizeValidator");
-        assert_eq!(
-            PodResizeValidator.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(PodResizeValidator.mutating(), false);
-        assert_eq!(PodResizeValidator.validating(), true);
+        assert!(!PodResizeValidator.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!PodResizeValidator.mutating());
+        assert!(PodResizeValidator.validating());
     }
 }

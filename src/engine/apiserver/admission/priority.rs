@@ -1,7 +1,7 @@
 //! `Priority` (`plugin/pkg/admission/priority/admission.go`): resolves a Pod's
 //! `priorityClassName` into `spec.priority` and `spec.preemptionPolicy`.
 //!
-//! podflow serves no PriorityClass objects yet: the two built-in classes
+//! podflow serves no `PriorityClass` objects yet: the two built-in classes
 //! (`system-node-critical`, `system-cluster-critical`) resolve, any other name is
 //! refused as not found, and without a name the Pod gets priority 0, as when no
 //! class is the global default.
@@ -11,14 +11,14 @@ use crate::engine::apiserver::request::Operation;
 use crate::engine::rng::Rng;
 use crate::model::{Kind, Object};
 
-/// The built-in PriorityClasses (`pkg/apis/scheduling/types.go`, `SystemPriorityClasses`).
+/// The built-in `PriorityClasses` (`pkg/apis/scheduling/types.go`, `SystemPriorityClasses`).
 pub const SYSTEM_CLASSES: [(&str, i32); 2] = [
     ("system-node-critical", 2_000_001_000),
     ("system-cluster-critical", 2_000_000_000),
 ];
 const PREEMPT_LOWER_PRIORITY: &str = "PreemptLowerPriority";
 
-/// The `Priority` admission plugin (mutating for Pods; validating for PriorityClasses).
+/// The `Priority` admission plugin (mutating for Pods; validating for `PriorityClasses`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Priority;
 
@@ -27,7 +27,7 @@ impl Plugin for Priority {
         "Priority"
     }
 
-    /// Pod creates and updates, and PriorityClass writes.
+    /// Pod creates and updates, and `PriorityClass` writes.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         subresource.is_none()
             && matches!(operation, Operation::Create | Operation::Update)
@@ -158,7 +158,7 @@ mod tests {
                     );
                 }
                 (Err(message), Verdict::Deny(status)) => {
-                    assert_eq!(status.message.as_deref(), Some(message))
+                    assert_eq!(status.message.as_deref(), Some(message));
                 }
                 (want, got) => panic!("{extra}: want {want:?}, got {got:?}"),
             }

@@ -1,4 +1,4 @@
-//! A small resource-quantity reader for LimitRanger and ResourceQuota, as
+//! A small resource-quantity reader for `LimitRanger` and `ResourceQuota`, as
 //! `k8s.io/apimachinery/pkg/api/resource/quantity.go` parses and prints
 //! quantities (`500m`, `128Mi`, `1.5`, `2k`). Kept private here until the shared
 //! `crate::model::quantity` lands.

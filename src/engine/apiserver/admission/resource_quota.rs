@@ -1,6 +1,6 @@
 //! `ResourceQuota` (`staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go`,
 //! usage as `pkg/quota/v1/evaluator/core/pods.go` counts it): refuses an object
-//! whose usage would take a ResourceQuota of its namespace past `hard`, and
+//! whose usage would take a `ResourceQuota` of its namespace past `hard`, and
 //! charges the usage to the quota's `status.used` before the object is stored.
 //!
 //! Simplifications: a quota without `status.hard` (not yet seen by the quota
@@ -89,13 +89,13 @@ impl Plugin for ResourceQuota {
             if restricted.is_empty() {
                 continue;
             }
-            if let Some(pod) = pod {
-                if let Some(missing) = missing_constraints(pod, &restricted) {
-                    return deny(
-                        req,
-                        &format!("failed quota: {name}: must specify {missing}"),
-                    );
-                }
+            if let Some(pod) = pod
+                && let Some(missing) = missing_constraints(pod, &restricted)
+            {
+                return deny(
+                    req,
+                    &format!("failed quota: {name}: must specify {missing}"),
+                );
             }
             let used = used(&quota);
             let requested: Usage = usage
@@ -204,10 +204,10 @@ fn object_usage(kind: &Kind, pod: Option<&Pod>) -> Usage {
     let one = Amount::parse("1").unwrap_or(Amount::ZERO);
     let mut usage = Usage::new();
     usage.insert(format!("count/{}", group_resource(kind)), one);
-    if kind.group.is_empty() {
-        if let Some(name) = legacy_count(kind) {
-            usage.insert(name.to_owned(), one);
-        }
+    if kind.group.is_empty()
+        && let Some(name) = legacy_count(kind)
+    {
+        usage.insert(name.to_owned(), one);
     }
     if let Some(spec) = pod.and_then(|p| p.spec.as_ref()) {
         let requests = pod_total(spec, |r| r.requests.as_ref());
@@ -356,6 +356,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
     use serde_json::json;
 
+    #[allow(clippy::unnecessary_wraps)] // fits the Option fields of the quota
     fn list(pairs: &[(&str, &str)]) -> Option<BTreeMap<String, Quantity>> {
         Some(
             pairs

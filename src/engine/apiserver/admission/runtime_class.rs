@@ -1,6 +1,6 @@
 //! `RuntimeClass` (`plugin/pkg/admission/runtimeclass/admission.go`): copies a
-//! RuntimeClass's overhead and scheduling constraints into Pods that name it.
-//! podflow serves no RuntimeClasses: Pods without `runtimeClassName` pass, Pods
+//! `RuntimeClass`'s overhead and scheduling constraints into Pods that name it.
+//! podflow serves no `RuntimeClasses`: Pods without `runtimeClassName` pass, Pods
 //! naming one are refused as upstream refuses a class that does not exist.
 
 use super::{AdmissionRequest, Plugin, SideEffects, Verdict, deny, is_pod};

@@ -1,6 +1,6 @@
 //! `ServiceAccount` (`plugin/pkg/admission/serviceaccount/admission.go`): gives a
-//! Pod the `default` ServiceAccount when it names none, refuses Pods whose
-//! ServiceAccount does not exist, and mounts the projected API token volume
+//! Pod the `default` `ServiceAccount` when it names none, refuses Pods whose
+//! `ServiceAccount` does not exist, and mounts the projected API token volume
 //! `kube-api-access-xxxxx` into every container and init container.
 
 use k8s_openapi::api::core::v1::{Container, Pod, ServiceAccount as Account, Volume, VolumeMount};
@@ -15,13 +15,13 @@ use crate::model::{Kind, Object};
 pub const TOKEN_MOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
 /// The prefix of the projected token volume's name.
 pub const VOLUME_PREFIX: &str = "kube-api-access-";
-/// The ServiceAccount a Pod gets when it names none.
+/// The `ServiceAccount` a Pod gets when it names none.
 pub const DEFAULT_SERVICE_ACCOUNT: &str = "default";
 /// The lifetime of the projected token (`serviceaccount.WarnOnlyBoundTokenExpirationSeconds`).
 pub const TOKEN_EXPIRATION_SECONDS: i64 = 3607;
 /// Marks a mirror (static) Pod.
 const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
-/// A ServiceAccount annotation that limits Pods to the secrets it lists.
+/// A `ServiceAccount` annotation that limits Pods to the secrets it lists.
 const ENFORCE_MOUNTABLE_SECRETS: &str = "kubernetes.io/enforce-mountable-secrets";
 
 /// The `ServiceAccount` admission plugin (mutating and validating).
@@ -74,7 +74,7 @@ impl Plugin for ServiceAccount {
         let name = spec.service_account_name.clone().unwrap_or_default();
         let account = match lookup(req, &name) {
             Ok(account) => account,
-            Err(verdict) => return verdict,
+            Err(reason) => return deny(req, &reason),
         };
         if should_automount(&account, pod) {
             changes.extend(mount_token(pod, rng));
@@ -112,7 +112,9 @@ impl Plugin for ServiceAccount {
                 if name.is_empty() {
                     return no_account(req);
                 }
-                lookup(req, name).err().unwrap_or(Verdict::Allow)
+                lookup(req, name)
+                    .err()
+                    .map_or(Verdict::Allow, |reason| deny(req, &reason))
             }
             _ => Verdict::Allow,
         }
@@ -145,7 +147,7 @@ fn no_account(req: &AdmissionRequest<'_>) -> Verdict {
 }
 
 /// `getServiceAccount`, answered as the plugin words a failure.
-fn lookup(req: &AdmissionRequest<'_>, name: &str) -> Result<Account, Verdict> {
+fn lookup(req: &AdmissionRequest<'_>, name: &str) -> Result<Account, String> {
     let namespace = req.namespace.unwrap_or_default();
     match req
         .cluster
@@ -153,11 +155,8 @@ fn lookup(req: &AdmissionRequest<'_>, name: &str) -> Result<Account, Verdict> {
         .as_deref()
     {
         Some(Object::ServiceAccount(account)) => Ok(account.clone()),
-        _ => Err(deny(
-            req,
-            &format!(
-                "error looking up service account {namespace}/{name}: serviceaccount \"{name}\" not found"
-            ),
+        _ => Err(format!(
+            "error looking up service account {namespace}/{name}: serviceaccount \"{name}\" not found"
         )),
     }
 }
@@ -174,7 +173,7 @@ fn check(req: &AdmissionRequest<'_>, pod: &Pod) -> Verdict {
     }
     let account = match lookup(req, name) {
         Ok(account) => account,
-        Err(verdict) => return verdict,
+        Err(reason) => return deny(req, &reason),
     };
     let enforce = account
         .metadata
@@ -182,10 +181,8 @@ fn check(req: &AdmissionRequest<'_>, pod: &Pod) -> Verdict {
         .as_ref()
         .and_then(|a| a.get(ENFORCE_MOUNTABLE_SECRETS))
         .is_some_and(|v| matches!(v.as_str(), "true" | "1" | "t" | "T" | "TRUE" | "True"));
-    if enforce {
-        if let Some(reason) = secret_violation(&account, pod) {
-            return deny(req, &reason);
-        }
+    if enforce && let Some(reason) = secret_violation(&account, pod) {
+        return deny(req, &reason);
     }
     Verdict::Allow
 }
@@ -229,12 +226,11 @@ fn secret_violation(account: &Account, pod: &Pod) -> Option<String> {
             .secret
             .as_ref()
             .and_then(|s| s.secret_name.as_deref())
+            && !mountable.contains(&secret)
         {
-            if !mountable.contains(&secret) {
-                return Some(format!(
-                    "volume with secret.secretName=\"{secret}\" is not allowed because service account {sa} does not reference that secret"
-                ));
-            }
+            return Some(format!(
+                "volume with secret.secretName=\"{secret}\" is not allowed because service account {sa} does not reference that secret"
+            ));
         }
     }
     let groups = [
@@ -453,7 +449,7 @@ mod tests {
                 }
                 (Ok(None), Verdict::Allow) => {}
                 (Ok(Some(prefix)), Verdict::Mutate(detail)) => {
-                    assert!(detail.starts_with(prefix), "{detail}")
+                    assert!(detail.starts_with(prefix), "{detail}");
                 }
                 (want, got) => panic!("{extra}: want {want:?}, got {got:?}"),
             }

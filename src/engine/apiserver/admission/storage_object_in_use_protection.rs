@@ -1,6 +1,6 @@
 //! `StorageObjectInUseProtection` (`plugin/pkg/admission/storage/storageobjectinuseprotection/admission.go`):
 //! adds the `kubernetes.io/pv-protection` / `kubernetes.io/pvc-protection` finalizers.
-//! podflow serves no PersistentVolumes or claims, so it always allows.
+//! podflow serves no `PersistentVolumes` or claims, so it always allows.
 
 use super::{Plugin, is_kind};
 use crate::engine::apiserver::request::Operation;
@@ -15,7 +15,7 @@ impl Plugin for StorageObjectInUseProtection {
         "StorageObjectInUseProtection"
     }
 
-    /// Handles PersistentVolume and PersistentVolumeClaim creates.
+    /// Handles `PersistentVolume` and `PersistentVolumeClaim` creates.
     fn handles(&self, operation: Operation, kind: &Kind, subresource: Option<&str>) -> bool {
         operation == Operation::Create
             && subresource.is_none()
@@ -39,11 +39,8 @@ mod tests {
             StorageObjectInUseProtection.name(),
             "StorageObjectInUseProtection"
         );
-        assert_eq!(
-            StorageObjectInUseProtection.handles(Operation::Create, kind_of("Pod"), None),
-            false
-        );
-        assert_eq!(StorageObjectInUseProtection.mutating(), true);
-        assert_eq!(StorageObjectInUseProtection.validating(), false);
+        assert!(!StorageObjectInUseProtection.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(StorageObjectInUseProtection.mutating());
+        assert!(!StorageObjectInUseProtection.validating());
     }
 }

@@ -1,5 +1,5 @@
 //! `ValidatingAdmissionPolicy` (`staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating`):
-//! evaluates the matching ValidatingAdmissionPolicies. podflow configures none, so it always allows.
+//! evaluates the matching `ValidatingAdmissionPolicies`. podflow configures none, so it always allows.
 
 use super::Plugin;
 use crate::engine::apiserver::request::Operation;
@@ -36,11 +36,8 @@ mod tests {
             ValidatingAdmissionPolicy.name(),
             "ValidatingAdmissionPolicy"
         );
-        assert_eq!(
-            ValidatingAdmissionPolicy.handles(Operation::Create, kind_of("Pod"), None),
-            true
-        );
-        assert_eq!(ValidatingAdmissionPolicy.mutating(), false);
-        assert_eq!(ValidatingAdmissionPolicy.validating(), true);
+        assert!(ValidatingAdmissionPolicy.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!ValidatingAdmissionPolicy.mutating());
+        assert!(ValidatingAdmissionPolicy.validating());
     }
 }

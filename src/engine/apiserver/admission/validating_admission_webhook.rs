@@ -36,11 +36,8 @@ mod tests {
             ValidatingAdmissionWebhook.name(),
             "ValidatingAdmissionWebhook"
         );
-        assert_eq!(
-            ValidatingAdmissionWebhook.handles(Operation::Create, kind_of("Pod"), None),
-            true
-        );
-        assert_eq!(ValidatingAdmissionWebhook.mutating(), false);
-        assert_eq!(ValidatingAdmissionWebhook.validating(), true);
+        assert!(ValidatingAdmissionWebhook.handles(Operation::Create, kind_of("Pod"), None));
+        assert!(!ValidatingAdmissionWebhook.mutating());
+        assert!(ValidatingAdmissionWebhook.validating());
     }
 }
