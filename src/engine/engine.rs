@@ -92,7 +92,7 @@ pub struct Engine {
     queue: EventQueue<Event>,
     store: Store,
     authn: Arc<TokenAuthenticator>,
-    admission: Arc<Vec<Box<dyn Plugin + Send + Sync>>>,
+    admission: Arc<Vec<Box<dyn Plugin>>>,
     detail: Detail,
     watches: Vec<Subscription>,
     kubectl: Kubectl,

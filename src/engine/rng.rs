@@ -1,7 +1,7 @@
 //! The engine's one source of randomness: a seeded xoshiro256** generator,
 //! so the same seed gives the same UIDs, IPs, names and jitter.
 
-/// A small, fast, seedable generator (xoshiro256**, seeded through SplitMix64).
+/// A small, fast, seedable generator (xoshiro256**, seeded through `SplitMix64`).
 #[derive(Debug, Clone)]
 pub struct Rng {
     s: [u64; 4],

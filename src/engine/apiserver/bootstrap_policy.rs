@@ -1,2 +1,2 @@
-//! The ClusterRoles and ClusterRoleBindings a new cluster starts with
+//! The `ClusterRoles` and `ClusterRoleBindings` a new cluster starts with
 //! (`plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).

@@ -91,7 +91,7 @@ pub enum Detail {
 /// The parts of kube-apiserver that do not change while it runs.
 pub struct ApiServer<'a> {
     pub authn: &'a TokenAuthenticator,
-    pub admission: &'a [Box<dyn Plugin + Send + Sync>],
+    pub admission: &'a [Box<dyn Plugin>],
     pub detail: Detail,
 }
 
