@@ -100,7 +100,12 @@ fn scan(s: &str) -> Result<Scanned<'_>, QuantityError> {
         pos += 1;
     }
     if pos >= end {
-        return Ok(Scanned { positive, num: "0", denom: "", suffix: "" });
+        return Ok(Scanned {
+            positive,
+            num: "0",
+            denom: "",
+            suffix: "",
+        });
     }
     let start = pos;
     while pos < end && is_digit(b[pos]) {
@@ -129,7 +134,12 @@ fn scan(s: &str) -> Result<Scanned<'_>, QuantityError> {
     if pos < end {
         return Err(QuantityError::FormatWrong);
     }
-    Ok(Scanned { positive, num, denom, suffix: &s[suffix_start..] })
+    Ok(Scanned {
+        positive,
+        num,
+        denom,
+        suffix: &s[suffix_start..],
+    })
 }
 
 /// `suffixer.interpret`: (base, exponent, format).
@@ -200,7 +210,11 @@ fn binary_nanos(digits: i128, denom_len: usize, exp: i64) -> i128 {
     }
     let scaled = digits
         .checked_mul(NANOS_PER_UNIT)
-        .and_then(|v| u32::try_from(exp).ok().and_then(|e| v.checked_mul(1i128.checked_shl(e)?)))
+        .and_then(|v| {
+            u32::try_from(exp)
+                .ok()
+                .and_then(|e| v.checked_mul(1i128.checked_shl(e)?))
+        })
         .unwrap_or(i128::MAX);
     match u32::try_from(denom_len).ok().and_then(pow10) {
         Some(p) => div_ceil(scaled, p),
@@ -244,12 +258,18 @@ impl ParsedQuantity {
 
     /// A quantity from whole units, as `resource.NewQuantity(v, format)`.
     pub fn from_units(value: i64, format: Format) -> Self {
-        ParsedQuantity { nanos: i128::from(value) * NANOS_PER_UNIT, format }
+        ParsedQuantity {
+            nanos: i128::from(value) * NANOS_PER_UNIT,
+            format,
+        }
     }
 
     /// A quantity from thousandths, as `resource.NewMilliQuantity(v, format)`.
     pub fn from_millis(value: i64, format: Format) -> Self {
-        ParsedQuantity { nanos: i128::from(value) * 1_000_000, format }
+        ParsedQuantity {
+            nanos: i128::from(value) * 1_000_000,
+            format,
+        }
     }
 
     /// The format the suffix chose.
@@ -274,7 +294,11 @@ impl ParsedQuantity {
 
     fn scaled(&self, per: i128) -> i64 {
         let magnitude = div_ceil(self.nanos.abs(), per);
-        let signed = if self.nanos < 0 { -magnitude } else { magnitude };
+        let signed = if self.nanos < 0 {
+            -magnitude
+        } else {
+            magnitude
+        };
         i64::try_from(signed).unwrap_or(if signed < 0 { i64::MIN } else { i64::MAX })
     }
 
@@ -291,15 +315,29 @@ impl ParsedQuantity {
     /// The sum, keeping this quantity's format (as `Add` does).
     #[must_use]
     pub fn add(&self, other: &Self) -> Self {
-        let format = if self.is_zero() { other.format } else { self.format };
-        ParsedQuantity { nanos: self.nanos.saturating_add(other.nanos), format }
+        let format = if self.is_zero() {
+            other.format
+        } else {
+            self.format
+        };
+        ParsedQuantity {
+            nanos: self.nanos.saturating_add(other.nanos),
+            format,
+        }
     }
 
     /// The difference, keeping this quantity's format (as `Sub` does).
     #[must_use]
     pub fn sub(&self, other: &Self) -> Self {
-        let format = if self.is_zero() { other.format } else { self.format };
-        ParsedQuantity { nanos: self.nanos.saturating_sub(other.nanos), format }
+        let format = if self.is_zero() {
+            other.format
+        } else {
+            self.format
+        };
+        ParsedQuantity {
+            nanos: self.nanos.saturating_sub(other.nanos),
+            format,
+        }
     }
 
     /// The canonical (number, suffix) pair of `CanonicalizeBytes`.
@@ -334,11 +372,10 @@ impl ParsedQuantity {
             exp -= 1;
         }
         let suffix = match (format, exp) {
-            (Format::DecimalExponent, 0) => String::new(),
+            (Format::DecimalExponent | Format::DecimalSI, 0) => String::new(),
             (Format::DecimalSI, -9) => "n".into(),
             (Format::DecimalSI, -6) => "u".into(),
             (Format::DecimalSI, -3) => "m".into(),
-            (Format::DecimalSI, 0) => String::new(),
             (Format::DecimalSI, 3) => "k".into(),
             (Format::DecimalSI, 6) => "M".into(),
             (Format::DecimalSI, 9) => "G".into(),
@@ -388,12 +425,16 @@ mod tests {
     /// `decQuantity(i, exponent, _)` of upstream's tests, in nanos.
     fn dec(i: i128, exponent: i32) -> i128 {
         let shift = exponent + 9;
-        if shift >= 0 { i * 10i128.pow(shift.unsigned_abs()) } else { i / 10i128.pow(shift.unsigned_abs()) }
+        if shift >= 0 {
+            i * 10i128.pow(shift.unsigned_abs())
+        } else {
+            i / 10i128.pow(shift.unsigned_abs())
+        }
     }
 
     use Format::{BinarySI as Bin, DecimalExponent as Exp, DecimalSI as Dec};
 
-    /// Mirrors `TestQuantityParse` (quantity_test.go), including its negative
+    /// Mirrors `TestQuantityParse` (`quantity_test.go`), including its negative
     /// and explicit-`+` passes.
     #[test]
     fn parses_as_test_quantity_parse() {
@@ -429,7 +470,11 @@ mod tests {
             ("0.0000000001", dec(1, -9), Dec),
             ("0.00000012345", dec(124, -9), Dec),
             ("9Ei", i128::from(i64::MAX) * NANOS_PER_UNIT, Bin),
-            ("9223372036854775807Ki", i128::from(i64::MAX) * NANOS_PER_UNIT, Bin),
+            (
+                "9223372036854775807Ki",
+                i128::from(i64::MAX) * NANOS_PER_UNIT,
+                Bin,
+            ),
             ("12E", dec(12, 18), Dec),
             ("100.035Ki", dec(10_243_584, -2), Bin),
             ("0.5Mi", dec(512 * 1024, 0), Bin),
@@ -476,7 +521,10 @@ mod tests {
             QuantityError::FormatWrong.to_string(),
             "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
         );
-        assert_eq!(QuantityError::Suffix.to_string(), "unable to parse quantity's suffix");
+        assert_eq!(
+            QuantityError::Suffix.to_string(),
+            "unable to parse quantity's suffix"
+        );
     }
 
     /// Mirrors `TestQuantityParseEmit` and the alternates of `TestQuantityString`.
@@ -520,7 +568,10 @@ mod tests {
         for (input, want) in table {
             assert_eq!(parse(input).unwrap().to_string(), want, "{input}");
             if want != "0" {
-                assert_eq!(parse(&format!("-{input}")).unwrap().to_string(), format!("-{want}"));
+                assert_eq!(
+                    parse(&format!("-{input}")).unwrap().to_string(),
+                    format!("-{want}")
+                );
             }
         }
     }
@@ -550,7 +601,13 @@ mod tests {
         assert_eq!(parse_k8s(&k8s).unwrap().milli_value(), 250);
         let sum = parse("250m").unwrap().add(&parse("1").unwrap());
         assert_eq!(sum.to_string(), "1250m");
-        assert_eq!(ParsedQuantity::from_units(4, Format::DecimalSI).to_string(), "4");
-        assert_eq!(ParsedQuantity::from_millis(500, Format::DecimalSI).to_string(), "500m");
+        assert_eq!(
+            ParsedQuantity::from_units(4, Format::DecimalSI).to_string(),
+            "4"
+        );
+        assert_eq!(
+            ParsedQuantity::from_millis(500, Format::DecimalSI).to_string(),
+            "500m"
+        );
     }
 }
