@@ -29,10 +29,7 @@ impl SimTime {
     /// Seconds and nanoseconds since the Unix epoch for this moment.
     pub fn unix(self) -> (i64, u32) {
         let secs = EPOCH_UNIX_SECONDS + i64::try_from(self.0 / 1000).unwrap_or(i64::MAX / 2);
-        (
-            secs,
-            u32::try_from((self.0 % 1000) * 1_000_000).unwrap_or(0),
-        )
+        (secs, u32::try_from((self.0 % 1000) * 1_000_000).unwrap_or(0))
     }
 
     /// The moment as a civil UTC date and time.
@@ -122,17 +119,13 @@ pub fn parse_duration(text: &str) -> Option<u64> {
         return None;
     }
     while !rest.is_empty() {
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
         if digits == 0 {
             return None;
         }
         let number: u64 = rest[..digits].parse().ok()?;
         rest = &rest[digits..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
+        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
         let factor = match &rest[..unit_len] {
             "ms" => 1,
             "s" => 1000,

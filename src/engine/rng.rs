@@ -69,14 +69,7 @@ impl Rng {
         let variant = (u8::from_str_radix(&hex[8], 16).unwrap_or(0) & 0x3f) | 0x80;
         hex[8] = format!("{variant:02x}");
         let h = hex.concat();
-        format!(
-            "{}-{}-{}-{}-{}",
-            &h[0..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..32]
-        )
+        format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
     }
 
     /// `n` random lower-case hex digits (container and sandbox IDs are 64 of them).

@@ -61,9 +61,7 @@ impl Kind {
 
     /// Finds a kind by `apiVersion` and `kind` as a manifest states them.
     pub fn from_type_meta(api_version: &str, kind: &str) -> Option<&'static Kind> {
-        KINDS
-            .iter()
-            .find(|k| k.kind == kind && k.api_version() == api_version)
+        KINDS.iter().find(|k| k.kind == kind && k.api_version() == api_version)
     }
 }
 
@@ -116,27 +114,9 @@ pub static KINDS: &[Kind] = &[
     kind!("Service", "", "v1", "services", true),
     kind!("Deployment", "apps", "v1", "deployments", true),
     kind!("ReplicaSet", "apps", "v1", "replicasets", true),
-    kind!(
-        "ClusterRoleBinding",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "clusterrolebindings",
-        false
-    ),
-    kind!(
-        "ClusterRole",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "clusterroles",
-        false
-    ),
-    kind!(
-        "RoleBinding",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "rolebindings",
-        true
-    ),
+    kind!("ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", false),
+    kind!("ClusterRole", "rbac.authorization.k8s.io", "v1", "clusterroles", false),
+    kind!("RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", true),
     kind!("Role", "rbac.authorization.k8s.io", "v1", "roles", true),
 ];
 
@@ -159,27 +139,18 @@ mod tests {
             assert_eq!(Kind::lookup(name).map(|k| k.kind), Some("Pod"), "{name}");
         }
         assert_eq!(Kind::lookup("deploy").map(|k| k.kind), Some("Deployment"));
-        assert_eq!(
-            Kind::lookup("deployments.apps").map(|k| k.kind),
-            Some("Deployment")
-        );
+        assert_eq!(Kind::lookup("deployments.apps").map(|k| k.kind), Some("Deployment"));
         assert!(Kind::lookup("widgets").is_none());
     }
 
     #[test]
     fn paths_follow_the_api_layout() {
         let pod = kind_of("Pod");
-        assert_eq!(
-            pod.collection_path(Some("dev")),
-            "/api/v1/namespaces/dev/pods"
-        );
+        assert_eq!(pod.collection_path(Some("dev")), "/api/v1/namespaces/dev/pods");
         let node = kind_of("Node");
         assert_eq!(node.collection_path(Some("dev")), "/api/v1/nodes");
         let deploy = kind_of("Deployment");
-        assert_eq!(
-            deploy.collection_path(Some("a")),
-            "/apis/apps/v1/namespaces/a/deployments"
-        );
+        assert_eq!(deploy.collection_path(Some("a")), "/apis/apps/v1/namespaces/a/deployments");
         assert_eq!(deploy.api_version(), "apps/v1");
     }
 }

@@ -6,5 +6,5 @@ pub mod object;
 pub mod quantity;
 pub mod status;
 
-pub use kinds::{KINDS, Kind};
+pub use kinds::{Kind, KINDS};
 pub use object::Object;

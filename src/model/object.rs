@@ -9,7 +9,7 @@ use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBind
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
-use super::kinds::{Kind, kind_of};
+use super::kinds::{kind_of, Kind};
 
 macro_rules! objects {
     ($($variant:ident),* $(,)?) => {

@@ -171,14 +171,9 @@ mod tests {
     #[test]
     fn messages_are_worded_as_apimachinery_words_them() {
         let pods = kind_of("Pod");
+        assert_eq!(not_found(pods, "nginx").message.unwrap(), r#"pods "nginx" not found"#);
         assert_eq!(
-            not_found(pods, "nginx").message.unwrap(),
-            r#"pods "nginx" not found"#
-        );
-        assert_eq!(
-            already_exists(kind_of("Deployment"), "web")
-                .message
-                .unwrap(),
+            already_exists(kind_of("Deployment"), "web").message.unwrap(),
             r#"deployments.apps "web" already exists"#
         );
         let err = FieldError {
@@ -197,9 +192,6 @@ mod tests {
         );
         let two = invalid(pods, "x", &[err.clone(), err]);
         assert!(two.message.unwrap().ends_with("invalid: [spec.containers[0].image: Required value, spec.containers[0].image: Required value]"));
-        assert_eq!(
-            gone(3, 9).message.as_deref(),
-            Some("too old resource version: 3 (9)")
-        );
+        assert_eq!(gone(3, 9).message.as_deref(), Some("too old resource version: 3 (9)"));
     }
 }

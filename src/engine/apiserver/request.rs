@@ -148,11 +148,7 @@ impl Request {
 
     /// `POST /api/v1/namespaces/default/pods`, the sequence diagram's label.
     pub fn label(&self) -> String {
-        let watch = if self.verb == Verb::Watch {
-            "?watch=true"
-        } else {
-            ""
-        };
+        let watch = if self.verb == Verb::Watch { "?watch=true" } else { "" };
         format!("{} {}{watch}", self.verb.http_method(), self.path())
     }
 

@@ -2,8 +2,8 @@
 //! kube-apiserver runs them (`pkg/kubeapiserver/options/plugins.go`,
 //! `AllOrderedPlugins`). Each plugin lives in its own file.
 
-use crate::engine::apiserver::ClusterView;
 use crate::engine::apiserver::request::{Operation, UserInfo};
+use crate::engine::apiserver::ClusterView;
 use crate::engine::rng::Rng;
 use crate::model::{Kind, Object};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
