@@ -791,6 +791,20 @@ pub fn cluster_role_bindings() -> Vec<Object> {
         .collect()
 }
 
+/// The `ClusterRoleBinding` that `kubeadm init` adds (`cmd/kubeadm/app/phases/kubeconfig`,
+/// since Kubernetes 1.29): `admin.conf`'s user `kubernetes-admin` is in group
+/// `kubeadm:cluster-admins`, bound to `cluster-admin`; only `super-admin.conf`
+/// is in `system:masters`. kubeadm sets no bootstrap labels on it.
+pub fn kubeadm_cluster_role_bindings() -> Vec<Object> {
+    let name = "kubeadm:cluster-admins";
+    let mut binding = binding("cluster-admin", vec![group(name)]);
+    binding.metadata = ObjectMeta {
+        name: Some(name.to_owned()),
+        ..ObjectMeta::default()
+    };
+    vec![Object::ClusterRoleBinding(binding)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -185,11 +185,13 @@ impl Req {
 fn cluster(extra: Vec<Object>) -> StaticCluster {
     let mut objects = bootstrap_policy::cluster_roles();
     objects.extend(bootstrap_policy::cluster_role_bindings());
+    objects.extend(bootstrap_policy::kubeadm_cluster_role_bindings());
     objects.extend(extra);
     StaticCluster::new(objects)
 }
 
 const ADMIN: &str = "kubernetes-admin|system:masters,system:authenticated";
+const KUBEADM_ADMIN: &str = "kubernetes-admin|kubeadm:cluster-admins,system:authenticated";
 const JANE: &str = "jane|system:authenticated";
 const BOB: &str = "bob|developers,system:authenticated";
 const BUILDER: &str = "system:serviceaccount:dev:builder|system:serviceaccounts,system:serviceaccounts:dev,system:authenticated";
@@ -262,6 +264,12 @@ fn authorizes_as_node_then_rbac() {
         "User \"system:kube-scheduler\"",
     );
     let cases: Vec<(Req, bool, &str, String)> = vec![
+        (
+            req(KUBEADM_ADMIN, "create", "pods", "default"),
+            true,
+            "RBAC",
+            allowed_by("kubeadm:cluster-admins", "cluster-admin", "Group \"kubeadm:cluster-admins\""),
+        ),
         (req(ADMIN, "create", "pods", "default"), true, "RBAC", masters.clone()),
         (req(ADMIN, "delete", "nodes", "").named("node-1"), true, "RBAC", masters.clone()),
         (req(ADMIN, "patch", "deployments", "kube-system").group("apps").sub("scale"), true, "RBAC", masters),
