@@ -241,6 +241,13 @@ fn kubectl_resource(attrs: &Attributes) -> String {
     }
 }
 
+/// Whether podflow serves the resource as a namespaced one.
+fn is_namespaced(attrs: &Attributes) -> bool {
+    crate::model::KINDS
+        .iter()
+        .any(|k| k.resource == attrs.resource && k.group == attrs.api_group && k.namespaced)
+}
+
 /// Groups that impersonation adds by itself, so `--as-group` need not name them.
 fn implied_group(user: &str, group: &str) -> bool {
     if group == "system:authenticated" {
@@ -279,7 +286,9 @@ pub fn can_i_command(attrs: &Attributes) -> String {
             command.push_str(" --namespace ");
             command.push_str(ns);
         }
-        None => command.push_str(" --all-namespaces"),
+        // A namespaced resource at the cluster scope is a request across all namespaces.
+        None if is_namespaced(attrs) => command.push_str(" --all-namespaces"),
+        None => {}
     }
     command.push_str(" --as ");
     command.push_str(&attrs.user.name);

@@ -1011,11 +1011,16 @@ fn explains_the_missing_permission() {
         ),
         (
             req(JANE, "list", "nodes", ""),
-            "kubectl auth can-i list nodes --all-namespaces --as jane",
+            "kubectl auth can-i list nodes --as jane",
             r#"apiGroups: [""], resources: ["nodes"], verbs: ["list"]"#,
             "ClusterRole",
         ),
     ];
+    let all = req(JANE, "list", "pods", "");
+    assert_eq!(
+        all.with(can_i_command),
+        "kubectl auth can-i list pods --all-namespaces --as jane"
+    );
     for (case, command, rule, kind) in cases {
         assert_eq!(case.with(can_i_command), command);
         assert_eq!(case.with(suggested_rule), rule);
