@@ -1,7 +1,4 @@
 //! The `ClusterRoles` and `ClusterRoleBindings` a new cluster starts with
-<<<<<<< HEAD
-//! (`plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`).
-=======
 //! (`plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go` and
 //! `controller_policy.go`, as their `testdata/cluster-roles.yaml`,
 //! `cluster-role-bindings.yaml`, `controller-roles.yaml` and
@@ -901,4 +898,3 @@ mod tests {
         assert!(view.aggregation_rule.is_some());
     }
 }
->>>>>>> rbac

@@ -189,15 +189,7 @@ impl Handling<'_, '_> {
 
     fn authorize(&mut self, user: &UserInfo) -> Step<()> {
         let req = self.request;
-        let attrs = authz::Attributes {
-            user,
-            verb: req.verb.as_str(),
-            api_group: req.kind.group,
-            resource: req.kind.resource,
-            subresource: req.subresource.as_deref(),
-            namespace: req.namespace.as_deref().filter(|_| req.kind.namespaced),
-            name: &req.name,
-        };
+        let attrs = authz::Attributes::for_request(user, req);
         let decision = authz::authorize(&attrs, &*self.store);
         if decision.allowed {
             self.stage(
@@ -233,7 +225,7 @@ impl Handling<'_, '_> {
             return Err(Response::failed(status::bad_request(message)));
         };
         let mut object = (**object).clone();
-        if let Some(message) = super::validation::decode_error(&object) {
+        if let Some(message) = super::validation::decode_errors(&object) {
             self.stage(Stage::new(API, "decode", "deny", message.clone()));
             return Err(Response::failed(status::bad_request(message)));
         }
