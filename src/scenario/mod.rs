@@ -1,7 +1,11 @@
 //! Reads manifests, cluster files and the `Simulation` object into typed values,
 //! with file, line, column and field path for every error.
 
+mod cluster;
+mod input;
 mod location;
+mod manifest;
+mod simulation;
 mod text;
 mod tree;
 pub mod unknown_fields;
@@ -9,3 +13,7 @@ pub mod unknown_fields;
 pub use location::{InputError, Location};
 pub use text::MAX_INPUT_BYTES;
 pub use unknown_fields::{strict_decoding_error, unknown_fields};
+pub use manifest::{Manifest, parse_manifests};
+pub use input::{STDIN_NAME, read_file, read_manifests};
+pub use simulation::{Registry, RegistryImage, SIMULATION_API_VERSION, Simulation, User};
+pub use cluster::{ClusterSpec, SCHEDULER_CONFIG_API_VERSION, default_cluster, location_of, merge_with_default, parse_cluster};

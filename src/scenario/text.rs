@@ -40,7 +40,7 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, In
                         (Some(_), 0xC2..=0xF4) => "invalid trailing UTF-8 octet",
                         (Some(_), _) => "invalid leading UTF-8 octet",
                     };
-                    // Safe to slice: everything before `valid` is UTF-8.
+                    // Everything before `valid` is UTF-8, so the lossy copy is exact.
                     let (line, column) = line_column(&String::from_utf8_lossy(&bytes[..valid]), valid);
                     return Err(parse_error(&Location::new(file, line, column), problem));
                 }
@@ -59,6 +59,11 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, In
 /// `error converting YAML to JSON: yaml: ...`).
 pub(crate) fn parse_error(at: &Location, problem: &str) -> InputError {
     InputError::at(at, format!("error parsing {}: error converting YAML to JSON: yaml: {problem}", at.file))
+}
+
+/// The same for a JSON file, which kubectl's JSON decoder reads (`error parsing FILE: ...`).
+pub(crate) fn json_parse_error(at: &Location, problem: &str) -> InputError {
+    InputError::at(at, format!("error parsing {}: {problem}", at.file))
 }
 
 fn utf16(file: &str, bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, InputError> {

@@ -239,13 +239,18 @@ impl<'de> Deserialize<'de> for KeyString {
 }
 
 /// The options every YAML read uses: serde-saphyr's budget with podflow's limits.
+/// The deepest nesting podflow reads. Kubernetes objects nest about 15 levels
+/// (a Deployment's node affinity values); deeper input is an attack or a mistake.
+pub(crate) const MAX_DEPTH: usize = 48;
+
 fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
-    // Kubernetes objects nest a dozen levels; 64 leaves room and keeps the stack safe.
-    budget.max_depth = 64;
+    budget.max_depth = MAX_DEPTH;
     budget.max_events = 1_000_000;
-    budget.max_aliases = 10_000;
-    budget.max_recorded_anchor_events = 200_000;
+    // Manifests rarely use anchors at all; these limits stop an alias bomb in
+    // milliseconds and still allow a file full of reused blocks.
+    budget.max_aliases = 2_000;
+    budget.max_recorded_anchor_events = 20_000;
     budget.max_documents = 10_000;
     // kubectl reads YAML with `sigs.k8s.io/yaml` (non-strict): a repeated key is kept, the
     // last one wins (in `Node::to_json`).
@@ -255,39 +260,71 @@ fn yaml_options() -> serde_saphyr::Options {
     }
 }
 
-/// A YAML read failure: saphyr's message and where it points.
+/// A read failure: the problem in the reader's words and where it points.
 #[derive(Debug)]
-pub(crate) struct YamlError {
-    pub message: String,
+pub(crate) struct ParseError {
+    /// What went wrong, worded as go-yaml (`line 5: mapping values are not allowed in
+    /// this context`) or Go's JSON decoder would word it.
+    pub problem: String,
     pub line: usize,
     pub column: usize,
+    /// Whether the input was read as JSON.
+    pub json: bool,
 }
 
 /// Reads every non-empty YAML document of `text`, in order.
-pub(crate) fn parse_yaml(text: &str) -> Result<Vec<Node>, YamlError> {
+pub(crate) fn parse_yaml(text: &str) -> Result<Vec<Node>, ParseError> {
     serde_saphyr::from_multiple_with_options::<Node>(text, yaml_options()).map_err(|e| {
-        let (line, column) = e
-            .location()
-            .map_or((1, 1), |l| (usize::try_from(l.line()).unwrap_or(1).max(1), usize::try_from(l.column()).unwrap_or(1).max(1)));
-        YamlError { message: plain_message(&e), line, column }
+        let (line, column) = e.location().map_or((1, 1), |l| {
+            (usize::try_from(l.line()).unwrap_or(1).max(1), usize::try_from(l.column()).unwrap_or(1).max(1))
+        });
+        ParseError { problem: yaml_problem(&e, line), line, column, json: false }
     })
 }
 
-/// saphyr's message without the place and source snippet it adds.
-fn plain_message(error: &serde_saphyr::Error) -> String {
+/// saphyr's error worded as go-yaml words it: `line L: problem`; go-yaml's own
+/// words for alias bombs (`document contains excessive aliasing`, `decode.go`) and
+/// for nesting (`exceeded max depth of N`).
+fn yaml_problem(error: &serde_saphyr::Error, line: usize) -> String {
+    use serde_saphyr::budget::BudgetBreach;
+    if let Some(breach) = budget_breach(error) {
+        return match breach {
+            BudgetBreach::Aliases { .. }
+            | BudgetBreach::Anchors { .. }
+            | BudgetBreach::AliasAnchorRatio { .. }
+            | BudgetBreach::MergeKeys { .. }
+            | BudgetBreach::RecordedAnchorEvents { .. }
+            | BudgetBreach::RecordedAnchorBytes { .. } => "document contains excessive aliasing".to_owned(),
+            BudgetBreach::Depth { .. } => format!("exceeded max depth of {MAX_DEPTH}"),
+            other => format!("the input is larger than podflow reads ({other:?})"),
+        };
+    }
     let text = error.to_string();
     let first = text.lines().next().unwrap_or_default().trim();
     let first = first.strip_prefix("error: ").unwrap_or(first);
-    // saphyr appends " at line L, column C"; podflow's prefix says that already.
-    match first.rfind(" at line ") {
-        Some(i) => first[..i].to_owned(),
-        None => first.to_owned(),
+    // saphyr puts the place first (`line 5 column 10: `) or last (` at line 5, column 10`).
+    let first = match first.split_once(": ") {
+        Some((place, rest)) if place.starts_with("line ") => rest,
+        _ => first,
+    };
+    let first = first.rfind(" at line ").map_or(first, |i| &first[..i]);
+    format!("line {line}: {first}")
+}
+
+/// The budget breach behind `error`, however saphyr wrapped it.
+fn budget_breach(error: &serde_saphyr::Error) -> Option<&serde_saphyr::budget::BudgetBreach> {
+    let mut current: &(dyn std::error::Error + 'static) = error.without_snippet();
+    loop {
+        if let Some(serde_saphyr::Error::Budget { breach, .. }) = current.downcast_ref::<serde_saphyr::Error>() {
+            return Some(breach);
+        }
+        current = current.source()?;
     }
 }
 
 /// Reads a JSON stream (one or more concatenated values), as kubectl's
 /// `YAMLOrJSONDecoder` does once it has seen a leading `{`.
-pub(crate) fn parse_json(text: &str) -> Result<Vec<Node>, YamlError> {
+pub(crate) fn parse_json(text: &str) -> Result<Vec<Node>, ParseError> {
     let mut values = Vec::new();
     let mut starts = Vec::new();
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
@@ -305,7 +342,7 @@ pub(crate) fn parse_json(text: &str) -> Result<Vec<Node>, YamlError> {
                     Some(i) => message[..i].to_owned(),
                     None => message,
                 };
-                return Err(YamlError { message, line: e.line().max(1), column: e.column().max(1) });
+                return Err(ParseError { problem: message, line: e.line().max(1), column: e.column().max(1), json: true });
             }
         }
     }
@@ -340,6 +377,35 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// Runs `read` on a thread with a large stack: reading is recursive, a chain of
+/// frames per nesting level, and must not overflow a small caller stack (test
+/// threads have 2 MiB). Runs it in place if no thread can be made.
+pub(crate) fn on_large_stack<T: Send>(read: impl FnOnce() -> T + Send) -> T {
+    let slot = std::sync::Mutex::new(Some(read));
+    let outcome = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("podflow-read".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(scope, || {
+                let read = slot.lock().ok().and_then(|mut s| s.take());
+                read.map(|read| read())
+            });
+        spawned.ok().map(std::thread::ScopedJoinHandle::join)
+    });
+    match outcome {
+        Some(Ok(Some(value))) => value,
+        // A panic inside reading is a bug in podflow; let it surface as one.
+        Some(Err(payload)) => std::panic::resume_unwind(payload),
+        _ => {
+            let read = slot.into_inner().ok().flatten();
+            match read {
+                Some(read) => read(),
+                None => std::panic::resume_unwind(Box::new("podflow-read lost its job")),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,7 +431,7 @@ mod tests {
         assert_eq!(docs.len(), 2);
         assert_eq!((docs[1].line, docs[1].column), (2, 1));
         let err = parse_json("{\"a\": 1,}").unwrap_err();
-        assert_eq!((err.line, err.column, err.message.as_str()), (1, 9, "trailing comma"));
+        assert_eq!((err.line, err.column, err.problem.as_str()), (1, 9, "trailing comma"));
     }
 
     #[test]
