@@ -47,7 +47,9 @@ pub fn parse_cluster(file: &str, bytes: &[u8]) -> Result<ClusterSpec, InputError
             };
             let (api_version, kind) = (field("apiVersion"), field("kind"));
             match (api_version.as_str(), kind.as_str()) {
-                (SIMULATION_API_VERSION, "Simulation") => spec.simulation.extend(Simulation::from_node(file, node)?),
+                (SIMULATION_API_VERSION, "Simulation") => {
+                    spec.simulation.extend(Simulation::from_node(file, node)?);
+                }
                 (SCHEDULER_CONFIG_API_VERSION, "KubeSchedulerConfiguration") => {
                     if spec.scheduler_config.is_some() {
                         return Err(InputError::at(
@@ -65,7 +67,7 @@ pub fn parse_cluster(file: &str, bytes: &[u8]) -> Result<ClusterSpec, InputError
 }
 
 /// The default cluster: a control-plane node, three workers, the four
-/// namespaces and their `default` ServiceAccounts.
+/// namespaces and their `default` service accounts.
 pub fn default_cluster() -> ClusterSpec {
     parse_cluster(DEFAULT_CLUSTER_FILE, DEFAULT_CLUSTER_YAML.as_bytes())
         .unwrap_or_else(|e| panic!("podflow's embedded default cluster must read: {e}"))
@@ -87,15 +89,22 @@ pub fn merge_with_default(file_spec: ClusterSpec) -> ClusterSpec {
     let mut objects: Vec<Manifest> = default_cluster()
         .objects
         .into_iter()
-        .filter(|m| !(replace_nodes && m.object.as_node().is_some()) && !defined(m))
+        .filter(|m| (!replace_nodes || m.object.as_node().is_none()) && !defined(m))
         .collect();
     objects.extend(file_spec.objects);
-    ClusterSpec { objects, simulation: file_spec.simulation, scheduler_config: file_spec.scheduler_config }
+    ClusterSpec {
+        objects,
+        simulation: file_spec.simulation,
+        scheduler_config: file_spec.scheduler_config,
+    }
 }
 
 /// The location of the first object named `name` of kind `kind`, for messages.
 pub fn location_of<'a>(spec: &'a ClusterSpec, kind: &str, name: &str) -> Option<&'a Location> {
-    spec.objects.iter().find(|m| m.object.kind().kind == kind && m.object.name() == name).map(|m| &m.location)
+    spec.objects
+        .iter()
+        .find(|m| m.object.kind().kind == kind && m.object.name() == name)
+        .map(|m| &m.location)
 }
 
 #[cfg(test)]
@@ -103,7 +112,10 @@ mod tests {
     use super::*;
 
     fn names(spec: &ClusterSpec) -> Vec<String> {
-        spec.objects.iter().map(|m| format!("{}/{}", m.object.kind().kind, m.object.namespaced_name())).collect()
+        spec.objects
+            .iter()
+            .map(|m| format!("{}/{}", m.object.kind().kind, m.object.namespaced_name()))
+            .collect()
     }
 
     #[test]
@@ -126,17 +138,27 @@ mod tests {
                 "Node/node-3",
             ]
         );
-        assert!(spec.objects.iter().all(|m| m.unknown_fields.is_empty()), "{:?}", spec.objects);
+        assert!(
+            spec.objects.iter().all(|m| m.unknown_fields.is_empty()),
+            "{:?}",
+            spec.objects
+        );
         let cp = spec.objects[8].object.as_node().unwrap();
         let taint = &cp.spec.as_ref().unwrap().taints.as_ref().unwrap()[0];
-        assert_eq!((taint.key.as_str(), taint.effect.as_str()), ("node-role.kubernetes.io/control-plane", "NoSchedule"));
+        assert_eq!(
+            (taint.key.as_str(), taint.effect.as_str()),
+            ("node-role.kubernetes.io/control-plane", "NoSchedule")
+        );
         let worker = spec.objects[9].object.as_node().unwrap();
         let status = worker.status.as_ref().unwrap();
         let allocatable = status.allocatable.as_ref().unwrap();
         assert_eq!(allocatable["cpu"].0, "4");
         assert_eq!(allocatable["memory"].0, "8Gi");
         assert_eq!(allocatable["pods"].0, "110");
-        assert_eq!(status.node_info.as_ref().unwrap().kubelet_version, "v1.37.0");
+        assert_eq!(
+            status.node_info.as_ref().unwrap().kubelet_version,
+            "v1.37.0"
+        );
         assert!(spec.simulation == Simulation::default() && spec.scheduler_config.is_none());
     }
 
@@ -152,7 +174,13 @@ mod tests {
         assert_eq!(names.len(), 13);
         assert!(names.contains(&"Node/node-3".to_owned()));
         assert_eq!(names.last().unwrap(), "ServiceAccount/default/default");
-        assert_eq!(names.iter().filter(|n| *n == "ServiceAccount/default/default").count(), 1);
+        assert_eq!(
+            names
+                .iter()
+                .filter(|n| *n == "ServiceAccount/default/default")
+                .count(),
+            1
+        );
     }
 
     #[test]
@@ -163,9 +191,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(file.simulation.users[0].name, "jane");
-        assert_eq!(file.scheduler_config.as_ref().unwrap()["percentageOfNodesToScore"], 50);
+        assert_eq!(
+            file.scheduler_config.as_ref().unwrap()["percentageOfNodesToScore"],
+            50
+        );
         let merged = merge_with_default(file);
-        let nodes: Vec<_> = merged.objects.iter().filter_map(|m| m.object.as_node()).collect();
+        let nodes: Vec<_> = merged
+            .objects
+            .iter()
+            .filter_map(|m| m.object.as_node())
+            .collect();
         assert_eq!(nodes.len(), 1);
         assert_eq!(names(&merged).len(), 9);
         assert_eq!(merged.simulation.users.len(), 1);

@@ -48,11 +48,16 @@ fn missing(path: &str) -> InputError {
 fn read_limited(name: &str, reader: impl Read) -> Result<Vec<u8>, InputError> {
     let mut bytes = Vec::new();
     let limit = u64::try_from(MAX_INPUT_BYTES).unwrap_or(u64::MAX) + 1;
-    reader.take(limit).read_to_end(&mut bytes).map_err(|e| InputError::file(name, format!("read {name}: {e}")))?;
+    reader
+        .take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::file(name, format!("read {name}: {e}")))?;
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(InputError::file(
             name,
-            format!("error reading {name}: the file is larger than the 16 MiB ({MAX_INPUT_BYTES} bytes) podflow reads"),
+            format!(
+                "error reading {name}: the file is larger than the 16 MiB ({MAX_INPUT_BYTES} bytes) podflow reads"
+            ),
         ));
     }
     Ok(bytes)
@@ -64,7 +69,8 @@ fn expand(path: &str) -> Result<Vec<String>, InputError> {
     if !meta.is_dir() {
         return Ok(vec![path.to_owned()]);
     }
-    let entries = std::fs::read_dir(path).map_err(|e| InputError::file(path, format!("open {path}: {e}")))?;
+    let entries =
+        std::fs::read_dir(path).map_err(|e| InputError::file(path, format!("open {path}: {e}")))?;
     let mut files: Vec<String> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
@@ -76,7 +82,9 @@ fn expand(path: &str) -> Result<Vec<String>, InputError> {
 }
 
 fn has_manifest_extension(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| MANIFEST_EXTENSIONS.contains(&e))
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| MANIFEST_EXTENSIONS.contains(&e))
 }
 
 #[cfg(test)]
@@ -86,7 +94,13 @@ mod tests {
     #[test]
     fn a_missing_path_is_named_as_kubectl_names_it() {
         let error = read_manifests("no/such/pod.yaml").unwrap_err();
-        assert_eq!(error.message, "the path \"no/such/pod.yaml\" does not exist");
-        assert_eq!(error.to_string(), "no/such/pod.yaml: the path \"no/such/pod.yaml\" does not exist");
+        assert_eq!(
+            error.message,
+            "the path \"no/such/pod.yaml\" does not exist"
+        );
+        assert_eq!(
+            error.to_string(),
+            "no/such/pod.yaml: the path \"no/such/pod.yaml\" does not exist"
+        );
     }
 }

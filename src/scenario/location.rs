@@ -17,7 +17,11 @@ pub struct Location {
 impl Location {
     /// A location in `file` at `line`:`column`.
     pub fn new(file: &str, line: usize, column: usize) -> Location {
-        Location { file: file.to_owned(), line, column }
+        Location {
+            file: file.to_owned(),
+            line,
+            column,
+        }
     }
 }
 
@@ -77,7 +81,8 @@ impl InputError {
 
     /// Where the error is, when it has a place.
     pub fn location(&self) -> Option<Location> {
-        self.position.map(|(line, column)| Location::new(&self.file, line, column))
+        self.position
+            .map(|(line, column)| Location::new(&self.file, line, column))
     }
 }
 
@@ -98,7 +103,12 @@ impl fmt::Display for InputError {
 /// Folds a message onto one line: kubectl puts `ensure CRDs are installed first`
 /// on a line of its own; podflow's errors are one line, so line breaks become `; `.
 fn one_line(message: &str) -> String {
-    message.trim().split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ")
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 #[cfg(test)]
@@ -120,7 +130,10 @@ mod tests {
                 "x.yaml: the path \"x.yaml\" does not exist",
             ),
             (
-                InputError::at(&at, "no matches for kind \"Widget\" in version \"v1\"\nensure CRDs are installed first"),
+                InputError::at(
+                    &at,
+                    "no matches for kind \"Widget\" in version \"v1\"\nensure CRDs are installed first",
+                ),
                 "pod.yaml:7:14: no matches for kind \"Widget\" in version \"v1\"; ensure CRDs are installed first",
             ),
         ];

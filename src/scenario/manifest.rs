@@ -18,6 +18,8 @@
 //! kubectl adds `; if you choose to ignore these errors, turn validation off with
 //! --validate=false` to validation errors; podflow has no `--validate`, so it does not.
 
+use std::fmt::Write as _;
+
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node as K8sNode, Pod, ResourceQuota, Secret, Service,
@@ -58,15 +60,26 @@ pub(crate) struct Document {
 pub(crate) fn parse_documents(file: &str, bytes: &[u8]) -> Result<Vec<Document>, InputError> {
     let text = decode(file, bytes)?;
     let json = matches!(text.trim_start().chars().next(), Some('{' | '['));
-    let nodes = if json { parse_json(&text) } else { parse_yaml(&text) };
+    let nodes = if json {
+        parse_json(&text)
+    } else {
+        parse_yaml(&text)
+    };
     let nodes = nodes.map_err(|e| {
         let at = Location::new(file, e.line, e.column);
-        if e.json { json_parse_error(&at, &e.problem) } else { parse_error(&at, &e.problem) }
+        if e.json {
+            json_parse_error(&at, &e.problem)
+        } else {
+            parse_error(&at, &e.problem)
+        }
     })?;
     Ok(nodes
         .into_iter()
         .filter(|n| n.value != NodeValue::Null)
-        .map(|node| Document { location: Location::new(file, node.line, node.column), node })
+        .map(|node| Document {
+            location: Location::new(file, node.line, node.column),
+            node,
+        })
         .collect())
 }
 
@@ -82,12 +95,19 @@ pub fn parse_manifests(file: &str, bytes: &[u8]) -> Result<Vec<Manifest>, InputE
 }
 
 /// The objects of one document (several for a list), appended to `out`.
-pub(crate) fn manifests_of(file: &str, node: &Node, out: &mut Vec<Manifest>) -> Result<(), InputError> {
+pub(crate) fn manifests_of(
+    file: &str,
+    node: &Node,
+    out: &mut Vec<Manifest>,
+) -> Result<(), InputError> {
     let at = Location::new(file, node.line, node.column);
     let (api_version, kind) = type_meta(file, node)?;
     if let Some(items) = node.get("items").filter(|i| i.value != NodeValue::Null) {
         let NodeValue::Seq(items) = &items.value else {
-            return Err(validation_error(&Location::new(file, items.line, items.column), &["invalid object to validate".into()]));
+            return Err(validation_error(
+                &Location::new(file, items.line, items.column),
+                &["invalid object to validate".into()],
+            ));
         };
         let item_kind = kind.strip_suffix("List").unwrap_or_default();
         for item in items {
@@ -98,12 +118,21 @@ pub(crate) fn manifests_of(file: &str, node: &Node, out: &mut Vec<Manifest>) -> 
         return Ok(());
     }
     if kind.is_empty() {
-        return Err(InputError::at(&at, format!("Object 'Kind' is missing in '{}'", node.to_json())));
+        return Err(InputError::at(
+            &at,
+            format!("Object 'Kind' is missing in '{}'", node.to_json()),
+        ));
     }
     let input = node.to_json();
     let Some(served) = Kind::from_type_meta(&api_version, &kind) else {
-        let name = input.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
-        let namespace = input.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or_default();
+        let name = input
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let namespace = input
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         return Err(InputError::at(
             &at,
             format!(
@@ -114,10 +143,15 @@ pub(crate) fn manifests_of(file: &str, node: &Node, out: &mut Vec<Manifest>) -> 
     };
     let object = typed(served, input.clone()).map_err(|(path, message)| {
         let place = node.locate(&path);
-        InputError::at(&Location::new(file, place.line, place.column), message).with_field_path(format_path(&path))
+        InputError::at(&Location::new(file, place.line, place.column), message)
+            .with_field_path(format_path(&path))
     })?;
     let unknown_fields = unknown_fields(&input, &object.to_json());
-    out.push(Manifest { object, location: at, unknown_fields });
+    out.push(Manifest {
+        object,
+        location: at,
+        unknown_fields,
+    });
     Ok(())
 }
 
@@ -125,7 +159,10 @@ pub(crate) fn manifests_of(file: &str, node: &Node, out: &mut Vec<Manifest>) -> 
 fn type_meta(file: &str, node: &Node) -> Result<(String, String), InputError> {
     let at = Location::new(file, node.line, node.column);
     if !matches!(node.value, NodeValue::Map(_)) {
-        return Err(validation_error(&at, &["invalid object to validate".into()]));
+        return Err(validation_error(
+            &at,
+            &["invalid object to validate".into()],
+        ));
     }
     let mut errors = Vec::new();
     let api_version = match node.get("apiVersion").map(|n| &n.value) {
@@ -154,7 +191,11 @@ fn type_meta(file: &str, node: &Node) -> Result<(String, String), InputError> {
             String::new()
         }
     };
-    if errors.is_empty() { Ok((api_version, kind)) } else { Err(validation_error(&at, &errors)) }
+    if errors.is_empty() {
+        Ok((api_version, kind))
+    } else {
+        Err(validation_error(&at, &errors))
+    }
 }
 
 /// `error validating "FILE": error validating data: ...`, several errors as
@@ -164,7 +205,13 @@ fn validation_error(at: &Location, errors: &[String]) -> InputError {
         [one] => one.clone(),
         many => format!("[{}]", many.join(", ")),
     };
-    InputError::at(at, format!("error validating {:?}: error validating data: {data}", at.file))
+    InputError::at(
+        at,
+        format!(
+            "error validating {:?}: error validating data: {data}",
+            at.file
+        ),
+    )
 }
 
 /// A list item without `apiVersion`/`kind` takes the list's (`PodList` → `Pod`).
@@ -172,13 +219,29 @@ fn inherit_type_meta(item: &mut Node, api_version: &str, kind: &str) {
     let (line, column) = (item.line, item.column);
     if let NodeValue::Map(entries) = &mut item.value {
         let missing = |entries: &[(String, Node)], key: &str| {
-            !entries.iter().any(|(k, v)| k == key && v.value != NodeValue::Null)
+            !entries
+                .iter()
+                .any(|(k, v)| k == key && v.value != NodeValue::Null)
         };
         if missing(entries, "kind") && !kind.is_empty() {
-            entries.push(("kind".into(), Node { line, column, value: NodeValue::String(kind.into()) }));
+            entries.push((
+                "kind".into(),
+                Node {
+                    line,
+                    column,
+                    value: NodeValue::String(kind.into()),
+                },
+            ));
             if missing(entries, "apiVersion") {
                 let value = NodeValue::String(api_version.into());
-                entries.push(("apiVersion".into(), Node { line, column, value }));
+                entries.push((
+                    "apiVersion".into(),
+                    Node {
+                        line,
+                        column,
+                        value,
+                    },
+                ));
             }
         }
     }
@@ -210,18 +273,20 @@ fn typed(kind: &Kind, value: Value) -> Result<Object, TypeError> {
 }
 
 fn decode_as<T: DeserializeOwned + Into<Object>>(value: Value) -> Result<Object, TypeError> {
-    serde_path_to_error::deserialize::<_, T>(value).map(Into::into).map_err(|e| {
-        let steps = e
-            .path()
-            .iter()
-            .map_while(|segment| match segment {
-                serde_path_to_error::Segment::Map { key } => Some(Step::Key(key.clone())),
-                serde_path_to_error::Segment::Seq { index } => Some(Step::Index(*index)),
-                _ => None,
-            })
-            .collect();
-        (steps, e.into_inner().to_string())
-    })
+    serde_path_to_error::deserialize::<_, T>(value)
+        .map(Into::into)
+        .map_err(|e| {
+            let steps = e
+                .path()
+                .iter()
+                .map_while(|segment| match segment {
+                    serde_path_to_error::Segment::Map { key } => Some(Step::Key(key.clone())),
+                    serde_path_to_error::Segment::Seq { index } => Some(Step::Index(*index)),
+                    _ => None,
+                })
+                .collect();
+            (steps, e.into_inner().to_string())
+        })
 }
 
 /// `spec.containers[0].ports[0].containerPort`.
@@ -235,7 +300,9 @@ pub(crate) fn format_path(path: &[Step]) -> String {
                 }
                 out.push_str(key);
             }
-            Step::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Index(i) => {
+                let _ = write!(out, "[{i}]");
+            }
         }
     }
     out
@@ -246,7 +313,9 @@ mod tests {
     use super::*;
 
     fn error(text: &str) -> String {
-        parse_manifests("pod.yaml", text.as_bytes()).unwrap_err().to_string()
+        parse_manifests("pod.yaml", text.as_bytes())
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
@@ -256,10 +325,22 @@ mod tests {
                 "metadata:\n  name: x\n",
                 "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: [apiVersion not set, kind not set]",
             ),
-            ("apiVersion: v1\nmetadata: {name: x}\n", "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: kind not set"),
-            ("- a\n- b\n", "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: invalid object to validate"),
-            ("apiVersion: 1\nkind: [Pod]\n", "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: [apiVersion isn't string type, kind isn't string type]"),
-            ("apiVersion: a/b/c\nkind: Pod\n", "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: unexpected GroupVersion string: a/b/c"),
+            (
+                "apiVersion: v1\nmetadata: {name: x}\n",
+                "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: kind not set",
+            ),
+            (
+                "- a\n- b\n",
+                "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: invalid object to validate",
+            ),
+            (
+                "apiVersion: 1\nkind: [Pod]\n",
+                "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: [apiVersion isn't string type, kind isn't string type]",
+            ),
+            (
+                "apiVersion: a/b/c\nkind: Pod\n",
+                "pod.yaml:1:1: error validating \"pod.yaml\": error validating data: unexpected GroupVersion string: a/b/c",
+            ),
             (
                 "apiVersion: v1\nkind: Widget\nmetadata: {name: w, namespace: dev}\n",
                 "pod.yaml:1:1: resource mapping not found for name: \"w\" namespace: \"dev\" from \"pod.yaml\": no matches for kind \"Widget\" in version \"v1\"; ensure CRDs are installed first",
@@ -268,7 +349,10 @@ mod tests {
                 "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: nginx}\n",
                 "pod.yaml:1:1: resource mapping not found for name: \"nginx\" namespace: \"\" from \"pod.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta2\"; ensure CRDs are installed first",
             ),
-            ("apiVersion: v1\nkind: \"\"\n", "pod.yaml:1:1: Object 'Kind' is missing in '{\"apiVersion\":\"v1\",\"kind\":\"\"}'"),
+            (
+                "apiVersion: v1\nkind: \"\"\n",
+                "pod.yaml:1:1: Object 'Kind' is missing in '{\"apiVersion\":\"v1\",\"kind\":\"\"}'",
+            ),
             (
                 "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    ports:\n    - containerPort: eighty\n",
                 "pod.yaml:9:22: spec.containers[0].ports[0].containerPort: invalid type: string \"eighty\", expected i32",
@@ -291,7 +375,10 @@ mod tests {
     fn expands_lists_in_order() {
         let text = "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: a}\n  spec: {containers: [{name: c}]}\n- apiVersion: v1\n  kind: List\n  items:\n  - {apiVersion: v1, kind: Namespace, metadata: {name: b}}\n";
         let manifests = parse_manifests("l.yaml", text.as_bytes()).unwrap();
-        let names: Vec<_> = manifests.iter().map(|m| (m.object.kind().kind, m.object.name(), m.location.line)).collect();
+        let names: Vec<_> = manifests
+            .iter()
+            .map(|m| (m.object.kind().kind, m.object.name(), m.location.line))
+            .collect();
         assert_eq!(names, [("Pod", "a", 4), ("Namespace", "b", 9)]);
     }
 
@@ -299,6 +386,9 @@ mod tests {
     fn keeps_unknown_fields_for_the_api_server() {
         let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    imagePullPolicyy: Always\n";
         let manifests = parse_manifests("pod.yaml", text.as_bytes()).unwrap();
-        assert_eq!(manifests[0].unknown_fields, ["spec.containers[0].imagePullPolicyy"]);
+        assert_eq!(
+            manifests[0].unknown_fields,
+            ["spec.containers[0].imagePullPolicyy"]
+        );
     }
 }

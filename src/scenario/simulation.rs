@@ -85,8 +85,11 @@ impl Simulation {
                 })
                 .collect();
             let place = node.locate(&steps);
-            InputError::at(&Location::new(file, place.line, place.column), e.into_inner().to_string())
-                .with_field_path(super::manifest::format_path(&steps))
+            InputError::at(
+                &Location::new(file, place.line, place.column),
+                e.into_inner().to_string(),
+            )
+            .with_field_path(super::manifest::format_path(&steps))
         })
     }
 }
@@ -122,7 +125,10 @@ mod tests {
                 "kind: Simulation\nregistry:\n  images:\n    - {name: a, sizeBytes: big}\n",
                 "c.yaml:4:28: registry.images[0].sizeBytes: invalid type: string \"big\", expected u64",
             ),
-            ("kind: Simulation\nusers:\n  - {name: jane}\n", "c.yaml:3:5: users[0]: missing field `token`"),
+            (
+                "kind: Simulation\nusers:\n  - {name: jane}\n",
+                "c.yaml:3:5: users[0]: missing field `token`",
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(read(text).unwrap_err(), want, "{text}");

@@ -41,7 +41,8 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, In
                         (Some(_), _) => "invalid leading UTF-8 octet",
                     };
                     // Everything before `valid` is UTF-8, so the lossy copy is exact.
-                    let (line, column) = line_column(&String::from_utf8_lossy(&bytes[..valid]), valid);
+                    let (line, column) =
+                        line_column(&String::from_utf8_lossy(&bytes[..valid]), valid);
                     return Err(parse_error(&Location::new(file, line, column), problem));
                 }
             }
@@ -49,7 +50,10 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, In
     };
     if let Some((offset, _)) = text.char_indices().find(|&(_, c)| !printable(c)) {
         let (line, column) = line_column(&text, offset);
-        return Err(parse_error(&Location::new(file, line, column), "control characters are not allowed"));
+        return Err(parse_error(
+            &Location::new(file, line, column),
+            "control characters are not allowed",
+        ));
     }
     Ok(text)
 }
@@ -58,7 +62,13 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, In
 /// (`StreamVisitor.Visit`: `error parsing %s: %v`, around `sigs.k8s.io/yaml`'s
 /// `error converting YAML to JSON: yaml: ...`).
 pub(crate) fn parse_error(at: &Location, problem: &str) -> InputError {
-    InputError::at(at, format!("error parsing {}: error converting YAML to JSON: yaml: {problem}", at.file))
+    InputError::at(
+        at,
+        format!(
+            "error parsing {}: error converting YAML to JSON: yaml: {problem}",
+            at.file
+        ),
+    )
 }
 
 /// The same for a JSON file, which kubectl's JSON decoder reads (`error parsing FILE: ...`).
@@ -89,10 +99,22 @@ mod tests {
     #[test]
     fn refuses_what_the_yaml_reader_refuses() {
         let cases: &[(&[u8], &str)] = &[
-            (b"a: 1\nb: \x00\x01", "f.yaml:2:4: error parsing f.yaml: error converting YAML to JSON: yaml: control characters are not allowed"),
-            (b"a: 1\nb: \xFF", "f.yaml:2:4: error parsing f.yaml: error converting YAML to JSON: yaml: invalid leading UTF-8 octet"),
-            (b"a: \xC3\x28", "f.yaml:1:4: error parsing f.yaml: error converting YAML to JSON: yaml: invalid trailing UTF-8 octet"),
-            (b"a: \xE2\x82", "f.yaml:1:4: error parsing f.yaml: error converting YAML to JSON: yaml: incomplete UTF-8 octet sequence"),
+            (
+                b"a: 1\nb: \x00\x01",
+                "f.yaml:2:4: error parsing f.yaml: error converting YAML to JSON: yaml: control characters are not allowed",
+            ),
+            (
+                b"a: 1\nb: \xFF",
+                "f.yaml:2:4: error parsing f.yaml: error converting YAML to JSON: yaml: invalid leading UTF-8 octet",
+            ),
+            (
+                b"a: \xC3\x28",
+                "f.yaml:1:4: error parsing f.yaml: error converting YAML to JSON: yaml: invalid trailing UTF-8 octet",
+            ),
+            (
+                b"a: \xE2\x82",
+                "f.yaml:1:4: error parsing f.yaml: error converting YAML to JSON: yaml: incomplete UTF-8 octet sequence",
+            ),
         ];
         for (bytes, want) in cases {
             assert_eq!(decode("f.yaml", bytes).unwrap_err().to_string(), *want);
@@ -102,7 +124,10 @@ mod tests {
     #[test]
     fn reads_utf8_with_bom_and_utf16() {
         assert_eq!(decode("f", b"\xEF\xBB\xBFa: 1").unwrap(), "a: 1");
-        let utf16: Vec<u8> = [0xFF, 0xFE].into_iter().chain("a: é".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("a: é".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
         assert_eq!(decode("f", &utf16).unwrap(), "a: é");
     }
 

@@ -92,12 +92,20 @@ impl Node {
             Value::Bool(b) => NodeValue::Bool(*b),
             Value::Number(n) => NodeValue::Number(n.clone()),
             Value::String(s) => NodeValue::String(s.clone()),
-            Value::Array(items) => NodeValue::Seq(items.iter().map(|v| Node::at(v, line, column)).collect()),
-            Value::Object(map) => {
-                NodeValue::Map(map.iter().map(|(k, v)| (k.clone(), Node::at(v, line, column))).collect())
+            Value::Array(items) => {
+                NodeValue::Seq(items.iter().map(|v| Node::at(v, line, column)).collect())
             }
+            Value::Object(map) => NodeValue::Map(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), Node::at(v, line, column)))
+                    .collect(),
+            ),
         };
-        Node { line, column, value }
+        Node {
+            line,
+            column,
+            value,
+        }
     }
 }
 
@@ -246,10 +254,13 @@ pub(crate) const MAX_DEPTH: usize = 48;
 fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
+    // A 16 MiB file of real manifests holds far fewer nodes; the cap also bounds
+    // what aliases can expand to (saphyr does not count replayed events as events).
     budget.max_events = 1_000_000;
+    budget.max_nodes = 100_000;
     // Manifests rarely use anchors at all; these limits stop an alias bomb in
     // milliseconds and still allow a file full of reused blocks.
-    budget.max_aliases = 2_000;
+    budget.max_aliases = 500;
     budget.max_recorded_anchor_events = 20_000;
     budget.max_documents = 10_000;
     // kubectl reads YAML with `sigs.k8s.io/yaml` (non-strict): a repeated key is kept, the
@@ -276,9 +287,17 @@ pub(crate) struct ParseError {
 pub(crate) fn parse_yaml(text: &str) -> Result<Vec<Node>, ParseError> {
     serde_saphyr::from_multiple_with_options::<Node>(text, yaml_options()).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| {
-            (usize::try_from(l.line()).unwrap_or(1).max(1), usize::try_from(l.column()).unwrap_or(1).max(1))
+            (
+                usize::try_from(l.line()).unwrap_or(1).max(1),
+                usize::try_from(l.column()).unwrap_or(1).max(1),
+            )
         });
-        ParseError { problem: yaml_problem(&e, line), line, column, json: false }
+        ParseError {
+            problem: yaml_problem(&e, line),
+            line,
+            column,
+            json: false,
+        }
     })
 }
 
@@ -294,7 +313,9 @@ fn yaml_problem(error: &serde_saphyr::Error, line: usize) -> String {
             | BudgetBreach::AliasAnchorRatio { .. }
             | BudgetBreach::MergeKeys { .. }
             | BudgetBreach::RecordedAnchorEvents { .. }
-            | BudgetBreach::RecordedAnchorBytes { .. } => "document contains excessive aliasing".to_owned(),
+            | BudgetBreach::RecordedAnchorBytes { .. } => {
+                "document contains excessive aliasing".to_owned()
+            }
             BudgetBreach::Depth { .. } => format!("exceeded max depth of {MAX_DEPTH}"),
             other => format!("the input is larger than podflow reads ({other:?})"),
         };
@@ -315,7 +336,9 @@ fn yaml_problem(error: &serde_saphyr::Error, line: usize) -> String {
 fn budget_breach(error: &serde_saphyr::Error) -> Option<&serde_saphyr::budget::BudgetBreach> {
     let mut current: &(dyn std::error::Error + 'static) = error.without_snippet();
     loop {
-        if let Some(serde_saphyr::Error::Budget { breach, .. }) = current.downcast_ref::<serde_saphyr::Error>() {
+        if let Some(serde_saphyr::Error::Budget { breach, .. }) =
+            current.downcast_ref::<serde_saphyr::Error>()
+        {
             return Some(breach);
         }
         current = current.source()?;
@@ -342,7 +365,12 @@ pub(crate) fn parse_json(text: &str) -> Result<Vec<Node>, ParseError> {
                     Some(i) => message[..i].to_owned(),
                     None => message,
                 };
-                return Err(ParseError { problem: message, line: e.line().max(1), column: e.column().max(1), json: true });
+                return Err(ParseError {
+                    problem: message,
+                    line: e.line().max(1),
+                    column: e.column().max(1),
+                    json: true,
+                });
             }
         }
     }
@@ -418,7 +446,10 @@ mod tests {
         assert_eq!((b.line, b.column), (3, 3));
         let c = docs[0].locate(&[Step::Key("b".into()), Step::Index(1), Step::Key("c".into())]);
         assert_eq!((c.line, c.column, &c.value), (4, 9, &NodeValue::Bool(true)));
-        assert_eq!(docs[0].to_json(), serde_json::json!({"a": 1, "b": ["x", {"c": true}]}));
+        assert_eq!(
+            docs[0].to_json(),
+            serde_json::json!({"a": 1, "b": ["x", {"c": true}]})
+        );
         assert_eq!(docs[1].to_json(), serde_json::json!({"d": null}));
     }
 
@@ -431,7 +462,10 @@ mod tests {
         assert_eq!(docs.len(), 2);
         assert_eq!((docs[1].line, docs[1].column), (2, 1));
         let err = parse_json("{\"a\": 1,}").unwrap_err();
-        assert_eq!((err.line, err.column, err.problem.as_str()), (1, 9, "trailing comma"));
+        assert_eq!(
+            (err.line, err.column, err.problem.as_str()),
+            (1, 9, "trailing comma")
+        );
     }
 
     #[test]

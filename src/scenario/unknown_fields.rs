@@ -9,6 +9,8 @@
 //! and `runtime.NewStrictDecodingError`, which joins the fields with `, `;
 //! the paths come from `sigs.k8s.io/json`: keys joined with `.`, list indices as `[i]`).
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 /// The paths present in `input` but absent from `typed` (the input decoded into
@@ -24,7 +26,10 @@ pub fn unknown_fields(input: &Value, typed: &Value) -> Vec<String> {
 /// The API server's message for the unknown fields of a request body:
 /// `strict decoding error: unknown field "a", unknown field "b"`.
 pub fn strict_decoding_error(fields: &[String]) -> String {
-    let list: Vec<String> = fields.iter().map(|f| format!("unknown field {f:?}")).collect();
+    let list: Vec<String> = fields
+        .iter()
+        .map(|f| format!("unknown field {f:?}"))
+        .collect();
     format!("strict decoding error: {}", list.join(", "))
 }
 
@@ -50,7 +55,7 @@ fn walk(input: &Value, typed: &Value, path: &mut String, found: &mut Vec<String>
         (Value::Array(input), Value::Array(typed)) => {
             for (i, (value, typed)) in input.iter().zip(typed).enumerate() {
                 let before = path.len();
-                path.push_str(&format!("[{i}]"));
+                let _ = write!(path, "[{i}]");
                 walk(value, typed, path, found);
                 path.truncate(before);
             }
@@ -67,7 +72,11 @@ mod tests {
     use crate::model::{Kind, Object};
 
     fn typed(input: &Value) -> Value {
-        let kind = Kind::from_type_meta(input["apiVersion"].as_str().unwrap(), input["kind"].as_str().unwrap()).unwrap();
+        let kind = Kind::from_type_meta(
+            input["apiVersion"].as_str().unwrap(),
+            input["kind"].as_str().unwrap(),
+        )
+        .unwrap();
         Object::from_json(kind, input.clone()).unwrap().to_json()
     }
 
