@@ -1,2 +1,24 @@
 //! Reads manifests, cluster files and the `Simulation` object into typed values,
 //! with file, line, column and field path for every error.
+
+mod cluster;
+mod images;
+mod input;
+mod location;
+mod manifest;
+mod simulation;
+mod text;
+mod tree;
+pub mod unknown_fields;
+
+pub use cluster::{
+    ClusterSpec, SCHEDULER_CONFIG_API_VERSION, default_cluster, location_of, merge_with_default,
+    parse_cluster,
+};
+pub use images::{Behaviour, ImageCatalog, ImageInfo, image_catalog, normalize_image};
+pub use input::{STDIN_NAME, read_file, read_manifests};
+pub use location::{InputError, Location};
+pub use manifest::{Manifest, parse_manifests};
+pub use simulation::{Registry, RegistryImage, SIMULATION_API_VERSION, Simulation, User};
+pub use text::MAX_INPUT_BYTES;
+pub use unknown_fields::{strict_decoding_error, unknown_fields};
