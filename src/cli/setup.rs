@@ -104,7 +104,7 @@ fn registry(spec: &ClusterSpec) -> Registry {
     let mut catalog = scenario::image_catalog();
     catalog.extend(&spec.simulation.registry);
     let mut registry = Registry::default();
-    for image in catalog.images() {
+    for image in &catalog.images {
         registry.sizes.insert(images::normalize(&image.name), image.size_bytes);
     }
     registry.missing = spec.simulation.registry.missing.iter().map(|m| images::normalize(m)).collect::<BTreeSet<_>>();
