@@ -11,7 +11,7 @@ use crate::engine::apiserver::handler::Detail;
 use crate::engine::apiserver::request::{Credentials, UserInfo};
 use crate::engine::engine::Setup;
 use crate::engine::kubectl::{Command, Manifest};
-use crate::engine::kubelet::{images, Registry};
+use crate::engine::kubelet::{Registry, images};
 use crate::scenario::{self, ClusterSpec, InputError};
 
 /// What the user chose, for every subcommand that runs the engine.
@@ -55,7 +55,9 @@ pub fn cluster(path: Option<&str>) -> Result<ClusterSpec, InputError> {
         None => Ok(scenario::default_cluster()),
         Some(path) => {
             let bytes = scenario::read_file(path)?;
-            Ok(scenario::merge_with_default(scenario::parse_cluster(path, &bytes)?))
+            Ok(scenario::merge_with_default(scenario::parse_cluster(
+                path, &bytes,
+            )?))
         }
     }
 }
@@ -71,12 +73,22 @@ fn commands(args: &SetupArgs) -> Result<Vec<Command>, SetupError> {
     for (name, yaml) in &args.embedded {
         let manifests = scenario::parse_manifests(name, yaml.as_bytes())?
             .into_iter()
-            .map(|m| Manifest { source: (*name).to_owned(), object: m.object, unknown_fields: m.unknown_fields })
+            .map(|m| Manifest {
+                source: (*name).to_owned(),
+                object: m.object,
+                unknown_fields: m.unknown_fields,
+            })
             .collect();
-        out.push(Command::Apply { manifests, namespace: None });
+        out.push(Command::Apply {
+            manifests,
+            namespace: None,
+        });
     }
     for (line, shown) in lines {
-        let parsed = command::parse(&line).map_err(|e| SetupError::Step { step: shown, message: e.0 })?;
+        let parsed = command::parse(&line).map_err(|e| SetupError::Step {
+            step: shown,
+            message: e.0,
+        })?;
         out.push(command::resolve(parsed, load_manifests)?);
     }
     Ok(out)
@@ -105,9 +117,17 @@ fn registry(spec: &ClusterSpec) -> Registry {
     catalog.extend(&spec.simulation.registry);
     let mut registry = Registry::default();
     for image in &catalog.images {
-        registry.sizes.insert(images::normalize(&image.name), image.size_bytes);
+        registry
+            .sizes
+            .insert(images::normalize(&image.name), image.size_bytes);
     }
-    registry.missing = spec.simulation.registry.missing.iter().map(|m| images::normalize(m)).collect::<BTreeSet<_>>();
+    registry.missing = spec
+        .simulation
+        .registry
+        .missing
+        .iter()
+        .map(|m| images::normalize(m))
+        .collect::<BTreeSet<_>>();
     registry
 }
 
@@ -123,7 +143,10 @@ pub fn build_setup(args: &SetupArgs) -> Result<Setup, SetupError> {
         (Some(token), _) => Credentials::BearerToken(token.clone()),
         (None, Some(user)) => {
             let groups: Vec<&str> = args.as_groups.iter().map(String::as_str).collect();
-            Credentials::Impersonated { by: admin(), user: UserInfo::new(user.clone(), &groups) }
+            Credentials::Impersonated {
+                by: admin(),
+                user: UserInfo::new(user.clone(), &groups),
+            }
         }
         (None, None) => Credentials::Certificate(admin()),
     };

@@ -5,9 +5,9 @@ use std::io::{self, BufWriter, Write};
 
 use clap::{Args, ValueEnum};
 
-use super::setup::{build_setup, SetupArgs};
+use super::setup::{SetupArgs, build_setup};
 use crate::engine::apiserver::handler::Detail;
-use crate::engine::clock::{parse_duration, SimTime};
+use crate::engine::clock::{SimTime, parse_duration};
 use crate::engine::engine::{Engine, Until};
 use crate::export;
 
@@ -75,21 +75,27 @@ fn parse_until(text: &str) -> Result<UntilArg, String> {
     if text == "idle" {
         return Ok(UntilArg::Idle);
     }
-    parse_duration(text)
-        .map(UntilArg::For)
-        .ok_or_else(|| format!("invalid duration \"{text}\": use idle, or a duration such as 30s or 10m"))
+    parse_duration(text).map(UntilArg::For).ok_or_else(|| {
+        format!("invalid duration \"{text}\": use idle, or a duration such as 30s or 10m")
+    })
 }
 
 impl TraceArgs {
     /// The default scenario: the bare `nginx` Pod on the default cluster.
     pub fn default_scenario() -> TraceArgs {
-        TraceArgs { seed: 1, ..TraceArgs::default() }
+        TraceArgs {
+            seed: 1,
+            ..TraceArgs::default()
+        }
     }
 }
 
 /// Runs the default scenario (what `podflow` alone shows until the TUI lands).
 pub fn run_default() -> Result<(), String> {
-    run_with(&TraceArgs::default_scenario(), vec![super::setup::NGINX_POD])
+    run_with(
+        &TraceArgs::default_scenario(),
+        vec![super::setup::NGINX_POD],
+    )
 }
 
 /// Runs `podflow trace`.

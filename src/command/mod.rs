@@ -4,7 +4,7 @@
 
 mod parse;
 
-pub use parse::{parse, ParseError, Parsed};
+pub use parse::{ParseError, Parsed, parse};
 
 use crate::engine::kubectl::{Command, Manifest, Wait};
 
@@ -20,20 +20,58 @@ pub fn resolve<E>(
             for file in &files {
                 manifests.extend(load(file)?);
             }
-            Command::Apply { manifests, namespace }
+            Command::Apply {
+                manifests,
+                namespace,
+            }
         }
         Parsed::Create { files, namespace } => {
             let mut manifests = Vec::new();
             for file in &files {
                 manifests.extend(load(file)?);
             }
-            Command::Create { manifests, namespace }
+            Command::Create {
+                manifests,
+                namespace,
+            }
         }
-        Parsed::Get { kind, name, namespace } => Command::Get { kind, name, namespace },
-        Parsed::Delete { kind, name, namespace } => Command::Delete { kind, name, namespace },
-        Parsed::Scale { kind, name, namespace, replicas } => Command::Scale { kind, name, namespace, replicas },
-        Parsed::Cordon { node } => Command::Cordon { node, unschedulable: true },
-        Parsed::Uncordon { node } => Command::Cordon { node, unschedulable: false },
+        Parsed::Get {
+            kind,
+            name,
+            namespace,
+        } => Command::Get {
+            kind,
+            name,
+            namespace,
+        },
+        Parsed::Delete {
+            kind,
+            name,
+            namespace,
+        } => Command::Delete {
+            kind,
+            name,
+            namespace,
+        },
+        Parsed::Scale {
+            kind,
+            name,
+            namespace,
+            replicas,
+        } => Command::Scale {
+            kind,
+            name,
+            namespace,
+            replicas,
+        },
+        Parsed::Cordon { node } => Command::Cordon {
+            node,
+            unschedulable: true,
+        },
+        Parsed::Uncordon { node } => Command::Cordon {
+            node,
+            unschedulable: false,
+        },
         Parsed::WaitIdle => Command::Wait(Wait::Idle),
         Parsed::WaitFor(ms) => Command::Wait(Wait::For(ms)),
     })

@@ -9,13 +9,36 @@ use crate::model::Kind;
 /// A parsed command, files not yet read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parsed {
-    Apply { files: Vec<String>, namespace: Option<String> },
-    Create { files: Vec<String>, namespace: Option<String> },
-    Get { kind: &'static Kind, name: Option<String>, namespace: Option<String> },
-    Delete { kind: &'static Kind, name: String, namespace: Option<String> },
-    Scale { kind: &'static Kind, name: String, namespace: Option<String>, replicas: i32 },
-    Cordon { node: String },
-    Uncordon { node: String },
+    Apply {
+        files: Vec<String>,
+        namespace: Option<String>,
+    },
+    Create {
+        files: Vec<String>,
+        namespace: Option<String>,
+    },
+    Get {
+        kind: &'static Kind,
+        name: Option<String>,
+        namespace: Option<String>,
+    },
+    Delete {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+    },
+    Scale {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        replicas: i32,
+    },
+    Cordon {
+        node: String,
+    },
+    Uncordon {
+        node: String,
+    },
     WaitIdle,
     WaitFor(u64),
 }
@@ -99,11 +122,18 @@ fn split_args(words: &[String]) -> Result<Args, ParseError> {
 }
 
 fn kind(name: &str) -> Result<&'static Kind, ParseError> {
-    Kind::lookup(name).ok_or_else(|| ParseError(format!("error: the server doesn't have a resource type \"{name}\"")))
+    Kind::lookup(name).ok_or_else(|| {
+        ParseError(format!(
+            "error: the server doesn't have a resource type \"{name}\""
+        ))
+    })
 }
 
 /// `KIND NAME` or `KIND/NAME`.
-fn kind_and_name(positional: &[String], verb: &str) -> Result<(&'static Kind, Option<String>), ParseError> {
+fn kind_and_name(
+    positional: &[String],
+    verb: &str,
+) -> Result<(&'static Kind, Option<String>), ParseError> {
     match positional {
         [] => err(format!(
             "error: You must specify the type of resource to {verb}. Use \"kubectl api-resources\" for a complete list of supported resources."
@@ -127,7 +157,12 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         return err("error: empty command");
     };
     let args = split_args(rest)?;
-    let Args { positional, files, namespace, replicas } = args;
+    let Args {
+        positional,
+        files,
+        namespace,
+        replicas,
+    } = args;
     match verb.as_str() {
         "apply" | "create" => {
             if files.is_empty() {
@@ -144,10 +179,18 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         }
         "get" => {
             let (kind, name) = kind_and_name(&positional, "get")?;
-            Ok(Parsed::Get { kind, name, namespace })
+            Ok(Parsed::Get {
+                kind,
+                name,
+                namespace,
+            })
         }
         "delete" => match kind_and_name(&positional, "delete")? {
-            (kind, Some(name)) => Ok(Parsed::Delete { kind, name, namespace }),
+            (kind, Some(name)) => Ok(Parsed::Delete {
+                kind,
+                name,
+                namespace,
+            }),
             (_, None) => err("error: resource(s) were provided, but no name was specified"),
         },
         "scale" => {
@@ -159,8 +202,15 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
                 return err("error: required flag(s) \"replicas\" not set");
             };
             match replicas.parse::<i32>() {
-                Ok(n) if n >= 0 => Ok(Parsed::Scale { kind, name, namespace, replicas: n }),
-                _ => err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"),
+                Ok(n) if n >= 0 => Ok(Parsed::Scale {
+                    kind,
+                    name,
+                    namespace,
+                    replicas: n,
+                }),
+                _ => err(
+                    "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
+                ),
             }
         }
         "cordon" | "uncordon" => match positional.as_slice() {
@@ -173,12 +223,16 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         },
         "wait" => match positional.as_slice() {
             [what] if what == "idle" => Ok(Parsed::WaitIdle),
-            [what] => parse_duration(what)
-                .map(Parsed::WaitFor)
-                .ok_or_else(|| ParseError(format!("error: invalid duration \"{what}\": use 500ms, 30s, 10m or idle"))),
+            [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
+                ParseError(format!(
+                    "error: invalid duration \"{what}\": use 500ms, 30s, 10m or idle"
+                ))
+            }),
             _ => err("error: wait takes a duration (30s, 10m) or idle"),
         },
-        other => err(format!("error: unknown command \"{other}\" for \"kubectl\"")),
+        other => err(format!(
+            "error: unknown command \"{other}\" for \"kubectl\""
+        )),
     }
 }
 
@@ -191,25 +245,49 @@ mod tests {
     fn commands_parse_as_kubectl_spells_them() {
         assert_eq!(
             parse("kubectl apply -f pod.yaml -n dev").unwrap(),
-            Parsed::Apply { files: vec!["pod.yaml".into()], namespace: Some("dev".into()) }
+            Parsed::Apply {
+                files: vec!["pod.yaml".into()],
+                namespace: Some("dev".into())
+            }
         );
         assert_eq!(
             parse("apply --filename=a.yaml -f 'b c.yaml'").unwrap(),
-            Parsed::Apply { files: vec!["a.yaml".into(), "b c.yaml".into()], namespace: None }
+            Parsed::Apply {
+                files: vec!["a.yaml".into(), "b c.yaml".into()],
+                namespace: None
+            }
         );
         assert_eq!(
             parse("get pods").unwrap(),
-            Parsed::Get { kind: kind_of("Pod"), name: None, namespace: None }
+            Parsed::Get {
+                kind: kind_of("Pod"),
+                name: None,
+                namespace: None
+            }
         );
         assert_eq!(
             parse("delete pod/nginx --namespace=dev").unwrap(),
-            Parsed::Delete { kind: kind_of("Pod"), name: "nginx".into(), namespace: Some("dev".into()) }
+            Parsed::Delete {
+                kind: kind_of("Pod"),
+                name: "nginx".into(),
+                namespace: Some("dev".into())
+            }
         );
         assert_eq!(
             parse("scale deploy web --replicas=3").unwrap(),
-            Parsed::Scale { kind: kind_of("Deployment"), name: "web".into(), namespace: None, replicas: 3 }
+            Parsed::Scale {
+                kind: kind_of("Deployment"),
+                name: "web".into(),
+                namespace: None,
+                replicas: 3
+            }
         );
-        assert_eq!(parse("cordon node-1").unwrap(), Parsed::Cordon { node: "node-1".into() });
+        assert_eq!(
+            parse("cordon node-1").unwrap(),
+            Parsed::Cordon {
+                node: "node-1".into()
+            }
+        );
         assert_eq!(parse("wait 10m").unwrap(), Parsed::WaitFor(600_000));
         assert_eq!(parse("wait idle").unwrap(), Parsed::WaitIdle);
     }
@@ -217,12 +295,24 @@ mod tests {
     #[test]
     fn mistakes_get_kubectls_words() {
         let e = |line: &str| parse(line).unwrap_err().0;
-        assert_eq!(e("frobnicate x"), r#"error: unknown command "frobnicate" for "kubectl""#);
-        assert_eq!(e("get widgets"), r#"error: the server doesn't have a resource type "widgets""#);
+        assert_eq!(
+            e("frobnicate x"),
+            r#"error: unknown command "frobnicate" for "kubectl""#
+        );
+        assert_eq!(
+            e("get widgets"),
+            r#"error: the server doesn't have a resource type "widgets""#
+        );
         assert_eq!(e("apply"), "error: must specify one of -f and -k");
-        assert_eq!(e("scale deploy web"), r#"error: required flag(s) "replicas" not set"#);
+        assert_eq!(
+            e("scale deploy web"),
+            r#"error: required flag(s) "replicas" not set"#
+        );
         assert_eq!(e("apply -f"), "error: flag needs an argument: 'f' in -f");
-        assert_eq!(e("wait forever"), r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#);
+        assert_eq!(
+            e("wait forever"),
+            r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#
+        );
         assert_eq!(e(""), "error: empty command");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
     }

@@ -35,7 +35,10 @@ pub type RequestId = u64;
 #[derive(Debug, Clone)]
 pub enum Outgoing {
     /// Deliver this request to the API server.
-    Request { id: RequestId, request: Request },
+    Request {
+        id: RequestId,
+        request: Box<Request>,
+    },
     /// Wake the component after `delay_ms` with `timer`.
     Timer {
         delay_ms: u64,
@@ -88,7 +91,10 @@ impl<'a> Cx<'a> {
             to: "kube-apiserver".into(),
             label: request.label(),
         });
-        self.outgoing.push(Outgoing::Request { id, request });
+        self.outgoing.push(Outgoing::Request {
+            id,
+            request: Box::new(request),
+        });
         id
     }
 
@@ -122,7 +128,7 @@ impl<'a> Cx<'a> {
 
     /// Records a stage.
     pub fn stage(&mut self, stage: Stage) {
-        self.records.push(Record::Stage(stage));
+        self.records.push(Record::Stage(Box::new(stage)));
     }
 
     /// Records a log line of `component` (on `node`, for node components).

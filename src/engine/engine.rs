@@ -239,7 +239,7 @@ impl Engine {
     /// Handles the next event; returns the records it produced (empty when nothing is queued).
     pub fn step(&mut self) -> Vec<TraceRecord> {
         if self.queue.is_idle() && self.kubectl.waiting_for_idle() {
-            return self.with_component(ComponentId::Kubectl, |c, cx| {
+            return self.with_component(&ComponentId::Kubectl, |c, cx| {
                 if let Comp::Kubectl(k) = c {
                     k.on_idle(cx);
                 }
@@ -252,14 +252,14 @@ impl Engine {
         match event {
             Event::Request { id, from, request } => self.serve(id, from, &request),
             Event::Response { id, to, response } => {
-                self.with_component(to, |c, cx| c.on_response(id, &response, cx))
+                self.with_component(&to, |c, cx| c.on_response(id, &response, cx))
             }
             Event::Watch { to, event } => {
                 let mut records = vec![watch_record(&to, &event)];
-                records.extend(self.dispatch(to, |c, cx| c.on_watch(&event, cx)));
+                records.extend(self.dispatch(&to, |c, cx| c.on_watch(&event, cx)));
                 self.stamp(records)
             }
-            Event::Timer { to, timer } => self.with_component(to, |c, cx| c.on_timer(timer, cx)),
+            Event::Timer { to, timer } => self.with_component(&to, |c, cx| c.on_timer(timer, cx)),
         }
     }
 
@@ -331,7 +331,7 @@ impl Engine {
 
     fn with_component(
         &mut self,
-        who: ComponentId,
+        who: &ComponentId,
         f: impl FnOnce(&mut Comp<'_>, &mut Cx<'_>),
     ) -> Vec<TraceRecord> {
         let records = self.dispatch(who, f);
@@ -341,7 +341,7 @@ impl Engine {
     /// Runs `f` on the component `who` and queues what it asked for.
     fn dispatch(
         &mut self,
-        who: ComponentId,
+        who: &ComponentId,
         f: impl FnOnce(&mut Comp<'_>, &mut Cx<'_>),
     ) -> Vec<Record> {
         let mut records = Vec::new();
@@ -350,12 +350,12 @@ impl Engine {
             let mut cx = Cx::new(
                 self.now,
                 &mut self.rng,
-                &who,
+                who,
                 &mut records,
                 &mut outgoing,
                 &mut self.next_request,
             );
-            let mut comp = match &who {
+            let mut comp = match who {
                 ComponentId::Kubectl => Comp::Kubectl(&mut self.kubectl),
                 ComponentId::Scheduler => Comp::Scheduler(&mut self.scheduler),
                 ComponentId::Kubelet(node) => match self.kubelets.get_mut(node) {
@@ -374,7 +374,7 @@ impl Engine {
                         Event::Request {
                             id,
                             from: who.clone(),
-                            request: Box::new(request),
+                            request,
                         },
                         false,
                     );

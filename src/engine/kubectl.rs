@@ -175,9 +175,9 @@ impl Kubectl {
         while self.inflight.is_none() && !self.waiting_idle && !self.waiting_timer {
             if let Some((manifest, namespace, apply)) = self.objects.pop_front() {
                 if apply {
-                    self.start_apply(manifest, namespace, cx);
+                    self.start_apply(manifest, namespace.as_deref(), cx);
                 } else {
-                    self.start_create(manifest, namespace, cx);
+                    self.start_create(manifest, namespace.as_deref(), cx);
                 }
                 continue;
             }
@@ -188,7 +188,25 @@ impl Kubectl {
         }
     }
 
+    /// Sends `request` and remembers what its answer means.
+    fn send(&mut self, request: Request, meaning: InFlight, cx: &mut Cx<'_>) {
+        let id = cx.send(request);
+        self.inflight = Some((id, meaning));
+    }
+
+    /// Sends a request whose success prints `done`.
+    fn send_plain(
+        &mut self,
+        request: Request,
+        done: String,
+        action: &'static str,
+        cx: &mut Cx<'_>,
+    ) {
+        self.send(request, InFlight::Plain { done, action }, cx);
+    }
+
     fn start(&mut self, command: Command, cx: &mut Cx<'_>) {
+        let or_default = |ns: Option<String>| ns.or_else(|| Some(DEFAULT_NAMESPACE.into()));
         match command {
             Command::Apply {
                 manifests,
@@ -209,32 +227,27 @@ impl Kubectl {
                 name,
                 namespace,
             } => {
-                let ns = namespace.or_else(|| Some(DEFAULT_NAMESPACE.into()));
                 let verb = if name.is_some() {
                     Verb::Get
                 } else {
                     Verb::List
                 };
-                let req = self.request(verb, kind, ns, name.as_deref().unwrap_or_default());
-                let id = cx.send(req);
-                self.inflight = Some((id, InFlight::Get));
+                let req = self.request(
+                    verb,
+                    kind,
+                    or_default(namespace),
+                    name.as_deref().unwrap_or_default(),
+                );
+                self.send(req, InFlight::Get, cx);
             }
             Command::Delete {
                 kind,
                 name,
                 namespace,
             } => {
-                let ns = namespace.or_else(|| Some(DEFAULT_NAMESPACE.into()));
-                let req = self.request(Verb::Delete, kind, ns, &name);
-                let id = cx.send(req);
+                let req = self.request(Verb::Delete, kind, or_default(namespace), &name);
                 let done = format!("{} \"{name}\" deleted", type_name(kind));
-                self.inflight = Some((
-                    id,
-                    InFlight::Plain {
-                        done,
-                        action: "deleting",
-                    },
-                ));
+                self.send_plain(req, done, "deleting", cx);
             }
             Command::Scale {
                 kind,
@@ -242,36 +255,27 @@ impl Kubectl {
                 namespace,
                 replicas,
             } => {
-                let ns = namespace.or_else(|| Some(DEFAULT_NAMESPACE.into()));
-                let mut req = self.request(Verb::Patch, kind, ns, &name);
-                req.body = Some(Body::MergePatch(
-                    serde_json::json!({"spec": {"replicas": replicas}}),
-                ));
-                let id = cx.send(req);
+                let patch = serde_json::json!({"spec": {"replicas": replicas}});
+                let req = self
+                    .request(Verb::Patch, kind, or_default(namespace), &name)
+                    .body(Body::MergePatch(patch));
                 let done = format!("{}/{name} scaled", type_name(kind));
-                self.inflight = Some((
-                    id,
-                    InFlight::Plain {
-                        done,
-                        action: "scaling",
-                    },
-                ));
+                self.send_plain(req, done, "scaling", cx);
             }
             Command::Cordon {
                 node,
                 unschedulable,
             } => {
-                let kind = crate::model::kinds::kind_of("Node");
-                let mut req = self.request(Verb::Patch, kind, None, &node);
                 let value = if unschedulable {
                     Value::Bool(true)
                 } else {
                     Value::Null
                 };
-                req.body = Some(Body::MergePatch(
-                    serde_json::json!({"spec": {"unschedulable": value}}),
-                ));
-                let id = cx.send(req);
+                let patch = serde_json::json!({"spec": {"unschedulable": value}});
+                let kind = crate::model::kinds::kind_of("Node");
+                let req = self
+                    .request(Verb::Patch, kind, None, &node)
+                    .body(Body::MergePatch(patch));
                 let done = format!(
                     "node/{node} {}",
                     if unschedulable {
@@ -280,13 +284,7 @@ impl Kubectl {
                         "uncordoned"
                     }
                 );
-                self.inflight = Some((
-                    id,
-                    InFlight::Plain {
-                        done,
-                        action: "patching",
-                    },
-                ));
+                self.send_plain(req, done, "patching", cx);
             }
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
@@ -296,39 +294,41 @@ impl Kubectl {
         }
     }
 
-    fn start_apply(&mut self, manifest: Manifest, namespace: Option<String>, cx: &mut Cx<'_>) {
-        let kind = manifest.object.kind();
-        let Some(ns) = resolve_namespace(&manifest, namespace.as_deref(), cx) else {
-            return;
+    fn start_apply(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+        let namespace = match resolve_namespace(&manifest, namespace) {
+            Ok(ns) => ns,
+            Err(line) => return Self::print(cx, line),
         };
-        let req = self.request(Verb::Get, kind, ns.clone(), manifest.object.name());
-        let id = cx.send(req);
-        self.inflight = Some((
-            id,
+        let req = self.request(
+            Verb::Get,
+            manifest.object.kind(),
+            namespace.clone(),
+            manifest.object.name(),
+        );
+        self.send(
+            req,
             InFlight::ApplyGet {
                 manifest: Box::new(manifest),
-                namespace: ns,
+                namespace,
             },
-        ));
+            cx,
+        );
     }
 
-    fn start_create(&mut self, manifest: Manifest, namespace: Option<String>, cx: &mut Cx<'_>) {
-        let Some(ns) = resolve_namespace(&manifest, namespace.as_deref(), cx) else {
-            return;
+    fn start_create(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+        let namespace = match resolve_namespace(&manifest, namespace) {
+            Ok(ns) => ns,
+            Err(line) => return Self::print(cx, line),
         };
-        let req = self.write_request(
-            Verb::Create,
-            &manifest,
-            ns,
-            Body::Object(Box::new(manifest.object.clone())),
-        );
-        let id = cx.send(req);
-        self.inflight = Some((
-            id,
+        let body = Body::Object(Box::new(manifest.object.clone()));
+        let req = self.write_request(Verb::Create, &manifest, namespace, body);
+        self.send(
+            req,
             InFlight::Create {
                 manifest: Box::new(manifest),
             },
-        ));
+            cx,
+        );
     }
 
     fn write_request(
@@ -404,7 +404,7 @@ impl Kubectl {
                     Self::print(cx, error_line(response, action, ""));
                 }
             }
-            InFlight::Get => self.print_get(response, cx),
+            InFlight::Get => Self::print_get(response, cx),
         }
         self.next(cx);
     }
@@ -482,7 +482,7 @@ impl Kubectl {
         }
     }
 
-    fn print_get(&self, response: &Response, cx: &mut Cx<'_>) {
+    fn print_get(response: &Response, cx: &mut Cx<'_>) {
         if response.code >= 300 {
             Self::print(cx, error_line(response, "", ""));
             return;
@@ -501,31 +501,18 @@ impl Kubectl {
     }
 }
 
-/// The namespace an object goes to: its own, `-n`, or `default`; `None` (and
-/// kubectl's error printed) when the two disagree.
-fn resolve_namespace(
-    manifest: &Manifest,
-    flag: Option<&str>,
-    cx: &mut Cx<'_>,
-) -> Option<Option<String>> {
-    let kind = manifest.object.kind();
-    if !kind.namespaced {
-        return Some(None);
+/// The namespace an object goes to: its own, `-n`, or `default`; kubectl's
+/// error line when the two disagree.
+fn resolve_namespace(manifest: &Manifest, flag: Option<&str>) -> Result<Option<String>, String> {
+    if !manifest.object.kind().namespaced {
+        return Ok(None);
     }
     match (manifest.object.namespace(), flag) {
-        (Some(own), Some(flag)) if own != flag => {
-            cx.log(
-                ME,
-                None,
-                format!(
-                    "error: the namespace from the provided object \"{own}\" does not match the namespace \"{flag}\". You must pass '--namespace={own}' to perform this operation."
-                ),
-            );
-            None
-        }
-        (Some(own), _) => Some(Some(own.to_owned())),
-        (None, Some(flag)) => Some(Some(flag.to_owned())),
-        (None, None) => Some(Some(DEFAULT_NAMESPACE.to_owned())),
+        (Some(own), Some(flag)) if own != flag => Err(format!(
+            "error: the namespace from the provided object \"{own}\" does not match the namespace \"{flag}\". You must pass '--namespace={own}' to perform this operation."
+        )),
+        (Some(own), _) => Ok(Some(own.to_owned())),
+        (None, flag) => Ok(Some(flag.unwrap_or(DEFAULT_NAMESPACE).to_owned())),
     }
 }
 

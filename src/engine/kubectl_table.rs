@@ -1,6 +1,7 @@
 //! `kubectl get`'s table output (`pkg/printers/internalversion/printers.go`),
 //! for the columns podflow can fill: pods, nodes and the rest by name and age.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::clock::SimTime;
@@ -165,7 +166,7 @@ fn align(rows: &[Vec<String>]) -> Vec<String> {
                 if i + 1 == row.len() {
                     line.push_str(cell);
                 } else {
-                    line.push_str(&format!("{cell:<width$}   ", width = widths[i]));
+                    let _ = write!(line, "{cell:<width$}   ", width = widths[i]);
                 }
             }
             line

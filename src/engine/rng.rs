@@ -1,6 +1,8 @@
 //! The engine's one source of randomness: a seeded xoshiro256** generator,
 //! so the same seed gives the same UIDs, IPs, names and jitter.
 
+use std::fmt::Write as _;
+
 /// A small, fast, seedable generator (xoshiro256**, seeded through `SplitMix64`).
 #[derive(Debug, Clone)]
 pub struct Rng {
@@ -55,7 +57,10 @@ impl Rng {
     /// `kube-api-access-xxxxx`).
     pub fn name_suffix(&mut self, n: usize) -> String {
         (0..n)
-            .map(|_| char::from(NAME_ALPHABET[self.below(NAME_ALPHABET.len() as u64) as usize]))
+            .map(|_| {
+                let i = self.below(NAME_ALPHABET.len() as u64);
+                char::from(NAME_ALPHABET[usize::try_from(i).unwrap_or(0)])
+            })
             .collect()
     }
 
@@ -83,7 +88,7 @@ impl Rng {
     pub fn hex(&mut self, n: usize) -> String {
         let mut out = String::with_capacity(n + 16);
         while out.len() < n {
-            out.push_str(&format!("{:016x}", self.next_u64()));
+            let _ = write!(out, "{:016x}", self.next_u64());
         }
         out.truncate(n);
         out

@@ -26,7 +26,7 @@ pub enum Record {
         label: String,
     },
     /// One step inside a component.
-    Stage(Stage),
+    Stage(Box<Stage>),
     /// The API server's answer to a client.
     Response {
         to: String,
@@ -180,7 +180,12 @@ mod tests {
         let stage = TraceRecord {
             seq: 4,
             t_ms: 12,
-            body: Record::Stage(Stage::new("kube-apiserver", "authentication", "allow", "x")),
+            body: Record::Stage(Box::new(Stage::new(
+                "kube-apiserver",
+                "authentication",
+                "allow",
+                "x",
+            ))),
         };
         assert!(
             stage

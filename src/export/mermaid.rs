@@ -26,13 +26,15 @@ fn id(component: &str) -> String {
 
 /// Text safe inside a Mermaid message or note (no `;`, `#` or line breaks).
 fn safe(text: &str) -> String {
-    text.replace(';', ",").replace('#', "").replace(['\n', '\r'], " ")
+    text.replace(';', ",")
+        .replace('#', "")
+        .replace(['\n', '\r'], " ")
 }
 
 /// Writes the diagram.
 pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     let mut seen: Vec<String> = Vec::new();
-    let mut add = |name: &str, seen: &mut Vec<String>| {
+    let add = |name: &str, seen: &mut Vec<String>| {
         if !seen.iter().any(|s| s == name) {
             seen.push(name.to_owned());
         }
@@ -54,7 +56,11 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
         .filter(|(_, name)| used.contains(name) || *name == "kube-apiserver")
         .map(|(_, name)| (*name).to_owned())
         .collect();
-    declared.extend(seen.iter().filter(|s| !FIXED.iter().any(|(_, n)| n == s)).cloned());
+    declared.extend(
+        seen.iter()
+            .filter(|s| !FIXED.iter().any(|(_, n)| n == s))
+            .cloned(),
+    );
     for name in &declared {
         writeln!(out, "    participant {} as {name}", id(name))?;
     }
@@ -66,13 +72,18 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
             Record::Response { to, code, message } => {
                 writeln!(out, "    apiserver-->>{}: {code} {}", id(to), safe(message))?;
             }
-            Record::Stage(stage) if declared.iter().any(|d| *d == stage.component) => {
+            Record::Stage(stage) if declared.contains(&stage.component) => {
                 let what = match (&stage.plugin, &stage.node) {
                     (Some(p), Some(n)) => format!("{} {p} on {n}: {}", stage.stage, stage.outcome),
                     (Some(p), None) => format!("{} {p}: {}", stage.stage, stage.outcome),
                     _ => format!("{}: {}", stage.stage, stage.outcome),
                 };
-                writeln!(out, "    Note over {}: {}", id(&stage.component), safe(&what))?;
+                writeln!(
+                    out,
+                    "    Note over {}: {}",
+                    id(&stage.component),
+                    safe(&what)
+                )?;
             }
             _ => {}
         }

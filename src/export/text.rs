@@ -1,5 +1,6 @@
 //! `--format text`: one line a record, `[mm:ss.mmm] …`, for reading.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::engine::clock::SimTime;
@@ -53,7 +54,7 @@ pub fn line(record: &TraceRecord) -> String {
 fn stage_text(stage: &Stage) -> String {
     let mut head = format!("{} {}", stage.component, stage.stage);
     if let Some(phase) = &stage.phase {
-        head.push_str(&format!(" ({phase})"));
+        let _ = write!(head, " ({phase})");
     }
     for extra in [&stage.plugin, &stage.node].into_iter().flatten() {
         head.push(' ');
@@ -62,7 +63,7 @@ fn stage_text(stage: &Stage) -> String {
     if let Some(pod) = &stage.pod
         && stage.component.starts_with("kube-scheduler")
     {
-        head.push_str(&format!(" [{pod}]"));
+        let _ = write!(head, " [{pod}]");
     }
     let detail = if stage.detail.is_empty() {
         String::new()

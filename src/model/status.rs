@@ -35,13 +35,13 @@ fn failure(code: u16, reason: &str, message: String, details: Option<StatusDetai
     }
 }
 
-fn details(kind: &Kind, name: &str) -> Option<StatusDetails> {
-    Some(StatusDetails {
+fn details(kind: &Kind, name: &str) -> StatusDetails {
+    StatusDetails {
         group: (!kind.group.is_empty()).then(|| kind.group.to_owned()),
         kind: Some(kind.resource.to_owned()),
         name: (!name.is_empty()).then(|| name.to_owned()),
         ..StatusDetails::default()
-    })
+    }
 }
 
 /// `GroupResource.String()`: `pods`, `deployments.apps`.
@@ -66,7 +66,7 @@ pub fn group_kind(kind: &Kind) -> String {
 pub fn success(kind: &Kind, name: &str) -> Status {
     Status {
         status: Some("Success".into()),
-        details: details(kind, name),
+        details: Some(details(kind, name)),
         ..Status::default()
     }
 }
@@ -74,13 +74,13 @@ pub fn success(kind: &Kind, name: &str) -> Status {
 /// 404: `pods "nginx" not found`.
 pub fn not_found(kind: &Kind, name: &str) -> Status {
     let message = format!("{} \"{name}\" not found", group_resource(kind));
-    failure(404, "NotFound", message, details(kind, name))
+    failure(404, "NotFound", message, Some(details(kind, name)))
 }
 
 /// 409: `pods "nginx" already exists`.
 pub fn already_exists(kind: &Kind, name: &str) -> Status {
     let message = format!("{} \"{name}\" already exists", group_resource(kind));
-    failure(409, "AlreadyExists", message, details(kind, name))
+    failure(409, "AlreadyExists", message, Some(details(kind, name)))
 }
 
 /// 409: the optimistic-concurrency conflict of an update with a stale `resourceVersion`.
@@ -90,7 +90,7 @@ pub fn conflict(kind: &Kind, name: &str) -> Status {
          please apply your changes to the latest version and try again",
         group_resource(kind)
     );
-    failure(409, "Conflict", message, details(kind, name))
+    failure(409, "Conflict", message, Some(details(kind, name)))
 }
 
 /// 403: `pods is forbidden: REASON`, or `pods "x" is forbidden: REASON` when named.
@@ -101,7 +101,7 @@ pub fn forbidden(kind: &Kind, name: &str, reason: &str) -> Status {
     } else {
         format!("{resource} \"{name}\" is forbidden: {reason}")
     };
-    failure(403, "Forbidden", message, details(kind, name))
+    failure(403, "Forbidden", message, Some(details(kind, name)))
 }
 
 /// 401: `Unauthorized`.
@@ -135,7 +135,7 @@ pub fn invalid(kind: &Kind, name: &str, errors: &[FieldError]) -> Status {
         ),
     };
     let message = format!("{} \"{name}\" is invalid: {joined}", group_kind(kind));
-    let mut details = details(kind, name).unwrap_or_default();
+    let mut details = details(kind, name);
     details.kind = Some(kind.kind.to_owned());
     details.causes = Some(
         errors

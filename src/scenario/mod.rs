@@ -21,4 +21,4 @@ pub use location::{InputError, Location};
 pub use manifest::{Manifest, parse_manifests};
 pub use simulation::{Registry, RegistryImage, SIMULATION_API_VERSION, Simulation, User};
 pub use text::MAX_INPUT_BYTES;
-pub use unknown_fields::{strict_decoding_error, unknown_fields};
+pub use unknown_fields::unknown_fields;

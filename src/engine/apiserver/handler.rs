@@ -126,9 +126,7 @@ impl ApiServer<'_> {
             records: Vec::new(),
             changes: Vec::new(),
         };
-        let response = match h.run() {
-            Ok(response) | Err(response) => response,
-        };
+        let response = h.run().unwrap_or_else(|status| Response::failed(*status));
         h.records.push(Record::Response {
             to: request.client.clone(),
             code: response.code,
@@ -142,11 +140,32 @@ impl ApiServer<'_> {
     }
 }
 
-type Step<T> = Result<T, Response>;
+/// A step of the request path: its result, or the `Status` the request is refused with.
+type Step<T> = Result<T, Box<Status>>;
+
+/// `Pod in version "v1" cannot be handled as a Pod: DETAIL`: how the API server
+/// answers a body it cannot decode (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go`,
+/// `transformDecodeError`).
+/// The message of strict field validation (`runtime.NewStrictDecodingError`):
+/// `strict decoding error: unknown field "a", unknown field "b"`.
+pub fn strict_decoding_error(fields: &[String]) -> String {
+    let list: Vec<String> = fields
+        .iter()
+        .map(|f| format!("unknown field \"{f}\""))
+        .collect();
+    format!("strict decoding error: {}", list.join(", "))
+}
+
+fn cannot_handle(kind: &Kind, detail: &str) -> Status {
+    status::bad_request(format!(
+        "{} in version \"{}\" cannot be handled as a {}: {detail}",
+        kind.kind, kind.version, kind.kind
+    ))
+}
 
 impl Handling<'_, '_> {
     fn stage(&mut self, stage: Stage) {
-        self.records.push(Record::Stage(stage));
+        self.records.push(Record::Stage(Box::new(stage)));
     }
 
     fn run(&mut self) -> Step<Response> {
@@ -183,7 +202,7 @@ impl Handling<'_, '_> {
                 "deny",
                 "no authenticator recognised the bearer token",
             ));
-            Err(Response::failed(status::unauthorized()))
+            Err(Box::new(status::unauthorized()))
         }
     }
 
@@ -200,37 +219,40 @@ impl Handling<'_, '_> {
         } else {
             let reason = authz::forbidden_reason(&attrs);
             self.stage(Stage::new(API, "authorization", "deny", reason.clone()).plugin("RBAC"));
-            Err(Response::failed(status::forbidden(
-                req.kind, &req.name, &reason,
-            )))
+            Err(Box::new(status::forbidden(req.kind, &req.name, &reason)))
         }
     }
 
     /// The object in the request body, defaulted, after strict decoding.
+    /// The object in the request body, decoded strictly and defaulted.
     fn decoded_body(&mut self) -> Step<Object> {
         let req = self.request;
-        if !req.unknown_fields.is_empty() {
-            let fields: Vec<String> = req
-                .unknown_fields
-                .iter()
-                .map(|f| format!("unknown field \"{f}\""))
-                .collect();
-            let message = format!("strict decoding error: {}", fields.join(", "));
-            self.stage(Stage::new(API, "decode", "deny", message.clone()));
-            return Err(Response::failed(status::bad_request(message)));
-        }
         let Some(Body::Object(object)) = &req.body else {
-            let message = "the body of the request was in an unknown format".to_owned();
-            self.stage(Stage::new(API, "decode", "deny", message.clone()));
-            return Err(Response::failed(status::bad_request(message)));
+            return Err(self.refuse_decode(status::bad_request(
+                "the body of the request was in an unknown format".into(),
+            )));
         };
-        let mut object = (**object).clone();
-        if let Some(message) = super::validation::decode_errors(&object) {
-            self.stage(Stage::new(API, "decode", "deny", message.clone()));
-            return Err(Response::failed(status::bad_request(message)));
+        let refusal = if req.unknown_fields.is_empty() {
+            super::validation::decode_errors(object).map(status::bad_request)
+        } else {
+            Some(cannot_handle(
+                req.kind,
+                &strict_decoding_error(&req.unknown_fields),
+            ))
+        };
+        if let Some(refusal) = refusal {
+            return Err(self.refuse_decode(refusal));
         }
+        let mut object = (**object).clone();
         super::defaults::apply(&mut object);
         Ok(object)
+    }
+
+    /// Records a `decode` stage that refused the body.
+    fn refuse_decode(&mut self, refusal: Status) -> Box<Status> {
+        let message = refusal.message.clone().unwrap_or_default();
+        self.stage(Stage::new(API, "decode", "deny", message));
+        Box::new(refusal)
     }
 
     fn create(&mut self, user: &UserInfo) -> Step<Response> {
@@ -246,35 +268,32 @@ impl Handling<'_, '_> {
                 && ns_obj != ns_req
             {
                 let message = "the namespace of the provided object does not match the namespace sent on the request";
-                return Err(Response::failed(status::bad_request(message.into())));
+                return Err(Box::new(status::bad_request(message.into())));
             }
             object.metadata_mut().namespace = ns;
         }
         prepare_for_create(&mut object, self.rng, self.now);
         let name = object.name().to_owned();
         self.admit(Operation::Create, user, &mut object, None)?;
-        self.validate(|o| super::validation::validate_create(o), &object)?;
+        self.validate(super::validation::validate_create, &object)?;
         let effects = self.admit_validating(Operation::Create, user, &object, None)?;
         for write in effects.writes {
             self.persist_update(write);
         }
         let key = key_for(kind, object.namespace(), &name);
-        match self.store.create(&key, object) {
-            Ok(entry) => {
-                let entry = entry.clone();
-                self.record_persist(&key, entry.mod_revision, &entry.object);
-                self.push_last_change();
-                Ok(Response::ok(201, entry.object))
-            }
-            Err(_) => {
-                self.stage(Stage::new(
-                    "etcd",
-                    "persist",
-                    "deny",
-                    format!("{key} already exists"),
-                ));
-                Err(Response::failed(status::already_exists(kind, &name)))
-            }
+        if let Ok(entry) = self.store.create(&key, object) {
+            let entry = entry.clone();
+            self.record_persist(&key, entry.mod_revision, &entry.object);
+            self.push_last_change();
+            Ok(Response::ok(201, entry.object))
+        } else {
+            self.stage(Stage::new(
+                "etcd",
+                "persist",
+                "deny",
+                format!("{key} already exists"),
+            ));
+            Err(Box::new(status::already_exists(kind, &name)))
         }
     }
 
@@ -283,20 +302,14 @@ impl Handling<'_, '_> {
         let kind = req.kind;
         let key = key_for(kind, req.namespace.as_deref(), &req.name);
         let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
-            return Err(Response::failed(status::not_found(kind, &req.name)));
+            return Err(Box::new(status::not_found(kind, &req.name)));
         };
         let mut object = match &req.body {
             Some(Body::MergePatch(patch)) => {
                 let mut json = current.to_json();
                 merge_patch(&mut json, patch);
-                Object::from_json(kind, json).map_err(|e| {
-                    Response::failed(status::bad_request(format!(
-                        "{kind} in version \"{}\" cannot be handled as a {}: {e}",
-                        kind.version,
-                        kind.kind,
-                        kind = kind.kind
-                    )))
-                })?
+                Object::from_json(kind, json)
+                    .map_err(|e| Box::new(cannot_handle(kind, &e.to_string())))?
             }
             _ => self.decoded_body()?,
         };
@@ -336,9 +349,9 @@ impl Handling<'_, '_> {
                     "deny",
                     format!("{key}: resourceVersion is stale"),
                 ));
-                Err(Response::failed(status::conflict(kind, &req.name)))
+                Err(Box::new(status::conflict(kind, &req.name)))
             }
-            Err(_) => Err(Response::failed(status::not_found(kind, &req.name))),
+            Err(_) => Err(Box::new(status::not_found(kind, &req.name))),
         }
     }
 
@@ -346,18 +359,18 @@ impl Handling<'_, '_> {
         let req = self.request;
         let kind = req.kind;
         let Some(Body::Binding { node }) = &req.body else {
-            return Err(Response::failed(status::bad_request(
+            return Err(Box::new(status::bad_request(
                 "a Binding needs a target".into(),
             )));
         };
         let key = key_for(kind, req.namespace.as_deref(), &req.name);
         let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
-            return Err(Response::failed(status::not_found(kind, &req.name)));
+            return Err(Box::new(status::not_found(kind, &req.name)));
         };
         let mut object = (*current).clone();
         self.admit(Operation::Create, user, &mut object, Some(&current))?;
         let Object::Pod(pod) = &mut object else {
-            return Err(Response::failed(status::not_found(kind, &req.name)));
+            return Err(Box::new(status::not_found(kind, &req.name)));
         };
         // pkg/registry/core/pod/storage/storage.go, assignPod / setPodNodeAndMetadata.
         let spec = pod.spec.get_or_insert_with(Default::default);
@@ -371,7 +384,7 @@ impl Handling<'_, '_> {
                 "Operation cannot be fulfilled on pods/binding \"{}\": {message}",
                 req.name
             ));
-            return Err(Response::failed(conflict));
+            return Err(Box::new(conflict));
         }
         spec.node_name = Some(node.clone());
         let status = pod.status.get_or_insert_with(Default::default);
@@ -393,7 +406,7 @@ impl Handling<'_, '_> {
         let entry = self
             .store
             .update(&key, object, expected)
-            .map_err(|_| Response::failed(status::conflict(kind, &req.name)))?
+            .map_err(|_| Box::new(status::conflict(kind, &req.name)))?
             .clone();
         self.record_persist(&key, entry.mod_revision, &entry.object);
         self.push_last_change();
@@ -417,7 +430,7 @@ impl Handling<'_, '_> {
         });
         match self.store.get(&key) {
             Some(entry) => Ok(Response::ok(200, Arc::clone(&entry.object))),
-            None => Err(Response::failed(status::not_found(req.kind, &req.name))),
+            None => Err(Box::new(status::not_found(req.kind, &req.name))),
         }
     }
 
@@ -436,7 +449,7 @@ impl Handling<'_, '_> {
         let req = self.request;
         let key = key_for(kind, req.namespace.as_deref(), &req.name);
         let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
-            return Err(Response::failed(status::not_found(kind, &req.name)));
+            return Err(Box::new(status::not_found(kind, &req.name)));
         };
         let mut object = (*current).clone();
         self.admit(Operation::Delete, user, &mut object, Some(&current))?;
@@ -472,7 +485,7 @@ impl Handling<'_, '_> {
                 let entry = self
                     .store
                     .update(&key, object, None)
-                    .map_err(|_| Response::failed(status::not_found(kind, &req.name)))?
+                    .map_err(|_| Box::new(status::not_found(kind, &req.name)))?
                     .clone();
                 self.record_persist(&key, entry.mod_revision, &entry.object);
                 self.push_last_change();
@@ -482,7 +495,7 @@ impl Handling<'_, '_> {
         let last = self
             .store
             .delete(&key)
-            .map_err(|_| Response::failed(status::not_found(kind, &req.name)))?;
+            .map_err(|_| Box::new(status::not_found(kind, &req.name)))?;
         self.records.push(Record::Message {
             from: API.into(),
             to: "etcd".into(),
@@ -532,7 +545,7 @@ impl Handling<'_, '_> {
             let verdict = plugin.admit(&areq, object, self.rng);
             self.admission_record("mutating", plugin.name(), &verdict);
             if let Verdict::Deny(status) = verdict {
-                return Err(Response::failed(status));
+                return Err(Box::new(status));
             }
         }
         Ok(())
@@ -565,7 +578,7 @@ impl Handling<'_, '_> {
             let verdict = plugin.validate(&areq, object, &mut effects);
             self.admission_record("validating", plugin.name(), &verdict);
             if let Verdict::Deny(status) = verdict {
-                return Err(Response::failed(status));
+                return Err(Box::new(status));
             }
         }
         Ok(effects)
@@ -604,7 +617,7 @@ impl Handling<'_, '_> {
             "deny",
             status.message.clone().unwrap_or_default(),
         ));
-        Err(Response::failed(status))
+        Err(Box::new(status))
     }
 
     /// Writes an object another step asked for (a quota's usage), unconditionally.

@@ -74,7 +74,7 @@ pub fn same_ignoring_resource_version(a: &Object, b: &Object) -> bool {
     a == *b
 }
 
-/// The Pod's QoS class (`pkg/apis/core/helper/qos/qos.go`, `GetPodQOS`):
+/// The Pod's `QoS` class (`pkg/apis/core/helper/qos/qos.go`, `GetPodQOS`):
 /// `Guaranteed` when every container has cpu and memory limits equal to its
 /// requests, `BestEffort` when none has any, else `Burstable`.
 pub fn qos_class(pod: &Pod) -> &'static str {

@@ -285,7 +285,7 @@ impl Kubelet {
             cx,
             "kuberuntime_manager.go:1079",
             "No sandbox for pod can be found. Need to start a new one",
-            &[pod_field.clone()],
+            std::slice::from_ref(&pod_field),
         );
         let uid = pod.metadata.uid.clone().unwrap_or_default();
         let name = pod.metadata.name.clone().unwrap_or_default();
@@ -305,19 +305,19 @@ impl Kubelet {
                 cx,
                 "reconciler_common.go:251",
                 &format!("operationExecutor.VerifyControllerAttachedVolume started for {what} "),
-                &[pod_field.clone()],
+                std::slice::from_ref(&pod_field),
             );
             self.log(
                 cx,
                 "reconciler_common.go:224",
                 &format!("operationExecutor.MountVolume started for {what} "),
-                &[pod_field.clone()],
+                std::slice::from_ref(&pod_field),
             );
             self.log(
                 cx,
                 "operation_generator.go:614",
                 &format!("MountVolume.SetUp succeeded for {what} "),
-                &[pod_field.clone()],
+                std::slice::from_ref(&pod_field),
             );
             cx.stage(
                 Stage::new(
@@ -370,7 +370,7 @@ impl Kubelet {
             .node(self.node.clone())
             .pod(key),
         );
-        cx.message(&cni, &containerd, format!("{ip}"));
+        cx.message(&cni, &containerd, ip.clone());
         cx.message(&containerd, &me, format!("sandbox {}", &sandbox_id[..13]));
         cx.stage(
             Stage::new(
@@ -400,8 +400,9 @@ impl Kubelet {
         ip
     }
 
-    fn container_field(name: &str) -> Option<String> {
-        Some(format!("spec.containers{{{name}}}"))
+    /// The `fieldPath` of a container's events: `spec.containers{nginx}`.
+    fn container_field(name: &str) -> String {
+        format!("spec.containers{{{name}}}")
     }
 
     fn spec_image(&self, key: &str, i: usize) -> String {
@@ -438,7 +439,7 @@ impl Kubelet {
                 "Pulled",
                 format!("Container image \"{spec_image}\" already present on machine and can be accessed by the pod"),
                 (ns, name),
-                Self::container_field(&container.name),
+                Some(Self::container_field(&container.name)),
                 "kubelet",
             ));
             cx.stage(
@@ -459,7 +460,7 @@ impl Kubelet {
             "Pulling",
             format!("Pulling image \"{spec_image}\""),
             (ns, name),
-            Self::container_field(&container.name),
+            Some(Self::container_field(&container.name)),
             "kubelet",
         ));
         cx.message(
@@ -502,7 +503,7 @@ impl Kubelet {
             "Pulled",
             format!("Successfully pulled image \"{spec_image}\" in {took} ({took} including waiting). Image size: {size} bytes."),
             (ns, name),
-            Self::container_field(&container.name),
+            Some(Self::container_field(&container.name)),
             "kubelet",
         ));
         cx.stage(
@@ -539,7 +540,7 @@ impl Kubelet {
             "Created",
             "Container created",
             (ns, name),
-            Self::container_field(&container_name),
+            Some(Self::container_field(&container_name)),
             "kubelet",
         ));
         cx.message(&me, &containerd, format!("StartContainer {}", &id[..13]));
@@ -548,7 +549,7 @@ impl Kubelet {
             "Started",
             "Container started",
             (ns, name),
-            Self::container_field(&container_name),
+            Some(Self::container_field(&container_name)),
             "kubelet",
         ));
         cx.stage(
@@ -696,7 +697,7 @@ impl Kubelet {
                 "Killing",
                 format!("Stopping container {container}"),
                 (ns, name),
-                Self::container_field(&container),
+                Some(Self::container_field(&container)),
                 "kubelet",
             ));
             cx.message(
@@ -736,9 +737,9 @@ impl Kubelet {
             .pod(key),
         );
         self.report_status(key, cx);
-        let request = self
-            .pod_request(Verb::Delete, &pod)
-            .body(Body::Delete { grace_period_seconds: Some(0) });
+        let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
+            grace_period_seconds: Some(0),
+        });
         cx.send(request);
     }
 
@@ -796,13 +797,12 @@ impl Kubelet {
             .as_ref()
             .and_then(|s| s.conditions.as_ref())
             .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
-        {
-            if let (Some(list), Ok(value)) = (
+            && let (Some(list), Ok(value)) = (
                 status["conditions"].as_array_mut(),
                 serde_json::to_value(scheduled),
-            ) {
-                list.push(value);
-            }
+            )
+        {
+            list.push(value);
         }
         let pod = Arc::clone(&worker.pod);
         let request = self
@@ -816,7 +816,7 @@ impl Kubelet {
     pub fn on_response(&mut self, _id: RequestId, _response: &Response, _cx: &mut Cx<'_>) {}
 }
 
-/// The volume plugin's name in the UniqueName (`kubernetes.io/projected`, ...).
+/// The volume plugin's name in the `UniqueName` (`kubernetes.io/projected`, ...).
 fn volume_plugin(volume: &k8s_openapi::api::core::v1::Volume) -> &'static str {
     if volume.projected.is_some() {
         "kubernetes.io/projected"

@@ -240,8 +240,8 @@ mod tests {
                 finished_at: SimTime(2),
             })
         };
-        assert_eq!(phase(&[waiting.clone()], "Always"), "Pending");
-        assert_eq!(phase(&[running.clone()], "Always"), "Running");
+        assert_eq!(phase(std::slice::from_ref(&waiting), "Always"), "Pending");
+        assert_eq!(phase(std::slice::from_ref(&running), "Always"), "Running");
         assert_eq!(phase(&[running, waiting], "Always"), "Pending");
         assert_eq!(phase(&[done(0)], "Never"), "Succeeded");
         assert_eq!(phase(&[done(1)], "Never"), "Failed");

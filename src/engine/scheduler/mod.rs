@@ -297,7 +297,9 @@ impl Scheduler {
         self.assumed.insert(key.to_owned(), node.to_owned());
         let request = pod_request(Verb::Create, pod)
             .subresource("binding")
-            .body(Body::Binding { node: node.to_owned() });
+            .body(Body::Binding {
+                node: node.to_owned(),
+            });
         cx.stage(
             Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
                 .node(node)
@@ -338,7 +340,7 @@ impl Scheduler {
         }
     }
 
-    /// No node fits: the FailedScheduling event, the `PodScheduled=False` condition, and a wait.
+    /// No node fits: the `FailedScheduling` event, the `PodScheduled=False` condition, and a wait.
     fn unschedulable_pod(
         &mut self,
         key: &str,
@@ -372,7 +374,11 @@ impl Scheduler {
                     .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(&message))
             });
         if !already {
-            cx.send(pod_request(Verb::Patch, pod).subresource("status").body(Body::MergePatch(patch)));
+            cx.send(
+                pod_request(Verb::Patch, pod)
+                    .subresource("status")
+                    .body(Body::MergePatch(patch)),
+            );
         }
     }
 }
@@ -402,21 +408,21 @@ fn select_host(totals: &BTreeMap<String, i64>, cx: &mut Cx<'_>) -> String {
     let mut ties = 0u64;
     for (node, &score) in totals {
         if score > best_score {
-            best = node.clone();
+            best.clone_from(node);
             best_score = score;
             ties = 1;
         } else if score == best_score {
             ties += 1;
             if cx.rng.below(ties) == 0 {
-                best = node.clone();
+                best.clone_from(node);
             }
         }
     }
     best
 }
 
-/// The FailedScheduling message (`pkg/scheduler/framework/types.go`, `FitError.Error`,
-/// and the DefaultPreemption post-filter's message): reasons counted per node,
+/// The `FailedScheduling` message (`pkg/scheduler/framework/types.go`, `FitError.Error`,
+/// and the `DefaultPreemption` post-filter's message): reasons counted per node,
 /// sorted as strings, then what preemption found.
 pub fn fit_error_message(total: usize, failures: &BTreeMap<String, (Code, Vec<String>)>) -> String {
     let mut histogram: BTreeMap<&str, usize> = BTreeMap::new();

@@ -1042,6 +1042,7 @@ fn attributes_follow_the_request() {
         subresource: Some("binding".into()),
         body: None,
         unknown_fields: Vec::new(),
+        resource_version: None,
     };
     let attrs = Attributes::for_request(&u, &request);
     assert_eq!(

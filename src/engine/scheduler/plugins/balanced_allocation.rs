@@ -1,9 +1,12 @@
-//! NodeResourcesBalancedAllocation (`pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go`):
+//! `NodeResourcesBalancedAllocation` (`pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go`):
 //! prefers nodes whose cpu and memory would be used in equal shares.
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::engine::scheduler::framework::{MAX_NODE_SCORE, NodeInfo, ScorePlugin};
+use crate::engine::scheduler::framework::{NodeInfo, ScorePlugin};
+
+/// `framework.MaxNodeScore`, as the float the formula needs.
+const MAX_SCORE: u8 = 100;
 use crate::engine::scheduler::resources::pod_requests;
 
 pub struct BalancedAllocation;
@@ -14,8 +17,9 @@ pub fn balanced_score(cpu_fraction: f64, memory_fraction: f64) -> i64 {
     let cpu = cpu_fraction.min(1.0);
     let memory = memory_fraction.min(1.0);
     let std = (cpu - memory).abs() / 2.0;
+    // Upstream truncates the float score to an integer (`int64((1 - std) * MaxNodeScore)`).
     #[allow(clippy::cast_possible_truncation)]
-    let score = ((1.0 - std) * MAX_NODE_SCORE as f64) as i64;
+    let score = ((1.0 - std) * f64::from(MAX_SCORE)) as i64;
     score
 }
 

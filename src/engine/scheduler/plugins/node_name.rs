@@ -1,4 +1,4 @@
-//! NodeName (`pkg/scheduler/framework/plugins/nodename/node_name.go`): a pod
+//! `NodeName` (`pkg/scheduler/framework/plugins/nodename/node_name.go`): a pod
 //! that names a node in `spec.nodeName` fits only there.
 
 use k8s_openapi::api::core::v1::Pod;

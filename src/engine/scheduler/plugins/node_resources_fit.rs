@@ -1,6 +1,6 @@
-//! NodeResourcesFit (`pkg/scheduler/framework/plugins/noderesources/fit.go`,
+//! `NodeResourcesFit` (`pkg/scheduler/framework/plugins/noderesources/fit.go`,
 //! `least_allocated.go`): a node fits when its allocatable resources cover what
-//! its pods already request plus this pod's requests; scored by LeastAllocated.
+//! its pods already request plus this pod's requests; scored by `LeastAllocated`.
 
 use k8s_openapi::api::core::v1::Pod;
 
@@ -52,7 +52,7 @@ impl FilterPlugin for NodeResourcesFit {
     }
 }
 
-/// LeastAllocated's score of one resource: the share left free, 0..=100.
+/// `LeastAllocated`'s score of one resource: the share left free, 0..=100.
 fn least_allocated(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
@@ -65,7 +65,7 @@ impl ScorePlugin for NodeResourcesFit {
         "NodeResourcesFit"
     }
 
-    /// LeastAllocated over cpu and memory, weight 1 each, with the non-zero request defaults.
+    /// `LeastAllocated` over cpu and memory, weight 1 each, with the non-zero request defaults.
     fn score(&self, pod: &Pod, node: &NodeInfo) -> i64 {
         let want = pod_requests(pod, true);
         let cpu = least_allocated(
@@ -76,7 +76,7 @@ impl ScorePlugin for NodeResourcesFit {
             node.non_zero_requested.memory + want.memory,
             node.allocatable.memory,
         );
-        (cpu + memory) / 2
+        i64::midpoint(cpu, memory)
     }
 }
 
@@ -90,7 +90,7 @@ mod tests {
         // "nothing scheduled, resources requested, differently sized nodes":
         // cpu (4000-3000)*100/4000 = 25, memory (10000-5000)*100/10000 = 50 → 37.
         assert_eq!(
-            (least_allocated(3000, 4000) + least_allocated(5000, 10000)) / 2,
+            i64::midpoint(least_allocated(3000, 4000), least_allocated(5000, 10000)),
             37
         );
         assert_eq!(least_allocated(5000, 4000), 0);

@@ -1,4 +1,4 @@
-//! NodeUnschedulable (`pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go`):
+//! `NodeUnschedulable` (`pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go`):
 //! a cordoned node takes only pods that tolerate `node.kubernetes.io/unschedulable:NoSchedule`.
 
 use k8s_openapi::api::core::v1::{Pod, Taint};

@@ -1,4 +1,4 @@
-//! TaintToleration (`pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`):
+//! `TaintToleration` (`pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`):
 //! filters out nodes with a `NoSchedule`/`NoExecute` taint the pod does not
 //! tolerate, and scores nodes by how many `PreferNoSchedule` taints it does not
 //! tolerate (fewer is better).
