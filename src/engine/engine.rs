@@ -112,7 +112,9 @@ impl Engine {
     /// kubectl about to run `setup.commands`.
     pub fn new(setup: Setup) -> Engine {
         let mut store = Store::new();
-        for object in setup.objects {
+        let mut rng = Rng::new(setup.seed);
+        for mut object in setup.objects {
+            existing_object_metadata(&mut object, &mut rng);
             let key = key_for(object.kind(), object.namespace(), object.name());
             // A cluster file may name an object twice; the last one wins, as a
             // second `kubectl apply` would make it.
@@ -128,7 +130,7 @@ impl Engine {
             now: SimTime::ZERO,
             seq: 0,
             next_request: 1,
-            rng: Rng::new(setup.seed),
+            rng,
             queue: EventQueue::default(),
             store,
             authn: Arc::new(setup.tokens),
@@ -412,6 +414,24 @@ impl Engine {
                 }
             })
             .collect()
+    }
+}
+
+/// How long before the story starts the cluster's objects were made (kubectl's AGE shows `3d`).
+const CLUSTER_AGE_SECONDS: i64 = 3 * 24 * 3600;
+
+/// Gives an object of the starting cluster what the API server would have given
+/// it when it was made: a UID and a creation time before the story starts.
+fn existing_object_metadata(object: &mut Object, rng: &mut Rng) {
+    let meta = object.metadata_mut();
+    if meta.uid.is_none() {
+        meta.uid = Some(rng.uuid());
+    }
+    if meta.creation_timestamp.is_none() {
+        let (secs, _) = SimTime::ZERO.unix();
+        let made = k8s_openapi::jiff::Timestamp::from_second(secs - CLUSTER_AGE_SECONDS)
+            .unwrap_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH);
+        meta.creation_timestamp = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(made));
     }
 }
 

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::apiserver::handler::Response;
+use super::apiserver::patch;
 use super::apiserver::request::{Body, Credentials, Request, Verb};
-use super::apiserver::strategy::create_merge_patch;
 use super::component::{Cx, RequestId};
 use crate::model::{Kind, Object, status};
 
@@ -90,9 +90,9 @@ enum InFlight {
     /// The POST of a create.
     Create { manifest: Box<Manifest> },
     /// Any other request; `done` is printed on success.
-    Plain { done: String, action: &'static str },
-    /// A get or list.
-    Get,
+    Plain { done: String },
+    /// A get or list, in this namespace.
+    Get { namespace: Option<String> },
 }
 
 /// kubectl's state.
@@ -166,6 +166,12 @@ impl Kubectl {
         Request::new(ME, self.identity.clone(), verb, kind, namespace, name)
     }
 
+    fn print_all(cx: &mut Cx<'_>, lines: Vec<String>) {
+        for line in lines {
+            Self::print(cx, line);
+        }
+    }
+
     fn print(cx: &mut Cx<'_>, line: String) {
         cx.log(ME, None, line);
     }
@@ -195,14 +201,8 @@ impl Kubectl {
     }
 
     /// Sends a request whose success prints `done`.
-    fn send_plain(
-        &mut self,
-        request: Request,
-        done: String,
-        action: &'static str,
-        cx: &mut Cx<'_>,
-    ) {
-        self.send(request, InFlight::Plain { done, action }, cx);
+    fn send_plain(&mut self, request: Request, done: String, cx: &mut Cx<'_>) {
+        self.send(request, InFlight::Plain { done }, cx);
     }
 
     fn start(&mut self, command: Command, cx: &mut Cx<'_>) {
@@ -232,13 +232,14 @@ impl Kubectl {
                 } else {
                     Verb::List
                 };
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
                 let req = self.request(
                     verb,
                     kind,
-                    or_default(namespace),
+                    namespace.clone(),
                     name.as_deref().unwrap_or_default(),
                 );
-                self.send(req, InFlight::Get, cx);
+                self.send(req, InFlight::Get { namespace }, cx);
             }
             Command::Delete {
                 kind,
@@ -247,7 +248,7 @@ impl Kubectl {
             } => {
                 let req = self.request(Verb::Delete, kind, or_default(namespace), &name);
                 let done = format!("{} \"{name}\" deleted", type_name(kind));
-                self.send_plain(req, done, "deleting", cx);
+                self.send_plain(req, done, cx);
             }
             Command::Scale {
                 kind,
@@ -258,9 +259,9 @@ impl Kubectl {
                 let patch = serde_json::json!({"spec": {"replicas": replicas}});
                 let req = self
                     .request(Verb::Patch, kind, or_default(namespace), &name)
-                    .body(Body::MergePatch(patch));
+                    .body(Body::Patch(patch));
                 let done = format!("{}/{name} scaled", type_name(kind));
-                self.send_plain(req, done, "scaling", cx);
+                self.send_plain(req, done, cx);
             }
             Command::Cordon {
                 node,
@@ -275,7 +276,7 @@ impl Kubectl {
                 let kind = crate::model::kinds::kind_of("Node");
                 let req = self
                     .request(Verb::Patch, kind, None, &node)
-                    .body(Body::MergePatch(patch));
+                    .body(Body::Patch(patch));
                 let done = format!(
                     "node/{node} {}",
                     if unschedulable {
@@ -284,7 +285,7 @@ impl Kubectl {
                         "uncordoned"
                     }
                 );
-                self.send_plain(req, done, "patching", cx);
+                self.send_plain(req, done, cx);
             }
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
@@ -380,7 +381,7 @@ impl Kubectl {
                     } else {
                         "patching"
                     };
-                    Self::print(cx, error_line(response, action, &manifest.source));
+                    Self::print_all(cx, error_lines(response, &when(action, &manifest.source)));
                 }
             }
             InFlight::Create { manifest } => {
@@ -394,17 +395,20 @@ impl Kubectl {
                         ),
                     );
                 } else {
-                    Self::print(cx, error_line(response, "creating", &manifest.source));
+                    Self::print_all(
+                        cx,
+                        error_lines(response, &when("creating", &manifest.source)),
+                    );
                 }
             }
-            InFlight::Plain { done, action } => {
+            InFlight::Plain { done } => {
                 if response.code < 300 {
                     Self::print(cx, done);
                 } else {
-                    Self::print(cx, error_line(response, action, ""));
+                    Self::print_all(cx, error_lines(response, ""));
                 }
             }
-            InFlight::Get => Self::print_get(response, cx),
+            InFlight::Get { namespace } => Self::print_get(response, namespace.as_deref(), cx),
         }
         self.next(cx);
     }
@@ -417,37 +421,32 @@ impl Kubectl {
         cx: &mut Cx<'_>,
     ) {
         let config = last_applied(&manifest.object);
+        let mut modified = manifest.object.clone();
+        modified
+            .metadata_mut()
+            .annotations
+            .get_or_insert_with(Default::default)
+            .insert(LAST_APPLIED.into(), config);
         match (response.code, response.object.as_deref()) {
             (404, _) => {
-                let mut object = manifest.object.clone();
-                object
-                    .metadata_mut()
-                    .annotations
-                    .get_or_insert_with(Default::default)
-                    .insert(LAST_APPLIED.into(), config);
-                let req = self.write_request(
-                    Verb::Create,
-                    &manifest,
-                    namespace,
-                    Body::Object(Box::new(object)),
-                );
-                let id = cx.send(req);
-                self.inflight = Some((
-                    id,
-                    InFlight::ApplyWrite {
-                        manifest: Box::new(manifest),
-                        done: "created",
-                    },
-                ));
+                let body = Body::Object(Box::new(modified));
+                let req = self.write_request(Verb::Create, &manifest, namespace, body);
+                let meaning = InFlight::ApplyWrite {
+                    manifest: Box::new(manifest),
+                    done: "created",
+                };
+                self.send(req, meaning, cx);
             }
             (200, Some(live)) => {
-                let previous = live
+                let original: Option<Value> = live
                     .metadata()
                     .annotations
                     .as_ref()
                     .and_then(|a| a.get(LAST_APPLIED))
-                    .cloned();
-                if previous.as_deref() == Some(config.as_str()) {
+                    .and_then(|p| serde_json::from_str(p).ok());
+                let patch =
+                    patch::three_way(original.as_ref(), &modified.to_json(), &live.to_json());
+                if patch.as_object().is_some_and(serde_json::Map::is_empty) {
                     let name = manifest.object.name().to_owned();
                     Self::print(
                         cx,
@@ -455,36 +454,23 @@ impl Kubectl {
                     );
                     return;
                 }
-                let before: Value = previous
-                    .and_then(|p| serde_json::from_str(&p).ok())
-                    .unwrap_or_else(|| serde_json::json!({}));
-                let mut after: Value = serde_json::from_str(&config).unwrap_or_default();
-                let mut patch = create_merge_patch(&before, &after.take());
-                patch["metadata"]["annotations"][LAST_APPLIED] = Value::String(config);
-                let req =
-                    self.write_request(Verb::Patch, &manifest, namespace, Body::MergePatch(patch));
-                let id = cx.send(req);
-                self.inflight = Some((
-                    id,
-                    InFlight::ApplyWrite {
-                        manifest: Box::new(manifest),
-                        done: "configured",
-                    },
-                ));
+                let req = self.write_request(Verb::Patch, &manifest, namespace, Body::Patch(patch));
+                let meaning = InFlight::ApplyWrite {
+                    manifest: Box::new(manifest),
+                    done: "configured",
+                };
+                self.send(req, meaning, cx);
             }
             _ => {
-                let source = manifest.source.clone();
-                Self::print(
-                    cx,
-                    error_line(response, "retrieving current configuration of", &source),
-                );
+                let context = retrieving(&manifest, namespace.as_deref());
+                Self::print_all(cx, error_lines(response, &context));
             }
         }
     }
 
-    fn print_get(response: &Response, cx: &mut Cx<'_>) {
+    fn print_get(response: &Response, namespace: Option<&str>, cx: &mut Cx<'_>) {
         if response.code >= 300 {
-            Self::print(cx, error_line(response, "", ""));
+            Self::print_all(cx, error_lines(response, ""));
             return;
         }
         let objects: Vec<Arc<Object>> = match &response.object {
@@ -492,7 +478,11 @@ impl Kubectl {
             None => response.items.clone(),
         };
         if objects.is_empty() {
-            Self::print(cx, "No resources found in default namespace.".into());
+            let line = match namespace {
+                Some(ns) => format!("No resources found in {ns} namespace."),
+                None => "No resources found".to_owned(),
+            };
+            Self::print(cx, line);
             return;
         }
         for line in super::kubectl_table::table(&objects, cx.now) {
@@ -570,17 +560,40 @@ fn object_name(response: &Response, manifest: &Manifest) -> String {
     )
 }
 
-/// kubectl's line for a failed request (`cmdutil.CheckErr` / `StandardErrorMessage`,
-/// and apply's `error when creating "pod.yaml": ...` wrapping).
-fn error_line(response: &Response, action: &str, source: &str) -> String {
-    let Some(status) = response.status.as_ref() else {
-        return format!("error: the server answered {}", response.code);
+/// What kubectl prints for a failed request: the request's context
+/// (`AddSourceToErr`) before the server's message.
+fn error_lines(response: &Response, context: &str) -> Vec<String> {
+    let line = match response.status.as_ref() {
+        Some(status) => status::kubectl_error_line(status, context),
+        None => format!("error: the server answered {}", response.code),
     };
-    let line = status::kubectl_error_line(status);
-    if source.is_empty() || action.is_empty() || status.reason.as_deref() == Some("Invalid") {
-        return line;
+    line.lines().map(str::to_owned).collect()
+}
+
+/// `error when creating "pod.yaml": `, as `AddSourceToErr` words it.
+fn when(action: &str, source: &str) -> String {
+    if source.is_empty() {
+        String::new()
+    } else {
+        format!("error when {action} \"{source}\": ")
     }
-    let reason = status.reason.as_deref().unwrap_or("Unknown");
-    let message = status.message.as_deref().unwrap_or_default();
-    format!("Error from server ({reason}): error when {action} \"{source}\": {message}")
+}
+
+/// The context of a failed GET in `apply` (`apply.go`, with `info.String()`):
+/// which object kubectl was looking for.
+fn retrieving(manifest: &Manifest, namespace: Option<&str>) -> String {
+    let kind = manifest.object.kind();
+    let gv = if kind.group.is_empty() {
+        format!("/{}", kind.version)
+    } else {
+        kind.api_version()
+    };
+    format!(
+        "error when retrieving current configuration of:\nResource: \"{gv}, Resource={}\", GroupVersionKind: \"{gv}, Kind={}\"\nName: \"{}\", Namespace: \"{}\"\nfrom server for: \"{}\": ",
+        kind.resource,
+        kind.kind,
+        manifest.object.name(),
+        namespace.unwrap_or_default(),
+        manifest.source
+    )
 }

@@ -151,15 +151,27 @@ pub fn invalid(kind: &Kind, name: &str, errors: &[FieldError]) -> Status {
 }
 
 /// What kubectl prints for a failed request (`staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go`,
-/// `StandardErrorMessage`): `Error from server (Forbidden): …`, or
-/// `The Pod "x" is invalid: …` for validation errors.
-pub fn kubectl_error_line(status: &Status) -> String {
-    let reason = status.reason.as_deref().unwrap_or("Unknown");
+/// `checkErr` and `StandardErrorMessage`): `Error from server (Forbidden): …`,
+/// `The Pod "x" is invalid: …` for validation errors, and the login hint for
+/// `401`. `context` is what `AddSourceToErr` puts before the message
+/// (`error when creating "pod.yaml": `).
+pub fn kubectl_error_line(status: &Status, context: &str) -> String {
+    let reason = status.reason.as_deref().unwrap_or_default();
     let message = status.message.as_deref().unwrap_or_default();
-    if reason == "Invalid" {
-        format!("The {message}")
-    } else {
-        format!("Error from server ({reason}): {message}")
+    match reason {
+        "Invalid" => {
+            let details = status.details.as_ref();
+            let kind = details.and_then(|d| d.kind.as_deref()).unwrap_or_default();
+            let name = details.and_then(|d| d.name.as_deref()).unwrap_or_default();
+            let causes = message
+                .split_once(" is invalid: ")
+                .map_or(message, |(_, c)| c);
+            format!("The {kind} \"{name}\" is invalid: {causes}")
+        }
+        // kubectl learns this from discovery, before it sends the request itself.
+        "Unauthorized" => format!("error: You must be logged in to the server ({message})"),
+        "" => format!("Error from server: {context}{message}"),
+        reason => format!("Error from server ({reason}): {context}{message}"),
     }
 }
 
@@ -192,8 +204,16 @@ mod tests {
             Some(r#"Pod "x" is invalid: spec.containers[0].image: Required value"#)
         );
         assert_eq!(
-            kubectl_error_line(&status),
+            kubectl_error_line(&status, r#"error when creating "x.yaml": "#),
             r#"The Pod "x" is invalid: spec.containers[0].image: Required value"#
+        );
+        assert_eq!(
+            kubectl_error_line(&unauthorized(), ""),
+            "error: You must be logged in to the server (Unauthorized)"
+        );
+        assert_eq!(
+            kubectl_error_line(&not_found(pods, "x"), r#"error when deleting "": "#),
+            r#"Error from server (NotFound): error when deleting "": pods "x" not found"#
         );
         let two = invalid(pods, "x", &[err.clone(), err]);
         assert!(two.message.unwrap().ends_with("invalid: [spec.containers[0].image: Required value, spec.containers[0].image: Required value]"));

@@ -10,9 +10,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 use super::admission::{AdmissionRequest, Plugin, SideEffects, Verdict};
 use super::authn::TokenAuthenticator;
 use super::request::{Body, Operation, Request, UserInfo, Verb};
-use super::strategy::{
-    merge_patch, prepare_for_create, prepare_for_update, same_ignoring_resource_version,
-};
+use super::strategy::{prepare_for_create, prepare_for_update, same_ignoring_resource_version};
 use super::{ClusterView, authz};
 use crate::engine::clock::SimTime;
 use crate::engine::rng::Rng;
@@ -305,11 +303,13 @@ impl Handling<'_, '_> {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
         let mut object = match &req.body {
-            Some(Body::MergePatch(patch)) => {
+            Some(Body::Patch(patch)) => {
                 let mut json = current.to_json();
-                merge_patch(&mut json, patch);
-                Object::from_json(kind, json)
-                    .map_err(|e| Box::new(cannot_handle(kind, &e.to_string())))?
+                super::patch::apply(&mut json, patch);
+                let mut patched = Object::from_json(kind, json)
+                    .map_err(|e| Box::new(cannot_handle(kind, &e.to_string())))?;
+                super::defaults::apply(&mut patched);
+                patched
             }
             _ => self.decoded_body()?,
         };

@@ -7,6 +7,7 @@ pub mod authz;
 pub mod bootstrap_policy;
 pub mod defaults;
 pub mod handler;
+pub mod patch;
 pub mod request;
 pub mod strategy;
 pub mod validation;

@@ -129,8 +129,8 @@ pub struct Request {
 pub enum Body {
     /// A whole object (create, update, status update).
     Object(Box<Object>),
-    /// A merge patch to the stored object, as JSON.
-    MergePatch(serde_json::Value),
+    /// A strategic merge patch to the stored object (`application/strategic-merge-patch+json`).
+    Patch(serde_json::Value),
     /// The target of a `pods/binding` request: the node's name.
     Binding { node: String },
     /// A delete's options.

@@ -1,12 +1,10 @@
 //! What the registry does to an object before it is stored: system fields on
 //! create (`uid`, `creationTimestamp`, `generateName`), a new Pod's status
 //! (`pkg/registry/core/pod/strategy.go`, `PrepareForCreate`), what an update of
-//! the main resource or of `status` may change (`PrepareForUpdate`), and JSON
-//! merge patches (RFC 7386).
+//! the main resource or of `status` may change (`PrepareForUpdate`).
 
 use k8s_openapi::api::core::v1::{Pod, PodStatus};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use serde_json::Value;
 
 use crate::engine::clock::SimTime;
 use crate::engine::rng::Rng;
@@ -123,70 +121,10 @@ fn same_amount(a: &str, b: &str) -> bool {
         .is_some_and(|(a, b)| a.milli_value() == b.milli_value())
 }
 
-/// Applies an RFC 7386 JSON merge patch.
-pub fn merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(patch) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = Value::Object(serde_json::Map::new());
-    }
-    let Value::Object(map) = target else {
-        return;
-    };
-    for (key, value) in patch {
-        if value.is_null() {
-            map.remove(key);
-        } else {
-            merge_patch(map.entry(key.clone()).or_insert(Value::Null), value);
-        }
-    }
-}
-
-/// The merge patch that turns `from` into `to` (what kubectl sends for an apply
-/// of a changed manifest; `null` removes a field).
-pub fn create_merge_patch(from: &Value, to: &Value) -> Value {
-    match (from, to) {
-        (Value::Object(a), Value::Object(b)) => {
-            let mut patch = serde_json::Map::new();
-            for (key, old) in a {
-                match b.get(key) {
-                    None => {
-                        patch.insert(key.clone(), Value::Null);
-                    }
-                    Some(new) if new != old => {
-                        patch.insert(key.clone(), create_merge_patch(old, new));
-                    }
-                    Some(_) => {}
-                }
-            }
-            for (key, new) in b {
-                if !a.contains_key(key) {
-                    patch.insert(key.clone(), new.clone());
-                }
-            }
-            Value::Object(patch)
-        }
-        _ => to.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn merge_patch_round_trip() {
-        let from = json!({"a": 1, "b": {"c": 2, "d": 3}, "e": [1]});
-        let to = json!({"a": 1, "b": {"c": 5}, "e": [2], "f": "x"});
-        let patch = create_merge_patch(&from, &to);
-        assert_eq!(patch, json!({"b": {"c": 5, "d": null}, "e": [2], "f": "x"}));
-        let mut target = from.clone();
-        merge_patch(&mut target, &patch);
-        assert_eq!(target, to);
-    }
+    use serde_json::{Value, json};
 
     #[test]
     fn qos_classes() {

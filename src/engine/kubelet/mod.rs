@@ -790,25 +790,29 @@ impl Kubelet {
             now,
         };
         let mut status = status::pod_status(&view);
-        // The scheduler's condition stays as it wrote it.
-        if let Some(scheduled) = worker
+        // The kubelet keeps the scheduler's condition in the status it generates.
+        let scheduled = worker
             .pod
             .status
             .as_ref()
             .and_then(|s| s.conditions.as_ref())
             .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
-            && let (Some(list), Ok(value)) = (
-                status["conditions"].as_array_mut(),
-                serde_json::to_value(scheduled),
-            )
-        {
-            list.push(value);
+            .and_then(|c| serde_json::to_value(c).ok());
+        if let (Some(list), Some(condition)) = (status["conditions"].as_array_mut(), scheduled) {
+            list.push(condition);
         }
+        let old = worker
+            .pod
+            .status
+            .as_ref()
+            .and_then(|s| serde_json::to_value(s).ok())
+            .unwrap_or_default();
+        let patch = crate::engine::apiserver::patch::two_way(&old, &status);
         let pod = Arc::clone(&worker.pod);
         let request = self
             .pod_request(Verb::Patch, &pod)
             .subresource("status")
-            .body(Body::MergePatch(serde_json::json!({ "status": status })));
+            .body(Body::Patch(serde_json::json!({ "status": patch })));
         cx.send(request);
     }
 

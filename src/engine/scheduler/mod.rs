@@ -377,7 +377,7 @@ impl Scheduler {
             cx.send(
                 pod_request(Verb::Patch, pod)
                     .subresource("status")
-                    .body(Body::MergePatch(patch)),
+                    .body(Body::Patch(patch)),
             );
         }
     }

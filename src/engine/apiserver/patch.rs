@@ -1,0 +1,329 @@
+//! Strategic merge patches, as `k8s.io/apimachinery/pkg/util/strategicpatch`
+//! makes and applies them for the built-in kinds: lists with a merge key
+//! (`containers` by `name`, `volumeMounts` by `mountPath`, `conditions` by
+//! `type`, ...) merge element by element, `null` deletes a field, and
+//! `$patch: delete` removes a list element. kubectl's client-side apply sends
+//! the three-way patch of `CreateThreeWayMergePatch`; kubelets and the
+//! scheduler patch status the same way.
+//!
+//! Simplified: merge keys are looked up by field name alone (upstream reads
+//! them from the Go struct tags of each type), and `$setElementOrder`,
+//! `$retainKeys` and primitive-list merges are not produced.
+
+use serde_json::{Map, Value};
+
+/// The merge key of a list field, if it merges by key (`patchMergeKey` in the
+/// core/v1 and apps/v1 types).
+fn merge_key(field: &str, elements: &[Value]) -> Option<&'static str> {
+    Some(match field {
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "volumes"
+        | "env"
+        | "imagePullSecrets"
+        | "containerStatuses"
+        | "initContainerStatuses"
+        | "ephemeralContainerStatuses"
+        | "resourceClaims" => "name",
+        "volumeMounts" => "mountPath",
+        "volumeDevices" => "devicePath",
+        "conditions" => "type",
+        "podIPs" | "hostIPs" => "ip",
+        "ownerReferences" => "uid",
+        "taints" => "key",
+        // Container ports merge by containerPort, Service ports by port.
+        "ports" => {
+            if elements.iter().any(|e| e.get("containerPort").is_some()) {
+                "containerPort"
+            } else {
+                "port"
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn key_of<'a>(element: &'a Value, key: &str) -> Option<&'a Value> {
+    element.get(key)
+}
+
+/// Applies a strategic merge `patch` to `target`.
+pub fn apply(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(map) = target else {
+        return;
+    };
+    for (field, value) in patch {
+        if field.starts_with('$') {
+            continue;
+        }
+        match value {
+            Value::Null => {
+                map.remove(field);
+            }
+            Value::Array(items) => {
+                if let (Some(Value::Array(current)), Some(key)) =
+                    (map.get_mut(field), merge_key(field, items))
+                {
+                    merge_list(current, items, key);
+                } else {
+                    let kept = items.iter().filter(|i| !is_delete(i)).cloned().collect();
+                    map.insert(field.clone(), Value::Array(kept));
+                }
+            }
+            Value::Object(_) => apply(map.entry(field.clone()).or_insert(Value::Null), value),
+            _ => {
+                map.insert(field.clone(), value.clone());
+            }
+        }
+    }
+}
+
+fn is_delete(element: &Value) -> bool {
+    element.get("$patch").and_then(Value::as_str) == Some("delete")
+}
+
+fn merge_list(current: &mut Vec<Value>, patch: &[Value], key: &str) {
+    for element in patch {
+        let Some(id) = key_of(element, key) else {
+            current.push(element.clone());
+            continue;
+        };
+        let found = current.iter().position(|c| key_of(c, key) == Some(id));
+        match (found, is_delete(element)) {
+            (Some(i), true) => {
+                current.remove(i);
+            }
+            (None, true) => {}
+            (Some(i), false) => apply(&mut current[i], element),
+            (None, false) => current.push(element.clone()),
+        }
+    }
+}
+
+/// What a two-way diff keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Additions and changes, no deletions.
+    Changes,
+    /// Deletions only.
+    Deletions,
+}
+
+/// The patch from `from` to `to`, keeping only changes or only deletions.
+fn diff(from: &Map<String, Value>, to: &Map<String, Value>, keep: Keep) -> Map<String, Value> {
+    let mut patch = Map::new();
+    if keep == Keep::Deletions {
+        for field in from.keys().filter(|f| !to.contains_key(*f)) {
+            patch.insert(field.clone(), Value::Null);
+        }
+    }
+    for (field, new) in to {
+        let Some(old) = from.get(field) else {
+            if keep == Keep::Changes {
+                patch.insert(field.clone(), new.clone());
+            }
+            continue;
+        };
+        if old == new {
+            continue;
+        }
+        match (old, new) {
+            (Value::Object(a), Value::Object(b)) => {
+                let inner = diff(a, b, keep);
+                if !inner.is_empty() {
+                    patch.insert(field.clone(), Value::Object(inner));
+                }
+            }
+            (Value::Array(a), Value::Array(b)) => {
+                if let Some(key) = merge_key(field, b).or_else(|| merge_key(field, a)) {
+                    let inner = diff_list(a, b, key, keep);
+                    if !inner.is_empty() {
+                        patch.insert(field.clone(), Value::Array(inner));
+                    }
+                } else if keep == Keep::Changes {
+                    patch.insert(field.clone(), new.clone());
+                }
+            }
+            _ if keep == Keep::Changes => {
+                patch.insert(field.clone(), new.clone());
+            }
+            _ => {}
+        }
+    }
+    patch
+}
+
+fn diff_list(from: &[Value], to: &[Value], key: &str, keep: Keep) -> Vec<Value> {
+    let mut patch = Vec::new();
+    for new in to {
+        let id = key_of(new, key);
+        match from
+            .iter()
+            .find(|old| id.is_some() && key_of(old, key) == id)
+        {
+            None if keep == Keep::Changes => patch.push(new.clone()),
+            Some(old) if old != new => {
+                if let (Value::Object(a), Value::Object(b)) = (old, new) {
+                    let mut inner = diff(a, b, keep);
+                    if !inner.is_empty() {
+                        if let Some(id) = id {
+                            inner.insert(key.to_owned(), id.clone());
+                        }
+                        patch.push(Value::Object(inner));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if keep == Keep::Deletions {
+        for old in from {
+            let id = key_of(old, key);
+            if id.is_some() && !to.iter().any(|new| key_of(new, key) == id) {
+                let mut deletion = Map::new();
+                deletion.insert("$patch".into(), Value::String("delete".into()));
+                deletion.insert(key.to_owned(), id.cloned().unwrap_or(Value::Null));
+                patch.push(Value::Object(deletion));
+            }
+        }
+    }
+    patch
+}
+
+/// `CreateThreeWayMergePatch`: what to send so that `current` (the live
+/// object) takes every value of `modified` (the new manifest), and loses what
+/// was removed from `original` (the last-applied manifest), leaving alone what
+/// others (defaulting, admission, controllers) set.
+pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) -> Value {
+    let empty = Map::new();
+    let as_map = |v: Option<&Value>| {
+        v.and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_else(|| empty.clone())
+    };
+    let modified = as_map(Some(modified));
+    let mut patch = diff(&as_map(Some(current)), &modified, Keep::Changes);
+    let deletions = diff(&as_map(original), &modified, Keep::Deletions);
+    let mut merged = Value::Object(deletions);
+    apply_patch_onto_patch(&mut merged, &Value::Object(std::mem::take(&mut patch)));
+    merged
+}
+
+/// `CreateTwoWayMergePatch`: what turns `original` into `modified` (how the
+/// kubelet's status manager patches a Pod's status).
+pub fn two_way(original: &Value, modified: &Value) -> Value {
+    three_way(Some(original), modified, original)
+}
+
+/// Merges two patches (deletions first, then changes), keeping list directives.
+fn apply_patch_onto_patch(target: &mut Value, patch: &Value) {
+    match (target, patch) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (field, value) in p {
+                match t.get_mut(field) {
+                    Some(existing @ Value::Object(_)) if value.is_object() => {
+                        apply_patch_onto_patch(existing, value);
+                    }
+                    Some(Value::Array(existing)) if value.is_array() => {
+                        existing.extend(value.as_array().into_iter().flatten().cloned());
+                    }
+                    _ => {
+                        t.insert(field.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (target, patch) => *target = patch.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lists_with_merge_keys_merge_by_key() {
+        // staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch_test.go,
+        // "Merge key" cases: elements merge by their key, `$patch: delete` removes.
+        let mut live = json!({"spec": {"containers": [
+            {"name": "a", "image": "x:1", "volumeMounts": [{"name": "t", "mountPath": "/t"}]},
+            {"name": "b", "image": "y:1"}
+        ]}});
+        let patch = json!({"spec": {"containers": [
+            {"name": "a", "image": "x:2"},
+            {"name": "b", "$patch": "delete"},
+            {"name": "c", "image": "z:1"}
+        ]}});
+        apply(&mut live, &patch);
+        assert_eq!(
+            live,
+            json!({"spec": {"containers": [
+                {"name": "a", "image": "x:2", "volumeMounts": [{"name": "t", "mountPath": "/t"}]},
+                {"name": "c", "image": "z:1"}
+            ]}})
+        );
+    }
+
+    #[test]
+    fn conditions_merge_by_type_and_null_deletes() {
+        let mut status =
+            json!({"conditions": [{"type": "PodScheduled", "status": "True"}], "x": 1});
+        apply(
+            &mut status,
+            &json!({"conditions": [{"type": "Ready", "status": "False"}], "x": null}),
+        );
+        assert_eq!(
+            status,
+            json!({"conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}]})
+        );
+    }
+
+    #[test]
+    fn three_way_keeps_what_the_server_added() {
+        // A Pod created without last-applied, then applied: the defaulted and
+        // admitted fields of the live object stay; only the annotation is new.
+        let manifest = json!({"metadata": {"name": "p", "annotations": {"last": "1"}},
+            "spec": {"containers": [{"name": "a", "image": "x:1"}]}});
+        let live = json!({"metadata": {"name": "p", "uid": "u"},
+            "spec": {"containers": [{"name": "a", "image": "x:1", "imagePullPolicy": "IfNotPresent",
+                "volumeMounts": [{"name": "kube-api-access-x", "mountPath": "/var/run"}]}],
+                "restartPolicy": "Always"}});
+        let patch = three_way(None, &manifest, &live);
+        assert_eq!(patch, json!({"metadata": {"annotations": {"last": "1"}}}));
+    }
+
+    #[test]
+    fn two_way_nulls_what_went_away() {
+        let old = json!({"conditions": [{"type": "Ready", "status": "False", "reason": "ContainersNotReady"}],
+            "containerStatuses": [{"name": "a", "state": {"waiting": {"reason": "ContainerCreating"}}}]});
+        let new = json!({"conditions": [{"type": "Ready", "status": "True"}],
+            "containerStatuses": [{"name": "a", "state": {"running": {"startedAt": "t"}}}]});
+        let patch = two_way(&old, &new);
+        let mut result = old.clone();
+        apply(&mut result, &patch);
+        assert_eq!(result, new);
+    }
+
+    #[test]
+    fn three_way_removes_what_the_manifest_dropped() {
+        let original = json!({"metadata": {"labels": {"a": "1", "b": "2"}}, "spec": {"containers": [{"name": "a", "image": "x:1"}, {"name": "old", "image": "o"}]}});
+        let modified = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"containers": [{"name": "a", "image": "x:2"}]}});
+        let live = json!({"metadata": {"labels": {"a": "1", "b": "2"}, "uid": "u"}, "spec": {"containers": [{"name": "a", "image": "x:1", "tty": false}, {"name": "old", "image": "o"}]}});
+        let patch = three_way(Some(&original), &modified, &live);
+        let mut result = live.clone();
+        apply(&mut result, &patch);
+        assert_eq!(
+            result,
+            json!({"metadata": {"labels": {"a": "1"}, "uid": "u"}, "spec": {"containers": [{"name": "a", "image": "x:2", "tty": false}]}})
+        );
+    }
+}
