@@ -1,0 +1,157 @@
+//! The `podflow` binary as scripts use it: exit statuses and one-line errors
+//! (CONTRACT.md, "Commands").
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn podflow(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_podflow"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("podflow runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_refused_request_is_part_of_the_story_not_an_error() {
+    let out = podflow(&["trace", "-f", "tests/fixtures/dev-pod.yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(r#"404 namespaces "dev" not found"#), "{text}");
+}
+
+#[test]
+fn a_missing_file_exits_2_naming_it() {
+    let out = podflow(&["trace", "-f", "nope.yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim(),
+        r#"nope.yaml: the path "nope.yaml" does not exist"#
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "nothing is printed before the input is read"
+    );
+}
+
+#[test]
+fn malformed_yaml_names_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("podflow-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: [oops\n",
+    )
+    .unwrap();
+    let out = podflow(&["trace", "-f", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.starts_with(&format!("{}:", file.display())),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_step_is_a_usage_error() {
+    let out = podflow(&["trace", "--step", "frobnicate x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim(),
+        r#"--step "frobnicate x": error: unknown command "frobnicate" for "kubectl""#
+    );
+}
+
+#[test]
+fn a_bad_flag_is_a_usage_error() {
+    let out = podflow(&["trace", "--until", "soon"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(r#"invalid duration "soon""#),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn manifests_come_from_standard_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_podflow"))
+        .args([
+            "trace", "-f", "-", "--format", "jsonl", "--detail", "summary",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("podflow runs");
+    let manifest = std::fs::read("assets/manifests/nginx-pod.yaml").unwrap();
+    child.stdin.take().unwrap().write_all(&manifest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .starts_with(r#"{"seq":0,"t_ms":0,"kind":"message""#)
+    );
+    assert!(text.contains(r#""reason":"Started""#));
+}
+
+#[test]
+fn until_a_duration_stops_the_clock_there() {
+    let out = podflow(&[
+        "trace",
+        "-f",
+        "assets/manifests/nginx-pod.yaml",
+        "--until",
+        "1s",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains(r#""reason":"Started""#),
+        "the container starts after 1s"
+    );
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["kind"], "final");
+    assert_eq!(last["t_ms"], 1000);
+}
+
+#[test]
+fn mermaid_is_a_sequence_diagram_of_declared_participants() {
+    let out = podflow(&[
+        "trace",
+        "-f",
+        "assets/manifests/nginx-pod.yaml",
+        "--format",
+        "mermaid",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("sequenceDiagram"));
+    let declared: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("participant "))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    for line in text.lines().map(str::trim).filter(|l| l.contains("->>")) {
+        let (from, rest) = line.split_once('-').unwrap();
+        let to = rest
+            .trim_start_matches(['-', '>'])
+            .split(':')
+            .next()
+            .unwrap();
+        assert!(declared.contains(&from), "{from} undeclared in {line}");
+        assert!(declared.contains(&to), "{to} undeclared in {line}");
+    }
+}
