@@ -33,8 +33,7 @@ fn find(tags: &[String], from: usize, prefix: &str) -> usize {
     tags.iter()
         .skip(from)
         .position(|t| t.starts_with(prefix))
-        .map(|i| i + from)
-        .unwrap_or_else(|| panic!("no `{prefix}` after record {from}"))
+        .map_or_else(|| panic!("no `{prefix}` after record {from}"), |i| i + from)
 }
 
 #[test]
