@@ -204,3 +204,71 @@ fn the_events_are_worded_as_the_kubelet_and_scheduler_word_them() {
 fn the_text_trace_reads_as_before() {
     insta::assert_snapshot!(text(&nginx()));
 }
+
+#[test]
+fn deleting_the_pod_stops_it_gracefully_then_removes_it() {
+    let manifest = format!(
+        "{}/assets/manifests/nginx-pod.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let records = run(
+        None,
+        &[
+            &format!("apply -f {manifest}"),
+            "wait idle",
+            "delete pod nginx",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let output = common::kubectl_output(&records);
+    assert_eq!(
+        output.last().map(String::as_str),
+        Some(r#"pod "nginx" deleted from default namespace"#)
+    );
+    let tags: Vec<String> = records.iter().map(tag).collect();
+    let mut at = find(&tags, 0, "msg kubectl->kube-apiserver DELETE");
+    for step in [
+        "log kubelet/",
+        "event Killing",
+        "msg kubelet/",
+        "msg kubelet/",
+        "response kubelet/",
+        "stage etcd persist",
+        "watch kubelet/node-",
+    ] {
+        at = find(&tags, at, step) + 1;
+    }
+    assert!(
+        common::final_objects(&records)
+            .iter()
+            .all(|o| o["kind"] != "Pod"),
+        "the Pod is gone once the kubelet confirmed"
+    );
+}
+
+#[test]
+fn every_watcher_sees_revisions_in_order() {
+    let manifest = format!(
+        "{}/assets/manifests/nginx-pod.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let records = run(
+        None,
+        &[
+            &format!("apply -f {manifest}"),
+            "wait idle",
+            "delete pod nginx",
+        ],
+        |_| {},
+    );
+    let mut last: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for record in &records {
+        if let Record::Watch(w) = &record.body {
+            let rv: u64 = w.resource_version.parse().expect("a number");
+            let previous = last.insert(w.watcher.clone(), rv).unwrap_or(0);
+            assert!(rv > previous, "{} saw rv {rv} after {previous}", w.watcher);
+        }
+    }
+    assert!(last.len() >= 2, "the scheduler and a kubelet watched");
+}

@@ -95,6 +95,8 @@ pub struct Engine {
     admission: Arc<Vec<Box<dyn Plugin>>>,
     detail: Detail,
     watches: Vec<Subscription>,
+    /// When each watcher's latest watch event arrives, to keep its stream in order.
+    last_delivery: BTreeMap<ComponentId, SimTime>,
     kubectl: Kubectl,
     scheduler: Scheduler,
     kubelets: BTreeMap<String, Kubelet>,
@@ -137,6 +139,7 @@ impl Engine {
             admission: Arc::new(super::apiserver::admission::default_chain()),
             detail: setup.detail,
             watches: Vec::new(),
+            last_delivery: BTreeMap::new(),
             kubectl: Kubectl::new(setup.commands, setup.identity),
             scheduler: Scheduler::default(),
             kubelets: BTreeMap::new(),
@@ -316,9 +319,12 @@ impl Engine {
         for change in &handled.changes {
             for sub in &self.watches {
                 if let Some(event) = sub.filter.event_for(change) {
-                    let delay = HOP_MS + self.rng.below(3);
+                    // A watch stream delivers in order: never before the watcher's previous event.
+                    let jittered = self.now.plus(HOP_MS + self.rng.below(3));
+                    let last = self.last_delivery.entry(sub.watcher.clone()).or_default();
+                    *last = (*last).max(jittered);
                     self.queue.push(
-                        self.now.plus(delay),
+                        *last,
                         Event::Watch {
                             to: sub.watcher.clone(),
                             event,

@@ -246,8 +246,15 @@ impl Kubectl {
                 name,
                 namespace,
             } => {
-                let req = self.request(Verb::Delete, kind, or_default(namespace), &name);
-                let done = format!("{} \"{name}\" deleted", type_name(kind));
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
+                // kubectl names the namespace since 1.34 (kubernetes/kubernetes#126619).
+                let done = match &namespace {
+                    Some(ns) => {
+                        format!("{} \"{name}\" deleted from {ns} namespace", type_name(kind))
+                    }
+                    None => format!("{} \"{name}\" deleted", type_name(kind)),
+                };
+                let req = self.request(Verb::Delete, kind, namespace, &name);
                 self.send_plain(req, done, cx);
             }
             Command::Scale {

@@ -69,6 +69,8 @@ pub struct Kubelet {
     settled: BTreeSet<String>,
     timers: BTreeMap<u64, (String, Step)>,
     next_timer: u64,
+    /// Final status patches in flight, and the pods to delete when they are answered.
+    deleting: BTreeMap<RequestId, Arc<Pod>>,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -94,6 +96,7 @@ impl Kubelet {
             settled: BTreeSet::new(),
             timers: BTreeMap::new(),
             next_timer: 1,
+            deleting: BTreeMap::new(),
         }
     }
 
@@ -736,18 +739,15 @@ impl Kubelet {
             .node(self.node.clone())
             .pod(key),
         );
-        self.report_status(key, cx);
-        let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
-            grace_period_seconds: Some(0),
-        });
-        cx.send(request);
+        // The status manager deletes the Pod once its final status is written.
+        if let Some(id) = self.report_status(key, cx) {
+            self.deleting.insert(id, pod);
+        }
     }
 
-    /// Sends the pod's status, as the status manager does.
-    fn report_status(&mut self, key: &str, cx: &mut Cx<'_>) {
-        let Some(worker) = self.workers.get_mut(key) else {
-            return;
-        };
+    /// Sends the pod's status, as the status manager does; returns the request's id.
+    fn report_status(&mut self, key: &str, cx: &mut Cx<'_>) -> Option<RequestId> {
+        let worker = self.workers.get_mut(key)?;
         let now = cx.now;
         let sandbox_ready = worker.sandbox_id.is_some() && !worker.terminating;
         let ready = worker
@@ -813,11 +813,18 @@ impl Kubelet {
             .pod_request(Verb::Patch, &pod)
             .subresource("status")
             .body(Body::Patch(serde_json::json!({ "status": patch })));
-        cx.send(request);
+        Some(cx.send(request))
     }
 
-    /// An answer arrived (status patches and deletions need no follow-up yet).
-    pub fn on_response(&mut self, _id: RequestId, _response: &Response, _cx: &mut Cx<'_>) {}
+    /// An answer arrived: after a terminated pod's final status, delete it.
+    pub fn on_response(&mut self, id: RequestId, _response: &Response, cx: &mut Cx<'_>) {
+        if let Some(pod) = self.deleting.remove(&id) {
+            let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
+                grace_period_seconds: Some(0),
+            });
+            cx.send(request);
+        }
+    }
 }
 
 /// The volume plugin's name in the `UniqueName` (`kubernetes.io/projected`, ...).
