@@ -17,7 +17,7 @@ use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
 use super::store::{Store, WatchEvent, WatchFilter, key_for};
-use super::trace::{Record, TraceRecord};
+use super::trace::{Record, Stage, TraceRecord};
 use crate::model::Object;
 
 /// How long a message takes between two components, in simulated milliseconds.
@@ -61,7 +61,12 @@ enum Event {
     Watch { to: ComponentId, event: WatchEvent },
     /// A component's timer fires.
     Timer { to: ComponentId, timer: u64 },
+    /// The API server's periodic etcd compaction.
+    Compact,
 }
+
+/// How often kube-apiserver compacts etcd (`--etcd-compaction-interval`, 5 minutes).
+const COMPACTION_INTERVAL_MS: u64 = 5 * 60 * 1000;
 
 /// What a watcher registered for.
 #[derive(Debug, Clone)]
@@ -97,6 +102,8 @@ pub struct Engine {
     watches: Vec<Subscription>,
     /// When each watcher's latest watch event arrives, to keep its stream in order.
     last_delivery: BTreeMap<ComponentId, SimTime>,
+    /// The revision the next compaction compacts to (the one the previous tick saw).
+    compact_next: u64,
     kubectl: Kubectl,
     scheduler: Scheduler,
     kubelets: BTreeMap<String, Kubelet>,
@@ -140,6 +147,7 @@ impl Engine {
             detail: setup.detail,
             watches: Vec::new(),
             last_delivery: BTreeMap::new(),
+            compact_next: 0,
             kubectl: Kubectl::new(setup.commands, setup.identity),
             scheduler: Scheduler::default(),
             kubelets: BTreeMap::new(),
@@ -151,6 +159,9 @@ impl Engine {
                 .insert(node.clone(), Kubelet::new(&node, Arc::clone(&registry)));
         }
         engine.start_informers();
+        engine
+            .queue
+            .push(SimTime(COMPACTION_INTERVAL_MS), Event::Compact, true);
         engine.queue.push(
             SimTime::ZERO,
             Event::Timer {
@@ -265,6 +276,7 @@ impl Engine {
                 self.stamp(records)
             }
             Event::Timer { to, timer } => self.with_component(&to, |c, cx| c.on_timer(timer, cx)),
+            Event::Compact => self.compact(),
         }
     }
 
@@ -289,6 +301,33 @@ impl Engine {
             self.now = self.now.max(t);
         }
         out
+    }
+
+    /// Compacts etcd to the revision the previous tick saw, as the API
+    /// server's compactor does (`staging/src/k8s.io/apiserver/pkg/storage/etcd3/compact.go`).
+    fn compact(&mut self) -> Vec<TraceRecord> {
+        let target = std::mem::replace(&mut self.compact_next, self.store.revision());
+        self.queue
+            .push(self.now.plus(COMPACTION_INTERVAL_MS), Event::Compact, true);
+        if target <= self.store.compacted() {
+            return Vec::new();
+        }
+        self.store.compact(target);
+        let mut stage = Stage::new(
+            "etcd",
+            "compact",
+            "ok",
+            format!("history up to revision {target} forgotten"),
+        );
+        stage.revision = Some(target);
+        self.stamp(vec![
+            Record::Message {
+                from: "kube-apiserver".into(),
+                to: "etcd".into(),
+                label: format!("compact revision {target}"),
+            },
+            Record::Stage(Box::new(stage)),
+        ])
     }
 
     /// The `final` record: every object in the store, as Kubernetes JSON.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::simulation::Registry;
+use crate::model::image::normalize;
 
 const CATALOG_YAML: &str = include_str!("../../assets/images.yaml");
 
@@ -55,7 +56,7 @@ pub struct ImageCatalog {
 impl ImageCatalog {
     /// The image a reference (`nginx`, `nginx:1.27`, `docker.io/library/nginx:1.27`) names.
     pub fn lookup(&self, reference: &str) -> Option<&ImageInfo> {
-        let name = normalize_image(reference);
+        let name = normalize(reference);
         self.images.iter().find(|i| i.name == name)
     }
 
@@ -64,7 +65,7 @@ impl ImageCatalog {
     /// image of an unknown repository is a server without ports (runs until stopped).
     pub fn extend(&mut self, registry: &Registry) {
         for image in &registry.images {
-            let name = normalize_image(&image.name);
+            let name = normalize(&image.name);
             if let Some(known) = self.images.iter_mut().find(|i| i.name == name) {
                 known.size_bytes = image.size_bytes;
                 continue;
@@ -110,102 +111,12 @@ fn repository_of(name: &str) -> &str {
     }
 }
 
-/// A reference as containerd (and `docker/distribution`'s `ParseNormalizedNamed`
-/// with `TagNameOnly`) normalises it: Docker Hub's domain `docker.io`, its
-/// official images under `library/`, `:latest` when neither tag nor digest is
-/// given. `nginx:1.27` → `docker.io/library/nginx:1.27`; `registry.k8s.io/pause:3.10`
-/// stays as it is.
-pub fn normalize_image(reference: &str) -> String {
-    let reference = reference.trim();
-    let (name, digest) = match reference.split_once('@') {
-        Some((name, digest)) => (name, Some(digest)),
-        None => (reference, None),
-    };
-    let last_slash = name.rfind('/').map_or(0, |i| i + 1);
-    let (repository, tag) = match name[last_slash..].rfind(':') {
-        Some(colon) => (
-            &name[..last_slash + colon],
-            Some(&name[last_slash + colon + 1..]),
-        ),
-        None => (name, None),
-    };
-    let (domain, path) = match repository.split_once('/') {
-        Some((first, rest)) if first.contains(['.', ':']) || first == "localhost" => {
-            (first, rest.to_owned())
-        }
-        _ => ("docker.io", repository.to_owned()),
-    };
-    let domain = if domain == "index.docker.io" {
-        "docker.io"
-    } else {
-        domain
-    };
-    let path = if domain == "docker.io" && !path.contains('/') {
-        format!("library/{path}")
-    } else {
-        path
-    };
-    let mut out = format!("{domain}/{path}");
-    match (tag, digest) {
-        (Some(tag), _) => {
-            out.push(':');
-            out.push_str(tag);
-        }
-        (None, None) => out.push_str(":latest"),
-        (None, Some(_)) => {}
-    }
-    if let Some(digest) = digest {
-        out.push('@');
-        out.push_str(digest);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::simulation::RegistryImage;
 
-    /// Cases after `docker/distribution`'s `reference/normalize_test.go`
     /// (`TestParseNormalizedNamed`) and containerd's image-name handling.
-    #[test]
-    fn normalises_as_containerd_does() {
-        let cases = [
-            ("nginx", "docker.io/library/nginx:latest"),
-            ("nginx:1.27", "docker.io/library/nginx:1.27"),
-            ("library/nginx:1.27", "docker.io/library/nginx:1.27"),
-            ("docker.io/nginx", "docker.io/library/nginx:latest"),
-            (
-                "index.docker.io/library/nginx:1.27",
-                "docker.io/library/nginx:1.27",
-            ),
-            ("user/app", "docker.io/user/app:latest"),
-            ("polinux/stress", "docker.io/polinux/stress:latest"),
-            ("registry.k8s.io/pause:3.10", "registry.k8s.io/pause:3.10"),
-            (
-                "registry.k8s.io/e2e-test-images/agnhost:2.40",
-                "registry.k8s.io/e2e-test-images/agnhost:2.40",
-            ),
-            ("localhost/app", "localhost/app:latest"),
-            ("localhost:5000/app:v1", "localhost:5000/app:v1"),
-            (
-                "myregistry.io:5000/team/app",
-                "myregistry.io:5000/team/app:latest",
-            ),
-            (
-                "nginx@sha256:0000000000000000000000000000000000000000000000000000000000000000",
-                "docker.io/library/nginx@sha256:0000000000000000000000000000000000000000000000000000000000000000",
-            ),
-            (
-                "nginx:1.27@sha256:0000000000000000000000000000000000000000000000000000000000000000",
-                "docker.io/library/nginx:1.27@sha256:0000000000000000000000000000000000000000000000000000000000000000",
-            ),
-        ];
-        for (input, want) in cases {
-            assert_eq!(normalize_image(input), want, "{input}");
-        }
-    }
-
     #[test]
     fn the_catalog_holds_the_contract_images() {
         let catalog = image_catalog();
@@ -233,12 +144,7 @@ mod tests {
                 "{reference}"
             );
         }
-        assert!(
-            catalog
-                .images
-                .iter()
-                .all(|i| normalize_image(&i.name) == i.name)
-        );
+        assert!(catalog.images.iter().all(|i| normalize(&i.name) == i.name));
         assert_eq!(catalog.lookup("nginx").unwrap().ports, [80]);
         assert!(catalog.lookup("nginx:doesnotexist").is_none());
     }

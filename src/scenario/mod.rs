@@ -15,7 +15,7 @@ pub use cluster::{
     ClusterSpec, SCHEDULER_CONFIG_API_VERSION, default_cluster, location_of, merge_with_default,
     parse_cluster,
 };
-pub use images::{Behaviour, ImageCatalog, ImageInfo, image_catalog, normalize_image};
+pub use images::{Behaviour, ImageCatalog, ImageInfo, image_catalog};
 pub use input::{STDIN_NAME, read_file, read_manifests};
 pub use location::{InputError, Location};
 pub use manifest::{Manifest, parse_manifests};

@@ -175,7 +175,8 @@ impl Handling<'_, '_> {
             (Verb::Create, _) => self.create(&user),
             (Verb::Update | Verb::Patch, _) => self.update(&user),
             (Verb::Get, _) => self.get(),
-            (Verb::List | Verb::Watch, _) => Ok(self.list()),
+            (Verb::List, _) => Ok(self.list()),
+            (Verb::Watch, _) => self.watch(),
             (Verb::Delete, _) => self.delete(&user, kind),
         }
     }
@@ -320,7 +321,17 @@ impl Handling<'_, '_> {
             .and_then(|rv| rv.parse::<u64>().ok());
         prepare_for_update(&mut object, &current, req.subresource.as_deref());
         self.admit(Operation::Update, user, &mut object, Some(&current))?;
-        self.validate(|o| super::validation::validate_update(o, &current), &object)?;
+        let status_update = req.subresource.as_deref() == Some("status");
+        self.validate(
+            |o| {
+                if status_update {
+                    super::validation::validate_status_update(o, &current)
+                } else {
+                    super::validation::validate_update(o, &current)
+                }
+            },
+            &object,
+        )?;
         let effects = self.admit_validating(Operation::Update, user, &object, Some(&current))?;
         for write in effects.writes {
             self.persist_update(write);
@@ -443,6 +454,19 @@ impl Handling<'_, '_> {
             items,
             status: None,
         }
+    }
+
+    /// A watch from `resourceVersion`: `410 Gone` when etcd has compacted past it.
+    fn watch(&mut self) -> Step<Response> {
+        if let Some(from) = self.request.resource_version
+            && let Err(StoreError::Compacted {
+                requested,
+                compacted,
+            }) = self.store.changes_since(from)
+        {
+            return Err(Box::new(status::gone(requested, compacted)));
+        }
+        Ok(self.list())
     }
 
     fn delete(&mut self, user: &UserInfo, kind: &'static Kind) -> Step<Response> {
@@ -662,5 +686,55 @@ impl Handling<'_, '_> {
         {
             self.changes.push(change.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::apiserver::admission::default_chain;
+    use crate::engine::apiserver::request::Credentials;
+    use crate::model::kinds::kind_of;
+
+    fn admin() -> Credentials {
+        Credentials::Certificate(UserInfo::new("kubernetes-admin", &["system:masters"]))
+    }
+
+    #[test]
+    fn a_watch_from_before_the_compaction_is_gone() {
+        let mut store = Store::new();
+        let roles = crate::engine::apiserver::bootstrap_policy::cluster_roles();
+        let bindings = crate::engine::apiserver::bootstrap_policy::cluster_role_bindings();
+        for object in roles.into_iter().chain(bindings) {
+            let key = key_for(object.kind(), None, object.name());
+            store.create(&key, object).unwrap();
+        }
+        let compacted = store.revision();
+        store.compact(compacted);
+        let authn = TokenAuthenticator::default();
+        let chain = default_chain();
+        let server = ApiServer {
+            authn: &authn,
+            admission: &chain,
+            detail: Detail::Summary,
+        };
+        let mut watch = Request::new(
+            "kubectl",
+            admin(),
+            Verb::Watch,
+            kind_of("Pod"),
+            Some("default".into()),
+            "",
+        );
+        watch.resource_version = Some(1);
+        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, &watch);
+        assert_eq!(handled.response.code, 410);
+        assert_eq!(
+            handled.response.message(),
+            format!("too old resource version: 1 ({compacted})")
+        );
+        watch.resource_version = Some(compacted);
+        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, &watch);
+        assert_eq!(handled.response.code, 200);
     }
 }
