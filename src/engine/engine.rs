@@ -166,7 +166,7 @@ impl Engine {
             SimTime::ZERO,
             Event::Timer {
                 to: ComponentId::Kubectl,
-                timer: 0,
+                timer: super::kubectl::NEW_WORK,
             },
             false,
         );
@@ -240,6 +240,17 @@ impl Engine {
     /// How many records the engine has produced so far.
     pub fn records_emitted(&self) -> u64 {
         self.seq
+    }
+
+    /// Hands kubectl another command (the TUI's command bar); it runs after
+    /// the ones before it.
+    pub fn submit(&mut self, command: Command) {
+        self.kubectl.push(command);
+        let event = Event::Timer {
+            to: ComponentId::Kubectl,
+            timer: super::kubectl::NEW_WORK,
+        };
+        self.queue.push(self.now, event, false);
     }
 
     /// Whether nothing is left to do but background work.

@@ -109,6 +109,10 @@ pub struct Kubectl {
 }
 
 const ME: &str = "kubectl";
+/// kubectl's timer: a `wait DURATION` is over.
+pub const WAIT_OVER: u64 = 0;
+/// kubectl's timer: commands arrived (the script starts, or the TUI's command bar).
+pub const NEW_WORK: u64 = 1;
 /// The namespace kubectl uses when none is given (the kubeconfig's context has none).
 const DEFAULT_NAMESPACE: &str = "default";
 
@@ -150,9 +154,11 @@ impl Kubectl {
         self.next(cx);
     }
 
-    /// A `wait` ended, or the script starts.
-    pub fn on_timer(&mut self, _timer: u64, cx: &mut Cx<'_>) {
-        self.waiting_timer = false;
+    /// A `wait` ended ([`WAIT_OVER`]), or there is new work ([`NEW_WORK`]).
+    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if timer == WAIT_OVER {
+            self.waiting_timer = false;
+        }
         self.next(cx);
     }
 
@@ -297,7 +303,7 @@ impl Kubectl {
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;
-                cx.after(ms, 0);
+                cx.after(ms, WAIT_OVER);
             }
         }
     }
