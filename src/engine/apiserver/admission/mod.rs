@@ -7,8 +7,6 @@
 //! looks at (a plugin whose feature gate is off by default handles nothing), so
 //! the trace shows one record per plugin that really examines the request.
 
-mod quantity;
-
 pub mod certificate_approval;
 pub mod certificate_signing;
 pub mod certificate_subject_restriction;
@@ -29,6 +27,7 @@ pub mod pod_resize_validator;
 pub mod pod_security;
 pub mod pod_topology_labels;
 pub mod priority;
+mod quota_usage;
 pub mod resource_quota;
 pub mod runtime_class;
 pub mod service_account;
@@ -40,8 +39,10 @@ pub mod validating_admission_webhook;
 use crate::engine::apiserver::ClusterView;
 use crate::engine::apiserver::request::{Operation, UserInfo};
 use crate::engine::rng::Rng;
+use crate::model::quantity::{Format, ParsedQuantity, parse_k8s};
 use crate::model::status::forbidden;
 use crate::model::{Kind, Object};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 /// What one plugin decided.
@@ -161,6 +162,17 @@ pub(crate) fn is_pod(kind: &Kind, subresource: Option<&str>) -> bool {
 /// `admission.NewForbidden(a, err)`: 403 `pods "x" is forbidden: REASON`.
 pub(crate) fn deny(req: &AdmissionRequest<'_>, reason: &str) -> Verdict {
     Verdict::Deny(forbidden(req.kind, req.name, reason))
+}
+
+/// A stored quantity, parsed; one that does not parse counts as zero (validation
+/// refuses such objects before admission runs).
+pub(crate) fn quantity(q: &Quantity) -> ParsedQuantity {
+    parse_k8s(q).unwrap_or_else(|_| zero())
+}
+
+/// Zero, as `resource.Quantity{Format: DecimalSI}`.
+pub(crate) fn zero() -> ParsedQuantity {
+    ParsedQuantity::from_units(0, Format::DecimalSI)
 }
 
 /// `utilerrors.NewAggregate(errs).Error()`: duplicates dropped, one message
