@@ -20,6 +20,8 @@ pub mod mutating_admission_policy;
 pub mod mutating_admission_webhook;
 pub mod namespace_lifecycle;
 pub mod node_declared_feature_validator;
+pub mod node_restriction;
+mod node_restriction_node;
 pub mod persistent_volume_claim_resize;
 pub mod pod_group_protection;
 pub mod pod_group_workload_exists;
@@ -114,14 +116,18 @@ pub trait Plugin: Send + Sync {
     }
 }
 
-/// The plugins kube-apiserver enables by default, in the order it runs them:
-/// `AllOrderedPlugins` without `DefaultOffAdmissionPlugins()`
-/// (`pkg/kubeapiserver/options/plugins.go`).
+/// The chain a kubeadm cluster's kube-apiserver runs: the plugins enabled by
+/// default (`AllOrderedPlugins` without `DefaultOffAdmissionPlugins()`,
+/// `pkg/kubeapiserver/options/plugins.go`) plus `NodeRestriction`, which kubeadm
+/// adds with `--enable-admission-plugins=NodeRestriction`
+/// (`cmd/kubeadm/app/phases/controlplane/manifests.go`), all in
+/// `AllOrderedPlugins` order.
 pub fn default_chain() -> Vec<Box<dyn Plugin>> {
     vec![
         Box::new(namespace_lifecycle::NamespaceLifecycle),
         Box::new(limit_ranger::LimitRanger),
         Box::new(service_account::ServiceAccount),
+        Box::new(node_restriction::NodeRestriction),
         Box::new(taint_nodes_by_condition::TaintNodesByCondition),
         Box::new(pod_security::PodSecurity),
         Box::new(priority::Priority),
@@ -266,10 +272,11 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
-    /// Mirrors `AllOrderedPlugins` filtered by `DefaultOffAdmissionPlugins` (`plugins_test.go`
+    /// Mirrors `AllOrderedPlugins` filtered by `DefaultOffAdmissionPlugins`, plus
+    /// kubeadm's `NodeRestriction` in its place (`plugins_test.go`
     /// `TestAdmissionPluginOrder` checks the same order upstream).
     #[test]
-    fn default_chain_is_upstreams_default_on_plugins_in_order() {
+    fn default_chain_is_kubeadms_plugins_in_order() {
         let names: Vec<&str> = default_chain().iter().map(|p| p.name()).collect();
         assert_eq!(
             names,
@@ -277,6 +284,7 @@ mod tests {
                 "NamespaceLifecycle",
                 "LimitRanger",
                 "ServiceAccount",
+                "NodeRestriction",
                 "TaintNodesByCondition",
                 "PodSecurity",
                 "Priority",
@@ -326,6 +334,7 @@ mod tests {
                 "NamespaceLifecycle",
                 "LimitRanger",
                 "ServiceAccount",
+                "NodeRestriction",
                 "Priority",
                 "DefaultTolerationSeconds",
                 "RuntimeClass",
