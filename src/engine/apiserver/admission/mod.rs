@@ -357,4 +357,124 @@ mod tests {
             ]
         );
     }
+
+    /// The plugins each request podflow sends passes, per phase (`M` mutating,
+    /// `V` validating): checked against each upstream plugin's `Handler`
+    /// operations and the resources/subresources its code looks at.
+    #[test]
+    #[allow(clippy::too_many_lines)] // one row per request kind
+    fn requests_podflow_sends_pass_these_plugins() {
+        use crate::model::kinds::kind_of;
+        /// Operation, kind, subresource, mutating plugins, validating plugins.
+        type Row = (
+            Operation,
+            &'static str,
+            Option<&'static str>,
+            Vec<&'static str>,
+            Vec<&'static str>,
+        );
+        const GENERIC_M: [&str; 3] = [
+            "NamespaceLifecycle",
+            "MutatingAdmissionPolicy",
+            "MutatingAdmissionWebhook",
+        ];
+        const GENERIC_V: [&str; 2] = ["ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook"];
+        let with = |extra: &[(usize, &'static str)], base: &[&'static str]| {
+            let mut list = base.to_vec();
+            for (at, name) in extra {
+                list.insert(*at, *name);
+            }
+            list
+        };
+        let node_restricted = with(&[(1, "NodeRestriction")], &GENERIC_M);
+        let table: Vec<Row> = vec![
+            (
+                Operation::Create,
+                "Pod",
+                Some("binding"),
+                with(
+                    &[(1, "NodeRestriction"), (2, "PodTopologyLabels")],
+                    &GENERIC_M,
+                ),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "Pod",
+                Some("status"),
+                node_restricted.clone(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Delete,
+                "Pod",
+                None,
+                node_restricted.clone(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "Node",
+                None,
+                node_restricted.clone(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "Node",
+                Some("status"),
+                node_restricted,
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Create,
+                "Deployment",
+                None,
+                GENERIC_M.to_vec(),
+                with(&[(0, "PodSecurity"), (3, "ResourceQuota")], &GENERIC_V),
+            ),
+            (
+                Operation::Create,
+                "ReplicaSet",
+                None,
+                GENERIC_M.to_vec(),
+                with(&[(0, "PodSecurity"), (3, "ResourceQuota")], &GENERIC_V),
+            ),
+            (
+                Operation::Update,
+                "Deployment",
+                Some("scale"),
+                GENERIC_M.to_vec(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "ReplicaSet",
+                Some("scale"),
+                GENERIC_M.to_vec(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Create,
+                "Event",
+                None,
+                GENERIC_M.to_vec(),
+                with(&[(2, "ResourceQuota")], &GENERIC_V),
+            ),
+        ];
+        let chain = default_chain();
+        for (operation, kind, subresource, mutating, validating) in table {
+            let kind = kind_of(kind);
+            let names = |phase: fn(&dyn Plugin) -> bool| -> Vec<&str> {
+                chain
+                    .iter()
+                    .filter(|p| phase(p.as_ref()) && p.handles(operation, kind, subresource))
+                    .map(|p| p.name())
+                    .collect()
+            };
+            let what = format!("{operation:?} {} {subresource:?}", kind.resource);
+            assert_eq!(names(|p| p.mutating()), mutating, "mutating: {what}");
+            assert_eq!(names(|p| p.validating()), validating, "validating: {what}");
+        }
+    }
 }
