@@ -8,11 +8,13 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::{Container, LimitRange, Pod, ResourceRequirements};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
-use super::quantity::Amount;
-use super::{AdmissionRequest, Plugin, SideEffects, Verdict, aggregate, deny, is_kind};
+use super::{
+    AdmissionRequest, Plugin, SideEffects, Verdict, aggregate, deny, is_kind, quantity, zero,
+};
 use crate::engine::apiserver::request::Operation;
 use crate::engine::rng::Rng;
 use crate::model::kinds::kind_of;
+use crate::model::quantity::ParsedQuantity;
 use crate::model::{Kind, Object};
 
 /// The annotation that records the defaults applied.
@@ -21,7 +23,16 @@ pub const ANNOTATION: &str = "kubernetes.io/limit-ranger";
 type Resources = BTreeMap<String, Quantity>;
 
 /// One of the three checks: `(kind, resource, enforced, request, limit) -> error`.
-type Constraint = fn(&str, &str, Amount, Option<Amount>, Option<Amount>) -> Option<String>;
+type Constraint = fn(
+    &str,
+    &str,
+    ParsedQuantity,
+    Option<ParsedQuantity>,
+    Option<ParsedQuantity>,
+) -> Option<String>;
+
+/// `resource.MaxMilliValue`: the largest value whose thousandths fit an `int64`.
+const MAX_MILLI_VALUE: i64 = i64::MAX / 1000;
 
 /// The `LimitRanger` admission plugin (mutating and validating).
 #[derive(Debug, Clone, Copy, Default)]
@@ -194,30 +205,53 @@ fn fill(target: &mut Option<Resources>, defaults: &Resources) -> Vec<String> {
     missing.into_iter().map(|(name, _)| name.clone()).collect()
 }
 
-fn get(list: Option<&Resources>, name: &str) -> Option<Amount> {
-    list.and_then(|l| l.get(name)).map(Amount::of)
+fn get(list: Option<&Resources>, name: &str) -> Option<ParsedQuantity> {
+    list.and_then(|l| l.get(name)).map(quantity)
+}
+
+/// `requestLimitEnforcedValues`: the three values compared, in thousandths
+/// unless one is too large for that, then in whole units (a missing one is zero).
+fn enforced_values(
+    request: Option<ParsedQuantity>,
+    limit: Option<ParsedQuantity>,
+    enforced: ParsedQuantity,
+) -> (i64, i64, i64) {
+    let request = request.unwrap_or_else(zero);
+    let limit = limit.unwrap_or_else(zero);
+    let whole = (request.value(), limit.value(), enforced.value());
+    if whole.0 <= MAX_MILLI_VALUE && whole.1 <= MAX_MILLI_VALUE && whole.2 <= MAX_MILLI_VALUE {
+        (
+            request.milli_value(),
+            limit.milli_value(),
+            enforced.milli_value(),
+        )
+    } else {
+        whole
+    }
 }
 
 /// `minConstraint`.
 fn min_constraint(
     kind: &str,
     name: &str,
-    enforced: Amount,
-    request: Option<Amount>,
-    limit: Option<Amount>,
+    enforced: ParsedQuantity,
+    request: Option<ParsedQuantity>,
+    limit: Option<ParsedQuantity>,
 ) -> Option<String> {
+    let (observed_request, observed_limit, enforced_value) =
+        enforced_values(request, limit, enforced);
     let Some(request) = request else {
         return Some(format!(
             "minimum {name} usage per {kind} is {enforced}.  No request is specified"
         ));
     };
-    if request < enforced {
+    if observed_request < enforced_value {
         return Some(format!(
             "minimum {name} usage per {kind} is {enforced}, but request is {request}"
         ));
     }
     match limit {
-        Some(limit) if limit < enforced => Some(format!(
+        Some(limit) if observed_limit < enforced_value => Some(format!(
             "minimum {name} usage per {kind} is {enforced}, but limit is {limit}"
         )),
         _ => None,
@@ -228,22 +262,24 @@ fn min_constraint(
 fn max_constraint(
     kind: &str,
     name: &str,
-    enforced: Amount,
-    request: Option<Amount>,
-    limit: Option<Amount>,
+    enforced: ParsedQuantity,
+    request: Option<ParsedQuantity>,
+    limit: Option<ParsedQuantity>,
 ) -> Option<String> {
+    let (observed_request, observed_limit, enforced_value) =
+        enforced_values(request, limit, enforced);
     let Some(limit) = limit else {
         return Some(format!(
             "maximum {name} usage per {kind} is {enforced}.  No limit is specified"
         ));
     };
-    if limit > enforced {
+    if observed_limit > enforced_value {
         return Some(format!(
             "maximum {name} usage per {kind} is {enforced}, but limit is {limit}"
         ));
     }
     match request {
-        Some(request) if request > enforced => Some(format!(
+        Some(request) if observed_request > enforced_value => Some(format!(
             "maximum {name} usage per {kind} is {enforced}, but request is {request}"
         )),
         _ => None,
@@ -255,23 +291,28 @@ fn max_constraint(
 fn ratio_constraint(
     kind: &str,
     name: &str,
-    enforced: Amount,
-    request: Option<Amount>,
-    limit: Option<Amount>,
+    enforced: ParsedQuantity,
+    request: Option<ParsedQuantity>,
+    limit: Option<ParsedQuantity>,
 ) -> Option<String> {
-    let request = request.filter(|r| r.milli != 0);
-    let Some(request) = request else {
+    let (observed_request, observed_limit, _) = enforced_values(request, limit, enforced);
+    if request.is_none() || observed_request == 0 {
         return Some(format!(
             "{name} max limit to request ratio per {kind} is {enforced}, but no request is specified or request is 0"
         ));
-    };
-    let Some(limit) = limit.filter(|l| l.milli != 0) else {
+    }
+    if limit.is_none() || observed_limit == 0 {
         return Some(format!(
             "{name} max limit to request ratio per {kind} is {enforced}, but no limit is specified or limit is 0"
         ));
+    }
+    let ratio = observed_limit as f64 / observed_request as f64;
+    let (observed, allowed) = if enforced.value() <= MAX_MILLI_VALUE {
+        (ratio * 1000.0, enforced.milli_value() as f64)
+    } else {
+        (ratio, enforced.value() as f64)
     };
-    let ratio = limit.milli as f64 / request.milli as f64;
-    (ratio * 1000.0 > enforced.milli as f64).then(|| {
+    (observed > allowed).then(|| {
         format!("{name} max limit to request ratio per {kind} is {enforced}, but provided ratio is {ratio:.6}")
     })
 }
@@ -291,7 +332,7 @@ fn check(
     ];
     for (bounds, constraint) in checks {
         for (name, enforced) in bounds.iter().flatten() {
-            let enforced = Amount::of(enforced);
+            let enforced = quantity(enforced);
             errors.extend(constraint(
                 kind,
                 name,
@@ -339,7 +380,7 @@ fn pod_total(
     spec: &k8s_openapi::api::core::v1::PodSpec,
     pick: fn(&ResourceRequirements) -> Option<&Resources>,
 ) -> Resources {
-    let mut total: BTreeMap<String, Amount> = BTreeMap::new();
+    let mut total: BTreeMap<String, ParsedQuantity> = BTreeMap::new();
     for container in &spec.containers {
         for (name, q) in container
             .resources
@@ -348,9 +389,8 @@ fn pod_total(
             .into_iter()
             .flatten()
         {
-            let sum = total
-                .get(name)
-                .map_or(Amount::of(q), |t| t.plus(Amount::of(q)));
+            let q = quantity(q);
+            let sum = total.get(name).map_or(q, |t| t.add(&q));
             total.insert(name.clone(), sum);
         }
     }
@@ -362,7 +402,7 @@ fn pod_total(
             .into_iter()
             .flatten()
         {
-            let q = Amount::of(q);
+            let q = quantity(q);
             if total.get(name).is_none_or(|t| q > *t) {
                 total.insert(name.clone(), q);
             }
@@ -370,7 +410,7 @@ fn pod_total(
     }
     total
         .into_iter()
-        .map(|(k, v)| (k, v.to_quantity()))
+        .map(|(k, v)| (k, Quantity(v.to_string())))
         .collect()
 }
 
@@ -484,6 +524,21 @@ mod tests {
                 item(&[("memory", "64Mi")], &[], &[]),
                 json!({}),
                 Some("minimum memory usage per Container is 64Mi.  No request is specified"),
+            ),
+            (
+                item(&[], &[("memory", "1Gi")], &[]),
+                json!({"limits": {"memory": "1.5Gi"}}),
+                Some("maximum memory usage per Container is 1Gi, but limit is 1536Mi"),
+            ),
+            (
+                item(&[("cpu", "100m")], &[], &[]),
+                json!({"requests": {"cpu": "0.1"}}),
+                None,
+            ),
+            (
+                item(&[("cpu", "100m")], &[], &[]),
+                json!({"requests": {"cpu": "99m"}, "limits": {"cpu": "1"}}),
+                Some("minimum cpu usage per Container is 100m, but request is 99m"),
             ),
             (
                 item(&[], &[], &[("cpu", "2")]),

@@ -7,8 +7,6 @@
 //! looks at (a plugin whose feature gate is off by default handles nothing), so
 //! the trace shows one record per plugin that really examines the request.
 
-mod quantity;
-
 pub mod certificate_approval;
 pub mod certificate_signing;
 pub mod certificate_subject_restriction;
@@ -22,6 +20,8 @@ pub mod mutating_admission_policy;
 pub mod mutating_admission_webhook;
 pub mod namespace_lifecycle;
 pub mod node_declared_feature_validator;
+pub mod node_restriction;
+mod node_restriction_node;
 pub mod persistent_volume_claim_resize;
 pub mod pod_group_protection;
 pub mod pod_group_workload_exists;
@@ -29,6 +29,7 @@ pub mod pod_resize_validator;
 pub mod pod_security;
 pub mod pod_topology_labels;
 pub mod priority;
+mod quota_usage;
 pub mod resource_quota;
 pub mod runtime_class;
 pub mod service_account;
@@ -40,8 +41,10 @@ pub mod validating_admission_webhook;
 use crate::engine::apiserver::ClusterView;
 use crate::engine::apiserver::request::{Operation, UserInfo};
 use crate::engine::rng::Rng;
+use crate::model::quantity::{Format, ParsedQuantity, parse_k8s};
 use crate::model::status::forbidden;
 use crate::model::{Kind, Object};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 /// What one plugin decided.
@@ -113,14 +116,18 @@ pub trait Plugin: Send + Sync {
     }
 }
 
-/// The plugins kube-apiserver enables by default, in the order it runs them:
-/// `AllOrderedPlugins` without `DefaultOffAdmissionPlugins()`
-/// (`pkg/kubeapiserver/options/plugins.go`).
+/// The chain a kubeadm cluster's kube-apiserver runs: the plugins enabled by
+/// default (`AllOrderedPlugins` without `DefaultOffAdmissionPlugins()`,
+/// `pkg/kubeapiserver/options/plugins.go`) plus `NodeRestriction`, which kubeadm
+/// adds with `--enable-admission-plugins=NodeRestriction`
+/// (`cmd/kubeadm/app/phases/controlplane/manifests.go`), all in
+/// `AllOrderedPlugins` order.
 pub fn default_chain() -> Vec<Box<dyn Plugin>> {
     vec![
         Box::new(namespace_lifecycle::NamespaceLifecycle),
         Box::new(limit_ranger::LimitRanger),
         Box::new(service_account::ServiceAccount),
+        Box::new(node_restriction::NodeRestriction),
         Box::new(taint_nodes_by_condition::TaintNodesByCondition),
         Box::new(pod_security::PodSecurity),
         Box::new(priority::Priority),
@@ -161,6 +168,17 @@ pub(crate) fn is_pod(kind: &Kind, subresource: Option<&str>) -> bool {
 /// `admission.NewForbidden(a, err)`: 403 `pods "x" is forbidden: REASON`.
 pub(crate) fn deny(req: &AdmissionRequest<'_>, reason: &str) -> Verdict {
     Verdict::Deny(forbidden(req.kind, req.name, reason))
+}
+
+/// A stored quantity, parsed; one that does not parse counts as zero (validation
+/// refuses such objects before admission runs).
+pub(crate) fn quantity(q: &Quantity) -> ParsedQuantity {
+    parse_k8s(q).unwrap_or_else(|_| zero())
+}
+
+/// Zero, as `resource.Quantity{Format: DecimalSI}`.
+pub(crate) fn zero() -> ParsedQuantity {
+    ParsedQuantity::from_units(0, Format::DecimalSI)
 }
 
 /// `utilerrors.NewAggregate(errs).Error()`: duplicates dropped, one message
@@ -254,10 +272,11 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
-    /// Mirrors `AllOrderedPlugins` filtered by `DefaultOffAdmissionPlugins` (`plugins_test.go`
+    /// Mirrors `AllOrderedPlugins` filtered by `DefaultOffAdmissionPlugins`, plus
+    /// kubeadm's `NodeRestriction` in its place (`plugins_test.go`
     /// `TestAdmissionPluginOrder` checks the same order upstream).
     #[test]
-    fn default_chain_is_upstreams_default_on_plugins_in_order() {
+    fn default_chain_is_kubeadms_plugins_in_order() {
         let names: Vec<&str> = default_chain().iter().map(|p| p.name()).collect();
         assert_eq!(
             names,
@@ -265,6 +284,7 @@ mod tests {
                 "NamespaceLifecycle",
                 "LimitRanger",
                 "ServiceAccount",
+                "NodeRestriction",
                 "TaintNodesByCondition",
                 "PodSecurity",
                 "Priority",
@@ -314,6 +334,7 @@ mod tests {
                 "NamespaceLifecycle",
                 "LimitRanger",
                 "ServiceAccount",
+                "NodeRestriction",
                 "Priority",
                 "DefaultTolerationSeconds",
                 "RuntimeClass",
@@ -335,5 +356,125 @@ mod tests {
                 "ResourceQuota",
             ]
         );
+    }
+
+    /// The plugins each request podflow sends passes, per phase (`M` mutating,
+    /// `V` validating): checked against each upstream plugin's `Handler`
+    /// operations and the resources/subresources its code looks at.
+    #[test]
+    #[allow(clippy::too_many_lines)] // one row per request kind
+    fn requests_podflow_sends_pass_these_plugins() {
+        use crate::model::kinds::kind_of;
+        /// Operation, kind, subresource, mutating plugins, validating plugins.
+        type Row = (
+            Operation,
+            &'static str,
+            Option<&'static str>,
+            Vec<&'static str>,
+            Vec<&'static str>,
+        );
+        const GENERIC_M: [&str; 3] = [
+            "NamespaceLifecycle",
+            "MutatingAdmissionPolicy",
+            "MutatingAdmissionWebhook",
+        ];
+        const GENERIC_V: [&str; 2] = ["ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook"];
+        let with = |extra: &[(usize, &'static str)], base: &[&'static str]| {
+            let mut list = base.to_vec();
+            for (at, name) in extra {
+                list.insert(*at, *name);
+            }
+            list
+        };
+        let node_restricted = with(&[(1, "NodeRestriction")], &GENERIC_M);
+        let table: Vec<Row> = vec![
+            (
+                Operation::Create,
+                "Pod",
+                Some("binding"),
+                with(
+                    &[(1, "NodeRestriction"), (2, "PodTopologyLabels")],
+                    &GENERIC_M,
+                ),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "Pod",
+                Some("status"),
+                node_restricted.clone(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Delete,
+                "Pod",
+                None,
+                node_restricted.clone(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "Node",
+                None,
+                node_restricted.clone(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "Node",
+                Some("status"),
+                node_restricted,
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Create,
+                "Deployment",
+                None,
+                GENERIC_M.to_vec(),
+                with(&[(0, "PodSecurity"), (3, "ResourceQuota")], &GENERIC_V),
+            ),
+            (
+                Operation::Create,
+                "ReplicaSet",
+                None,
+                GENERIC_M.to_vec(),
+                with(&[(0, "PodSecurity"), (3, "ResourceQuota")], &GENERIC_V),
+            ),
+            (
+                Operation::Update,
+                "Deployment",
+                Some("scale"),
+                GENERIC_M.to_vec(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Update,
+                "ReplicaSet",
+                Some("scale"),
+                GENERIC_M.to_vec(),
+                GENERIC_V.to_vec(),
+            ),
+            (
+                Operation::Create,
+                "Event",
+                None,
+                GENERIC_M.to_vec(),
+                with(&[(2, "ResourceQuota")], &GENERIC_V),
+            ),
+        ];
+        let chain = default_chain();
+        for (operation, kind, subresource, mutating, validating) in table {
+            let kind = kind_of(kind);
+            let names = |phase: fn(&dyn Plugin) -> bool| -> Vec<&str> {
+                chain
+                    .iter()
+                    .filter(|p| phase(p.as_ref()) && p.handles(operation, kind, subresource))
+                    .map(|p| p.name())
+                    .collect()
+            };
+            let what = format!("{operation:?} {} {subresource:?}", kind.resource);
+            assert_eq!(names(|p| p.mutating()), mutating, "mutating: {what}");
+            assert_eq!(names(|p| p.validating()), validating, "validating: {what}");
+        }
     }
 }

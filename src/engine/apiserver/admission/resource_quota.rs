@@ -2,34 +2,25 @@
 //! usage as `pkg/quota/v1/evaluator/core/pods.go` counts it): refuses an object
 //! whose usage would take a `ResourceQuota` of its namespace past `hard`, and
 //! charges the usage to the quota's `status.used` before the object is stored.
+//! [`reconcile_status`] is the quota controller's first sync
+//! (`pkg/controller/resourcequota/resource_quota_controller.go`, `syncResourceQuota`).
 //!
-//! Simplifications: a quota without `status.hard` (not yet seen by the quota
-//! controller) is read from `spec.hard` with nothing used, where upstream refuses
-//! with `status unknown for quota`; scope selectors other than the four
-//! classic scopes never match.
+//! Simplification: a quota without `status.hard` (not yet seen by the quota
+//! controller) is read as `spec.hard` with nothing used, where upstream refuses
+//! with `status unknown for quota`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{Pod, ResourceQuota as Quota};
+use k8s_openapi::api::core::v1::{ResourceQuota as Quota, ResourceQuotaStatus};
 
-use super::quantity::Amount;
-use super::{AdmissionRequest, Plugin, SideEffects, Verdict, deny, is_kind};
+use super::quota_usage::{
+    Usage, VALIDATION_SET, compute_usage, matches_scopes, object_usage, read, tracks, write,
+};
+use super::{AdmissionRequest, Plugin, SideEffects, Verdict, deny, is_kind, zero};
 use crate::engine::apiserver::request::Operation;
 use crate::model::kinds::kind_of;
-use crate::model::status::group_resource;
 use crate::model::{Kind, Object};
-
-type Usage = BTreeMap<String, Amount>;
-
-/// Resources every container must state when a quota limits them.
-const VALIDATION_SET: [&str; 6] = [
-    "cpu",
-    "memory",
-    "requests.cpu",
-    "requests.memory",
-    "limits.cpu",
-    "limits.memory",
-];
 
 /// The `ResourceQuota` admission plugin (validating).
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,22 +65,18 @@ impl Plugin for ResourceQuota {
                 _ => None,
             })
             .collect();
-        let pod = object.as_pod();
-        let usage = object_usage(req.kind, pod);
+        let usage = object_usage(object);
         for quota in quotas {
-            if !matches_scopes(&quota, pod) {
+            if !matches_scopes(&quota, object) {
                 continue;
             }
             let name = quota.metadata.name.clone().unwrap_or_default();
             let hard = hard(&quota);
-            let restricted: Vec<&String> = hard
-                .keys()
-                .filter(|k| counts(req.kind, k) || (pod.is_some() && pod_resource(k)))
-                .collect();
+            let restricted: Vec<&String> = hard.keys().filter(|k| tracks(req.kind, k)).collect();
             if restricted.is_empty() {
                 continue;
             }
-            if let Some(pod) = pod
+            if let Some(pod) = object.as_pod()
                 && let Some(missing) = missing_constraints(pod, &restricted)
             {
                 return deny(
@@ -97,10 +84,10 @@ impl Plugin for ResourceQuota {
                     &format!("failed quota: {name}: must specify {missing}"),
                 );
             }
-            let used = used(&quota);
+            let used = used(&quota, &hard);
             let requested: Usage = usage
                 .iter()
-                .filter(|(k, v)| hard.contains_key(*k) && v.milli != 0)
+                .filter(|(k, v)| hard.contains_key(*k) && !v.is_zero())
                 .map(|(k, v)| (k.clone(), *v))
                 .collect();
             if requested.is_empty() {
@@ -108,7 +95,7 @@ impl Plugin for ResourceQuota {
             }
             let mut new_used = used.clone();
             for (key, value) in &requested {
-                let sum = used.get(key).map_or(*value, |u| u.plus(*value));
+                let sum = used.get(key).map_or(*value, |u| u.add(value));
                 new_used.insert(key.clone(), sum);
             }
             let exceeded: Vec<&String> = requested
@@ -116,10 +103,11 @@ impl Plugin for ResourceQuota {
                 .filter(|k| new_used[*k] > hard[*k])
                 .collect();
             if !exceeded.is_empty() {
+                // `prettyPrint` of each list masked to the exceeded names.
                 let show = |list: &Usage| {
                     exceeded
                         .iter()
-                        .map(|k| format!("{k}={}", list.get(*k).copied().unwrap_or(Amount::ZERO)))
+                        .filter_map(|k| list.get(*k).map(|v| format!("{k}={v}")))
                         .collect::<Vec<_>>()
                         .join(",")
                 };
@@ -135,17 +123,8 @@ impl Plugin for ResourceQuota {
             }
             let mut updated = quota.clone();
             let status = updated.status.get_or_insert_default();
-            status.hard.get_or_insert_with(|| {
-                hard.iter()
-                    .map(|(k, v)| (k.clone(), v.to_quantity()))
-                    .collect()
-            });
-            status.used = Some(
-                new_used
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.to_quantity()))
-                    .collect(),
-            );
+            status.hard.get_or_insert_with(|| write(&hard));
+            status.used = Some(write(&new_used));
             effects.writes.push(Object::ResourceQuota(updated));
         }
         // The charge travels as a side effect: validating plugins never change the object.
@@ -153,41 +132,35 @@ impl Plugin for ResourceQuota {
     }
 }
 
-/// Whether quota key `key` counts objects of `kind` (`count/deployments.apps`, `pods`).
-fn counts(kind: &Kind, key: &str) -> bool {
-    key == format!("count/{}", group_resource(kind))
-        || (kind.group.is_empty() && legacy_count(kind) == Some(key))
-}
-
-/// The compute resources the Pod evaluator matches (`podResources` and its prefixes).
-fn pod_resource(key: &str) -> bool {
-    matches!(key, "cpu" | "memory" | "ephemeral-storage")
-        || key.starts_with("requests.")
-        || key.starts_with("limits.")
-        || key.starts_with("hugepages-")
-}
-
-/// The object-count names upstream keeps for a few core resources.
-fn legacy_count(kind: &Kind) -> Option<&'static str> {
-    match kind.resource {
-        r @ ("pods"
-        | "services"
-        | "secrets"
-        | "configmaps"
-        | "resourcequotas"
-        | "replicationcontrollers"
-        | "persistentvolumeclaims") => Some(r),
-        _ => None,
+/// The quota controller's sync of one quota (`syncResourceQuota`): `status.hard`
+/// becomes `spec.hard`, and `status.used` the usage, for each resource of
+/// `spec.hard`, of the `objects` in the quota's namespace that its scopes select
+/// (zero where nothing is used). A Pod that has finished counts only in
+/// `count/pods` (`QuotaV1Pod`). `objects` may hold any kinds and namespaces.
+pub fn reconcile_status(quota: &Quota, objects: &[Arc<Object>]) -> Quota {
+    let spec_hard = quota.spec.as_ref().and_then(|s| s.hard.clone());
+    let hard = read(spec_hard.as_ref());
+    let mut used: Usage = hard.keys().map(|k| (k.clone(), zero())).collect();
+    let namespace = quota.metadata.namespace.as_deref();
+    for object in objects {
+        if object.namespace() != namespace
+            || !object.kind().namespaced
+            || !matches_scopes(quota, object)
+        {
+            continue;
+        }
+        for (key, value) in object_usage(object) {
+            if let Some(total) = used.get_mut(&key) {
+                *total = total.add(&value);
+            }
+        }
     }
-}
-
-fn read(
-    list: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
-) -> Usage {
-    list.into_iter()
-        .flatten()
-        .map(|(k, v)| (k.clone(), Amount::of(v)))
-        .collect()
+    let mut reconciled = quota.clone();
+    reconciled.status = Some(ResourceQuotaStatus {
+        used: spec_hard.as_ref().map(|_| write(&used)),
+        hard: spec_hard,
+    });
+    reconciled
 }
 
 fn hard(quota: &Quota) -> Usage {
@@ -195,76 +168,20 @@ fn hard(quota: &Quota) -> Usage {
     read(status.or(quota.spec.as_ref().and_then(|s| s.hard.as_ref())))
 }
 
-fn used(quota: &Quota) -> Usage {
-    read(quota.status.as_ref().and_then(|s| s.used.as_ref()))
-}
-
-/// What creating the object uses: its object counts and, for a Pod, its compute resources.
-fn object_usage(kind: &Kind, pod: Option<&Pod>) -> Usage {
-    let one = Amount::parse("1").unwrap_or(Amount::ZERO);
-    let mut usage = Usage::new();
-    usage.insert(format!("count/{}", group_resource(kind)), one);
-    if kind.group.is_empty()
-        && let Some(name) = legacy_count(kind)
-    {
-        usage.insert(name.to_owned(), one);
+/// `status.used`; a quota the controller has not synced yet counts as using nothing.
+fn used(quota: &Quota, hard: &Usage) -> Usage {
+    let status = quota.status.as_ref();
+    if status.and_then(|s| s.hard.as_ref()).is_none() {
+        return hard.keys().map(|k| (k.clone(), zero())).collect();
     }
-    if let Some(spec) = pod.and_then(|p| p.spec.as_ref()) {
-        let requests = pod_total(spec, |r| r.requests.as_ref());
-        let limits = pod_total(spec, |r| r.limits.as_ref());
-        usage.extend(compute_usage(&requests, &limits));
-    }
-    usage
-}
-
-/// `podComputeUsageHelper`: `cpu`/`requests.cpu`, `limits.cpu`, and the same for memory and ephemeral storage.
-fn compute_usage(requests: &Usage, limits: &Usage) -> Usage {
-    let mut usage = Usage::new();
-    for resource in ["cpu", "memory", "ephemeral-storage"] {
-        if let Some(request) = requests.get(resource) {
-            usage.insert(resource.to_owned(), *request);
-            usage.insert(format!("requests.{resource}"), *request);
-        }
-        if let Some(limit) = limits.get(resource) {
-            usage.insert(format!("limits.{resource}"), *limit);
-        }
-    }
-    usage
-}
-
-/// `resourcehelper.PodRequests`/`PodLimits`: the sum over containers, or the
-/// largest init container when larger, plus the Pod overhead.
-fn pod_total(
-    spec: &k8s_openapi::api::core::v1::PodSpec,
-    pick: fn(
-        &k8s_openapi::api::core::v1::ResourceRequirements,
-    )
-        -> Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
-) -> Usage {
-    let mut total = Usage::new();
-    for container in &spec.containers {
-        for (name, q) in read(container.resources.as_ref().and_then(pick)) {
-            let sum = total.get(&name).map_or(q, |t| t.plus(q));
-            total.insert(name, sum);
-        }
-    }
-    for container in spec.init_containers.iter().flatten() {
-        for (name, q) in read(container.resources.as_ref().and_then(pick)) {
-            if total.get(&name).is_none_or(|t| q > *t) {
-                total.insert(name, q);
-            }
-        }
-    }
-    for (name, q) in read(spec.overhead.as_ref()) {
-        if let Some(t) = total.get_mut(&name) {
-            *t = t.plus(q);
-        }
-    }
-    total
+    read(status.and_then(|s| s.used.as_ref()))
 }
 
 /// `podEvaluator.Constraints`: every container must state the limited compute resources.
-fn missing_constraints(pod: &Pod, restricted: &[&String]) -> Option<String> {
+fn missing_constraints(
+    pod: &k8s_openapi::api::core::v1::Pod,
+    restricted: &[&String],
+) -> Option<String> {
     let spec = pod.spec.as_ref()?;
     let required: Vec<&str> = restricted
         .iter()
@@ -302,51 +219,6 @@ fn missing_constraints(pod: &Pod, restricted: &[&String]) -> Option<String> {
     Some(parts.join("; "))
 }
 
-/// Whether the quota's scopes select this object (`podMatchesScopeFunc`).
-fn matches_scopes(quota: &Quota, pod: Option<&Pod>) -> bool {
-    let spec = quota.spec.as_ref();
-    let mut scopes: Vec<String> = spec.and_then(|s| s.scopes.clone()).unwrap_or_default();
-    let selector = spec.and_then(|s| s.scope_selector.as_ref());
-    let mut selector_terms = selector
-        .map(|s| s.match_expressions.clone().unwrap_or_default())
-        .unwrap_or_default();
-    if scopes.is_empty() && selector_terms.is_empty() {
-        return true;
-    }
-    let Some(pod) = pod else {
-        return false;
-    };
-    let best_effort = pod.spec.as_ref().is_some_and(|s| {
-        s.containers
-            .iter()
-            .chain(s.init_containers.iter().flatten())
-            .all(|c| {
-                c.resources.as_ref().is_none_or(|r| {
-                    r.requests.as_ref().is_none_or(BTreeMap::is_empty)
-                        && r.limits.as_ref().is_none_or(BTreeMap::is_empty)
-                })
-            })
-    });
-    let terminating = pod
-        .spec
-        .as_ref()
-        .is_some_and(|s| s.active_deadline_seconds.is_some());
-    for term in selector_terms.drain(..) {
-        if term.operator == "Exists" {
-            scopes.push(term.scope_name);
-        } else {
-            return false;
-        }
-    }
-    scopes.iter().all(|scope| match scope.as_str() {
-        "BestEffort" => best_effort,
-        "NotBestEffort" => !best_effort,
-        "Terminating" => terminating,
-        "NotTerminating" => !terminating,
-        _ => false,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +227,7 @@ mod tests {
     use k8s_openapi::api::core::v1::{ResourceQuotaSpec, ResourceQuotaStatus};
     use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
     use serde_json::json;
+    use std::sync::Arc;
 
     #[allow(clippy::unnecessary_wraps)] // fits the Option fields of the quota
     fn list(pairs: &[(&str, &str)]) -> Option<BTreeMap<String, Quantity>> {
@@ -483,5 +356,185 @@ mod tests {
         assert_eq!(verdict, Verdict::Allow);
         let (verdict, _) = run(&cluster, &nginx(&json!({})));
         assert!(matches!(verdict, Verdict::Deny(_)));
+    }
+
+    /// Resource names and quantities, as the tables write them.
+    type Pairs = &'static [(&'static str, &'static str)];
+
+    /// A Pod in `ns` with one container's requests/limits, a phase and optional extras.
+    fn pod_in(ns: &str, name: &str, resources: &serde_json::Value, phase: &str) -> Arc<Object> {
+        Arc::new(pod(json!({
+            "metadata": {"name": name, "namespace": ns},
+            "spec": {"containers": [{"name": "c", "image": "nginx", "resources": resources}]},
+            "status": {"phase": phase}
+        })))
+    }
+
+    fn spec_quota(hard: &[(&str, &str)], scopes: &[&str]) -> Quota {
+        Quota {
+            metadata: meta(Some("dev"), "compute"),
+            spec: Some(ResourceQuotaSpec {
+                hard: list(hard),
+                scopes: (!scopes.is_empty())
+                    .then(|| scopes.iter().map(|s| (*s).to_owned()).collect()),
+                ..ResourceQuotaSpec::default()
+            }),
+            status: None,
+        }
+    }
+
+    /// Mirrors `resource_quota_controller_test.go` `TestSyncResourceQuota`'s
+    /// cases "pods" and "non-matching-best-effort-scoped-quota": two running
+    /// Pods of 100m/1Gi and a failed one.
+    #[test]
+    fn reconcile_status_as_test_sync_resource_quota() {
+        let upstream = |phase: &str, name: &str| {
+            pod_in(
+                "dev",
+                name,
+                &json!({"requests": {"cpu": "100m", "memory": "1Gi"}}),
+                phase,
+            )
+        };
+        let items = vec![
+            upstream("Running", "pod-running"),
+            upstream("Running", "pod-running-2"),
+            upstream("Failed", "pod-failed"),
+        ];
+        let hard = [("cpu", "3"), ("memory", "100Gi"), ("pods", "5")];
+        let cases: [(&str, &[&str], Pairs); 2] = [
+            (
+                "pods",
+                &[],
+                &[("cpu", "200m"), ("memory", "2Gi"), ("pods", "2")],
+            ),
+            (
+                "non-matching-best-effort-scoped-quota",
+                &["BestEffort"],
+                &[("cpu", "0"), ("memory", "0"), ("pods", "0")],
+            ),
+        ];
+        for (name, scopes, want) in cases {
+            let status = reconcile_status(&spec_quota(&hard, scopes), &items)
+                .status
+                .unwrap();
+            assert_eq!(status.hard, list(&hard), "{name}");
+            assert_eq!(status.used, list(want), "{name}");
+        }
+    }
+
+    /// `reconcile_status` on a mixed namespace: terminal Pods, other namespaces,
+    /// other kinds, scopes, resources nothing uses.
+    #[test]
+    fn reconcile_status_table() {
+        let pods = vec![
+            pod_in(
+                "dev",
+                "a",
+                &json!({"requests": {"cpu": "100m", "memory": "1Gi"}, "limits": {"cpu": "200m", "memory": "2Gi"}}),
+                "Running",
+            ),
+            pod_in("dev", "b", &json!({"requests": {"cpu": "150m"}}), "Pending"),
+            pod_in(
+                "dev",
+                "done",
+                &json!({"requests": {"cpu": "1"}}),
+                "Succeeded",
+            ),
+            pod_in(
+                "dev",
+                "failed",
+                &json!({"requests": {"cpu": "1"}}),
+                "Failed",
+            ),
+            pod_in("dev", "besteffort", &json!({}), "Running"),
+            pod_in(
+                "other",
+                "elsewhere",
+                &json!({"requests": {"cpu": "5"}}),
+                "Running",
+            ),
+            Arc::new(Object::ConfigMap(k8s_openapi::api::core::v1::ConfigMap {
+                metadata: meta(Some("dev"), "settings"),
+                ..Default::default()
+            })),
+        ];
+        let cases: [(&str, Quota, Pairs); 5] = [
+            (
+                "pods: live pods count, terminal ones only in count/pods",
+                spec_quota(
+                    &[
+                        ("cpu", "3"),
+                        ("requests.memory", "10Gi"),
+                        ("limits.cpu", "4"),
+                        ("limits.memory", "8Gi"),
+                        ("pods", "5"),
+                        ("count/pods", "10"),
+                    ],
+                    &[],
+                ),
+                &[
+                    ("count/pods", "5"),
+                    ("cpu", "250m"),
+                    ("limits.cpu", "200m"),
+                    ("limits.memory", "2Gi"),
+                    ("pods", "3"),
+                    ("requests.memory", "1Gi"),
+                ],
+            ),
+            (
+                "nothing used: zero for every hard resource",
+                spec_quota(
+                    &[("requests.storage", "1Ti"), ("count/deployments.apps", "2")],
+                    &[],
+                ),
+                &[("count/deployments.apps", "0"), ("requests.storage", "0")],
+            ),
+            (
+                "object counts of other kinds",
+                spec_quota(&[("configmaps", "3"), ("count/configmaps", "3")], &[]),
+                &[("configmaps", "1"), ("count/configmaps", "1")],
+            ),
+            (
+                "BestEffort scope: only pods without cpu or memory",
+                spec_quota(&[("pods", "5"), ("configmaps", "3")], &["BestEffort"]),
+                &[("configmaps", "0"), ("pods", "1")],
+            ),
+            (
+                "NotBestEffort scope",
+                spec_quota(&[("pods", "5"), ("requests.cpu", "2")], &["NotBestEffort"]),
+                &[("pods", "2"), ("requests.cpu", "250m")],
+            ),
+        ];
+        for (name, quota, want) in cases {
+            let reconciled = reconcile_status(&quota, &pods);
+            let status = reconciled.status.unwrap();
+            assert_eq!(status.hard, quota.spec.as_ref().unwrap().hard, "{name}");
+            assert_eq!(status.used, list(want), "{name}");
+            assert_eq!(reconciled.spec, quota.spec, "{name}");
+        }
+    }
+
+    /// Admission after a reconcile: the used amount includes the file's Pods.
+    #[test]
+    fn admission_sees_reconciled_usage() {
+        let existing = vec![pod_in(
+            "dev",
+            "a",
+            &json!({"requests": {"cpu": "1500m"}}),
+            "Running",
+        )];
+        let quota = reconcile_status(&spec_quota(&[("requests.cpu", "2")], &[]), &existing);
+        let cluster = StaticCluster::new(vec![Object::ResourceQuota(quota)]);
+        let (verdict, _) = run(&cluster, &nginx(&json!({"requests": {"cpu": "1"}})));
+        let Verdict::Deny(status) = verdict else {
+            panic!("over quota")
+        };
+        assert_eq!(
+            status.message.as_deref(),
+            Some(
+                r#"pods "x" is forbidden: exceeded quota: compute, requested: requests.cpu=1, used: requests.cpu=1500m, limited: requests.cpu=2"#
+            )
+        );
     }
 }
