@@ -102,6 +102,7 @@ fn an_unknown_field_is_a_strict_decoding_error() {
 
 #[test]
 fn a_pod_over_the_quota_is_forbidden() {
+    // The running Pod of the cluster file already uses 500m of the quota.
     let records = run(
         Some("quota-cluster.yaml"),
         &[&apply("big-pod.yaml")],
@@ -111,7 +112,7 @@ fn a_pod_over_the_quota_is_forbidden() {
         kubectl_answers(&records)[1],
         (
             403,
-            r#"pods "big" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=0, limited: requests.cpu=1"#.to_owned()
+            r#"pods "big" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=500m, limited: requests.cpu=1"#.to_owned()
         )
     );
 }

@@ -131,6 +131,7 @@ impl Engine {
                 let _ = store.update(&key, object, None);
             }
         }
+        reconcile_quotas(&mut store);
         let nodes: Vec<String> = store
             .range("/registry/nodes/")
             .map(|(_, e)| e.object.name().to_owned())
@@ -470,6 +471,20 @@ impl Engine {
                 }
             })
             .collect()
+    }
+}
+
+/// Gives every ResourceQuota the `status` the quota controller's first sync
+/// would have written: a cluster file's objects are already reconciled.
+fn reconcile_quotas(store: &mut Store) {
+    let objects: Vec<Arc<Object>> = store.iter().map(|(_, e)| Arc::clone(&e.object)).collect();
+    for object in &objects {
+        if let Object::ResourceQuota(quota) = &**object {
+            let reconciled =
+                super::apiserver::admission::resource_quota::reconcile_status(quota, &objects);
+            let key = key_for(object.kind(), object.namespace(), object.name());
+            let _ = store.update(&key, Object::ResourceQuota(reconciled), None);
+        }
     }
 }
 

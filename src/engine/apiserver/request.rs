@@ -59,6 +59,16 @@ pub struct UserInfo {
 }
 
 impl UserInfo {
+    /// The node a kubelet's user is (`system:node:NAME` in `system:nodes`), as
+    /// the Node authorizer and NodeRestriction read it (`pkg/auth/nodeidentifier`).
+    pub fn node_name(&self) -> Option<&str> {
+        let name = self.name.strip_prefix("system:node:")?;
+        self.groups
+            .iter()
+            .any(|g| g == "system:nodes")
+            .then_some(name)
+    }
+
     /// A user with these groups.
     pub fn new(name: impl Into<String>, groups: &[&str]) -> UserInfo {
         UserInfo {

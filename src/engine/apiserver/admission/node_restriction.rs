@@ -16,7 +16,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 use super::node_restriction_node::{admit_csi_node, admit_lease, admit_node};
 use super::{AdmissionRequest, Plugin, Verdict, deny, is_kind};
-use crate::engine::apiserver::request::{Operation, UserInfo};
+use crate::engine::apiserver::request::Operation;
 use crate::engine::rng::Rng;
 use crate::model::kinds::kind_of;
 use crate::model::status::not_found;
@@ -56,7 +56,7 @@ impl Plugin for NodeRestriction {
     }
 
     fn admit(&self, req: &AdmissionRequest<'_>, object: &mut Object, _rng: &mut Rng) -> Verdict {
-        let Some(node) = node_identity(req.user) else {
+        let Some(node) = req.user.node_name() else {
             return Verdict::Allow;
         };
         if node.is_empty() {
@@ -99,16 +99,6 @@ impl Plugin for NodeRestriction {
         }
         Verdict::Allow
     }
-}
-
-/// `NodeIdentity`: the node's name when the user is a node (`system:node:NAME`
-/// in group `system:nodes`); the name may be empty.
-pub fn node_identity(user: &UserInfo) -> Option<&str> {
-    let name = user.name.strip_prefix("system:node:")?;
-    user.groups
-        .iter()
-        .any(|g| g == "system:nodes")
-        .then_some(name)
 }
 
 /// A lister's `NotFound` (`pod "x" not found`), which upstream returns as is.

@@ -46,20 +46,9 @@ fn no_opinion(reason: impl Into<String>) -> Outcome {
     }
 }
 
-/// `NodeIdentity`: the node name of a `system:node:NAME` user in `system:nodes`.
-fn node_identity(attrs: &Attributes) -> Option<String> {
-    let name = attrs.user.name.strip_prefix("system:node:")?;
-    attrs
-        .user
-        .groups
-        .iter()
-        .any(|g| g == "system:nodes")
-        .then(|| name.to_owned())
-}
-
 /// `NodeAuthorizer.Authorize`.
 pub(super) fn authorize(attrs: &Attributes, cluster: &dyn ClusterView) -> Outcome {
-    let Some(node) = node_identity(attrs) else {
+    let Some(node) = attrs.user.node_name().map(str::to_owned) else {
         return no_opinion("");
     };
     if node.is_empty() {

@@ -5,6 +5,7 @@
 use super::*;
 use crate::engine::apiserver::StaticCluster;
 use crate::engine::apiserver::admission::testing::{meta, pod};
+use crate::engine::apiserver::request::UserInfo;
 use k8s_openapi::api::core::v1::{Node, NodeConfigSource, NodeSpec, Taint};
 use serde_json::json;
 
