@@ -474,7 +474,7 @@ impl Engine {
     }
 }
 
-/// Gives every ResourceQuota the `status` the quota controller's first sync
+/// Gives every `ResourceQuota` the `status` the quota controller's first sync
 /// would have written: a cluster file's objects are already reconciled.
 fn reconcile_quotas(store: &mut Store) {
     let objects: Vec<Arc<Object>> = store.iter().map(|(_, e)| Arc::clone(&e.object)).collect();

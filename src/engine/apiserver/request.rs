@@ -60,7 +60,7 @@ pub struct UserInfo {
 
 impl UserInfo {
     /// The node a kubelet's user is (`system:node:NAME` in `system:nodes`), as
-    /// the Node authorizer and NodeRestriction read it (`pkg/auth/nodeidentifier`).
+    /// the Node authorizer and `NodeRestriction` read it (`pkg/auth/nodeidentifier`).
     pub fn node_name(&self) -> Option<&str> {
         let name = self.name.strip_prefix("system:node:")?;
         self.groups
