@@ -7,3 +7,5 @@ pub mod engine;
 pub mod export;
 pub mod model;
 pub mod scenario;
+pub mod timeline;
+pub mod tui;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub use setup::{SetupArgs, SetupError, build_setup};
+pub use setup::{NGINX_POD, SetupArgs, SetupError, build_setup};
 
 /// Watch Kubernetes turn `kubectl apply -f pod.yaml` into a running Pod, step by step.
 #[derive(Debug, Parser)]

@@ -78,8 +78,10 @@ struct Subscription {
 /// When `run_until` stops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Until {
-    /// Nothing left to do but background work, or 30 simulated minutes.
+    /// Nothing left to do but background work, or 30 simulated minutes since the start.
     Idle,
+    /// Nothing left to do, or this moment, whichever is first.
+    IdleOr(SimTime),
     /// This much simulated time since the start.
     Time(SimTime),
 }
@@ -294,25 +296,31 @@ impl Engine {
 
     /// Steps until `until`; returns every record produced.
     pub fn run_until(&mut self, until: Until) -> Vec<TraceRecord> {
-        let limit = match until {
-            Until::Idle => IDLE_LIMIT,
-            Until::Time(t) => t,
-        };
         let mut out = Vec::new();
-        loop {
-            if until == Until::Idle && self.is_idle() {
-                break;
-            }
-            let resume_kubectl = self.queue.is_idle() && self.kubectl.waiting_for_idle();
-            if !resume_kubectl && self.queue.peek_time().is_none_or(|t| t > limit) {
-                break;
-            }
-            out.extend(self.step());
+        while let Some(records) = self.step_within(until) {
+            out.extend(records);
         }
         if let Until::Time(t) = until {
             self.now = self.now.max(t);
         }
         out
+    }
+
+    /// The next step's records, or `None` when `until` says the run is over.
+    pub fn step_within(&mut self, until: Until) -> Option<Vec<TraceRecord>> {
+        let (idle_stops, limit) = match until {
+            Until::Idle => (true, IDLE_LIMIT),
+            Until::IdleOr(t) => (true, t),
+            Until::Time(t) => (false, t),
+        };
+        if idle_stops && self.is_idle() {
+            return None;
+        }
+        let resume_kubectl = self.queue.is_idle() && self.kubectl.waiting_for_idle();
+        if !resume_kubectl && self.queue.peek_time().is_none_or(|t| t > limit) {
+            return None;
+        }
+        Some(self.step())
     }
 
     /// Compacts etcd to the revision the previous tick saw, as the API

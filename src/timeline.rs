@@ -1,0 +1,256 @@
+//! A computed run that can be seen at any step (DESIGN.md rule 7): the trace,
+//! the store after every engine event (persistent maps, so each is a cheap
+//! clone), and engine checkpoints to continue from any point when a new
+//! command arrives. Seeking is a binary search; no replay is needed to look.
+
+use crate::engine::clock::SimTime;
+use crate::engine::engine::{Engine, IDLE_LIMIT, Until};
+use crate::engine::kubectl::Command;
+use crate::engine::store::Store;
+use crate::engine::trace::{Record, TraceRecord};
+
+/// How many engine events apart the full checkpoints are.
+const CHECKPOINT_EVERY: usize = 64;
+
+/// The state after one engine event that produced records.
+#[derive(Debug, Clone)]
+struct Mark {
+    /// Index of the event's first record.
+    first: usize,
+    store: Store,
+    now: SimTime,
+}
+
+/// The whole run, inspectable at any record.
+#[derive(Clone)]
+pub struct Timeline {
+    records: Vec<TraceRecord>,
+    marks: Vec<Mark>,
+    /// (number of marks when taken, the engine then).
+    checkpoints: Vec<(usize, Engine)>,
+    /// The engine at the end of the run.
+    engine: Engine,
+}
+
+/// The cluster as it stands at one record.
+#[derive(Debug, Clone, Copy)]
+pub struct View<'a> {
+    /// Every record up to and including the current one.
+    pub records: &'a [TraceRecord],
+    /// The store after the current record's event.
+    pub store: &'a Store,
+    /// Simulated time at the current record.
+    pub now: SimTime,
+}
+
+impl View<'_> {
+    /// The current record.
+    pub fn current(&self) -> Option<&TraceRecord> {
+        self.records.last()
+    }
+}
+
+impl Timeline {
+    /// Runs `engine` until idle and keeps everything needed to look back.
+    pub fn new(engine: Engine) -> Timeline {
+        let start = Mark {
+            first: 0,
+            store: engine.store().clone(),
+            now: engine.now(),
+        };
+        let mut timeline = Timeline {
+            records: Vec::new(),
+            marks: vec![start],
+            checkpoints: vec![(1, engine.clone())],
+            engine,
+        };
+        timeline.run();
+        timeline
+    }
+
+    /// Steps the engine until idle (or 30 more simulated minutes), marking every event.
+    fn run(&mut self) {
+        let until = Until::IdleOr(self.engine.now().plus(IDLE_LIMIT.as_millis()));
+        while let Some(records) = self.engine.step_within(until) {
+            if records.is_empty() {
+                continue;
+            }
+            let first = self.records.len();
+            self.records.extend(records);
+            self.marks.push(Mark {
+                first,
+                store: self.engine.store().clone(),
+                now: self.engine.now(),
+            });
+            if self.marks.len().is_multiple_of(CHECKPOINT_EVERY) {
+                self.checkpoints
+                    .push((self.marks.len(), self.engine.clone()));
+            }
+        }
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether the run produced no record at all.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Every record.
+    pub fn records(&self) -> &[TraceRecord] {
+        &self.records
+    }
+
+    /// The index of the mark that holds record `index`.
+    fn mark_of(&self, index: usize) -> usize {
+        // marks[0] is the start (before any record); marks[1..] each start at `first`.
+        self.marks[1..].partition_point(|m| m.first <= index)
+    }
+
+    /// The cluster at record `index` (clamped); before any record for an empty run.
+    pub fn view(&self, index: usize) -> View<'_> {
+        if self.records.is_empty() {
+            let start = &self.marks[0];
+            return View {
+                records: &[],
+                store: &start.store,
+                now: start.now,
+            };
+        }
+        let index = index.min(self.records.len() - 1);
+        let at = self.mark_of(index);
+        // Within one event, the store changes at its etcd record: before it,
+        // the view shows the store as the event found it.
+        let written = self.records[self.marks[at].first..=index]
+            .iter()
+            .any(|r| matches!(&r.body, Record::Stage(s) if s.component == "etcd"));
+        let mark = if written {
+            &self.marks[at]
+        } else {
+            &self.marks[at - 1]
+        };
+        View {
+            records: &self.records[..=index],
+            store: &mark.store,
+            now: SimTime(self.records[index].t_ms),
+        }
+    }
+
+    /// The cluster before the first record.
+    pub fn start(&self) -> View<'_> {
+        let start = &self.marks[0];
+        View {
+            records: &[],
+            store: &start.store,
+            now: start.now,
+        }
+    }
+
+    /// Hands kubectl `command` as if typed after record `index`: the run from
+    /// there on is recomputed (the old future is dropped). Returns the index of
+    /// the first new record.
+    pub fn submit_at(&mut self, index: Option<usize>, command: Command) -> usize {
+        // The marks to keep: everything up to the event of `index`.
+        let keep = match index {
+            Some(i) if !self.records.is_empty() => self.mark_of(i.min(self.records.len() - 1)) + 1,
+            _ => 1,
+        };
+        let (taken, mut engine) = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|(n, _)| *n <= keep)
+            .map_or_else(
+                || (1, self.checkpoints[0].1.clone()),
+                |(n, e)| (*n, e.clone()),
+            );
+        // Replay from the checkpoint to the kept event.
+        let mut replayed = taken;
+        while replayed < keep {
+            if !engine.step().is_empty() {
+                replayed += 1;
+            }
+        }
+        let kept_records = self.marks.get(keep).map_or(self.records.len(), |m| m.first);
+        self.records.truncate(kept_records);
+        self.marks.truncate(keep);
+        self.checkpoints.retain(|(n, _)| *n <= keep);
+        engine.submit(command);
+        self.engine = engine;
+        self.run();
+        kept_records
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tui::testing::{find, nginx_timeline, timeline};
+
+    #[test]
+    fn every_record_has_the_store_of_its_moment() {
+        let t = nginx_timeline();
+        let created = find(&t, "etcd persist → ok: wrote /registry/pods/default/nginx");
+        assert!(
+            t.view(created - 1)
+                .store
+                .get("/registry/pods/default/nginx")
+                .is_none()
+        );
+        let entry = t
+            .view(created)
+            .store
+            .get("/registry/pods/default/nginx")
+            .expect("the Pod is stored");
+        assert!(
+            entry
+                .object
+                .as_pod()
+                .and_then(|p| p.spec.as_ref())
+                .and_then(|s| s.node_name.as_ref())
+                .is_none()
+        );
+        let last = t
+            .view(t.len() - 1)
+            .store
+            .get("/registry/pods/default/nginx")
+            .expect("still stored");
+        assert!(
+            last.object
+                .as_pod()
+                .and_then(|p| p.spec.as_ref())
+                .and_then(|s| s.node_name.as_ref())
+                .is_some()
+        );
+        assert_eq!(
+            t.view(usize::MAX).records.len(),
+            t.len(),
+            "seeking past the end stops at the last record"
+        );
+    }
+
+    #[test]
+    fn a_command_after_a_step_replaces_the_future_and_is_deterministic() {
+        let mut t = nginx_timeline();
+        let before = t.records().to_vec();
+        let at = find(&t, "kubectl | pod/nginx created");
+        let parsed = crate::command::parse("delete pod nginx").unwrap();
+        let command = crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
+        let first_new = t.submit_at(Some(at), command.clone());
+        assert_eq!(
+            &t.records()[..first_new],
+            &before[..first_new],
+            "the past stays as it was"
+        );
+        assert!(t.records().iter().any(|r| {
+            crate::export::text::line(r).contains("DELETE /api/v1/namespaces/default/pods/nginx")
+        }));
+        // The same command at the same point gives the same future.
+        let mut again = nginx_timeline();
+        again.submit_at(Some(at), command);
+        assert_eq!(again.records(), t.records());
+        let _ = timeline(&[], None);
+    }
+}

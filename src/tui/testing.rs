@@ -1,0 +1,100 @@
+//! Fixtures for the TUI's tests: timelines of the default story and a few
+//! others, and a way to render one pane into a buffer as text.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::lang::Lang;
+use super::panes::{self, PaneCx, PaneId, PaneState};
+use super::theme::{Theme, ThemeName};
+use crate::cli::{SetupArgs, build_setup};
+use crate::engine::engine::Engine;
+use crate::timeline::Timeline;
+
+/// The default story: the bare nginx Pod on the default cluster.
+pub fn nginx_timeline() -> Timeline {
+    timeline(&[], None)
+}
+
+/// A timeline of the nginx Pod followed by `steps`, on `cluster` (a file under
+/// `tests/fixtures/`, or the default cluster).
+pub fn timeline(steps: &[&str], cluster: Option<&str>) -> Timeline {
+    let args = SetupArgs {
+        embedded: vec![crate::cli::NGINX_POD],
+        steps: steps.iter().map(|s| (*s).to_owned()).collect(),
+        cluster: cluster.map(|c| format!("{}/tests/fixtures/{c}", env!("CARGO_MANIFEST_DIR"))),
+        seed: 1,
+        ..SetupArgs::default()
+    };
+    Timeline::new(Engine::new(
+        build_setup(&args).expect("the test setup builds"),
+    ))
+}
+
+/// The index of the first record whose text line contains `needle`.
+pub fn find(timeline: &Timeline, needle: &str) -> usize {
+    timeline
+        .records()
+        .iter()
+        .position(|r| crate::export::text::line(r).contains(needle))
+        .unwrap_or_else(|| panic!("no record contains {needle:?}"))
+}
+
+/// Renders pane `id` at record `index` into a `width`×`height` buffer, and
+/// returns the buffer's text, one line per row, trailing spaces trimmed.
+pub fn render_pane(
+    timeline: &Timeline,
+    index: usize,
+    id: PaneId,
+    width: u16,
+    height: u16,
+) -> String {
+    render_pane_with(
+        timeline,
+        index,
+        id,
+        width,
+        height,
+        Lang::En,
+        &PaneState::default(),
+    )
+}
+
+/// [`render_pane`] with a language and pane state.
+pub fn render_pane_with(
+    timeline: &Timeline,
+    index: usize,
+    id: PaneId,
+    width: u16,
+    height: u16,
+    lang: Lang,
+    state: &PaneState,
+) -> String {
+    let theme = Theme::new(ThemeName::Dark, false);
+    let cx = PaneCx {
+        view: timeline.view(index),
+        lang,
+        theme: &theme,
+        focused: false,
+        state,
+    };
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    panes::render(id, &cx, area, &mut buf);
+    buffer_text(&buf)
+}
+
+/// A buffer's symbols as lines of text, trailing spaces trimmed.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.top()..area.bottom() {
+        let mut line = String::new();
+        for x in area.left()..area.right() {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
