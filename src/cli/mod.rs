@@ -1,5 +1,6 @@
 //! The command line (clap): one file per subcommand.
 
+mod play;
 mod setup;
 mod trace;
 
@@ -7,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub use setup::{NGINX_POD, SetupArgs, SetupError, build_setup};
+pub use setup::{NGINX_POD, SetupArgs, SetupError, build_setup, load_manifests};
 
 /// Watch Kubernetes turn `kubectl apply -f pod.yaml` into a running Pod, step by step.
 #[derive(Debug, Parser)]
@@ -20,6 +21,8 @@ pub struct Cli {
 /// podflow's subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Commands {
+    /// The interactive view of manifests on a cluster.
+    Play(play::PlayArgs),
     /// Run the engine headless and print the trace.
     Trace(trace::TraceArgs),
 }
@@ -38,9 +41,10 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Some(Commands::Play(args)) => play::run(&args, Vec::new()),
         Some(Commands::Trace(args)) => trace::run(&args),
-        // Until the TUI lands, no arguments print the default scenario's trace.
-        None => trace::run_default(),
+        // No arguments: the TUI on the default story (its trace when not in a terminal).
+        None => play::run_default(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,56 @@
+//! What the user can ask for, whatever key, click or command asked for it;
+//! and what the app asks of the loop in return.
+
+use super::panes::PaneId;
+
+/// One thing the user asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    TogglePlay,
+    StepForward,
+    StepBack,
+    NextPhase,
+    PrevPhase,
+    First,
+    Last,
+    Faster,
+    Slower,
+    FocusNext,
+    FocusPrev,
+    Focus(PaneId),
+    ToggleZoom,
+    ToggleHelp,
+    ToggleLang,
+    NextTheme,
+    /// Open the `:` command bar.
+    OpenCommand,
+    /// Open the `/` filter of the focused pane.
+    OpenFilter,
+    /// A character typed into the open bar.
+    Input(char),
+    Backspace,
+    /// Enter in the open bar.
+    Submit,
+    /// Esc: close the bar or overlay (or quit when nothing is open).
+    Cancel,
+    /// Scroll the pane back (positive) or forward (negative) by lines.
+    Scroll(PaneId, i32),
+    /// Select the next (positive) or previous (negative) row of the focused pane.
+    Select(i32),
+    /// Jump to this step (the timeline slider).
+    Seek(usize),
+    /// The play timer fired.
+    Tick,
+}
+
+/// What the app asks the loop to do after an update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Leave, restoring the terminal.
+    Quit,
+    /// Start ticking every `ms` milliseconds (playing), or stop (`None`).
+    Ticking(Option<u64>),
+    /// Run a cluster-language command typed in the command bar.
+    RunCommand(String),
+}

@@ -1,0 +1,303 @@
+//! The app's state and its update function: every change goes through
+//! [`App::update`], which takes an [`Action`] and returns the [`Effect`]s the
+//! loop must carry out. No engine state lives here beyond the timeline.
+
+use std::collections::BTreeMap;
+
+use super::action::{Action, Effect};
+use super::lang::Lang;
+use super::panes::{PaneId, PaneState};
+use super::phases;
+use super::theme::ThemeName;
+use crate::timeline::{Timeline, View};
+
+/// Playback speeds, slowest first.
+pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+/// The index of 1× in [`SPEEDS`].
+const NORMAL_SPEED: usize = 2;
+/// How long one step shows at 1×, in milliseconds.
+const STEP_MS: f64 = 600.0;
+
+/// What is drawn over the panes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Overlay {
+    #[default]
+    None,
+    Help,
+    /// The `:` command bar and what was typed.
+    Command(String),
+    /// The `/` filter of a pane and what was typed.
+    Filter(PaneId, String),
+}
+
+/// The whole state of the interface.
+pub struct App {
+    pub timeline: Timeline,
+    /// The current step: an index into the timeline's records.
+    pub cursor: usize,
+    pub playing: bool,
+    /// An index into [`SPEEDS`].
+    pub speed: usize,
+    pub focus: PaneId,
+    pub zoomed: bool,
+    pub overlay: Overlay,
+    pub lang: Lang,
+    pub theme: ThemeName,
+    /// `NO_COLOR` was set.
+    pub no_color: bool,
+    pub panes: BTreeMap<PaneId, PaneState>,
+    /// A one-line message for the status bar (a command's error, say).
+    pub notice: Option<String>,
+    /// A line that says what podflow simplifies (shown in the help).
+    pub simplified: &'static str,
+}
+
+impl App {
+    /// The app on `timeline`, at its first step, paused.
+    pub fn new(timeline: Timeline, lang: Lang, theme: ThemeName, no_color: bool) -> App {
+        App {
+            timeline,
+            cursor: 0,
+            playing: false,
+            speed: NORMAL_SPEED,
+            focus: PaneId::Pipeline,
+            zoomed: false,
+            overlay: Overlay::None,
+            lang,
+            theme,
+            no_color,
+            panes: PaneId::ALL
+                .into_iter()
+                .map(|p| (p, PaneState::default()))
+                .collect(),
+            notice: None,
+            simplified: crate::tui::SIMPLIFIED,
+        }
+    }
+
+    /// The cluster at the current step.
+    pub fn view(&self) -> View<'_> {
+        if self.timeline.is_empty() {
+            self.timeline.start()
+        } else {
+            self.timeline.view(self.cursor)
+        }
+    }
+
+    /// The last step's index.
+    pub fn last(&self) -> usize {
+        self.timeline.len().saturating_sub(1)
+    }
+
+    /// The play timer's period at the current speed.
+    pub fn tick_ms(&self) -> u64 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let ms = (STEP_MS / SPEEDS[self.speed]).round() as u64;
+        ms.max(1)
+    }
+
+    /// The state of pane `id`.
+    pub fn pane(&self, id: PaneId) -> &PaneState {
+        &self.panes[&id]
+    }
+
+    fn pane_mut(&mut self, id: PaneId) -> &mut PaneState {
+        self.panes.entry(id).or_default()
+    }
+
+    /// Moves to step `index` (clamped); panes follow the new step.
+    fn seek(&mut self, index: usize) {
+        self.cursor = index.min(self.last());
+        for state in self.panes.values_mut() {
+            state.scroll = 0;
+        }
+    }
+
+    fn pause(&mut self) -> Vec<Effect> {
+        if self.playing {
+            self.playing = false;
+            vec![Effect::Ticking(None)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Applies `action`; returns what the loop must do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        if action != Action::Tick {
+            self.notice = None;
+        }
+        if let Overlay::Command(_) | Overlay::Filter(..) = self.overlay {
+            return self.update_bar(&action);
+        }
+        match action {
+            Action::Quit => vec![Effect::Quit],
+            Action::Cancel if self.overlay == Overlay::None => vec![Effect::Quit],
+            Action::Cancel => {
+                self.overlay = Overlay::None;
+                Vec::new()
+            }
+            Action::TogglePlay | Action::Tick | Action::Faster | Action::Slower => {
+                self.playback(&action)
+            }
+            Action::StepForward
+            | Action::StepBack
+            | Action::NextPhase
+            | Action::PrevPhase
+            | Action::First
+            | Action::Last
+            | Action::Seek(_) => {
+                let effects = self.pause();
+                let target = self.target(&action);
+                self.seek(target);
+                effects
+            }
+            Action::OpenCommand => {
+                let effects = self.pause();
+                self.overlay = Overlay::Command(String::new());
+                effects
+            }
+            other => {
+                self.arrange(other);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Play, pause, the play timer and the speed.
+    fn playback(&mut self, action: &Action) -> Vec<Effect> {
+        match action {
+            Action::TogglePlay if self.playing => self.pause(),
+            Action::TogglePlay => {
+                if self.cursor >= self.last() {
+                    self.seek(0);
+                }
+                self.playing = true;
+                vec![Effect::Ticking(Some(self.tick_ms()))]
+            }
+            Action::Tick if !self.playing => Vec::new(),
+            Action::Tick if self.cursor >= self.last() => self.pause(),
+            Action::Tick => {
+                self.seek(self.cursor + 1);
+                Vec::new()
+            }
+            _ => {
+                self.speed = if *action == Action::Faster {
+                    (self.speed + 1).min(SPEEDS.len() - 1)
+                } else {
+                    self.speed.saturating_sub(1)
+                };
+                if self.playing {
+                    vec![Effect::Ticking(Some(self.tick_ms()))]
+                } else {
+                    Vec::new()
+                }
+            }
+        }
+    }
+
+    /// The step a navigation action goes to.
+    fn target(&self, action: &Action) -> usize {
+        let records = self.timeline.records();
+        match action {
+            Action::StepForward => self.cursor + 1,
+            Action::StepBack => self.cursor.saturating_sub(1),
+            Action::NextPhase => phases::next(records, self.cursor).unwrap_or(self.last()),
+            Action::PrevPhase => phases::previous(records, self.cursor),
+            Action::Last => self.last(),
+            Action::Seek(index) => *index,
+            _ => 0,
+        }
+    }
+
+    /// Focus, zoom, overlays, language, theme, scrolling and selection.
+    fn arrange(&mut self, action: Action) {
+        match action {
+            Action::FocusNext | Action::FocusPrev => {
+                let i = PaneId::ALL
+                    .iter()
+                    .position(|p| *p == self.focus)
+                    .unwrap_or(0);
+                let n = PaneId::ALL.len();
+                let next = if action == Action::FocusNext {
+                    i + 1
+                } else {
+                    i + n - 1
+                };
+                self.focus = PaneId::ALL[next % n];
+            }
+            Action::Focus(pane) => self.focus = pane,
+            Action::ToggleZoom => self.zoomed = !self.zoomed,
+            Action::ToggleHelp => {
+                self.overlay = if self.overlay == Overlay::Help {
+                    Overlay::None
+                } else {
+                    Overlay::Help
+                };
+            }
+            Action::ToggleLang => self.lang = self.lang.toggle(),
+            Action::NextTheme => self.theme = self.theme.next(),
+            Action::OpenFilter => {
+                let current = self.pane(self.focus).filter.clone();
+                self.overlay = Overlay::Filter(self.focus, current);
+            }
+            Action::Scroll(pane, lines) => {
+                let state = self.pane_mut(pane);
+                state.scroll = state.scroll.saturating_add_signed(lines as isize);
+            }
+            Action::Select(delta) => {
+                let focus = self.focus;
+                let state = self.pane_mut(focus);
+                state.selected = state.selected.saturating_add_signed(delta as isize);
+            }
+            _ => {}
+        }
+    }
+
+    /// Keys while the command bar or a filter is open.
+    fn update_bar(&mut self, action: &Action) -> Vec<Effect> {
+        let overlay = std::mem::take(&mut self.overlay);
+        let (mut text, filter_of) = match overlay {
+            Overlay::Command(text) => (text, None),
+            Overlay::Filter(pane, text) => (text, Some(pane)),
+            other => {
+                self.overlay = other;
+                return Vec::new();
+            }
+        };
+        match action {
+            Action::Input(c) => text.push(*c),
+            Action::Backspace => {
+                text.pop();
+            }
+            Action::Cancel | Action::Quit => return Vec::new(),
+            Action::Submit => {
+                return match filter_of {
+                    Some(pane) => {
+                        self.pane_mut(pane).filter = text;
+                        Vec::new()
+                    }
+                    None if text.trim().is_empty() => Vec::new(),
+                    None => vec![Effect::RunCommand(text)],
+                };
+            }
+            _ => {}
+        }
+        if let Some(pane) = filter_of {
+            // Filters apply as they are typed.
+            self.pane_mut(pane).filter.clone_from(&text);
+            self.overlay = Overlay::Filter(pane, text);
+        } else {
+            self.overlay = Overlay::Command(text);
+        }
+        Vec::new()
+    }
+
+    /// Runs a command typed in the command bar after the current step: the
+    /// run is recomputed from there and the cursor moves to the first new step.
+    pub fn submit(&mut self, command: crate::engine::kubectl::Command) {
+        let at = (!self.timeline.is_empty()).then_some(self.cursor);
+        let first_new = self.timeline.submit_at(at, command);
+        self.seek(first_new);
+    }
+}

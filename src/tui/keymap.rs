@@ -1,0 +1,119 @@
+//! Keys to actions: one table, read once per key (no chain of `if`s).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::action::Action;
+
+/// The action of `key` when no bar is open; `None` for keys podflow ignores.
+pub fn action_for(key: KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+        return Some(Action::Quit);
+    }
+    Some(match key.code {
+        KeyCode::Char('q') => Action::Quit,
+        KeyCode::Esc => Action::Cancel,
+        KeyCode::Char(' ') => Action::TogglePlay,
+        KeyCode::Right | KeyCode::Char('l') => Action::StepForward,
+        KeyCode::Left | KeyCode::Char('h') => Action::StepBack,
+        KeyCode::Char(']') => Action::NextPhase,
+        KeyCode::Char('[') => Action::PrevPhase,
+        KeyCode::Home | KeyCode::Char('g') => Action::First,
+        KeyCode::End | KeyCode::Char('G') => Action::Last,
+        KeyCode::Char('+' | '=') => Action::Faster,
+        KeyCode::Char('-') => Action::Slower,
+        KeyCode::Tab => Action::FocusNext,
+        KeyCode::BackTab => Action::FocusPrev,
+        KeyCode::Char('z') => Action::ToggleZoom,
+        KeyCode::Char('?') => Action::ToggleHelp,
+        KeyCode::Char('L') => Action::ToggleLang,
+        KeyCode::Char('t') => Action::NextTheme,
+        KeyCode::Char(':') => Action::OpenCommand,
+        KeyCode::Char('/') => Action::OpenFilter,
+        KeyCode::Down | KeyCode::Char('j') => Action::Select(1),
+        KeyCode::Up | KeyCode::Char('k') => Action::Select(-1),
+        _ => return None,
+    })
+}
+
+/// The action of `key` while the command bar or a filter is open.
+pub fn bar_action_for(key: KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+        return Some(Action::Cancel);
+    }
+    Some(match key.code {
+        KeyCode::Enter => Action::Submit,
+        KeyCode::Esc => Action::Cancel,
+        KeyCode::Backspace => Action::Backspace,
+        KeyCode::Char(c) => Action::Input(c),
+        _ => return None,
+    })
+}
+
+/// The keys the help overlay and the status bar list: (keys, English, Chinese).
+pub const HELP: &[(&str, &str, &str)] = &[
+    ("space", "play / pause", "播放 / 暂停"),
+    ("→ l  ← h", "next / previous step", "下一步 / 上一步"),
+    ("] [", "next / previous phase", "下一阶段 / 上一阶段"),
+    ("Home End", "first / last step", "第一步 / 最后一步"),
+    (
+        "+ -",
+        "faster / slower (0.25× to 16×)",
+        "加速 / 减速（0.25× 到 16×）",
+    ),
+    ("Tab", "focus the next pane", "切换焦点面板"),
+    ("z", "zoom the focused pane", "放大当前面板"),
+    (
+        "↑ ↓ j k",
+        "select / scroll in the pane",
+        "在面板中选择 / 滚动",
+    ),
+    ("/", "filter the focused pane", "过滤当前面板"),
+    (
+        ":",
+        "run a command (apply -f, delete, scale, cordon, wait)",
+        "执行命令（apply -f、delete、scale、cordon、wait）",
+    ),
+    ("L", "English / 中文", "English / 中文"),
+    (
+        "t",
+        "theme: dark, light, high contrast",
+        "主题：深色、浅色、高对比度",
+    ),
+    ("?", "this help", "本帮助"),
+    ("q Esc", "quit", "退出"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn keys_map_to_actions() {
+        assert_eq!(
+            action_for(key(KeyCode::Char(' '))),
+            Some(Action::TogglePlay)
+        );
+        assert_eq!(action_for(key(KeyCode::Right)), Some(Action::StepForward));
+        assert_eq!(action_for(key(KeyCode::Char('h'))), Some(Action::StepBack));
+        assert_eq!(action_for(key(KeyCode::Char(']'))), Some(Action::NextPhase));
+        assert_eq!(action_for(key(KeyCode::End)), Some(Action::Last));
+        assert_eq!(action_for(key(KeyCode::Char('x'))), None);
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(ctrl_c), Some(Action::Quit));
+        assert_eq!(bar_action_for(ctrl_c), Some(Action::Cancel));
+        assert_eq!(
+            bar_action_for(key(KeyCode::Char('q'))),
+            Some(Action::Input('q'))
+        );
+    }
+}

@@ -1,0 +1,208 @@
+//! Draws the whole screen from the app's state: panes, status bar with the
+//! timeline slider, and the overlays (help, command bar, filter).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::app::{App, Overlay, SPEEDS};
+use super::keymap::HELP;
+use super::layout::{self, Screen};
+use super::panes::{self, PaneCx};
+use super::theme::Theme;
+use crate::engine::clock::SimTime;
+
+impl App {
+    /// The screen's layout for an area (also used to map mouse clicks).
+    pub fn screen(&self, area: Rect) -> Screen {
+        layout::layout(area, self.zoomed.then_some(self.focus))
+    }
+
+    /// The current theme's styles.
+    pub fn styles(&self) -> Theme {
+        Theme::new(self.theme, self.no_color)
+    }
+}
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.styles();
+        buf.set_style(area, theme.text);
+        let screen = self.screen(area);
+        if screen.too_small {
+            too_small(self, &theme, area, buf);
+            return;
+        }
+        let view = self.view();
+        for (id, rect) in &screen.panes {
+            let cx = PaneCx {
+                view,
+                lang: self.lang,
+                theme: &theme,
+                focused: *id == self.focus,
+                state: self.pane(*id),
+            };
+            panes::render(*id, &cx, *rect, buf);
+        }
+        status_bar(self, &theme, screen.status, buf);
+        match &self.overlay {
+            Overlay::None => {}
+            Overlay::Help => help(self, &theme, area, buf),
+            Overlay::Command(text) => input_bar(&theme, screen.status, ":", text, buf),
+            Overlay::Filter(_, text) => input_bar(&theme, screen.status, "/", text, buf),
+        }
+    }
+}
+
+fn too_small(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let text = app.lang.pick(
+        "podflow needs a bigger terminal (at least 40×12)",
+        "podflow 需要更大的终端（至少 40×12）",
+    );
+    Paragraph::new(text)
+        .style(theme.text)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true })
+        .render(area, buf);
+}
+
+/// The status bar's left part: step, clock, speed, playing or paused.
+fn status_text(app: &App) -> String {
+    let total = app.timeline.len();
+    let step = if total == 0 { 0 } else { app.cursor + 1 };
+    let speed = SPEEDS[app.speed];
+    let speed = if speed < 1.0 {
+        format!("×{speed}")
+    } else {
+        format!("×{speed:.0}")
+    };
+    let state = if app.playing {
+        app.lang.pick("▶ playing", "▶ 播放中")
+    } else {
+        app.lang.pick("⏸ paused", "⏸ 已暂停")
+    };
+    format!(
+        " {} {step}/{total}  {}  {speed:<5} {state}",
+        app.lang.pick("step", "步骤"),
+        clock(app.view().now)
+    )
+}
+
+/// The timeline slider's area within the status bar, for drawing and clicks.
+pub fn slider_area(app: &App, status: Rect) -> Rect {
+    let left = u16::try_from(unicode_width(&status_text(app)) + 2)
+        .unwrap_or(u16::MAX)
+        .min(status.width);
+    let width = status.width.saturating_sub(left).min(40);
+    Rect::new(status.x + left, status.y, width, 1)
+}
+
+/// The step a click at column `x` on the slider asks for.
+pub fn slider_step(app: &App, status: Rect, x: u16) -> Option<usize> {
+    let slider = slider_area(app, status);
+    if slider.width < 2 || x < slider.x || x >= slider.x + slider.width {
+        return None;
+    }
+    let last = app.last();
+    let offset = usize::from(x - slider.x);
+    Some(offset * last / usize::from(slider.width - 1))
+}
+
+fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    buf.set_style(area, theme.bar);
+    let total = app.timeline.len();
+    Line::from(Span::styled(status_text(app), theme.bar)).render(area, buf);
+    let slider = slider_area(app, area);
+    if slider.width >= 4 && total > 0 {
+        let filled = usize::from(slider.width - 1) * app.cursor / app.last().max(1);
+        let bar: String = (0..usize::from(slider.width))
+            .map(|i| match i.cmp(&filled) {
+                std::cmp::Ordering::Less => '━',
+                std::cmp::Ordering::Equal => '●',
+                std::cmp::Ordering::Greater => '─',
+            })
+            .collect();
+        Line::from(Span::styled(bar, theme.bar)).render(slider, buf);
+    }
+    let right = match &app.notice {
+        Some(notice) => format!(" {notice} "),
+        None => format!(
+            " {}  {} ",
+            app.lang.code(),
+            app.lang
+                .pick("space ←→ [ ] +- z / : ? q", "空格 ←→ [ ] +- z / : ? q")
+        ),
+    };
+    let right_width = u16::try_from(unicode_width(&right)).unwrap_or(u16::MAX);
+    let start = slider.x + slider.width + 1;
+    if start + right_width <= area.x + area.width {
+        let style = if app.notice.is_some() {
+            theme.bad.patch(theme.bar)
+        } else {
+            theme.bar
+        };
+        let rect = Rect::new(area.x + area.width - right_width, area.y, right_width, 1);
+        Line::from(Span::styled(right, style)).render(rect, buf);
+    }
+}
+
+/// `mm:ss.mmm` of simulated time.
+fn clock(t: SimTime) -> String {
+    t.to_string()
+}
+
+fn unicode_width(text: &str) -> usize {
+    Line::from(text).width()
+}
+
+fn input_bar(theme: &Theme, area: Rect, prompt: &str, text: &str, buf: &mut Buffer) {
+    Clear.render(area, buf);
+    let line = Line::from(vec![
+        Span::styled(prompt.to_owned(), theme.active),
+        Span::styled(format!("{text}▏"), theme.text),
+    ]);
+    line.render(area, buf);
+}
+
+fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let width = area.width.saturating_sub(4).min(72);
+    let height = u16::try_from(HELP.len() + 6)
+        .unwrap_or(u16::MAX)
+        .min(area.height.saturating_sub(2));
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height.saturating_sub(height)) / 2,
+        width,
+        height,
+    );
+    Clear.render(rect, buf);
+    let mut lines: Vec<Line> = HELP
+        .iter()
+        .map(|(keys, en, zh)| {
+            Line::from(vec![
+                Span::styled(format!(" {keys:<10} "), theme.component),
+                Span::styled(app.lang.pick(en, zh).to_owned(), theme.text),
+            ])
+        })
+        .collect();
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(
+        format!(" {}", app.simplified),
+        theme.dim,
+    )));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(theme.border_focused)
+                .title(Span::styled(
+                    app.lang.pick(" Keys ", " 按键 "),
+                    theme.border_focused,
+                )),
+        )
+        .style(Style::new().patch(theme.text))
+        .render(rect, buf);
+}

@@ -1,0 +1,172 @@
+//! The event loop: crossterm's `EventStream`, a play timer that ticks only
+//! while playing, and the signals that close the terminal window (SIGTERM,
+//! SIGINT, SIGHUP). Nothing is redrawn while nothing happens.
+
+use std::io;
+
+use crossterm::event::{Event, EventStream, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use futures_util::StreamExt;
+use ratatui::layout::{Position, Rect};
+use tokio::time::{Interval, MissedTickBehavior};
+
+use super::action::{Action, Effect};
+use super::app::{App, Overlay};
+use super::keymap;
+use super::render::slider_step;
+use super::terminal::Tui;
+use crate::command;
+
+/// Runs the interface until the user quits or a signal arrives.
+pub async fn run(app: &mut App) -> io::Result<()> {
+    let mut tui = Tui::enter()?;
+    let mut events = EventStream::new();
+    let mut ticker: Option<Interval> = None;
+    let mut signals = Signals::new()?;
+    tui.terminal
+        .draw(|frame| frame.render_widget(&*app, frame.area()))?;
+    loop {
+        let actions: Vec<Action> = tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => {
+                    let area = tui.terminal.size().map(|s| Rect::new(0, 0, s.width, s.height))?;
+                    actions_for(app, &event, area)
+                }
+                Some(Err(e)) => return Err(e),
+                None => break,
+            },
+            () = tick(&mut ticker) => vec![Action::Tick],
+            () = signals.any() => break,
+        };
+        let mut quit = false;
+        for action in actions {
+            for effect in app.update(action) {
+                match effect {
+                    Effect::Quit => quit = true,
+                    Effect::Ticking(Some(ms)) => {
+                        let mut interval =
+                            tokio::time::interval(std::time::Duration::from_millis(ms));
+                        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+                        interval.reset();
+                        ticker = Some(interval);
+                    }
+                    Effect::Ticking(None) => ticker = None,
+                    Effect::RunCommand(line) => run_command(app, &line),
+                }
+            }
+        }
+        if quit {
+            break;
+        }
+        tui.terminal
+            .draw(|frame| frame.render_widget(&*app, frame.area()))?;
+    }
+    drop(tui);
+    Ok(())
+}
+
+async fn tick(ticker: &mut Option<Interval>) {
+    match ticker {
+        Some(interval) => {
+            interval.tick().await;
+        }
+        None => std::future::pending::<()>().await,
+    }
+}
+
+/// The actions of one terminal event.
+fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
+    match event {
+        Event::Key(key) => key_action(app, *key).into_iter().collect(),
+        Event::Mouse(mouse) => mouse_action(app, *mouse, area).into_iter().collect(),
+        Event::Paste(text) if matches!(app.overlay, Overlay::Command(_) | Overlay::Filter(..)) => {
+            text.chars()
+                .filter(|c| !c.is_control())
+                .map(Action::Input)
+                .collect()
+        }
+        // A resize (or anything else) only needs a redraw.
+        _ => Vec::new(),
+    }
+}
+
+fn key_action(app: &App, key: KeyEvent) -> Option<Action> {
+    match app.overlay {
+        Overlay::Command(_) | Overlay::Filter(..) => keymap::bar_action_for(key),
+        _ => keymap::action_for(key),
+    }
+}
+
+fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
+    let screen = app.screen(area);
+    let at = Position::new(mouse.column, mouse.row);
+    let pane = screen
+        .panes
+        .iter()
+        .find(|(_, rect)| rect.contains(at))
+        .map(|(id, _)| *id);
+    match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if screen.status.contains(at) {
+                slider_step(app, screen.status, mouse.column).map(Action::Seek)
+            } else {
+                pane.map(Action::Focus)
+            }
+        }
+        MouseEventKind::ScrollUp => pane.map(|p| Action::Scroll(p, 3)),
+        MouseEventKind::ScrollDown => pane.map(|p| Action::Scroll(p, -3)),
+        _ => None,
+    }
+}
+
+/// Runs a command typed in the command bar; errors go to the status bar.
+fn run_command(app: &mut App, line: &str) {
+    let parsed = match command::parse(line) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            app.notice = Some(e.0);
+            return;
+        }
+    };
+    match command::resolve(parsed, crate::cli::load_manifests) {
+        Ok(command) => {
+            app.submit(command);
+            app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
+        }
+        Err(e) => app.notice = Some(e.to_string()),
+    }
+}
+
+/// The signals that end podflow: the window closed (SIGHUP), `kill` (SIGTERM),
+/// and SIGINT from outside (Ctrl-C itself arrives as a key in raw mode).
+struct Signals {
+    #[cfg(unix)]
+    streams: Vec<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = vec![
+                signal(SignalKind::terminate())?,
+                signal(SignalKind::interrupt())?,
+                signal(SignalKind::hangup())?,
+            ];
+            Ok(Signals { streams })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// Waits for any of them.
+    async fn any(&mut self) {
+        #[cfg(unix)]
+        {
+            let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
+            let _ = futures_util::future::select_all(waits).await;
+        }
+        #[cfg(not(unix))]
+        std::future::pending::<()>().await;
+    }
+}

@@ -1,0 +1,255 @@
+//! The app's update function (action → state), seeking, every terminal size,
+//! and whole screens on ratatui's `TestBackend` (insta snapshots).
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use super::action::{Action, Effect};
+use super::app::{App, Overlay};
+use super::lang::Lang;
+use super::panes::PaneId;
+use super::testing::{buffer_text, find, nginx_timeline, timeline};
+use super::theme::ThemeName;
+use crate::timeline::Timeline;
+
+fn app(timeline: Timeline) -> App {
+    App::new(timeline, Lang::En, ThemeName::Dark, false)
+}
+
+fn draw(app: &App, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("drawing never fails");
+    terminal.backend().buffer().clone()
+}
+
+#[test]
+fn play_ticks_until_the_end_then_pauses() {
+    let mut app = app(nginx_timeline());
+    assert_eq!(app.update(Action::TogglePlay), [Effect::Ticking(Some(600))]);
+    assert!(app.playing);
+    app.update(Action::Tick);
+    assert_eq!(app.cursor, 1);
+    app.cursor = app.last();
+    assert_eq!(app.update(Action::Tick), [Effect::Ticking(None)]);
+    assert!(!app.playing);
+    // Play at the end starts again from the first step.
+    app.update(Action::TogglePlay);
+    assert_eq!(app.cursor, 0);
+    assert_eq!(app.update(Action::TogglePlay), [Effect::Ticking(None)]);
+}
+
+#[test]
+fn stepping_is_clamped_and_pauses() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::StepBack);
+    assert_eq!(app.cursor, 0);
+    app.update(Action::TogglePlay);
+    assert_eq!(app.update(Action::StepForward), [Effect::Ticking(None)]);
+    assert_eq!(app.cursor, 1);
+    app.update(Action::Last);
+    assert_eq!(app.cursor, app.last());
+    app.update(Action::StepForward);
+    assert_eq!(app.cursor, app.last());
+    app.update(Action::First);
+    assert_eq!(app.cursor, 0);
+    app.update(Action::Seek(usize::MAX));
+    assert_eq!(app.cursor, app.last());
+}
+
+#[test]
+fn phases_jump_between_components() {
+    let t = nginx_timeline();
+    let post = find(&t, "kubectl → kube-apiserver: POST");
+    let mut app = app(t);
+    app.update(Action::Seek(post));
+    app.update(Action::NextPhase);
+    assert_eq!(app.cursor, post + 1);
+    app.update(Action::PrevPhase);
+    assert_eq!(app.cursor, post);
+}
+
+#[test]
+fn speed_stays_between_a_quarter_and_sixteen() {
+    let mut app = app(nginx_timeline());
+    for _ in 0..10 {
+        app.update(Action::Faster);
+    }
+    assert_eq!(app.tick_ms(), 38);
+    for _ in 0..10 {
+        app.update(Action::Slower);
+    }
+    assert_eq!(app.tick_ms(), 2400);
+    app.update(Action::TogglePlay);
+    assert_eq!(app.update(Action::Faster), [Effect::Ticking(Some(1200))]);
+}
+
+#[test]
+fn focus_zoom_help_language_theme() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::FocusNext);
+    assert_eq!(app.focus, PaneId::Sequence);
+    app.update(Action::FocusPrev);
+    app.update(Action::FocusPrev);
+    assert_eq!(app.focus, PaneId::Logs);
+    app.update(Action::ToggleZoom);
+    assert!(app.zoomed);
+    app.update(Action::ToggleHelp);
+    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.update(Action::Cancel), []);
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.update(Action::Cancel), [Effect::Quit]);
+    app.update(Action::ToggleLang);
+    assert_eq!(app.lang, Lang::Zh);
+    app.update(Action::NextTheme);
+    assert_eq!(app.theme, ThemeName::Light);
+}
+
+#[test]
+fn the_command_bar_collects_a_line_and_runs_it() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::OpenCommand);
+    for c in "get pods".chars() {
+        app.update(Action::Input(c));
+    }
+    app.update(Action::Backspace);
+    app.update(Action::Input('s'));
+    assert_eq!(app.overlay, Overlay::Command("get pods".into()));
+    // `q` while typing is a letter, not quit.
+    assert_eq!(app.update(Action::Quit), []);
+    assert_eq!(app.overlay, Overlay::None, "Quit in a bar closes the bar");
+    app.update(Action::OpenCommand);
+    for c in "get pods".chars() {
+        app.update(Action::Input(c));
+    }
+    assert_eq!(
+        app.update(Action::Submit),
+        [Effect::RunCommand("get pods".into())]
+    );
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+#[test]
+fn a_filter_applies_to_the_focused_pane_as_it_is_typed() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::Focus(PaneId::Watch));
+    app.update(Action::OpenFilter);
+    for c in "kubelet".chars() {
+        app.update(Action::Input(c));
+    }
+    assert_eq!(app.pane(PaneId::Watch).filter, "kubelet");
+    app.update(Action::Submit);
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.pane(PaneId::Watch).filter, "kubelet");
+    assert_eq!(app.pane(PaneId::Logs).filter, "");
+}
+
+#[test]
+fn a_command_runs_after_the_current_step() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::Last);
+    let before = app.timeline.len();
+    let parsed = crate::command::parse("delete pod nginx").unwrap();
+    let command = crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
+    app.submit(command);
+    assert!(app.timeline.len() > before);
+    assert_eq!(app.cursor, before, "the cursor moves to the first new step");
+}
+
+#[test]
+fn seeking_back_and_forth_draws_the_same_screen() {
+    let t = nginx_timeline();
+    let target = find(&t, "kube-scheduler select");
+    let mut direct = app(t.clone());
+    direct.update(Action::Seek(target));
+    let mut walked = app(t);
+    for _ in 0..target + 25 {
+        walked.update(Action::StepForward);
+    }
+    for _ in 0..25 {
+        walked.update(Action::StepBack);
+    }
+    assert_eq!(walked.cursor, target);
+    assert_eq!(draw(&direct, 120, 40), draw(&walked, 120, 40));
+}
+
+#[test]
+fn every_size_draws_without_panic() {
+    let t = nginx_timeline();
+    let mid = find(&t, "kube-scheduler select");
+    let mut app = app(t);
+    app.update(Action::Seek(mid));
+    for width in [
+        1, 2, 5, 10, 19, 20, 39, 40, 41, 60, 79, 80, 100, 120, 200, 300,
+    ] {
+        for height in [1, 2, 5, 6, 11, 12, 16, 23, 24, 30, 40, 60, 100] {
+            draw(&app, width, height);
+        }
+    }
+    app.update(Action::ToggleHelp);
+    app.update(Action::ToggleZoom);
+    app.update(Action::ToggleLang);
+    for (width, height) in [(1, 1), (20, 6), (40, 12), (80, 24), (300, 100)] {
+        draw(&app, width, height);
+    }
+}
+
+#[test]
+fn a_small_terminal_asks_to_be_bigger() {
+    let app = app(nginx_timeline());
+    let text = buffer_text(&draw(&app, 30, 8));
+    assert!(text.contains("podflow needs a bigger"), "{text}");
+}
+
+/// The whole screen at a step, as text.
+fn screen(app: &App, width: u16, height: u16) -> String {
+    buffer_text(&draw(app, width, height))
+}
+
+fn at(timeline: Timeline, needle: &str) -> App {
+    let index = find(&timeline, needle);
+    let mut app = app(timeline);
+    app.update(Action::Seek(index));
+    app
+}
+
+#[test]
+fn screens() {
+    let first = app(nginx_timeline());
+    let scheduling = at(nginx_timeline(), "kube-scheduler score");
+    let mut running = app(nginx_timeline());
+    running.update(Action::Last);
+    let forbidden = {
+        let args = crate::cli::SetupArgs {
+            cluster: Some(format!(
+                "{}/tests/fixtures/rbac-cluster.yaml",
+                env!("CARGO_MANIFEST_DIR")
+            )),
+            steps: vec![format!(
+                "create -f {}/tests/fixtures/dev-pod.yaml",
+                env!("CARGO_MANIFEST_DIR")
+            )],
+            token: Some("jane-token".into()),
+            seed: 1,
+            ..crate::cli::SetupArgs::default()
+        };
+        let engine = crate::engine::engine::Engine::new(crate::cli::build_setup(&args).unwrap());
+        at(Timeline::new(engine), "kube-apiserver → kubectl: 403")
+    };
+    let pending = at(
+        timeline(&["cordon node-1", "cordon node-2", "cordon node-3"], None),
+        "select",
+    );
+    for (name, app) in [
+        ("first_step", &first),
+        ("mid_scheduling", &scheduling),
+        ("running", &running),
+        ("forbidden", &forbidden),
+        ("pending_explain", &pending),
+    ] {
+        insta::assert_snapshot!(format!("{name}_120x40"), screen(app, 120, 40));
+        insta::assert_snapshot!(format!("{name}_80x24"), screen(app, 80, 24));
+    }
+}
