@@ -1,0 +1,19 @@
+//! Engine throughput: the whole default story, headless, as `podflow trace` runs it.
+
+use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
+use podflow::engine::engine::{Engine, Until};
+
+fn main() {
+    divan::main();
+}
+
+#[divan::bench]
+fn nginx_story_to_running() -> usize {
+    let args = SetupArgs {
+        embedded: vec![NGINX_POD],
+        seed: 1,
+        ..SetupArgs::default()
+    };
+    let mut engine = Engine::new(build_setup(&args).expect("setup"));
+    engine.run_until(Until::Idle).len()
+}
