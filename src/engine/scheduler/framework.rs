@@ -2,6 +2,7 @@
 //! plugin Status codes, the Filter and Score extension points, and the
 //! per-node view plugins read (`NodeInfo`).
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -85,23 +86,59 @@ impl NodeInfo {
     }
 }
 
-/// A Filter plugin: may this pod run on this node?
+/// Data plugins compute once per scheduling cycle (in PreFilter or PreScore)
+/// and read per node (`framework.CycleState`), keyed by plugin name.
+#[derive(Default)]
+pub struct CycleState {
+    data: BTreeMap<&'static str, Box<dyn Any + Send + Sync>>,
+}
+
+impl CycleState {
+    /// Stores `value` under `key` (the plugin's name).
+    pub fn write<T: Any + Send + Sync>(&mut self, key: &'static str, value: T) {
+        self.data.insert(key, Box::new(value));
+    }
+
+    /// What was stored under `key`, if it has type `T`.
+    pub fn read<T: Any + Send + Sync>(&self, key: &'static str) -> Option<&T> {
+        self.data.get(key).and_then(|v| v.downcast_ref())
+    }
+}
+
+/// A Filter plugin (with its PreFilter): may this pod run on this node?
 pub trait FilterPlugin {
     /// The plugin's name as upstream spells it.
     fn name(&self) -> &'static str;
+    /// PreFilter: runs once per cycle before any Filter, with every node;
+    /// may store data in `state`, refuse the pod outright, or answer `Skip`
+    /// (then Filter is not called for this pod).
+    fn pre_filter(&self, _pod: &Pod, _nodes: &[NodeInfo], _state: &mut CycleState) -> Status {
+        Status::success()
+    }
     /// The verdict for `pod` on `node`.
-    fn filter(&self, pod: &Pod, node: &NodeInfo) -> Status;
+    fn filter(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status;
 }
 
-/// A Score plugin: how good is this node for this pod?
+/// A Score plugin (with its PreScore): how good is this node for this pod?
 pub trait ScorePlugin {
     /// The plugin's name as upstream spells it.
     fn name(&self) -> &'static str;
+    /// PreScore: runs once per cycle with the feasible nodes (and all nodes,
+    /// for plugins that count pods cluster-wide); `Skip` leaves Score out.
+    fn pre_score(
+        &self,
+        _pod: &Pod,
+        _feasible: &[&NodeInfo],
+        _all: &[NodeInfo],
+        _state: &mut CycleState,
+    ) -> Status {
+        Status::success()
+    }
     /// The raw score of `node` for `pod`.
-    fn score(&self, pod: &Pod, node: &NodeInfo) -> i64;
+    fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64;
     /// Turns raw scores into 0..=100 (`ScoreExtensions.NormalizeScore`); by
     /// default the raw scores are already in range.
-    fn normalize(&self, _scores: &mut BTreeMap<String, i64>) {}
+    fn normalize(&self, _state: &CycleState, _scores: &mut BTreeMap<String, i64>) {}
 }
 
 /// The highest score a node can get from one plugin (`framework.MaxNodeScore`).

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use self::framework::{Code, FilterPlugin, NodeInfo, ScorePlugin};
+use self::framework::{Code, CycleState, FilterPlugin, NodeInfo, ScorePlugin};
 use self::resources::{Resources, allocatable, pod_requests};
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
@@ -203,91 +203,24 @@ impl Scheduler {
 
     /// One scheduling cycle: filter, score, select, then bind (asynchronously).
     fn schedule_one(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
-        let filters: [&dyn FilterPlugin; 4] = [
-            &plugins::node_unschedulable::NodeUnschedulable,
-            &plugins::node_name::NodeName,
-            &plugins::taint_toleration::TaintToleration,
-            &plugins::node_resources_fit::NodeResourcesFit,
-        ];
-        let scorers: [(&dyn ScorePlugin, i64); 3] = [
-            (&plugins::taint_toleration::TaintToleration, 3),
-            (&plugins::node_resources_fit::NodeResourcesFit, 1),
-            (&plugins::balanced_allocation::BalancedAllocation, 1),
-        ];
         let infos = self.node_infos();
-        let mut feasible = Vec::new();
-        let mut failures: BTreeMap<String, (Code, Vec<String>)> = BTreeMap::new();
-        for info in &infos {
-            let mut passed = true;
-            for plugin in filters {
-                let status = plugin.filter(pod, info);
-                let mut stage = Stage::new(
-                    ME,
-                    "filter",
-                    if status.is_success() { "pass" } else { "fail" },
-                    status.reasons.join(", "),
-                )
-                .plugin(plugin.name())
-                .node(info.name())
-                .pod(key);
-                stage.code = Some(status.code.as_str().into());
-                if !status.is_success() {
-                    stage.reason = Some(status.reasons.join(", "));
-                }
-                cx.stage(stage);
-                if !status.is_success() {
-                    failures.insert(info.name().to_owned(), (status.code, status.reasons));
-                    passed = false;
-                    // Upstream stops at a node's first failing filter.
-                    break;
-                }
-            }
-            if passed {
-                feasible.push(info);
-            }
-        }
+        let mut cycle = CycleState::default();
+        let (feasible, failures) = run_filters(key, pod, &infos, &mut cycle, cx);
         if feasible.is_empty() {
             self.unschedulable_pod(key, pod, infos.len(), &failures, cx);
             return;
         }
-        let mut totals: BTreeMap<String, i64> =
-            feasible.iter().map(|i| (i.name().to_owned(), 0)).collect();
-        if feasible.len() > 1 {
-            for (plugin, weight) in scorers {
-                let mut raw: BTreeMap<String, i64> = feasible
-                    .iter()
-                    .map(|i| (i.name().to_owned(), plugin.score(pod, i)))
-                    .collect();
-                let mut normalized = raw.clone();
-                plugin.normalize(&mut normalized);
-                for (node, score) in &normalized {
-                    let mut stage =
-                        Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
-                            .plugin(plugin.name())
-                            .node(node.clone())
-                            .pod(key);
-                    stage.raw = raw.remove(node);
-                    stage.score = Some(*score);
-                    stage.weight = Some(weight);
-                    cx.stage(stage);
-                    *totals.entry(node.clone()).or_default() += score * weight;
-                }
-            }
-        }
+        let totals = run_scores(key, pod, &feasible, &infos, &mut cycle, cx);
         let chosen = select_host(&totals, cx);
         let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
-        let mut stage = Stage::new(
-            ME,
-            "select",
-            "selected",
-            format!(
-                "{chosen} with total {} ({})",
-                totals[&chosen],
-                ranking.join(", ")
-            ),
-        )
-        .node(chosen.clone())
-        .pod(key);
+        let detail = format!(
+            "{chosen} with total {} ({})",
+            totals[&chosen],
+            ranking.join(", ")
+        );
+        let mut stage = Stage::new(ME, "select", "selected", detail)
+            .node(chosen.clone())
+            .pod(key);
         stage.score = totals.get(&chosen).copied();
         cx.stage(stage);
         self.bind(key, pod, &chosen, cx);
@@ -393,6 +326,128 @@ fn pod_request(verb: Verb, pod: &Pod) -> Request {
         pod.metadata.namespace.clone(),
         pod.metadata.name.clone().unwrap_or_default(),
     )
+}
+
+/// The default profile's filters, in upstream's order.
+fn filter_plugins() -> [&'static dyn FilterPlugin; 4] {
+    [
+        &plugins::node_unschedulable::NodeUnschedulable,
+        &plugins::node_name::NodeName,
+        &plugins::taint_toleration::TaintToleration,
+        &plugins::node_resources_fit::NodeResourcesFit,
+    ]
+}
+
+/// The default profile's scorers and their weights.
+fn score_plugins() -> [(&'static dyn ScorePlugin, i64); 3] {
+    [
+        (&plugins::taint_toleration::TaintToleration, 3),
+        (&plugins::node_resources_fit::NodeResourcesFit, 1),
+        (&plugins::balanced_allocation::BalancedAllocation, 1),
+    ]
+}
+
+/// Nodes that failed, with the failing plugin's code and reasons.
+type Failures = BTreeMap<String, (Code, Vec<String>)>;
+
+/// PreFilter, then every Filter on every node (stopping at a node's first
+/// failure, as upstream does); one record per verdict.
+fn run_filters<'a>(
+    key: &str,
+    pod: &Pod,
+    infos: &'a [NodeInfo],
+    cycle: &mut CycleState,
+    cx: &mut Cx<'_>,
+) -> (Vec<&'a NodeInfo>, Failures) {
+    let mut failures = Failures::new();
+    let mut active = Vec::new();
+    for plugin in filter_plugins() {
+        let status = plugin.pre_filter(pod, infos, cycle);
+        match status.code {
+            Code::Success => active.push(plugin),
+            Code::Skip => {}
+            code => {
+                let mut stage = Stage::new(ME, "prefilter", "fail", status.reasons.join(", "))
+                    .plugin(plugin.name())
+                    .pod(key);
+                stage.code = Some(code.as_str().into());
+                cx.stage(stage);
+                for info in infos {
+                    failures.insert(info.name().to_owned(), (code, status.reasons.clone()));
+                }
+                return (Vec::new(), failures);
+            }
+        }
+    }
+    let mut feasible = Vec::new();
+    for info in infos {
+        let failed = active.iter().find_map(|plugin| {
+            let status = plugin.filter(cycle, pod, info);
+            let passed = status.is_success();
+            let mut stage = Stage::new(
+                ME,
+                "filter",
+                if passed { "pass" } else { "fail" },
+                status.reasons.join(", "),
+            )
+            .plugin(plugin.name())
+            .node(info.name())
+            .pod(key);
+            stage.code = Some(status.code.as_str().into());
+            if !passed {
+                stage.reason = Some(status.reasons.join(", "));
+            }
+            cx.stage(stage);
+            (!passed).then_some(status)
+        });
+        match failed {
+            Some(status) => {
+                failures.insert(info.name().to_owned(), (status.code, status.reasons));
+            }
+            None => feasible.push(info),
+        }
+    }
+    (feasible, failures)
+}
+
+/// PreScore and Score on the feasible nodes, normalised and weighted; one
+/// record per plugin and node. A single feasible node is not scored.
+fn run_scores(
+    key: &str,
+    pod: &Pod,
+    feasible: &[&NodeInfo],
+    infos: &[NodeInfo],
+    cycle: &mut CycleState,
+    cx: &mut Cx<'_>,
+) -> BTreeMap<String, i64> {
+    let mut totals: BTreeMap<String, i64> =
+        feasible.iter().map(|i| (i.name().to_owned(), 0)).collect();
+    if feasible.len() < 2 {
+        return totals;
+    }
+    for (plugin, weight) in score_plugins() {
+        if plugin.pre_score(pod, feasible, infos, cycle).code == Code::Skip {
+            continue;
+        }
+        let mut raw: BTreeMap<String, i64> = feasible
+            .iter()
+            .map(|i| (i.name().to_owned(), plugin.score(cycle, pod, i)))
+            .collect();
+        let mut normalized = raw.clone();
+        plugin.normalize(cycle, &mut normalized);
+        for (node, score) in &normalized {
+            let mut stage = Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
+                .plugin(plugin.name())
+                .node(node.clone())
+                .pod(key);
+            stage.raw = raw.remove(node);
+            stage.score = Some(*score);
+            stage.weight = Some(weight);
+            cx.stage(stage);
+            *totals.entry(node.clone()).or_default() += score * weight;
+        }
+    }
+    totals
 }
 
 /// kube-scheduler's client identity (`system:kube-scheduler`, from its kubeconfig's certificate).

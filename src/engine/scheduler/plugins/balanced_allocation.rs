@@ -3,7 +3,7 @@
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::engine::scheduler::framework::{NodeInfo, ScorePlugin};
+use crate::engine::scheduler::framework::{CycleState, NodeInfo, ScorePlugin};
 
 /// `framework.MaxNodeScore`, as the float the formula needs.
 const MAX_SCORE: u8 = 100;
@@ -28,7 +28,7 @@ impl ScorePlugin for BalancedAllocation {
         "NodeResourcesBalancedAllocation"
     }
 
-    fn score(&self, pod: &Pod, node: &NodeInfo) -> i64 {
+    fn score(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
         let want = pod_requests(pod, false);
         let fraction = |used: i64, cap: i64| {
             if cap == 0 {

@@ -3,7 +3,7 @@
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::engine::scheduler::framework::{Code, FilterPlugin, NodeInfo, Status};
+use crate::engine::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
 
 /// Upstream's `ErrReason`.
 pub const REASON: &str = "node(s) didn't match the requested node name";
@@ -15,7 +15,7 @@ impl FilterPlugin for NodeName {
         "NodeName"
     }
 
-    fn filter(&self, pod: &Pod, node: &NodeInfo) -> Status {
+    fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
         match pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) {
             Some(wanted) if !wanted.is_empty() && wanted != node.name() => {
                 Status::new(Code::UnschedulableAndUnresolvable, REASON)

@@ -5,7 +5,7 @@
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::engine::scheduler::framework::{
-    Code, FilterPlugin, MAX_NODE_SCORE, NodeInfo, ScorePlugin, Status,
+    Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, ScorePlugin, Status,
 };
 use crate::engine::scheduler::resources::pod_requests;
 
@@ -39,7 +39,7 @@ impl FilterPlugin for NodeResourcesFit {
         "NodeResourcesFit"
     }
 
-    fn filter(&self, pod: &Pod, node: &NodeInfo) -> Status {
+    fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
         let reasons = insufficient(pod, node);
         if reasons.is_empty() {
             Status::success()
@@ -66,7 +66,7 @@ impl ScorePlugin for NodeResourcesFit {
     }
 
     /// `LeastAllocated` over cpu and memory, weight 1 each, with the non-zero request defaults.
-    fn score(&self, pod: &Pod, node: &NodeInfo) -> i64 {
+    fn score(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
         let want = pod_requests(pod, true);
         let cpu = least_allocated(
             node.non_zero_requested.milli_cpu + want.milli_cpu,

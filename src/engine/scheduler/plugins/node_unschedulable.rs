@@ -4,7 +4,7 @@
 use k8s_openapi::api::core::v1::{Pod, Taint};
 
 use super::taint_toleration::tolerates;
-use crate::engine::scheduler::framework::{Code, FilterPlugin, NodeInfo, Status};
+use crate::engine::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
 
 /// Upstream's `ErrReasonUnschedulable`.
 pub const REASON: &str = "node(s) were unschedulable";
@@ -16,7 +16,7 @@ impl FilterPlugin for NodeUnschedulable {
         "NodeUnschedulable"
     }
 
-    fn filter(&self, pod: &Pod, node: &NodeInfo) -> Status {
+    fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
         let cordoned = node
             .node
             .spec

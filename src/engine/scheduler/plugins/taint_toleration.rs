@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::{Pod, Taint, Toleration};
 
 use crate::engine::scheduler::framework::{
-    Code, FilterPlugin, NodeInfo, ScorePlugin, Status, default_normalize,
+    Code, CycleState, FilterPlugin, NodeInfo, ScorePlugin, Status, default_normalize,
 };
 
 /// Upstream's reason for an untolerated taint.
@@ -64,7 +64,7 @@ impl FilterPlugin for TaintToleration {
         "TaintToleration"
     }
 
-    fn filter(&self, pod: &Pod, node: &NodeInfo) -> Status {
+    fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
         let untolerated = taints(node).iter().find(|taint| {
             matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
                 && !tolerations(pod).iter().any(|t| tolerates(t, taint))
@@ -82,7 +82,7 @@ impl ScorePlugin for TaintToleration {
     }
 
     /// The number of `PreferNoSchedule` taints the pod does not tolerate.
-    fn score(&self, pod: &Pod, node: &NodeInfo) -> i64 {
+    fn score(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
         let prefer: Vec<&Toleration> = tolerations(pod)
             .iter()
             .filter(|t| {
@@ -100,7 +100,7 @@ impl ScorePlugin for TaintToleration {
         i64::try_from(count).unwrap_or(i64::MAX)
     }
 
-    fn normalize(&self, scores: &mut BTreeMap<String, i64>) {
+    fn normalize(&self, _state: &CycleState, scores: &mut BTreeMap<String, i64>) {
         default_normalize(scores, true);
     }
 }
