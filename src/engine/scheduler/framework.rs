@@ -86,7 +86,7 @@ impl NodeInfo {
     }
 }
 
-/// Data plugins compute once per scheduling cycle (in PreFilter or PreScore)
+/// Data plugins compute once per scheduling cycle (in `PreFilter` or `PreScore`)
 /// and read per node (`framework.CycleState`), keyed by plugin name.
 #[derive(Default)]
 pub struct CycleState {
@@ -109,7 +109,7 @@ impl CycleState {
 pub trait FilterPlugin {
     /// The plugin's name as upstream spells it.
     fn name(&self) -> &'static str;
-    /// PreFilter: runs once per cycle before any Filter, with every node;
+    /// `PreFilter`: runs once per cycle before any Filter, with every node;
     /// may store data in `state`, refuse the pod outright, or answer `Skip`
     /// (then Filter is not called for this pod).
     fn pre_filter(&self, _pod: &Pod, _nodes: &[NodeInfo], _state: &mut CycleState) -> Status {
@@ -123,7 +123,7 @@ pub trait FilterPlugin {
 pub trait ScorePlugin {
     /// The plugin's name as upstream spells it.
     fn name(&self) -> &'static str;
-    /// PreScore: runs once per cycle with the feasible nodes (and all nodes,
+    /// `PreScore`: runs once per cycle with the feasible nodes (and all nodes,
     /// for plugins that count pods cluster-wide); `Skip` leaves Score out.
     fn pre_score(
         &self,
