@@ -350,7 +350,7 @@ fn score_plugins() -> [(&'static dyn ScorePlugin, i64); 3] {
 /// Nodes that failed, with the failing plugin's code and reasons.
 type Failures = BTreeMap<String, (Code, Vec<String>)>;
 
-/// PreFilter, then every Filter on every node (stopping at a node's first
+/// `PreFilter`, then every Filter on every node (stopping at a node's first
 /// failure, as upstream does); one record per verdict.
 fn run_filters<'a>(
     key: &str,
@@ -410,7 +410,7 @@ fn run_filters<'a>(
     (feasible, failures)
 }
 
-/// PreScore and Score on the feasible nodes, normalised and weighted; one
+/// `PreScore` and Score on the feasible nodes, normalised and weighted; one
 /// record per plugin and node. A single feasible node is not scored.
 fn run_scores(
     key: &str,
