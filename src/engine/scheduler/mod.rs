@@ -7,17 +7,20 @@
 
 pub mod framework;
 pub mod plugins;
+pub mod queue;
 pub mod resources;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::framework::{Code, CycleState, FilterPlugin, NodeInfo, ScorePlugin};
+use self::queue::{Place, SchedulingQueue};
 use self::resources::{Resources, allocatable, pod_requests};
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
+use super::clock::SimTime;
 use super::component::{Cx, RequestId, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
@@ -28,6 +31,8 @@ const ME: &str = "kube-scheduler";
 /// The name events are reported under (`kubectl describe`'s "From" column).
 const SOURCE: &str = "default-scheduler";
 const SCHEDULE_ONE: u64 = 1;
+/// The queue's flush timer: back-offs over, or unschedulable pods timed out.
+const FLUSH: u64 = 2;
 
 /// kube-scheduler's state: its informer caches, its queue and its bindings in flight.
 #[derive(Clone, Default)]
@@ -37,10 +42,13 @@ pub struct Scheduler {
     pods: BTreeMap<String, Arc<Pod>>,
     /// Pods assumed on a node while their binding is in flight.
     assumed: BTreeMap<String, String>,
-    active: VecDeque<String>,
-    unschedulable: BTreeSet<String>,
+    queue: SchedulingQueue,
+    /// Failed attempts per pod, for its back-off.
+    attempts: BTreeMap<String, u32>,
     binding: BTreeMap<RequestId, (String, String)>,
     cycle_pending: bool,
+    /// When the queue's flush timer is set for.
+    flush_at: Option<SimTime>,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -56,6 +64,11 @@ fn node_name_of(pod: &Pod) -> Option<&str> {
         .as_ref()
         .and_then(|s| s.node_name.as_deref())
         .filter(|n| !n.is_empty())
+}
+
+/// The pod's priority (set by the Priority admission plugin).
+fn priority_of(pod: &Pod) -> i32 {
+    pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0)
 }
 
 /// Whether this scheduler is the one to place `pod`.
@@ -84,7 +97,7 @@ impl Scheduler {
                 Object::Pod(pod) => {
                     let key = pod_key(pod);
                     if needs_scheduling(pod) {
-                        self.active.push_back(key.clone());
+                        self.queue.add(&key, priority_of(pod), SimTime::ZERO);
                     }
                     self.pods.insert(key, Arc::new(pod.clone()));
                 }
@@ -101,57 +114,113 @@ impl Scheduler {
                 if event.event_type == EventType::Deleted {
                     self.pods.remove(&key);
                     self.assumed.remove(&key);
-                    self.active.retain(|k| *k != key);
-                    self.unschedulable.remove(&key);
+                    self.queue.remove(&key);
+                    self.attempts.remove(&key);
                     // A pod leaving frees room: unschedulable pods get another try.
-                    self.requeue_unschedulable();
+                    self.move_all("AssignedPodDelete", cx);
                 } else {
                     if node_name_of(pod).is_some() {
                         self.assumed.remove(&key);
+                        self.queue.remove(&key);
                     }
-                    let queued = self.active.contains(&key) || self.unschedulable.contains(&key);
                     let in_flight = self.binding.values().any(|(p, _)| *p == key);
                     if needs_scheduling(pod)
-                        && !queued
+                        && !self.queue.contains(&key)
                         && !in_flight
                         && !self.assumed.contains_key(&key)
                     {
-                        self.active.push_back(key.clone());
+                        self.queue.add(&key, priority_of(pod), cx.now);
                     }
                     self.pods.insert(key, Arc::new(pod.clone()));
                 }
             }
             Object::Node(node) => {
                 let name = event.object.name().to_owned();
-                if event.event_type == EventType::Deleted {
-                    self.nodes.remove(&name);
-                } else {
+                let what = match event.event_type {
+                    EventType::Deleted => {
+                        self.nodes.remove(&name);
+                        "NodeDelete"
+                    }
+                    EventType::Added => "NodeAdd",
+                    EventType::Modified => "NodeUpdate",
+                };
+                if event.event_type != EventType::Deleted {
                     self.nodes.insert(name, Arc::new(node.clone()));
                 }
-                self.requeue_unschedulable();
+                self.move_all(what, cx);
             }
             _ => {}
         }
         self.kick(cx);
     }
 
-    fn requeue_unschedulable(&mut self) {
-        let moved = std::mem::take(&mut self.unschedulable);
-        self.active.extend(moved);
+    /// A cluster event that may help unschedulable pods: they move back.
+    fn move_all(&mut self, event: &str, cx: &mut Cx<'_>) {
+        for (key, place) in self.queue.move_all(cx.now) {
+            let (outcome, detail) = match place {
+                Place::Backoff { until } => (
+                    "backoff",
+                    format!("{event}: {key} waits in backoffQ until {until}"),
+                ),
+                _ => ("active", format!("{event}: {key} moved to activeQ")),
+            };
+            cx.stage(Stage::new(ME, "queue", outcome, detail).pod(key));
+        }
+        self.arm_flush(cx);
+    }
+
+    /// Sets the timer for the queue's next back-off or timeout.
+    fn arm_flush(&mut self, cx: &mut Cx<'_>) {
+        let Some(due) = self.queue.next_due() else {
+            return;
+        };
+        if self.flush_at.is_some_and(|at| at <= due && at > cx.now) {
+            return;
+        }
+        self.flush_at = Some(due);
+        let delay = due.as_millis().saturating_sub(cx.now.as_millis()).max(1);
+        // A pod in back-off is work about to happen; one waiting five minutes
+        // for an event does not keep the cluster busy.
+        let in_backoff = self
+            .queue
+            .entries()
+            .any(|(_, p, _)| matches!(p, Place::Backoff { .. }));
+        if in_backoff {
+            cx.after(delay, FLUSH);
+        } else {
+            cx.after_background(delay, FLUSH);
+        }
     }
 
     /// Makes sure a scheduling cycle will run if a pod waits.
     fn kick(&mut self, cx: &mut Cx<'_>) {
-        if !self.active.is_empty() && !self.cycle_pending {
+        if self.queue.has_active() && !self.cycle_pending {
             self.cycle_pending = true;
             cx.after(1, SCHEDULE_ONE);
         }
     }
 
-    /// A timer fired: schedule the next pod.
-    pub fn on_timer(&mut self, _timer: u64, cx: &mut Cx<'_>) {
+    /// A timer fired: schedule the next pod, or flush the queue.
+    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if timer == FLUSH {
+            self.flush_at = None;
+            for key in self.queue.flush(cx.now) {
+                cx.stage(
+                    Stage::new(
+                        ME,
+                        "queue",
+                        "active",
+                        format!("{key} moved to activeQ (back-off over)"),
+                    )
+                    .pod(key),
+                );
+            }
+            self.arm_flush(cx);
+            self.kick(cx);
+            return;
+        }
         self.cycle_pending = false;
-        while let Some(key) = self.active.pop_front() {
+        while let Some(key) = self.queue.pop() {
             let Some(pod) = self.pods.get(&key).cloned() else {
                 continue;
             };
@@ -162,6 +231,28 @@ impl Scheduler {
             break;
         }
         self.kick(cx);
+    }
+
+    /// The pod could not be placed: back to the queue, with its back-off.
+    fn requeue_failed(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let attempts = self.attempts.entry(key.to_owned()).or_default();
+        *attempts += 1;
+        let attempts = *attempts;
+        let priority = self.pods.get(key).map_or(0, |p| priority_of(p));
+        let (outcome, detail) = match self.queue.failed(key, priority, attempts, cx.now) {
+            Place::Backoff { until } => (
+                "backoff",
+                format!("{key} waits in backoffQ until {until} (attempt {attempts})"),
+            ),
+            _ => (
+                "unschedulable",
+                format!(
+                    "{key} waits among unschedulable pods for a cluster event (attempt {attempts})"
+                ),
+            ),
+        };
+        cx.stage(Stage::new(ME, "queue", outcome, detail).pod(key));
+        self.arm_flush(cx);
     }
 
     /// Every node as the framework sees it, with assumed pods counted.
@@ -268,7 +359,7 @@ impl Scheduler {
                 None,
                 SOURCE,
             ));
-            self.active.push_back(key);
+            self.requeue_failed(&key, cx);
             self.kick(cx);
         }
     }
@@ -293,7 +384,7 @@ impl Scheduler {
             None,
             SOURCE,
         ));
-        self.unschedulable.insert(key.to_owned());
+        self.requeue_failed(key, cx);
         let patch = serde_json::json!({"status": {"conditions": [{
             "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
             "message": message, "lastTransitionTime": cx.now.rfc3339(),

@@ -1,0 +1,282 @@
+//! The scheduling queue (`pkg/scheduler/backend/queue/scheduling_queue.go`):
+//! pods wait in the active queue to be scheduled; a pod that failed waits in
+//! the backoff queue (1 s, doubling per attempt, at most 10 s) when a cluster
+//! event could have helped it during its attempt, otherwise among the
+//! unschedulable pods until a cluster event (a node added or changed, a pod
+//! deleted) moves it back, or 5 minutes pass.
+//!
+//! Simplified: every such event moves every unschedulable pod (upstream's
+//! queueing hints ask each failing plugin first), and the active queue is
+//! ordered by priority, then by when the pod was added (upstream's
+//! `PrioritySort` default).
+
+use std::collections::BTreeMap;
+
+use crate::engine::clock::SimTime;
+
+/// The first back-off (`podInitialBackoffSeconds`).
+pub const INITIAL_BACKOFF_MS: u64 = 1_000;
+/// The longest back-off (`podMaxBackoffSeconds`).
+pub const MAX_BACKOFF_MS: u64 = 10_000;
+/// How long a pod stays unschedulable without an event (`podMaxInUnschedulablePodsDuration`).
+pub const MAX_UNSCHEDULABLE_MS: u64 = 5 * 60 * 1000;
+
+/// Where a pod waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Active,
+    Backoff { until: SimTime },
+    Unschedulable { since: SimTime },
+}
+
+/// One waiting pod.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    place: Place,
+    priority: i32,
+    /// When it entered the active queue, for FIFO order among equals.
+    added: SimTime,
+    /// Failed scheduling attempts so far.
+    attempts: u32,
+    /// Order of arrival, to break ties deterministically.
+    order: u64,
+}
+
+/// The queue, by pod key (`NS/NAME`).
+#[derive(Debug, Clone, Default)]
+pub struct SchedulingQueue {
+    pods: BTreeMap<String, Entry>,
+    next_order: u64,
+    /// Cluster events seen while a pod was being scheduled (upstream's `moveRequestCycle`).
+    moved_during_cycle: bool,
+}
+
+/// A pod's back-off after `attempts` failures.
+pub fn backoff_ms(attempts: u32) -> u64 {
+    let doublings = attempts.saturating_sub(1).min(16);
+    (INITIAL_BACKOFF_MS << doublings).min(MAX_BACKOFF_MS)
+}
+
+impl SchedulingQueue {
+    /// Adds a new pod to the active queue (or updates its priority).
+    pub fn add(&mut self, key: &str, priority: i32, now: SimTime) {
+        if let Some(entry) = self.pods.get_mut(key) {
+            entry.priority = priority;
+            return;
+        }
+        self.next_order += 1;
+        self.pods.insert(
+            key.to_owned(),
+            Entry {
+                place: Place::Active,
+                priority,
+                added: now,
+                attempts: 0,
+                order: self.next_order,
+            },
+        );
+    }
+
+    /// Forgets a pod (deleted, or bound).
+    pub fn remove(&mut self, key: &str) {
+        self.pods.remove(key);
+    }
+
+    /// Whether the pod is queued anywhere.
+    pub fn contains(&self, key: &str) -> bool {
+        self.pods.contains_key(key)
+    }
+
+    /// Where a pod waits.
+    pub fn place(&self, key: &str) -> Option<Place> {
+        self.pods.get(key).map(|e| e.place)
+    }
+
+    /// Takes the next pod to schedule: the highest priority, then the oldest.
+    pub fn pop(&mut self) -> Option<String> {
+        let key = self
+            .pods
+            .iter()
+            .filter(|(_, e)| e.place == Place::Active)
+            .min_by_key(|(_, e)| (std::cmp::Reverse(e.priority), e.added, e.order))
+            .map(|(k, _)| k.clone())?;
+        self.pods.remove(&key);
+        self.moved_during_cycle = false;
+        Some(key)
+    }
+
+    /// A popped pod could not be scheduled: it waits in back-off when a
+    /// cluster event came during its attempt, else among the unschedulable.
+    pub fn failed(&mut self, key: &str, priority: i32, attempts: u32, now: SimTime) -> Place {
+        self.next_order += 1;
+        let place = if self.moved_during_cycle {
+            Place::Backoff {
+                until: now.plus(backoff_ms(attempts)),
+            }
+        } else {
+            Place::Unschedulable { since: now }
+        };
+        self.pods.insert(
+            key.to_owned(),
+            Entry {
+                place,
+                priority,
+                added: now,
+                attempts,
+                order: self.next_order,
+            },
+        );
+        place
+    }
+
+    /// A cluster event that may make pods schedulable: every unschedulable
+    /// pod moves to the backoff queue if its back-off is still running, else
+    /// to the active queue. Returns the moved keys and where they went.
+    pub fn move_all(&mut self, now: SimTime) -> Vec<(String, Place)> {
+        self.moved_during_cycle = true;
+        let mut moved = Vec::new();
+        for (key, entry) in &mut self.pods {
+            if let Place::Unschedulable { since } = entry.place {
+                let until = since.plus(backoff_ms(entry.attempts));
+                entry.place = if until > now {
+                    Place::Backoff { until }
+                } else {
+                    Place::Active
+                };
+                if entry.place == Place::Active {
+                    entry.added = now;
+                }
+                moved.push((key.clone(), entry.place));
+            }
+        }
+        moved
+    }
+
+    /// Moves pods whose back-off ended to the active queue, and pods
+    /// unschedulable for too long back too (the periodic flushes).
+    pub fn flush(&mut self, now: SimTime) -> Vec<String> {
+        let mut moved = Vec::new();
+        for (key, entry) in &mut self.pods {
+            let due = match entry.place {
+                Place::Backoff { until } => until <= now,
+                Place::Unschedulable { since } => since.plus(MAX_UNSCHEDULABLE_MS) <= now,
+                Place::Active => false,
+            };
+            if due {
+                entry.place = Place::Active;
+                entry.added = now;
+                moved.push(key.clone());
+            }
+        }
+        moved
+    }
+
+    /// When the next back-off or unschedulable timeout ends, if any.
+    pub fn next_due(&self) -> Option<SimTime> {
+        self.pods
+            .values()
+            .filter_map(|e| match e.place {
+                Place::Backoff { until } => Some(until),
+                Place::Unschedulable { since } => Some(since.plus(MAX_UNSCHEDULABLE_MS)),
+                Place::Active => None,
+            })
+            .min()
+    }
+
+    /// Whether a pod is ready to be popped.
+    pub fn has_active(&self) -> bool {
+        self.pods.values().any(|e| e.place == Place::Active)
+    }
+
+    /// Every waiting pod and where, for the views.
+    pub fn entries(&self) -> impl Iterator<Item = (&String, Place, u32)> {
+        self.pods.iter().map(|(k, e)| (k, e.place, e.attempts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_one_second_to_ten() {
+        // pkg/scheduler/backend/queue/scheduling_queue_test.go, TestBackOffFlow:
+        // 1s, 2s, 4s, 8s, then capped at 10s.
+        let got: Vec<u64> = (1..=6).map(backoff_ms).collect();
+        assert_eq!(got, [1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+    }
+
+    #[test]
+    fn higher_priority_first_then_first_come() {
+        let mut q = SchedulingQueue::default();
+        q.add("default/low", 0, SimTime(0));
+        q.add("default/high", 100, SimTime(5));
+        q.add("default/low2", 0, SimTime(1));
+        assert_eq!(q.pop().as_deref(), Some("default/high"));
+        assert_eq!(q.pop().as_deref(), Some("default/low"));
+        assert_eq!(q.pop().as_deref(), Some("default/low2"));
+        assert_eq!(q.pop(), None);
+    }
+
+    #[test]
+    fn a_failed_pod_waits_for_an_event() {
+        let mut q = SchedulingQueue::default();
+        q.add("default/p", 0, SimTime(0));
+        assert_eq!(q.pop().as_deref(), Some("default/p"));
+        assert_eq!(
+            q.failed("default/p", 0, 1, SimTime(10)),
+            Place::Unschedulable { since: SimTime(10) }
+        );
+        assert!(!q.has_active());
+        // An event after the back-off ended sends it straight to the active queue.
+        let moved = q.move_all(SimTime(2_000));
+        assert_eq!(moved, [("default/p".to_owned(), Place::Active)]);
+        assert_eq!(q.pop().as_deref(), Some("default/p"));
+    }
+
+    #[test]
+    fn an_event_during_the_attempt_means_backoff() {
+        let mut q = SchedulingQueue::default();
+        q.add("default/p", 0, SimTime(0));
+        q.pop();
+        q.move_all(SimTime(5));
+        let place = q.failed("default/p", 0, 2, SimTime(10));
+        assert_eq!(
+            place,
+            Place::Backoff {
+                until: SimTime(2_010)
+            }
+        );
+        assert_eq!(q.next_due(), Some(SimTime(2_010)));
+        assert!(q.flush(SimTime(2_009)).is_empty());
+        assert_eq!(q.flush(SimTime(2_010)), ["default/p"]);
+        assert!(q.has_active());
+    }
+
+    #[test]
+    fn an_early_event_keeps_the_pod_in_backoff() {
+        let mut q = SchedulingQueue::default();
+        q.add("default/p", 0, SimTime(0));
+        q.pop();
+        q.failed("default/p", 0, 3, SimTime(100));
+        assert_eq!(
+            q.move_all(SimTime(200)),
+            [(
+                "default/p".to_owned(),
+                Place::Backoff {
+                    until: SimTime(4_100)
+                }
+            )]
+        );
+    }
+
+    #[test]
+    fn unschedulable_pods_are_retried_after_five_minutes() {
+        let mut q = SchedulingQueue::default();
+        q.add("default/p", 0, SimTime(0));
+        q.pop();
+        q.failed("default/p", 0, 1, SimTime(0));
+        assert!(q.flush(SimTime(MAX_UNSCHEDULABLE_MS - 1)).is_empty());
+        assert_eq!(q.flush(SimTime(MAX_UNSCHEDULABLE_MS)), ["default/p"]);
+    }
+}

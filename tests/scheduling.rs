@@ -1,0 +1,111 @@
+//! The scheduler end to end: a Pod nothing fits waits with upstream's
+//! FailedScheduling message, and is placed once the cluster changes.
+
+mod common;
+
+use common::{final_object, run};
+use podflow::engine::trace::Record;
+
+fn nginx() -> String {
+    format!(
+        "apply -f {}/assets/manifests/nginx-pod.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn unschedulable_until_a_node_is_uncordoned() {
+    let records = run(
+        None,
+        &[
+            "cordon node-1",
+            "cordon node-2",
+            "cordon node-3",
+            &nginx(),
+            "wait 5s",
+            "uncordon node-2",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let events: Vec<(String, String)> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.source == "default-scheduler" => {
+                Some((e.reason.clone(), e.message.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        events[0],
+        (
+            "FailedScheduling".to_owned(),
+            "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 node(s) were unschedulable. \
+             preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        events[1],
+        (
+            "Scheduled".to_owned(),
+            "Successfully assigned default/nginx to node-2".to_owned()
+        )
+    );
+    let pod = final_object(&records, "Pod", "nginx");
+    assert_eq!(pod["spec"]["nodeName"], "node-2");
+    assert_eq!(pod["status"]["phase"], "Running");
+    let waited = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.outcome == "unschedulable"));
+    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.detail.starts_with("NodeUpdate")));
+    assert!(
+        waited && moved,
+        "the queue records show the wait and the move"
+    );
+}
+
+#[test]
+fn a_pending_pod_gets_the_pod_scheduled_false_condition() {
+    let records = run(
+        None,
+        &["cordon node-1", "cordon node-2", "cordon node-3", &nginx()],
+        |_| {},
+    );
+    let pod = final_object(&records, "Pod", "nginx");
+    assert_eq!(pod["status"]["phase"], "Pending");
+    let scheduled = pod["status"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "PodScheduled"))
+        .cloned()
+        .expect("the scheduler's condition");
+    assert_eq!(scheduled["status"], "False");
+    assert_eq!(scheduled["reason"], "Unschedulable");
+    assert!(
+        scheduled["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("0/4 nodes are available")
+    );
+}
+
+#[test]
+fn the_control_plane_taint_keeps_pods_on_workers() {
+    let records = run(None, &[&nginx()], |_| {});
+    let control_plane = records.iter().find_map(|r| match &r.body {
+        Record::Stage(s)
+            if s.stage == "filter"
+                && s.node.as_deref() == Some("control-plane")
+                && s.outcome == "fail" =>
+        {
+            Some(s.clone())
+        }
+        _ => None,
+    });
+    let stage = control_plane.expect("the control plane fails a filter");
+    assert_eq!(stage.plugin.as_deref(), Some("TaintToleration"));
+    assert_eq!(stage.code.as_deref(), Some("UnschedulableAndUnresolvable"));
+    assert_eq!(
+        stage.reason.as_deref(),
+        Some("node(s) had untolerated taint(s)")
+    );
+}
