@@ -1,5 +1,5 @@
 //! The scheduler end to end: a Pod nothing fits waits with upstream's
-//! FailedScheduling message, and is placed once the cluster changes.
+//! `FailedScheduling` message, and is placed once the cluster changes.
 
 mod common;
 
