@@ -1,0 +1,151 @@
+//! Drawing the sequence diagram: headers, lifelines, arrows and notes, the
+//! footer with the current arrow in full.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use super::fit::{arrow_text, header, truncate, width};
+use super::{Model, Row, RowKind};
+use crate::tui::panes::{PaneCx, PaneId, block};
+
+/// Draws `text` at (`x`, `y`), at most `max` cells and never past `area`.
+fn put(buf: &mut Buffer, area: Rect, x: u16, y: u16, text: &str, max: usize, style: Style) {
+    if x >= area.right() || y >= area.bottom() || x < area.left() || y < area.top() {
+        return;
+    }
+    let room = usize::from(area.right() - x).min(max);
+    buf.set_stringn(x, y, text, room, style);
+}
+
+/// Draws the pane.
+pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
+    let theme = cx.theme;
+    let inner_height = usize::from(area.height.saturating_sub(2));
+    let footer = model.current.is_some() && inner_height >= 5;
+    let body_height = inner_height.saturating_sub(1 + usize::from(footer));
+    let window = model.window(body_height);
+    let back = model.rows.len() - window.end;
+    let extra = if back > 0 {
+        format!("↑{back}")
+    } else {
+        String::new()
+    };
+    let pane = block(PaneId::Sequence, cx, &extra);
+    let inner = pane.inner(area);
+    pane.render(area, buf);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let full = usize::from(inner.width);
+    if model.participants.is_empty() {
+        let text = cx.lang.pick(
+            "No requests yet: step on to see kubectl call the API server.",
+            "还没有请求：向前一步，看 kubectl 调用 API server。",
+        );
+        put(buf, inner, inner.x, inner.y, text, full, theme.dim);
+        return;
+    }
+
+    // Columns: as many as have two cells each, spread over the width.
+    let shown = model.participants.len().min(full / 2).max(1);
+    let xs: Vec<u16> = (0..shown)
+        .map(|i| {
+            let offset = (2 * i + 1) * full / (2 * shown);
+            inner.x + u16::try_from(offset).unwrap_or(0)
+        })
+        .collect();
+    let slot_width = (full / shown).saturating_sub(1).max(1);
+    for (name, &x) in model.participants.iter().zip(&xs) {
+        let text = header(name, slot_width);
+        let w = u16::try_from(width(&text)).unwrap_or(0);
+        let start = x
+            .saturating_sub(w / 2)
+            .max(inner.x)
+            .min(inner.right().saturating_sub(w));
+        put(
+            buf,
+            inner,
+            start,
+            inner.y,
+            &text,
+            slot_width,
+            theme.component,
+        );
+    }
+
+    // Lifelines, then the rows over them.
+    let top = inner.y + 1;
+    for k in 0..body_height {
+        let y = top + u16::try_from(k).unwrap_or(u16::MAX);
+        for &x in &xs {
+            put(buf, inner, x, y, "│", 1, theme.dim);
+        }
+    }
+    for (k, row) in model.rows[window].iter().enumerate() {
+        let y = top + u16::try_from(k).unwrap_or(u16::MAX);
+        draw_row(model, row, &xs, cx, inner, y, buf);
+    }
+
+    if footer && let Some(current) = &model.current {
+        let y = inner.bottom() - 1;
+        let prefix = cx.lang.pick("now: ", "当前：");
+        put(buf, inner, inner.x, y, prefix, full, theme.dim);
+        let x = inner.x + u16::try_from(width(prefix)).unwrap_or(0);
+        let room = full.saturating_sub(width(prefix));
+        put(buf, inner, x, y, &truncate(current, room), room, theme.text);
+    }
+}
+
+/// Draws one arrow (or note) on row `y`.
+fn draw_row(
+    model: &Model,
+    row: &Row,
+    xs: &[u16],
+    cx: &PaneCx<'_>,
+    inner: Rect,
+    y: u16,
+    buf: &mut Buffer,
+) {
+    let theme = cx.theme;
+    let style = if row.is_current {
+        theme.active
+    } else {
+        match row.kind {
+            RowKind::Request => theme.text,
+            RowKind::Response { code } if code >= 400 => theme.bad,
+            RowKind::Response { .. } => theme.ok,
+            RowKind::Watch => theme.dim,
+        }
+    };
+    let x_of = |i: Option<usize>| i.and_then(|i| xs.get(i).copied());
+    match (x_of(row.from), x_of(row.to)) {
+        (Some(a), Some(b)) if a != b => {
+            let (left, right) = (a.min(b), a.max(b));
+            let cells = usize::from(right - left - 1);
+            let text = arrow_text(&row.label, cells, b > a, row.kind != RowKind::Request);
+            put(buf, inner, left + 1, y, &text, cells, style);
+        }
+        (from, to) => {
+            // A note: beside the lifeline it is about, or at the left edge
+            // for components without a column (their names are in the label).
+            let label =
+                if row.from.is_some() && row.to.is_some() && (from.is_none() || to.is_none()) {
+                    let name = |i: Option<usize>| {
+                        i.and_then(|i| model.participants.get(i))
+                            .map_or("?", String::as_str)
+                    };
+                    format!("[{} → {}: {}]", name(row.from), name(row.to), row.label)
+                } else {
+                    format!("[{}]", row.label)
+                };
+            let full = usize::from(inner.width);
+            let text = truncate(&label, full);
+            let w = u16::try_from(width(&text)).unwrap_or(0);
+            let anchor = from.or(to).map_or(inner.x, |x| x + 1);
+            let x = anchor.min(inner.right().saturating_sub(w)).max(inner.x);
+            put(buf, inner, x, y, &text, full, style);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The sequence pane: a live sequence diagram of the trace's `message`,
+//! `response` and `watch` records, one lifeline a component, the newest
+//! arrows at the bottom and the current one lit.
+//!
+//! ```text
+//! ┌ Sequence ──────────────────────────────────────────────────┐
+//! │ kubectl   apiserver    etcd    sched   kubelet/n3 containerd│
+//! │   │──GET /api/v1/…▶│      │       │        │          │     │
+//! │   │            │──range…▶│       │        │          │     │
+//! │   │◀┄404 pods "n…│      │       │        │          │     │
+//! │   │            │┄┄watch ADDED pods/default/nginx┄┄┄┄▶│     │
+//! │   │            │◀──POST /api/v1/…/binding──│        │     │
+//! │ now: kube-scheduler → kube-apiserver: POST /api/v1/…       │
+//! └─────────────────────────────────────────────────────────────┘
+//! ```
+//!
+//! Columns: the control plane in a fixed order (kubectl, kube-apiserver,
+//! etcd, kube-controller-manager, kube-scheduler), then each node's
+//! components (kubelet, containerd, cni, csi) in the order the nodes first
+//! appear, then the registry, as in the seed's `sequenceDiagram` and the
+//! component names of CONTRACT.md. Only components that appear in the arrows
+//! kept get a column. Requests are solid (`──▶`), answers and watch
+//! deliveries dashed (`┄┄▶`); a self-message, or an arrow whose end has no
+//! column, is drawn as a note.
+
+mod draw;
+mod fit;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+
+pub use draw::render;
+pub use fit::header;
+
+use super::PaneCx;
+use crate::engine::trace::{Record, TraceRecord};
+
+/// Arrows kept beyond the scroll: enough for the tallest pane (100 rows).
+const KEEP: usize = 100;
+
+/// The control plane's lifelines, in column order.
+const CONTROL_PLANE: [&str; 5] = [
+    "kubectl",
+    "kube-apiserver",
+    "etcd",
+    "kube-controller-manager",
+    "kube-scheduler",
+];
+
+/// The per-node components, in column order within a node.
+const NODE_COMPONENTS: [&str; 4] = ["kubelet", "containerd", "cni", "csi"];
+
+/// What kind of record an arrow row comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    /// A `message` record: a request or a call (solid arrow).
+    Request,
+    /// A `response` record: the API server's answer (dashed arrow).
+    Response { code: u16 },
+    /// A `watch` record: an event the API server delivers (dashed arrow).
+    Watch,
+}
+
+/// One row of the diagram.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Column of the sender (`None`: a component without a column).
+    pub from: Option<usize>,
+    /// Column of the receiver.
+    pub to: Option<usize>,
+    /// The arrow's label; for an arrow without columns, `FROM → TO: LABEL`.
+    pub label: String,
+    pub kind: RowKind,
+    /// The arrow of the current step (or the newest arrow while the current
+    /// step is a stage, log or event that followed it).
+    pub is_current: bool,
+}
+
+impl Row {
+    /// Whether the row is drawn as a note rather than an arrow.
+    pub fn is_note(&self) -> bool {
+        match (self.from, self.to) {
+            (Some(from), Some(to)) => from == to,
+            _ => true,
+        }
+    }
+
+    pub fn is_response(&self) -> bool {
+        matches!(self.kind, RowKind::Response { .. })
+    }
+
+    pub fn is_watch(&self) -> bool {
+        self.kind == RowKind::Watch
+    }
+}
+
+/// What the pane shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Model {
+    /// Lifelines, in column order (full component names).
+    pub participants: Vec<String>,
+    /// Arrows, oldest first; the last is the newest at or before the step.
+    pub rows: Vec<Row>,
+    /// Rows scrolled back from the newest (clamped when drawn).
+    pub scroll: usize,
+    /// The current arrow in full (`FROM → TO: LABEL`), for the footer.
+    pub current: Option<String>,
+}
+
+/// An arrow read from a record, before columns are known.
+struct Raw<'a> {
+    from: &'a str,
+    to: &'a str,
+    label: Cow<'a, str>,
+    kind: RowKind,
+}
+
+/// The arrow a record draws, if it draws one.
+fn arrow(record: &TraceRecord) -> Option<Raw<'_>> {
+    match &record.body {
+        Record::Message { from, to, label } => Some(Raw {
+            from,
+            to,
+            label: Cow::Borrowed(label),
+            kind: RowKind::Request,
+        }),
+        Record::Response { to, code, message } => Some(Raw {
+            from: "kube-apiserver",
+            to,
+            label: Cow::Owned(format!("{code} {message}")),
+            kind: RowKind::Response { code: *code },
+        }),
+        Record::Watch(w) => {
+            let ns = w
+                .namespace
+                .as_deref()
+                .map(|n| format!("{n}/"))
+                .unwrap_or_default();
+            Some(Raw {
+                from: "kube-apiserver",
+                to: &w.watcher,
+                label: Cow::Owned(format!(
+                    "watch {} {}/{ns}{}",
+                    w.event_type, w.resource, w.name
+                )),
+                kind: RowKind::Watch,
+            })
+        }
+        Record::Stage(_) | Record::Event(_) | Record::Log { .. } | Record::Final { .. } => None,
+    }
+}
+
+/// Where a component's column goes: (group, node order, place in group), or
+/// `None` for a component that gets no column.
+fn slot(name: &str, nodes: &[&str]) -> Option<(usize, usize, usize)> {
+    if let Some(i) = CONTROL_PLANE.iter().position(|c| *c == name) {
+        return Some((0, 0, i));
+    }
+    if name == "registry" {
+        return Some((2, 0, 0));
+    }
+    let (component, node) = name.split_once('/')?;
+    let place = NODE_COMPONENTS.iter().position(|c| *c == component)?;
+    let order = nodes.iter().position(|n| *n == node)?;
+    Some((1, order, place))
+}
+
+impl Model {
+    /// Builds the model from the current step.
+    pub fn build(cx: &PaneCx<'_>) -> Model {
+        Model::from_records(cx.view.records, cx.state.scroll)
+    }
+
+    /// Builds the model from the records up to the current step, walking back
+    /// only as far as the arrows kept (`KEEP` plus `scroll`).
+    pub fn from_records(records: &[TraceRecord], scroll: usize) -> Model {
+        let want = KEEP.saturating_add(scroll);
+        let mut arrows: Vec<Raw<'_>> = records.iter().rev().filter_map(arrow).take(want).collect();
+        arrows.reverse();
+
+        // Nodes in order of first appearance, then the columns in order.
+        let mut nodes: Vec<&str> = Vec::new();
+        for raw in &arrows {
+            for name in [raw.from, raw.to] {
+                if let Some((component, node)) = name.split_once('/')
+                    && NODE_COMPONENTS.contains(&component)
+                    && !nodes.contains(&node)
+                {
+                    nodes.push(node);
+                }
+            }
+        }
+        let mut columns: Vec<((usize, usize, usize), &str)> = Vec::new();
+        for raw in &arrows {
+            for name in [raw.from, raw.to] {
+                if let Some(key) = slot(name, &nodes)
+                    && !columns.iter().any(|(_, n)| *n == name)
+                {
+                    columns.push((key, name));
+                }
+            }
+        }
+        columns.sort_unstable();
+        let participants: Vec<String> = columns.iter().map(|(_, n)| (*n).to_owned()).collect();
+        let column = |name: &str| participants.iter().position(|p| p == name);
+
+        let last_is_current = records
+            .last()
+            .is_some_and(|r| !matches!(r.body, Record::Final { .. }));
+        let count = arrows.len();
+        let mut current = None;
+        let rows = arrows
+            .into_iter()
+            .enumerate()
+            .map(|(i, raw)| {
+                let from = column(raw.from);
+                let to = column(raw.to);
+                let is_current = last_is_current && i + 1 == count;
+                let full = format!("{} → {}: {}", raw.from, raw.to, raw.label);
+                let label = if from.is_some() && to.is_some() {
+                    raw.label.into_owned()
+                } else {
+                    full.clone()
+                };
+                if is_current {
+                    current = Some(full);
+                }
+                Row {
+                    from,
+                    to,
+                    label,
+                    kind: raw.kind,
+                    is_current,
+                }
+            })
+            .collect();
+        Model {
+            participants,
+            rows,
+            scroll,
+            current,
+        }
+    }
+
+    /// The rows shown in a body `height` rows tall: the newest at the
+    /// bottom, `scroll` rows back (clamped to the oldest row kept).
+    pub fn window(&self, height: usize) -> std::ops::Range<usize> {
+        let len = self.rows.len();
+        let scroll = self.scroll.min(len.saturating_sub(height));
+        let end = len - scroll;
+        end.saturating_sub(height)..end
+    }
+}
