@@ -90,8 +90,16 @@ pub fn buffer_text(buf: &Buffer) -> String {
     let mut out = String::new();
     for y in area.top()..area.bottom() {
         let mut line = String::new();
+        let mut skip = 0;
         for x in area.left()..area.right() {
-            line.push_str(buf[(x, y)].symbol());
+            if skip > 0 {
+                // The cell after a double-width character belongs to it.
+                skip -= 1;
+                continue;
+            }
+            let symbol = buf[(x, y)].symbol();
+            skip = unicode_width::UnicodeWidthStr::width(symbol).saturating_sub(1);
+            line.push_str(symbol);
         }
         out.push_str(line.trim_end());
         out.push('\n');
