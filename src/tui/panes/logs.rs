@@ -96,7 +96,7 @@ fn line_of(records: &[TraceRecord], index: usize) -> Option<LogLine> {
         } => Some(LogLine {
             index,
             tag: component.clone(),
-            text: line.clone(),
+            text: one_line(line),
             code: None,
         }),
         Record::Response { to, code, .. } => {
@@ -113,6 +113,15 @@ fn line_of(records: &[TraceRecord], index: usize) -> Option<LogLine> {
             })
         }
         _ => None,
+    }
+}
+
+/// `line` with any line break or tab made a space, so it stays one row.
+fn one_line(line: &str) -> String {
+    if line.contains(['\n', '\r', '\t']) {
+        line.replace(['\n', '\r', '\t'], " ")
+    } else {
+        line.to_owned()
     }
 }
 
@@ -296,6 +305,12 @@ mod tests {
         assert!(text.contains("kubelet/node-"), "{text}");
         let text = render_pane(&t, end, PaneId::Logs, 20, 5);
         assert!(text.lines().count() == 5);
+    }
+
+    #[test]
+    fn breaks_become_spaces() {
+        assert_eq!(one_line("a\nb\tc"), "a b c");
+        assert_eq!(one_line("plain"), "plain");
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     let widest = widest_row(model);
     if inner.width >= SIDE_BY_SIDE {
         let widest = u16::try_from(widest).unwrap_or(u16::MAX);
-        let keys_width = widest.clamp(16, inner.width * 2 / 5);
+        let keys_width = widest.clamp(16, inner.width / 5 * 2);
         let rows = key_rows(model, cx, usize::from(keys_width));
         let keys = Rect::new(inner.x, inner.y, keys_width, inner.height);
         draw_rows(model, rows, keys, buf);

@@ -4,7 +4,7 @@ use super::*;
 use crate::timeline::Timeline;
 use crate::tui::lang::Lang;
 use crate::tui::panes::{PaneId, PaneState};
-use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
+use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
 use crate::tui::theme::{Theme, ThemeName};
 
 const POD: &str = "/registry/pods/default/nginx";
@@ -244,4 +244,73 @@ fn renders_at_every_size_without_panic() {
         ..PaneState::default()
     };
     render_pane_with(&t, at, PaneId::Objects, 90, 12, Lang::Zh, &state);
+}
+
+#[test]
+fn a_delete_shows_the_last_state() {
+    let t = timeline(&["wait 5s", "delete pod nginx"], None);
+    // The graceful delete first sets metadata.deletionTimestamp ...
+    let at = find(&t, "DELETE /api/v1/namespaces/default/pods/nginx");
+    let at = at
+        + t.records()[at..]
+            .iter()
+            .position(|r| crate::export::text::line(r).contains("etcd persist"))
+            .expect("the first write of the delete");
+    let shown = model_at(&t, at, &PaneState::default())
+        .shown
+        .expect("the pod");
+    assert!(
+        shown
+            .changed_paths
+            .iter()
+            .any(|p| p == "metadata.deletionTimestamp"),
+        "{:?}",
+        shown.changed_paths
+    );
+    // ... and the key goes when the kubelet has stopped the Pod.
+    let at = find(&t, "deleted /registry/pods/default/nginx");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(model.selected, None);
+    assert!(!model.keys.iter().any(|k| k.key == POD));
+    let shown = model.shown.expect("the last state");
+    assert!(shown.deleted);
+    assert_eq!(shown.key, POD);
+    assert!(shown.lines.iter().any(|l| l.text == "kind: Pod"));
+    let text = render_pane(&t, at, PaneId::Objects, 120, 20);
+    assert!(text.contains("deleted at this step"), "{text}");
+    let watch = render_pane(&t, t.len() - 1, PaneId::Watch, 80, 10);
+    assert!(watch.contains("← DELETED pods/default/nginx"), "{watch}");
+}
+
+#[test]
+fn without_etcd_history_the_trace_gives_the_previous_write() {
+    use crate::engine::trace::Stage;
+    use serde_json::json;
+    let persist = |seq: u64, revision: u64, object: serde_json::Value| TraceRecord {
+        seq,
+        t_ms: seq,
+        body: Record::Stage(Box::new(Stage {
+            key: Some(POD.to_owned()),
+            revision: Some(revision),
+            object: Some(object),
+            ..Stage::new("etcd", "persist", "ok", "")
+        })),
+    };
+    let records = [
+        persist(0, 7, json!({"spec": {}, "status": {"phase": "Pending"}})),
+        persist(1, 9, json!({"spec": {}, "status": {"phase": "Running"}})),
+    ];
+    let write = Write {
+        key: POD.to_owned(),
+        revision: 9,
+        deleted: false,
+    };
+    let (before, after) = change_at(&Store::new(), &records, &write).expect("found");
+    let before = before.expect("the earlier write");
+    assert_eq!(
+        yaml::changed_paths(&before, &after.expect("this write")),
+        ["status.phase"]
+    );
+    // Without a request between them, both writes are the step's, newest first.
+    assert_eq!(step_writes(&records)[0], write);
 }
