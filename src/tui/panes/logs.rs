@@ -1,40 +1,334 @@
-//! The logs pane (being written: a first version that lists what it will show).
+//! The logs pane: the components' log lines so far (the kubelet's klog lines,
+//! kubectl's output, any other `log` record), newest at the bottom, each after
+//! a short component tag; and one API-server audit line for every answer the
+//! API server gave, built from the `response` and the request before it.
+//!
+//! ```text
+//! ┌ Logs ─────────────────────────────────────────────────────────────────┐
+//! │kube-apiserver│ AUDIT kubectl POST /api/v1/namespaces/default/pods → 201│
+//! │kubectl│ pod/nginx created                                              │
+//! │kubelet/node-3│ I1130 02:20:30.008000 2147 kubelet.go:2407] "SyncLoop ADD│
+//! └───────────────────────────────────────────────────────────────────────┘
+//! ```
+//!
+//! The audit line is a short cousin of the API server's legacy audit log
+//! line (`staging/src/k8s.io/apiserver/pkg/audit/format.go`, `EventString`:
+//! user, method, URI, response code). Long lines are cut at the pane's width;
+//! the whole line is in the trace.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::watch::{MAX_ROWS, filter_matches, filter_title, window};
 use super::{PaneCx, PaneId, block};
+use crate::engine::trace::{Record, TraceRecord};
+
+/// The component that writes audit lines.
+const API: &str = "kube-apiserver";
+
+/// How far back from a response the request it answers is looked for.
+const REQUEST_LOOKBACK: usize = 4096;
+
+/// One line of the pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    /// Index of the record in the trace.
+    pub index: usize,
+    /// The component tag: `kubelet/node-3`, `kubectl`, `kube-apiserver`.
+    pub tag: String,
+    /// The line itself (for an audit line: `AUDIT kubectl POST … → 201`).
+    pub text: String,
+    /// For an audit line, the response code.
+    pub code: Option<u16>,
+}
 
 /// What the pane shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
-    pub lines: Vec<String>,
+    /// The matching lines, oldest first, ending with the newest (at most
+    /// `scroll` + [`MAX_ROWS`] of them).
+    pub lines: Vec<LogLine>,
+    /// Index of the current record, when its line is shown.
+    pub current: Option<usize>,
+    /// Lines scrolled up from the newest.
+    pub scroll: usize,
+    /// The filter in force (empty: none).
+    pub filter: String,
 }
 
 impl Model {
-    /// Builds the model from the current step.
+    /// Builds the model from the current step, walking back from it.
     pub fn build(cx: &PaneCx<'_>) -> Model {
-        let lines = cx
-            .view
-            .records
-            .iter()
-            .rev()
-            .take(50)
-            .map(crate::export::text::line)
-            .collect();
-        Model { lines }
+        let records = cx.view.records;
+        let filter = cx.state.filter.trim().to_owned();
+        let want = cx.state.scroll.saturating_add(MAX_ROWS);
+        let mut lines = Vec::new();
+        for index in (0..records.len()).rev() {
+            if lines.len() >= want {
+                break;
+            }
+            let Some(line) = line_of(records, index) else {
+                continue;
+            };
+            if filter_matches(&filter, &[&line.tag, &line.text]) {
+                lines.push(line);
+            }
+        }
+        lines.reverse();
+        let last = records.len().checked_sub(1);
+        let current = lines.last().map(|l| l.index).filter(|i| Some(*i) == last);
+        Model {
+            lines,
+            current,
+            scroll: cx.state.scroll,
+            filter,
+        }
     }
+}
+
+/// The pane's line for record `index`, if it has one.
+fn line_of(records: &[TraceRecord], index: usize) -> Option<LogLine> {
+    match &records[index].body {
+        Record::Log {
+            component, line, ..
+        } => Some(LogLine {
+            index,
+            tag: component.clone(),
+            text: one_line(line),
+            code: None,
+        }),
+        Record::Response { to, code, .. } => {
+            let request = request_of(records, index, to);
+            let text = match request {
+                Some(label) => format!("AUDIT {to} {label} → {code}"),
+                None => format!("AUDIT {to} → {code}"),
+            };
+            Some(LogLine {
+                index,
+                tag: API.to_owned(),
+                text,
+                code: Some(*code),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `line` with any line break or tab made a space, so it stays one row.
+fn one_line(line: &str) -> String {
+    if line.contains(['\n', '\r', '\t']) {
+        line.replace(['\n', '\r', '\t'], " ")
+    } else {
+        line.to_owned()
+    }
+}
+
+/// The label (`POST /api/v1/namespaces/default/pods`) of the request that the
+/// response at `index` answers: the nearest message before it from `client`
+/// to the API server.
+fn request_of<'a>(records: &'a [TraceRecord], index: usize, client: &str) -> Option<&'a str> {
+    records[..index]
+        .iter()
+        .rev()
+        .take(REQUEST_LOOKBACK)
+        .find_map(|r| match &r.body {
+            Record::Message { from, to, label } if from == client && to == API => {
+                Some(label.as_str())
+            }
+            _ => None,
+        })
 }
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let pane = PaneId::ALL
-        .into_iter()
-        .find(|p| format!("{p:?}").to_lowercase() == "logs")
-        .unwrap_or(PaneId::Logs);
-    Paragraph::new(model.lines.join("\n"))
-        .style(cx.theme.text)
-        .block(block(pane, cx, ""))
-        .render(area, buf);
+    let block = block(PaneId::Logs, cx, &filter_title(&model.filter));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.is_empty() {
+        return;
+    }
+    if model.lines.is_empty() {
+        let text = if model.filter.is_empty() {
+            cx.lang.pick("no log lines yet", "尚无日志")
+        } else {
+            cx.lang
+                .pick("no log line matches the filter", "没有匹配过滤条件的日志")
+        };
+        Paragraph::new(Line::styled(text, cx.theme.dim)).render(inner, buf);
+        return;
+    }
+    let (start, end) = window(model.lines.len(), usize::from(inner.height), model.scroll);
+    let theme = cx.theme;
+    let lines: Vec<Line> = model.lines[start..end]
+        .iter()
+        .map(|l| {
+            let mut spans = vec![
+                Span::styled(l.tag.clone(), theme.component),
+                Span::styled("│ ", theme.dim),
+            ];
+            match l.code {
+                Some(code) => {
+                    let (head, tail) = l.text.rsplit_once(' ').unwrap_or((&l.text, ""));
+                    let code_style = if code < 400 { theme.ok } else { theme.bad };
+                    spans.push(Span::styled(format!("{head} "), theme.text));
+                    spans.push(Span::styled(tail.to_owned(), code_style));
+                }
+                None => spans.push(Span::styled(l.text.clone(), theme.text)),
+            }
+            let line = Line::from(spans);
+            if model.current == Some(l.index) {
+                line.patch_style(theme.active)
+            } else {
+                line
+            }
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::lang::Lang;
+    use crate::tui::panes::PaneState;
+    use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
+    use crate::tui::theme::{Theme, ThemeName};
+
+    fn model_at(t: &crate::timeline::Timeline, index: usize, state: &PaneState) -> Model {
+        let theme = Theme::new(ThemeName::Dark, false);
+        let cx = PaneCx {
+            view: t.view(index),
+            lang: Lang::En,
+            theme: &theme,
+            focused: false,
+            state,
+        };
+        Model::build(&cx)
+    }
+
+    #[test]
+    fn audit_lines_name_client_request_and_code() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        let model = model_at(&t, end, &PaneState::default());
+        let audits: Vec<&str> = model
+            .lines
+            .iter()
+            .filter(|l| l.code.is_some())
+            .map(|l| l.text.as_str())
+            .collect();
+        // The client-side apply: a GET that finds nothing, then the create;
+        // the scheduler's binding; the kubelet's status patches.
+        assert_eq!(
+            audits[..3],
+            [
+                "AUDIT kubectl GET /api/v1/namespaces/default/pods/nginx → 404",
+                "AUDIT kubectl POST /api/v1/namespaces/default/pods → 201",
+                "AUDIT kube-scheduler POST /api/v1/namespaces/default/pods/nginx/binding → 201",
+            ]
+        );
+        assert!(
+            audits[3..]
+                .iter()
+                .all(|a| a.starts_with("AUDIT kubelet/node-")
+                    && a.ends_with("PATCH /api/v1/namespaces/default/pods/nginx/status → 200"))
+        );
+        assert!(model.lines.iter().all(|l| l.code.is_none() || l.tag == API));
+    }
+
+    #[test]
+    fn log_lines_carry_their_component() {
+        let t = nginx_timeline();
+        let at = find(&t, "\"SyncLoop ADD\"");
+        let model = model_at(&t, at, &PaneState::default());
+        let last = model.lines.last().expect("a line");
+        assert!(last.tag.starts_with("kubelet/node-"), "{last:?}");
+        assert!(last.text.contains("\"SyncLoop ADD\" source=\"api\""));
+        assert_eq!(model.current, Some(at));
+        assert!(
+            model
+                .lines
+                .iter()
+                .any(|l| l.tag == "kubectl" && l.text == "pod/nginx created")
+        );
+
+        let text = render_pane(&t, at, PaneId::Logs, 120, 20);
+        assert!(text.contains("\"SyncLoop ADD\""), "{text}");
+        assert!(text.contains("kubectl│ pod/nginx created"), "{text}");
+        assert!(
+            text.contains(
+                "kube-apiserver│ AUDIT kubectl POST /api/v1/namespaces/default/pods → 201"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn filter_keeps_matching_lines() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        // (filter, every kept line holds, some line is kept)
+        let cases = [
+            ("audit 201", "201", true),
+            ("kubectl created", "created", true),
+            ("syncloop", "SyncLoop", true),
+            ("nothing-like-this", "", false),
+        ];
+        for (filter, holds, some) in cases {
+            let state = PaneState {
+                filter: filter.into(),
+                ..PaneState::default()
+            };
+            let model = model_at(&t, end, &state);
+            assert_eq!(!model.lines.is_empty(), some, "{filter}");
+            assert!(
+                model.lines.iter().all(|l| l.text.contains(holds)),
+                "{filter}: {model:?}"
+            );
+        }
+        let state = PaneState {
+            filter: "zzz".into(),
+            ..PaneState::default()
+        };
+        let text = render_pane_with(&t, end, PaneId::Logs, 60, 5, Lang::En, &state);
+        assert!(text.contains("no log line matches"), "{text}");
+    }
+
+    #[test]
+    fn long_lines_are_cut_at_the_width() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        let text = render_pane(&t, end, PaneId::Logs, 60, 20);
+        assert!(text.lines().all(|l| l.chars().count() <= 60));
+        assert!(text.contains("kubelet/node-"), "{text}");
+        let text = render_pane(&t, end, PaneId::Logs, 20, 5);
+        assert!(text.lines().count() == 5);
+    }
+
+    #[test]
+    fn breaks_become_spaces() {
+        assert_eq!(one_line("a\nb\tc"), "a b c");
+        assert_eq!(one_line("plain"), "plain");
+    }
+
+    #[test]
+    fn before_any_line_says_so() {
+        let t = nginx_timeline();
+        let text = render_pane(&t, 0, PaneId::Logs, 40, 5);
+        assert!(text.contains("no log lines yet"), "{text}");
+    }
+
+    #[test]
+    fn renders_at_every_size_without_panic() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        for w in (0..=120).step_by(7) {
+            for h in (0..=40).step_by(3) {
+                render_pane(&t, end, PaneId::Logs, w, h);
+            }
+        }
+        render_pane(&t, end, PaneId::Logs, 300, 100);
+    }
 }

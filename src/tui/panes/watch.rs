@@ -1,40 +1,302 @@
-//! The watch pane (being written: a first version that lists what it will show).
+//! The watch pane: every watch event delivered so far, one line each, newest
+//! at the bottom — what each informer (kube-scheduler, kubelet/NODE) learned
+//! from the API server's watch cache, and at which `resourceVersion`.
+//!
+//! ```text
+//! ┌ Watch events /sched ─────────────────────────────┐
+//! │kube-scheduler ← ADDED pods/default/nginx rv=59    │
+//! │kube-scheduler ← MODIFIED pods/default/nginx rv=60 │
+//! │kubelet/node-3 ← ADDED pods/default/nginx rv=60    │  ← the current record
+//! └───────────────────────────────────────────────────┘
+//! ```
+//!
+//! The `/` filter keeps the lines whose watcher or `resource/namespace/name`
+//! holds every word of it (`sched pods`). Building walks back from the current
+//! record only as far as the tallest pane (plus the scroll) needs.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{PaneCx, PaneId, block};
+use crate::engine::trace::Record;
+
+/// The most rows a pane can show (areas are at most 100 rows high).
+pub(super) const MAX_ROWS: usize = 100;
+
+/// One delivered watch event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchLine {
+    /// Index of the record in the trace.
+    pub index: usize,
+    /// `kube-scheduler`, `kubelet/node-3`.
+    pub watcher: String,
+    /// `ADDED`, `MODIFIED` or `DELETED`.
+    pub event_type: String,
+    /// `pods/default/nginx` (`nodes/node-1` for a cluster-scoped object).
+    pub object: String,
+    /// The object's `resourceVersion` in the event.
+    pub resource_version: String,
+}
 
 /// What the pane shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
-    pub lines: Vec<String>,
+    /// The matching events, oldest first, ending with the newest (at most
+    /// `scroll` + [`MAX_ROWS`] of them).
+    pub lines: Vec<WatchLine>,
+    /// Index of the current record, when it is a watch event that is shown.
+    pub current: Option<usize>,
+    /// Lines scrolled up from the newest.
+    pub scroll: usize,
+    /// The filter in force (empty: none).
+    pub filter: String,
 }
 
 impl Model {
-    /// Builds the model from the current step.
+    /// Builds the model from the current step, walking back from it.
     pub fn build(cx: &PaneCx<'_>) -> Model {
-        let lines = cx
-            .view
-            .records
+        let records = cx.view.records;
+        let filter = cx.state.filter.trim().to_owned();
+        let want = cx.state.scroll.saturating_add(MAX_ROWS);
+        let mut lines = Vec::new();
+        for (index, record) in records.iter().enumerate().rev() {
+            if lines.len() >= want {
+                break;
+            }
+            let Record::Watch(w) = &record.body else {
+                continue;
+            };
+            let object = match w.namespace.as_deref() {
+                Some(ns) => format!("{}/{ns}/{}", w.resource, w.name),
+                None => format!("{}/{}", w.resource, w.name),
+            };
+            if !filter_matches(&filter, &[&w.watcher, &object]) {
+                continue;
+            }
+            lines.push(WatchLine {
+                index,
+                watcher: w.watcher.clone(),
+                event_type: w.event_type.clone(),
+                object,
+                resource_version: w.resource_version.clone(),
+            });
+        }
+        lines.reverse();
+        let last = records.len().checked_sub(1);
+        let current = lines.last().map(|l| l.index).filter(|i| Some(*i) == last);
+        Model {
+            lines,
+            current,
+            scroll: cx.state.scroll,
+            filter,
+        }
+    }
+}
+
+/// Whether every word of `filter` occurs (ignoring ASCII case) in at least one
+/// of `fields`; an empty filter matches everything.
+pub(super) fn filter_matches(filter: &str, fields: &[&str]) -> bool {
+    filter.split_whitespace().all(|word| {
+        let word = word.to_ascii_lowercase();
+        fields
             .iter()
-            .rev()
-            .take(50)
-            .map(crate::export::text::line)
-            .collect();
-        Model { lines }
+            .any(|f| f.to_ascii_lowercase().contains(word.as_str()))
+    })
+}
+
+/// The window `[start, end)` of `len` lines that `height` rows show when
+/// scrolled `scroll` lines up from the newest (never above the oldest page).
+pub(super) fn window(len: usize, height: usize, scroll: usize) -> (usize, usize) {
+    let end = len.saturating_sub(scroll).max(height.min(len));
+    (end.saturating_sub(height), end)
+}
+
+/// The title's extra text: the filter, when one is set.
+pub(super) fn filter_title(filter: &str) -> String {
+    if filter.is_empty() {
+        String::new()
+    } else {
+        format!("/{filter}")
     }
 }
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let pane = PaneId::ALL
-        .into_iter()
-        .find(|p| format!("{p:?}").to_lowercase() == "watch")
-        .unwrap_or(PaneId::Logs);
-    Paragraph::new(model.lines.join("\n"))
-        .style(cx.theme.text)
-        .block(block(pane, cx, ""))
-        .render(area, buf);
+    let block = block(PaneId::Watch, cx, &filter_title(&model.filter));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.is_empty() {
+        return;
+    }
+    if model.lines.is_empty() {
+        let text = if model.filter.is_empty() {
+            cx.lang.pick("no watch events yet", "尚无 watch 事件")
+        } else {
+            cx.lang.pick(
+                "no watch event matches the filter",
+                "没有匹配过滤条件的 watch 事件",
+            )
+        };
+        Paragraph::new(Line::styled(text, cx.theme.dim)).render(inner, buf);
+        return;
+    }
+    let (start, end) = window(model.lines.len(), usize::from(inner.height), model.scroll);
+    let theme = cx.theme;
+    let lines: Vec<Line> = model.lines[start..end]
+        .iter()
+        .map(|l| {
+            let type_style = match l.event_type.as_str() {
+                "ADDED" => theme.ok,
+                "DELETED" => theme.bad,
+                _ => theme.changed,
+            };
+            let line = Line::from(vec![
+                Span::styled(l.watcher.clone(), theme.component),
+                Span::styled(" ← ", theme.dim),
+                Span::styled(l.event_type.clone(), type_style),
+                Span::styled(format!(" {}", l.object), theme.text),
+                Span::styled(format!(" rv={}", l.resource_version), theme.dim),
+            ]);
+            if model.current == Some(l.index) {
+                line.patch_style(theme.active)
+            } else {
+                line
+            }
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::lang::Lang;
+    use crate::tui::panes::PaneState;
+    use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
+    use crate::tui::theme::{Theme, ThemeName};
+
+    fn model_at(t: &crate::timeline::Timeline, index: usize, state: &PaneState) -> Model {
+        let theme = Theme::new(ThemeName::Dark, false);
+        let cx = PaneCx {
+            view: t.view(index),
+            lang: Lang::En,
+            theme: &theme,
+            focused: false,
+            state,
+        };
+        Model::build(&cx)
+    }
+
+    #[test]
+    fn after_the_bind_the_kubelet_hears_of_the_pod() {
+        let t = nginx_timeline();
+        let at = find(&t, "← ADDED pods/default/nginx rv=60");
+        let model = model_at(&t, at, &PaneState::default());
+        let last = model.lines.last().expect("a watch line");
+        assert!(last.watcher.starts_with("kubelet/node-"), "{last:?}");
+        assert_eq!(last.event_type, "ADDED");
+        assert_eq!(last.object, "pods/default/nginx");
+        assert_eq!(last.resource_version, "60");
+        assert_eq!(model.current, Some(at), "the current record is lit");
+        assert_eq!(model.lines[0].watcher, "kube-scheduler");
+        assert_eq!(model.lines[0].resource_version, "59");
+
+        let text = render_pane(&t, at, PaneId::Watch, 60, 20);
+        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=59"));
+        assert!(text.contains("← ADDED pods/default/nginx rv=60"));
+        assert!(text.lines().any(|l| l.contains("│kubelet/node-")));
+    }
+
+    #[test]
+    fn filters_keep_lines_matching_every_word() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        // (filter, watcher every kept line starts with, lines expected)
+        let cases: [(&str, &str, Option<usize>); 4] = [
+            ("kubelet", "kubelet/node-", None),
+            ("sched pods", "kube-scheduler", None),
+            ("SCHED NGINX", "kube-scheduler", None),
+            ("kubelet nodes", "", Some(0)),
+        ];
+        for (filter, watcher, count) in cases {
+            let state = PaneState {
+                filter: filter.into(),
+                ..PaneState::default()
+            };
+            let model = model_at(&t, end, &state);
+            if let Some(n) = count {
+                assert_eq!(model.lines.len(), n, "{filter}");
+            } else {
+                assert!(!model.lines.is_empty(), "{filter}");
+            }
+            assert!(
+                model.lines.iter().all(|l| l.watcher.starts_with(watcher)),
+                "{filter}: {model:?}"
+            );
+        }
+        let state = PaneState {
+            filter: "kubelet".into(),
+            ..PaneState::default()
+        };
+        let text = render_pane_with(&t, end, PaneId::Watch, 70, 20, Lang::En, &state);
+        assert!(!text.contains("kube-scheduler ←"), "{text}");
+        assert!(text.contains("/kubelet"), "the title shows the filter");
+    }
+
+    #[test]
+    fn scrolling_shows_older_lines() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        let state = PaneState {
+            scroll: 100,
+            ..PaneState::default()
+        };
+        // 2 inner rows: scrolled all the way, the oldest page shows.
+        let text = render_pane_with(&t, end, PaneId::Watch, 60, 4, Lang::En, &state);
+        assert!(text.contains("rv=59"), "{text}");
+        let text = render_pane(&t, end, PaneId::Watch, 60, 4);
+        assert!(text.contains("rv=62"), "{text}");
+        assert!(!text.contains("rv=59"), "{text}");
+    }
+
+    #[test]
+    fn window_table() {
+        // (len, height, scroll) → (start, end)
+        let cases = [
+            ((10, 4, 0), (6, 10)),
+            ((10, 4, 3), (3, 7)),
+            ((10, 4, 9), (0, 4)),
+            ((3, 4, 0), (0, 3)),
+            ((0, 4, 2), (0, 0)),
+            ((10, 0, 0), (10, 10)),
+        ];
+        for ((len, height, scroll), want) in cases {
+            assert_eq!(window(len, height, scroll), want, "{len} {height} {scroll}");
+        }
+    }
+
+    #[test]
+    fn before_any_watch_event_says_so() {
+        let t = nginx_timeline();
+        let text = render_pane(&t, 0, PaneId::Watch, 40, 5);
+        assert!(text.contains("no watch events yet"), "{text}");
+        let text = render_pane_with(&t, 0, PaneId::Watch, 40, 5, Lang::Zh, &PaneState::default());
+        // Double-width characters take two cells; the second reads as a space.
+        assert!(text.contains("尚 无"), "{text}");
+    }
+
+    #[test]
+    fn renders_at_every_size_without_panic() {
+        let t = nginx_timeline();
+        let end = t.len() - 1;
+        for w in (0..=120).step_by(7) {
+            for h in (0..=40).step_by(3) {
+                render_pane(&t, end, PaneId::Watch, w, h);
+            }
+        }
+        render_pane(&t, end, PaneId::Watch, 20, 5);
+        render_pane(&t, end, PaneId::Watch, 300, 100);
+    }
 }

@@ -1,0 +1,318 @@
+//! The objects pane: etcd as the API server left it at the current step —
+//! every key with its mod revision, the keys the step wrote marked `*` — and
+//! the selected object as YAML, the fields the step's write changed lit.
+//!
+//! ```text
+//! ┌ Objects (etcd) ───────────────────────────────────────────────────────┐
+//! │  /registry/namespaces/default 4 │/registry/pods/default/nginx rev 60    │
+//! │  /registry/nodes/node-1      12 │ changed: metadata.resourceVersion, …  │
+//! │* /registry/pods/default/nginx 60│apiVersion: v1                         │
+//! │  +46 rbac objects               │kind: Pod                              │
+//! │                                 │spec:                                  │
+//! │                                 │  nodeName: node-3        ← lit        │
+//! └───────────────────────────────────────────────────────────────────────┘
+//! ```
+//!
+//! A step's writes are the `etcd` `persist` stages of the request being
+//! handled (or, at a watch record, the write the event delivers). What a write
+//! changed is the difference between the object it wrote and the one before,
+//! as etcd's own history keeps them (`Change::prev`), or, when that history is
+//! compacted, as the trace's earlier `persist` stage of the same key wrote it.
+//! When narrow, the object goes below the keys instead of beside them.
+
+mod render;
+mod yaml;
+
+pub use render::render;
+pub use yaml::YamlLine;
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::PaneCx;
+use super::watch::{MAX_ROWS, filter_matches};
+use crate::engine::store::Store;
+use crate::engine::trace::{Record, TraceRecord};
+
+/// How far back from the current record the step's writes are looked for.
+const STEP_LOOKBACK: usize = 512;
+
+/// Key prefixes hidden behind one summary row unless the filter asks for them.
+const RBAC_PREFIXES: [&str; 2] = ["/registry/clusterroles/", "/registry/clusterrolebindings/"];
+
+/// One key of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRow {
+    pub key: String,
+    /// The revision that last wrote the key.
+    pub mod_revision: u64,
+    /// Whether the current step wrote it.
+    pub changed: bool,
+}
+
+/// The selected object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shown {
+    pub key: String,
+    /// Its mod revision (for a key deleted at this step: the delete's revision).
+    pub revision: u64,
+    /// The fields the step's write changed (`spec.nodeName`, `status.phase`).
+    pub changed_paths: Vec<String>,
+    /// The step created the key.
+    pub created: bool,
+    /// The step deleted the key (the YAML is its last state).
+    pub deleted: bool,
+    /// The object as YAML.
+    pub lines: Vec<YamlLine>,
+    /// The line to bring into view: the first changed one that is not
+    /// `metadata.resourceVersion` (which every write changes).
+    pub focus: Option<usize>,
+}
+
+/// What the pane shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Model {
+    /// A window of the listed keys, in key order.
+    pub keys: Vec<KeyRow>,
+    /// Index in the whole list of `keys[0]`.
+    pub first: usize,
+    /// How many keys the whole list has.
+    pub total: usize,
+    /// Index in the whole list of the selected key (the app's next
+    /// `PaneState::selected` for "down" is this + 2: `selected` is 1-based,
+    /// 0 following the step).
+    pub selected: Option<usize>,
+    /// Keys hidden behind the "+N rbac objects" row.
+    pub hidden_rbac: usize,
+    /// The selected object, if any.
+    pub shown: Option<Shown>,
+    /// Lines the object is scrolled down from its natural position.
+    pub scroll: usize,
+    /// The filter in force (empty: none).
+    pub filter: String,
+}
+
+/// One write of the current step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Write {
+    key: String,
+    revision: u64,
+    deleted: bool,
+}
+
+impl Model {
+    /// Builds the model from the current step.
+    ///
+    /// `state.selected` is 1-based: 0 selects the key the current record
+    /// touched (its write, its watch event's object, its Pod), else the first.
+    pub fn build(cx: &PaneCx<'_>) -> Model {
+        let records = cx.view.records;
+        let store = cx.view.store;
+        let filter = cx.state.filter.trim().to_owned();
+        let writes = step_writes(records);
+        let written: HashSet<&str> = writes.iter().map(|w| w.key.as_str()).collect();
+
+        let mut listed: Vec<&str> = Vec::new();
+        let mut hidden_rbac = 0;
+        for (key, _) in store.iter() {
+            if filter.is_empty() {
+                if is_rbac(key) && !written.contains(key.as_str()) {
+                    hidden_rbac += 1;
+                    continue;
+                }
+            } else if !filter_matches(&filter, &[key]) {
+                continue;
+            }
+            listed.push(key);
+        }
+
+        let touched = writes
+            .first()
+            .map(|w| w.key.clone())
+            .or_else(|| pod_key(records));
+        let selected = if listed.is_empty() {
+            None
+        } else if cx.state.selected > 0 {
+            Some((cx.state.selected - 1).min(listed.len() - 1))
+        } else {
+            Some(
+                touched
+                    .as_deref()
+                    .and_then(|t| listed.iter().position(|k| *k == t))
+                    .unwrap_or(0),
+            )
+        };
+
+        let at = selected.unwrap_or(0);
+        let first = at.saturating_sub(MAX_ROWS);
+        let end = listed.len().min(at.saturating_add(MAX_ROWS));
+        let keys = listed[first..end]
+            .iter()
+            .map(|key| KeyRow {
+                key: (*key).to_owned(),
+                mod_revision: store.get(key).map_or(0, |e| e.mod_revision),
+                changed: written.contains(key),
+            })
+            .collect();
+
+        // Following the step onto a key it deleted: its last state, no row lit.
+        let deleted = (cx.state.selected == 0)
+            .then(|| writes.first().filter(|w| w.deleted))
+            .flatten()
+            .and_then(|w| deleted_shown(store, records, w));
+        let (selected, shown) = match deleted {
+            Some(d) => (None, Some(d)),
+            None => (
+                selected,
+                selected.and_then(|i| shown(store, records, &writes, listed[i])),
+            ),
+        };
+
+        Model {
+            keys,
+            first,
+            total: listed.len(),
+            selected,
+            hidden_rbac,
+            shown,
+            scroll: cx.state.scroll,
+            filter,
+        }
+    }
+}
+
+fn is_rbac(key: &str) -> bool {
+    RBAC_PREFIXES.iter().any(|p| key.starts_with(p))
+}
+
+/// The writes of the current step, newest first: at a watch record, the write
+/// it delivers; else the `persist` stages walking back to the request that
+/// the API server is handling.
+fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
+    let mut writes = Vec::new();
+    if let Some(TraceRecord {
+        body: Record::Watch(w),
+        ..
+    }) = records.last()
+    {
+        let key = match w.namespace.as_deref() {
+            Some(ns) => format!("/registry/{}/{ns}/{}", w.resource, w.name),
+            None => format!("/registry/{}/{}", w.resource, w.name),
+        };
+        if let Ok(revision) = w.resource_version.parse() {
+            writes.push(Write {
+                key,
+                revision,
+                deleted: w.event_type == "DELETED",
+            });
+        }
+        return writes;
+    }
+    for record in records.iter().rev().take(STEP_LOOKBACK) {
+        match &record.body {
+            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+                if let (Some(key), Some(revision)) = (&s.key, s.revision)
+                    && matches!(s.outcome.as_str(), "ok" | "delete")
+                {
+                    writes.push(Write {
+                        key: key.clone(),
+                        revision,
+                        deleted: s.outcome == "delete",
+                    });
+                }
+            }
+            Record::Watch(_) => break,
+            Record::Message { to, .. } if to == "kube-apiserver" => break,
+            _ => {}
+        }
+    }
+    writes
+}
+
+/// The Pod key of the current record, when it is a stage about a Pod.
+fn pod_key(records: &[TraceRecord]) -> Option<String> {
+    match &records.last()?.body {
+        Record::Stage(s) => s.pod.as_ref().map(|p| format!("/registry/pods/{p}")),
+        _ => None,
+    }
+}
+
+/// The object at `key` as the pane shows it.
+fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) -> Option<Shown> {
+    let entry = store.get(key)?;
+    let after = entry.object.to_json();
+    let mut shown = Shown {
+        key: key.to_owned(),
+        revision: entry.mod_revision,
+        ..Shown::default()
+    };
+    if let Some(write) = writes.iter().find(|w| w.key == key)
+        && let Some((before, written)) = change_at(store, records, write)
+    {
+        match before {
+            Some(before) => {
+                let written = written.as_ref().unwrap_or(&after);
+                shown.changed_paths = yaml::changed_paths(&before, written);
+            }
+            None => shown.created = entry.create_revision == write.revision,
+        }
+    }
+    shown.lines = yaml::lines(&after, &shown.changed_paths);
+    shown.focus = focus_line(&shown.lines, &shown.changed_paths);
+    Some(shown)
+}
+
+/// A key deleted at this step, shown in its last state.
+fn deleted_shown(store: &Store, records: &[TraceRecord], write: &Write) -> Option<Shown> {
+    let (before, after) = change_at(store, records, write)?;
+    let last = after.or(before)?;
+    Some(Shown {
+        key: write.key.clone(),
+        revision: write.revision,
+        deleted: true,
+        lines: yaml::lines(&last, &[]),
+        ..Shown::default()
+    })
+}
+
+/// The first changed line worth looking at.
+fn focus_line(lines: &[YamlLine], changed: &[String]) -> Option<usize> {
+    let only_rv = changed.iter().all(|p| p == "metadata.resourceVersion");
+    lines.iter().position(|l| {
+        l.changed && (only_rv || !l.text.trim_start().starts_with("resourceVersion:"))
+    })
+}
+
+/// The object before and after `write`: from etcd's history, else from the
+/// trace's `persist` stages (present under `--detail full`).
+fn change_at(
+    store: &Store,
+    records: &[TraceRecord],
+    write: &Write,
+) -> Option<(Option<Value>, Option<Value>)> {
+    if let Ok(mut changes) = store.changes_since(write.revision.saturating_sub(1))
+        && let Some(change) = changes
+            .by_ref()
+            .take_while(|c| c.revision <= write.revision)
+            .find(|c| c.revision == write.revision && c.key == write.key)
+    {
+        return Some((
+            change.prev.as_ref().map(|p| p.to_json()),
+            Some(change.object.to_json()),
+        ));
+    }
+    let mut persists = records.iter().rev().filter_map(|r| match &r.body {
+        Record::Stage(s) if s.stage == "persist" && s.key.as_deref() == Some(&write.key) => Some(s),
+        _ => None,
+    });
+    let this = persists.find(|s| s.revision == Some(write.revision))?;
+    let before = persists
+        .find(|s| matches!(s.outcome.as_str(), "ok" | "delete"))
+        .filter(|s| s.outcome == "ok")
+        .and_then(|s| s.object.clone());
+    Some((before, this.object.clone()))
+}
+
+#[cfg(test)]
+mod tests;

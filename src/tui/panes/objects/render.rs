@@ -1,0 +1,267 @@
+//! Drawing the objects pane: the key list beside (or, when narrow, above) the
+//! selected object's YAML.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::{Model, Shown};
+use crate::tui::lang::Lang;
+use crate::tui::panes::watch::filter_title;
+use crate::tui::panes::{PaneCx, PaneId, block};
+
+/// Inner widths from which the object goes beside the keys.
+const SIDE_BY_SIDE: u16 = 90;
+
+/// Draws the pane.
+pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
+    let block = block(PaneId::Objects, cx, &filter_title(&model.filter));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.is_empty() {
+        return;
+    }
+    if model.total == 0 && model.shown.is_none() {
+        let text = if model.filter.is_empty() {
+            cx.lang.pick("etcd holds no key", "etcd 中没有键")
+        } else {
+            cx.lang
+                .pick("no key matches the filter", "没有匹配过滤条件的键")
+        };
+        Paragraph::new(Line::styled(text, cx.theme.dim)).render(inner, buf);
+        return;
+    }
+    let widest = widest_row(model);
+    if inner.width >= SIDE_BY_SIDE {
+        let widest = u16::try_from(widest).unwrap_or(u16::MAX);
+        let keys_width = widest.clamp(16, inner.width / 5 * 2);
+        let rows = key_rows(model, cx, usize::from(keys_width));
+        let keys = Rect::new(inner.x, inner.y, keys_width, inner.height);
+        draw_rows(model, rows, keys, buf);
+        for y in inner.top()..inner.bottom() {
+            buf[(inner.x + keys_width, y)]
+                .set_symbol("│")
+                .set_style(cx.theme.border);
+        }
+        let object = Rect::new(
+            inner.x + keys_width + 1,
+            inner.y,
+            inner.width - keys_width - 1,
+            inner.height,
+        );
+        draw_object(model, cx, object, buf);
+    } else {
+        let rows = key_rows(model, cx, widest.min(usize::from(inner.width)));
+        let wanted = u16::try_from(rows.len()).unwrap_or(u16::MAX);
+        let keys_height = wanted.min((inner.height / 3).max(1)).min(inner.height);
+        let keys = Rect::new(inner.x, inner.y, inner.width, keys_height);
+        draw_rows(model, rows, keys, buf);
+        let rest = inner.height - keys_height;
+        if rest == 0 {
+            return;
+        }
+        let rule = Rect::new(inner.x, inner.y + keys_height, inner.width, 1);
+        Paragraph::new(Line::styled(
+            "─".repeat(usize::from(inner.width)),
+            cx.theme.border,
+        ))
+        .render(rule, buf);
+        let object = Rect::new(inner.x, rule.y + 1, inner.width, rest - 1);
+        draw_object(model, cx, object, buf);
+    }
+}
+
+/// The key list's lines at `width` columns: `* /registry/pods/default/nginx  62`,
+/// revisions right-aligned, keys cut from the left (`…/default/nginx`) when
+/// too long; then the "+N rbac objects" row.
+fn key_rows<'a>(model: &Model, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'a>> {
+    let theme = cx.theme;
+    let mut rows: Vec<Line> = model
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let mark = if k.changed {
+                Span::styled("* ", theme.changed)
+            } else {
+                Span::raw("  ")
+            };
+            let revision = format!("  {}", k.mod_revision);
+            let room = width.saturating_sub(2 + revision.len());
+            let line = Line::from(vec![
+                mark,
+                Span::styled(format!("{:room$}", cut_left(&k.key, room)), theme.text),
+                Span::styled(revision, theme.dim),
+            ]);
+            if model.selected == Some(model.first + i) {
+                line.patch_style(theme.active)
+            } else {
+                line
+            }
+        })
+        .collect();
+    if model.hidden_rbac > 0 {
+        let text = match cx.lang {
+            Lang::En => format!(
+                "  +{} rbac objects (/clusterrole shows them)",
+                model.hidden_rbac
+            ),
+            Lang::Zh => format!(
+                "  +{} 个 RBAC 对象（/clusterrole 可显示）",
+                model.hidden_rbac
+            ),
+        };
+        rows.push(Line::styled(text, theme.dim));
+    }
+    rows
+}
+
+/// The widest key row's width, uncut.
+fn widest_row(model: &Model) -> usize {
+    model
+        .keys
+        .iter()
+        .map(|k| 2 + k.key.chars().count() + 2 + k.mod_revision.to_string().len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// `key` cut to its last `room` characters behind a `…` (keys are ASCII paths).
+fn cut_left(key: &str, room: usize) -> String {
+    let count = key.chars().count();
+    if count <= room {
+        return key.to_owned();
+    }
+    if room == 0 {
+        return String::new();
+    }
+    let tail: String = key.chars().skip(count - (room - 1)).collect();
+    format!("…{tail}")
+}
+
+/// Draws the rows, the selected one in view.
+fn draw_rows(model: &Model, rows: Vec<Line<'_>>, area: Rect, buf: &mut Buffer) {
+    if area.is_empty() {
+        return;
+    }
+    let height = usize::from(area.height);
+    let at = model.selected.map_or(0, |s| s - model.first);
+    let top = at
+        .saturating_sub(height.saturating_sub(1) / 2)
+        .min(rows.len().saturating_sub(height));
+    let shown: Vec<Line> = rows.into_iter().skip(top).take(height).collect();
+    Paragraph::new(shown).render(area, buf);
+}
+
+/// Draws the selected object: a header naming it and what the step changed,
+/// then its YAML, the first interesting change in view.
+fn draw_object(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
+    if area.is_empty() {
+        return;
+    }
+    let Some(shown) = &model.shown else {
+        return;
+    };
+    let theme = cx.theme;
+    let header = Rect::new(area.x, area.y, area.width, 1);
+    Paragraph::new(header_line(shown, cx)).render(header, buf);
+    let height = usize::from(area.height - 1);
+    if height == 0 {
+        return;
+    }
+    let natural = shown.focus.map_or(0, |f| f.saturating_sub(height / 3));
+    let top = natural
+        .saturating_add(model.scroll)
+        .min(shown.lines.len().saturating_sub(height));
+    let lines: Vec<Line> = shown
+        .lines
+        .iter()
+        .skip(top)
+        .take(height)
+        .map(|l| {
+            let style = if l.changed { theme.changed } else { theme.text };
+            Line::styled(l.text.clone(), style)
+        })
+        .collect();
+    let body = Rect::new(area.x, area.y + 1, area.width, area.height - 1);
+    Paragraph::new(lines).render(body, buf);
+}
+
+/// `/registry/pods/default/nginx  rev 60 · changed: spec.nodeName, …`
+fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>) -> Line<'a> {
+    let theme = cx.theme;
+    let lang = cx.lang;
+    let mut spans = vec![
+        Span::styled(shown.key.clone(), theme.component),
+        Span::styled(
+            format!(" {} {}", lang.pick("rev", "版本"), shown.revision),
+            theme.dim,
+        ),
+    ];
+    if shown.deleted {
+        spans.push(Span::styled(
+            format!(" · {}", lang.pick("deleted at this step", "此步被删除")),
+            theme.bad,
+        ));
+    } else if shown.created {
+        spans.push(Span::styled(
+            format!(" · {}", lang.pick("created at this step", "此步新建")),
+            theme.ok,
+        ));
+    } else if !shown.changed_paths.is_empty() {
+        spans.push(Span::styled(
+            format!(
+                " · {} {}",
+                lang.pick("changed:", "改动:"),
+                interesting_first(&shown.changed_paths).join(", ")
+            ),
+            theme.changed,
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The changed paths with `metadata.resourceVersion` (every write changes it) last.
+fn interesting_first(paths: &[String]) -> Vec<&str> {
+    let (noise, mut out): (Vec<&str>, Vec<&str>) = paths
+        .iter()
+        .map(String::as_str)
+        .partition(|p| *p == "metadata.resourceVersion");
+    out.extend(noise);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_left_table() {
+        let cases = [
+            (
+                "/registry/pods/default/nginx",
+                40,
+                "/registry/pods/default/nginx",
+            ),
+            ("/registry/pods/default/nginx", 10, "…ult/nginx"),
+            ("/registry/pods/default/nginx", 1, "…"),
+            ("/registry/pods/default/nginx", 0, ""),
+        ];
+        for (key, room, want) in cases {
+            assert_eq!(cut_left(key, room), want, "{key} {room}");
+        }
+    }
+
+    #[test]
+    fn resource_version_goes_last() {
+        let paths = [
+            "metadata.resourceVersion".to_owned(),
+            "spec.nodeName".to_owned(),
+        ];
+        assert_eq!(
+            interesting_first(&paths),
+            ["spec.nodeName", "metadata.resourceVersion"]
+        );
+    }
+}

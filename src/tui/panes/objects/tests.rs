@@ -1,0 +1,316 @@
+//! Model and widget tests of the objects pane, on the nginx story.
+
+use super::*;
+use crate::timeline::Timeline;
+use crate::tui::lang::Lang;
+use crate::tui::panes::{PaneId, PaneState};
+use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
+use crate::tui::theme::{Theme, ThemeName};
+
+const POD: &str = "/registry/pods/default/nginx";
+
+fn model_at(t: &Timeline, index: usize, state: &PaneState) -> Model {
+    let theme = Theme::new(ThemeName::Dark, false);
+    let cx = PaneCx {
+        view: t.view(index),
+        lang: Lang::En,
+        theme: &theme,
+        focused: false,
+        state,
+    };
+    Model::build(&cx)
+}
+
+fn selected_key(model: &Model) -> &str {
+    let i = model.selected.expect("a selection") - model.first;
+    &model.keys[i].key
+}
+
+fn changed_line(shown: &Shown, text: &str) -> bool {
+    shown
+        .lines
+        .iter()
+        .find(|l| l.text.trim_start() == text)
+        .unwrap_or_else(|| panic!("no line {text:?}"))
+        .changed
+}
+
+#[test]
+fn at_the_binds_persist_the_pod_is_selected_and_its_node_lit() {
+    let t = nginx_timeline();
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 60");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(selected_key(&model), POD);
+    let row = model
+        .keys
+        .iter()
+        .find(|k| k.key == POD)
+        .expect("the pod key");
+    assert!(row.changed);
+    assert_eq!(row.mod_revision, 60);
+    assert_eq!(model.keys.iter().filter(|k| k.changed).count(), 1);
+
+    let shown = model.shown.as_ref().expect("the pod");
+    assert_eq!(shown.key, POD);
+    assert_eq!(shown.revision, 60);
+    assert!(!shown.created);
+    for path in ["spec.nodeName", "metadata.resourceVersion"] {
+        assert!(
+            shown.changed_paths.iter().any(|p| p == path),
+            "{path}: {shown:?}"
+        );
+    }
+    assert!(!shown.changed_paths.iter().any(|p| p == "status.phase"));
+    let node = shown
+        .lines
+        .iter()
+        .find(|l| l.text.trim_start().starts_with("nodeName: node-"))
+        .expect("nodeName");
+    assert!(node.changed);
+    assert!(changed_line(shown, "resourceVersion: \"60\""));
+    assert!(!changed_line(shown, "kind: Pod"));
+    assert!(!changed_line(shown, "phase: Pending"));
+    // The focus is the node name, not the resourceVersion every write changes.
+    let focus = shown.focus.expect("a focus");
+    assert!(shown.lines[focus].text.contains("nodeName"));
+
+    let text = render_pane(&t, at, PaneId::Objects, 120, 30);
+    assert!(text.contains("* /registry/pods/default/nginx"), "{text}");
+    assert!(text.contains("changed: "), "{text}");
+    assert!(text.contains("spec.nodeName"), "{text}");
+    assert!(text.contains("nodeName: node-"), "{text}");
+}
+
+#[test]
+fn the_kubelets_last_status_patch_lights_the_phase() {
+    let t = nginx_timeline();
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 62");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(selected_key(&model), POD);
+    let shown = model.shown.as_ref().expect("the pod");
+    assert!(
+        shown.changed_paths.iter().any(|p| p == "status.phase"),
+        "{shown:?}"
+    );
+    assert!(changed_line(shown, "phase: Running"));
+    assert!(
+        !shown
+            .lines
+            .iter()
+            .any(|l| l.changed && l.text.contains("nodeName"))
+    );
+    // The response and the log after the write still belong to its step.
+    let model = model_at(&t, at + 1, &PaneState::default());
+    assert_eq!(selected_key(&model), POD);
+    assert!(model.keys.iter().any(|k| k.changed));
+}
+
+#[test]
+fn the_create_is_marked_created() {
+    let t = nginx_timeline();
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 59");
+    let shown = model_at(&t, at, &PaneState::default())
+        .shown
+        .expect("the pod");
+    assert!(shown.created);
+    assert!(shown.changed_paths.is_empty());
+    let text = render_pane(&t, at, PaneId::Objects, 120, 20);
+    assert!(text.contains("created at this step"), "{text}");
+}
+
+#[test]
+fn a_watch_record_selects_the_object_it_delivers() {
+    let t = nginx_timeline();
+    let at = find(&t, "← ADDED pods/default/nginx rv=60");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(selected_key(&model), POD);
+    let shown = model.shown.expect("the pod");
+    assert!(shown.changed_paths.iter().any(|p| p == "spec.nodeName"));
+}
+
+#[test]
+fn without_a_write_the_first_key_is_selected() {
+    let t = nginx_timeline();
+    let model = model_at(&t, 0, &PaneState::default());
+    assert_eq!(model.selected, Some(0));
+    assert!(model.keys.iter().all(|k| !k.changed));
+    let shown = model.shown.expect("an object");
+    assert_eq!(shown.key, model.keys[0].key);
+    assert!(shown.changed_paths.is_empty());
+}
+
+#[test]
+fn selection_is_one_based_and_clamped() {
+    let t = nginx_timeline();
+    let end = t.len() - 1;
+    // (selected, index chosen)
+    for (selected, want) in [(1, 0), (2, 1), (usize::MAX, usize::MAX)] {
+        let state = PaneState {
+            selected,
+            ..PaneState::default()
+        };
+        let model = model_at(&t, end, &state);
+        let want = want.min(model.total - 1);
+        assert_eq!(model.selected, Some(want), "{selected}");
+        assert_eq!(
+            model.shown.expect("shown").key,
+            model.keys[want - model.first].key
+        );
+    }
+}
+
+#[test]
+fn rbac_keys_hide_unless_the_filter_asks() {
+    let t = nginx_timeline();
+    let end = t.len() - 1;
+    let model = model_at(&t, end, &PaneState::default());
+    assert!(model.hidden_rbac > 10, "{}", model.hidden_rbac);
+    assert!(!model.keys.iter().any(|k| is_rbac(&k.key)));
+    let text = render_pane(&t, end, PaneId::Objects, 120, 40);
+    assert!(
+        text.contains(&format!("+{} rbac objects", model.hidden_rbac)),
+        "{text}"
+    );
+
+    // (filter, every listed key holds, some key is listed)
+    let cases = [
+        ("clusterrolebindings", "clusterrolebindings", true),
+        ("pods nginx", "nginx", true),
+        ("nodes", "/registry/nodes/", true),
+        ("no-such-key", "", false),
+    ];
+    for (filter, holds, some) in cases {
+        let state = PaneState {
+            filter: filter.into(),
+            ..PaneState::default()
+        };
+        let model = model_at(&t, end, &state);
+        assert_eq!(model.hidden_rbac, 0);
+        assert_eq!(model.total > 0, some, "{filter}");
+        assert!(model.keys.iter().all(|k| k.key.contains(holds)), "{filter}");
+    }
+    let state = PaneState {
+        filter: "no-such-key".into(),
+        ..PaneState::default()
+    };
+    let text = render_pane_with(&t, end, PaneId::Objects, 60, 10, Lang::En, &state);
+    assert!(text.contains("no key matches the filter"), "{text}");
+}
+
+#[test]
+fn narrow_panes_put_the_object_below() {
+    let t = nginx_timeline();
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 60");
+    let text = render_pane(&t, at, PaneId::Objects, 60, 30);
+    let rows: Vec<&str> = text.lines().collect();
+    let key_row = rows
+        .iter()
+        .position(|l| l.contains("* /registry/pods/default/nginx"))
+        .expect("the key row");
+    let header = rows
+        .iter()
+        .position(|l| l.contains("rev 60"))
+        .expect("the header");
+    assert!(header > key_row, "{text}");
+    assert!(text.contains("nodeName: node-"), "{text}");
+    let text = render_pane_with(
+        &t,
+        at,
+        PaneId::Objects,
+        60,
+        30,
+        Lang::Zh,
+        &PaneState::default(),
+    );
+    assert!(text.contains("改 动"), "{text}");
+}
+
+#[test]
+fn renders_at_every_size_without_panic() {
+    let t = nginx_timeline();
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 62");
+    for index in [0, at, t.len() - 1] {
+        for w in (0..=120).step_by(7) {
+            for h in (0..=40).step_by(3) {
+                render_pane(&t, index, PaneId::Objects, w, h);
+            }
+        }
+    }
+    render_pane(&t, at, PaneId::Objects, 20, 5);
+    render_pane(&t, at, PaneId::Objects, 300, 100);
+    let state = PaneState {
+        scroll: 10_000,
+        selected: 3,
+        ..PaneState::default()
+    };
+    render_pane_with(&t, at, PaneId::Objects, 90, 12, Lang::Zh, &state);
+}
+
+#[test]
+fn a_delete_shows_the_last_state() {
+    let t = timeline(&["wait 5s", "delete pod nginx"], None);
+    // The graceful delete first sets metadata.deletionTimestamp ...
+    let at = find(&t, "DELETE /api/v1/namespaces/default/pods/nginx");
+    let at = at
+        + t.records()[at..]
+            .iter()
+            .position(|r| crate::export::text::line(r).contains("etcd persist"))
+            .expect("the first write of the delete");
+    let shown = model_at(&t, at, &PaneState::default())
+        .shown
+        .expect("the pod");
+    assert!(
+        shown
+            .changed_paths
+            .iter()
+            .any(|p| p == "metadata.deletionTimestamp"),
+        "{:?}",
+        shown.changed_paths
+    );
+    // ... and the key goes when the kubelet has stopped the Pod.
+    let at = find(&t, "deleted /registry/pods/default/nginx");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(model.selected, None);
+    assert!(!model.keys.iter().any(|k| k.key == POD));
+    let shown = model.shown.expect("the last state");
+    assert!(shown.deleted);
+    assert_eq!(shown.key, POD);
+    assert!(shown.lines.iter().any(|l| l.text == "kind: Pod"));
+    let text = render_pane(&t, at, PaneId::Objects, 120, 20);
+    assert!(text.contains("deleted at this step"), "{text}");
+    let watch = render_pane(&t, t.len() - 1, PaneId::Watch, 80, 10);
+    assert!(watch.contains("← DELETED pods/default/nginx"), "{watch}");
+}
+
+#[test]
+fn without_etcd_history_the_trace_gives_the_previous_write() {
+    use crate::engine::trace::Stage;
+    use serde_json::json;
+    let persist = |seq: u64, revision: u64, object: serde_json::Value| TraceRecord {
+        seq,
+        t_ms: seq,
+        body: Record::Stage(Box::new(Stage {
+            key: Some(POD.to_owned()),
+            revision: Some(revision),
+            object: Some(object),
+            ..Stage::new("etcd", "persist", "ok", "")
+        })),
+    };
+    let records = [
+        persist(0, 7, json!({"spec": {}, "status": {"phase": "Pending"}})),
+        persist(1, 9, json!({"spec": {}, "status": {"phase": "Running"}})),
+    ];
+    let write = Write {
+        key: POD.to_owned(),
+        revision: 9,
+        deleted: false,
+    };
+    let (before, after) = change_at(&Store::new(), &records, &write).expect("found");
+    let before = before.expect("the earlier write");
+    assert_eq!(
+        yaml::changed_paths(&before, &after.expect("this write")),
+        ["status.phase"]
+    );
+    // Without a request between them, both writes are the step's, newest first.
+    assert_eq!(step_writes(&records)[0], write);
+}

@@ -1,0 +1,329 @@
+//! A small block-style YAML printer over `serde_json::Value` that keeps the
+//! object's key order and the field path of every line (so the pane can light
+//! the fields a write changed), and the diff that finds those fields.
+//!
+//! Lists are written as `kubectl get -o yaml` writes them: the `- ` at the
+//! parent key's indentation; strings are quoted only where plain YAML would
+//! read them as something else (`"80"`, `"true"`, timestamps).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+/// One printed line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlLine {
+    /// The line, indentation included.
+    pub text: String,
+    /// Whether the field it shows (or a field above it) changed.
+    pub changed: bool,
+}
+
+/// `value` as block YAML, each line marked when its path is in `changed`
+/// (paths such as `spec.nodeName`, `status.conditions[1].status`) or below one.
+pub fn lines(value: &Value, changed: &[String]) -> Vec<YamlLine> {
+    let changed: HashSet<&str> = changed.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    let printer = Printer { changed: &changed };
+    match value {
+        Value::Object(map) if !map.is_empty() => printer.map(&mut out, 0, "", value, false),
+        Value::Array(items) if !items.is_empty() => printer.seq(&mut out, 0, "", value, false),
+        other => out.push(YamlLine {
+            text: scalar(other),
+            changed: changed.contains(""),
+        }),
+    }
+    out
+}
+
+struct Printer<'a> {
+    changed: &'a HashSet<&'a str>,
+}
+
+impl Printer<'_> {
+    /// The entries of a non-empty map, each at `indent`.
+    fn map(&self, out: &mut Vec<YamlLine>, indent: usize, path: &str, value: &Value, lit: bool) {
+        let Value::Object(map) = value else { return };
+        for (key, child) in map {
+            let child_path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            let lit = lit || self.changed.contains(child_path.as_str());
+            let head = format!("{:indent$}{}:", "", plain_or_quoted(key));
+            match child {
+                Value::Object(m) if !m.is_empty() => {
+                    out.push(YamlLine {
+                        text: head,
+                        changed: lit,
+                    });
+                    self.map(out, indent + 2, &child_path, child, lit);
+                }
+                Value::Array(items) if !items.is_empty() => {
+                    out.push(YamlLine {
+                        text: head,
+                        changed: lit,
+                    });
+                    self.seq(out, indent, &child_path, child, lit);
+                }
+                scalar_value => out.push(YamlLine {
+                    text: format!("{head} {}", scalar(scalar_value)),
+                    changed: lit,
+                }),
+            }
+        }
+    }
+
+    /// The items of a non-empty list, each `- ` at `indent`.
+    fn seq(&self, out: &mut Vec<YamlLine>, indent: usize, path: &str, value: &Value, lit: bool) {
+        let Value::Array(items) = value else { return };
+        for (i, item) in items.iter().enumerate() {
+            let item_path = format!("{path}[{i}]");
+            let lit = lit || self.changed.contains(item_path.as_str());
+            let first = out.len();
+            match item {
+                Value::Object(m) if !m.is_empty() => {
+                    self.map(out, indent + 2, &item_path, item, lit);
+                }
+                Value::Array(inner) if !inner.is_empty() => {
+                    self.seq(out, indent + 2, &item_path, item, lit);
+                }
+                scalar_value => {
+                    out.push(YamlLine {
+                        text: format!("{:indent$}- {}", "", scalar(scalar_value)),
+                        changed: lit,
+                    });
+                    continue;
+                }
+            }
+            // The item's first line carries the dash: `  name: x` → `- name: x`.
+            if let Some(line) = out.get_mut(first) {
+                let rest = line.text.get(indent + 2..).unwrap_or_default().to_owned();
+                line.text = format!("{:indent$}- {rest}", "");
+            }
+        }
+    }
+}
+
+/// A scalar (or an empty map or list) as YAML writes it inline.
+fn scalar(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => plain_or_quoted(s),
+        Value::Array(_) => "[]".to_owned(),
+        Value::Object(_) => "{}".to_owned(),
+    }
+}
+
+/// `s` plain when YAML reads it back as the same string, else double-quoted.
+fn plain_or_quoted(s: &str) -> String {
+    if needs_quotes(s) {
+        serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn needs_quotes(s: &str) -> bool {
+    const RESERVED: [&str; 11] = [
+        "true", "false", "null", "yes", "no", "on", "off", "y", "n", "~", "",
+    ];
+    let Some(first) = s.chars().next() else {
+        return true;
+    };
+    RESERVED.iter().any(|r| s.eq_ignore_ascii_case(r))
+        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || s.starts_with(char::is_whitespace)
+        || s.ends_with(char::is_whitespace)
+        || s.ends_with(':')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.chars().any(char::is_control)
+        || s.parse::<f64>().is_ok()
+        || looks_like_timestamp(s)
+}
+
+/// `2026-11-30…`: YAML 1.1 would read it as a timestamp.
+fn looks_like_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+}
+
+/// The paths of the fields that differ between `before` and `after`: leaves
+/// whose value changed, fields added or removed, and lists whose length changed.
+pub fn changed_paths(before: &Value, after: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    diff(before, after, "", &mut out);
+    out
+}
+
+fn diff(before: &Value, after: &Value, path: &str, out: &mut Vec<String>) {
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (before, after) {
+        (Value::Object(b), Value::Object(a)) => {
+            for (key, a_child) in a {
+                match b.get(key) {
+                    Some(b_child) => diff(b_child, a_child, &join(key), out),
+                    None => out.push(join(key)),
+                }
+            }
+            for key in b.keys().filter(|k| !a.contains_key(*k)) {
+                out.push(join(key));
+            }
+        }
+        (Value::Array(b), Value::Array(a)) if a.len() == b.len() => {
+            for (i, (b_item, a_item)) in b.iter().zip(a).enumerate() {
+                diff(b_item, a_item, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ if before != after => out.push(path.to_owned()),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn text(value: &Value) -> String {
+        lines(value, &[])
+            .into_iter()
+            .map(|l| l.text + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn prints_block_yaml_in_the_objects_order() {
+        let pod = json!({
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "nginx", "labels": {"app": "nginx"}, "creationTimestamp": "2026-11-30T02:20:30Z"},
+            "spec": {
+                "containers": [{"name": "nginx", "image": "nginx:1.27", "ports": [{"containerPort": 80}], "args": ["-g", "daemon off;"]}],
+                "tolerations": [],
+                "nodeSelector": {},
+                "matrix": [[1, 2]]
+            },
+            "status": {"phase": "Pending", "podIP": "10.244.3.2", "ready": true, "note": "80", "msg": "a: b", "multi": "x\ny"}
+        });
+        let want = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx
+  labels:
+    app: nginx
+  creationTimestamp: \"2026-11-30T02:20:30Z\"
+spec:
+  containers:
+  - name: nginx
+    image: nginx:1.27
+    ports:
+    - containerPort: 80
+    args:
+    - \"-g\"
+    - daemon off;
+  tolerations: []
+  nodeSelector: {}
+  matrix:
+  - - 1
+    - 2
+status:
+  phase: Pending
+  podIP: 10.244.3.2
+  ready: true
+  note: \"80\"
+  msg: \"a: b\"
+  multi: \"x\\ny\"
+";
+        assert_eq!(text(&pod), want);
+    }
+
+    #[test]
+    fn quoting_table() {
+        let cases = [
+            ("nginx", "nginx"),
+            ("", "\"\""),
+            ("true", "\"true\""),
+            ("No", "\"No\""),
+            ("1.5", "\"1.5\""),
+            ("10.244.3.2", "10.244.3.2"),
+            ("-x", "\"-x\""),
+            ("a #b", "\"a #b\""),
+            (
+                "docker.io/library/nginx:1.27",
+                "docker.io/library/nginx:1.27",
+            ),
+            (
+                "kubectl.kubernetes.io/last-applied-configuration",
+                "kubectl.kubernetes.io/last-applied-configuration",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(plain_or_quoted(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn diff_finds_changed_added_and_removed_fields() {
+        let before = json!({
+            "metadata": {"resourceVersion": "59", "name": "nginx"},
+            "spec": {"containers": [{"name": "nginx"}]},
+            "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled"}], "gone": 1}
+        });
+        let after = json!({
+            "metadata": {"resourceVersion": "60", "name": "nginx"},
+            "spec": {"containers": [{"name": "nginx"}], "nodeName": "node-3"},
+            "status": {"phase": "Running", "conditions": [{"type": "PodScheduled"}, {"type": "Ready"}]}
+        });
+        assert_eq!(
+            changed_paths(&before, &after),
+            [
+                "metadata.resourceVersion",
+                "spec.nodeName",
+                "status.phase",
+                "status.conditions",
+                "status.gone"
+            ]
+        );
+        assert!(changed_paths(&after, &after).is_empty());
+    }
+
+    #[test]
+    fn changed_lines_are_marked_with_what_is_below_them() {
+        let after = json!({
+            "spec": {"nodeName": "node-3", "containers": [{"name": "nginx"}]},
+            "status": {"conditions": [{"type": "Ready", "status": "True"}]}
+        });
+        let marked: Vec<(String, bool)> = lines(
+            &after,
+            &["spec.nodeName".to_owned(), "status.conditions".to_owned()],
+        )
+        .into_iter()
+        .map(|l| (l.text, l.changed))
+        .collect();
+        let want = [
+            ("spec:", false),
+            ("  nodeName: node-3", true),
+            ("  containers:", false),
+            ("  - name: nginx", false),
+            ("status:", false),
+            ("  conditions:", true),
+            ("  - type: Ready", true),
+            ("    status: \"True\"", true),
+        ];
+        let want: Vec<(String, bool)> = want.iter().map(|(t, c)| ((*t).to_owned(), *c)).collect();
+        assert_eq!(marked, want);
+    }
+}
