@@ -110,6 +110,7 @@ impl App {
         self.cursor = index.min(self.last());
         for state in self.panes.values_mut() {
             state.scroll = 0;
+            state.selected = 0;
         }
     }
 
@@ -245,12 +246,33 @@ impl App {
                 let state = self.pane_mut(pane);
                 state.scroll = state.scroll.saturating_add_signed(lines as isize);
             }
-            Action::Select(delta) => {
-                let focus = self.focus;
-                let state = self.pane_mut(focus);
-                state.selected = state.selected.saturating_add_signed(delta as isize);
-            }
+            Action::Select(delta) => self.select(delta),
             _ => {}
+        }
+    }
+
+    /// Moves the focused pane's selection: the objects pane's keys (its
+    /// `selected` is 1-based, 0 following the step), or scrolls the others.
+    fn select(&mut self, delta: i32) {
+        let focus = self.focus;
+        if focus == PaneId::Objects {
+            let theme = self.styles();
+            let cx = super::panes::PaneCx {
+                view: self.view(),
+                lang: self.lang,
+                theme: &theme,
+                focused: true,
+                state: self.pane(focus),
+            };
+            let current = super::panes::objects::Model::build(&cx)
+                .selected
+                .map_or(0, |i| i + 1);
+            let state = self.pane_mut(focus);
+            state.selected = current.saturating_add_signed(delta as isize).max(1);
+            state.scroll = 0;
+        } else {
+            let state = self.pane_mut(focus);
+            state.scroll = state.scroll.saturating_add_signed(-delta as isize);
         }
     }
 

@@ -12,6 +12,7 @@ use tokio::time::{Interval, MissedTickBehavior};
 use super::action::{Action, Effect};
 use super::app::{App, Overlay};
 use super::keymap;
+use super::panes::PaneId;
 use super::render::slider_step;
 use super::terminal::Tui;
 use crate::command;
@@ -112,8 +113,13 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
                 pane.map(Action::Focus)
             }
         }
-        MouseEventKind::ScrollUp => pane.map(|p| Action::Scroll(p, 3)),
-        MouseEventKind::ScrollDown => pane.map(|p| Action::Scroll(p, -3)),
+        // Panes scroll back in time; the objects pane scrolls down its YAML.
+        MouseEventKind::ScrollUp => {
+            pane.map(|p| Action::Scroll(p, if p == PaneId::Objects { -3 } else { 3 }))
+        }
+        MouseEventKind::ScrollDown => {
+            pane.map(|p| Action::Scroll(p, if p == PaneId::Objects { 3 } else { -3 }))
+        }
         _ => None,
     }
 }

@@ -147,6 +147,29 @@ fn a_filter_applies_to_the_focused_pane_as_it_is_typed() {
 }
 
 #[test]
+fn the_objects_pane_selection_starts_at_the_steps_key() {
+    let t = nginx_timeline();
+    let bind = find(&t, "wrote /registry/pods/default/nginx");
+    let mut app = app(t);
+    app.update(Action::Seek(bind));
+    app.update(Action::Focus(PaneId::Objects));
+    app.update(Action::Select(1));
+    let after_down = app.pane(PaneId::Objects).selected;
+    assert!(
+        after_down > 1,
+        "down moves from the step's key, not from the top"
+    );
+    app.update(Action::Select(-1));
+    assert_eq!(app.pane(PaneId::Objects).selected, after_down - 1);
+    app.update(Action::StepForward);
+    assert_eq!(
+        app.pane(PaneId::Objects).selected,
+        0,
+        "a new step follows the step again"
+    );
+}
+
+#[test]
 fn a_command_runs_after_the_current_step() {
     let mut app = app(nginx_timeline());
     app.update(Action::Last);

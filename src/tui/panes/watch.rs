@@ -283,8 +283,7 @@ mod tests {
         let text = render_pane(&t, 0, PaneId::Watch, 40, 5);
         assert!(text.contains("no watch events yet"), "{text}");
         let text = render_pane_with(&t, 0, PaneId::Watch, 40, 5, Lang::Zh, &PaneState::default());
-        // Double-width characters take two cells; the second reads as a space.
-        assert!(text.contains("尚 无"), "{text}");
+        assert!(text.contains("尚无"), "{text}");
     }
 
     #[test]

@@ -222,7 +222,7 @@ fn narrow_panes_put_the_object_below() {
         Lang::Zh,
         &PaneState::default(),
     );
-    assert!(text.contains("改 动"), "{text}");
+    assert!(text.contains("改动"), "{text}");
 }
 
 #[test]
