@@ -148,15 +148,12 @@ impl ScorePlugin for ImageLocality {
     }
 
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
-        let alone;
-        let spread = match state.read::<Spread>(STATE_KEY) {
-            Some(spread) => spread,
-            None => {
-                alone = Spread::of([&*node.node]);
-                &alone
-            }
+        // Without PreScore's counts, the node is taken to be the only one.
+        let sum = if let Some(spread) = state.read::<Spread>(STATE_KEY) {
+            sum_image_scores(pod, &node.node, spread)
+        } else {
+            sum_image_scores(pod, &node.node, &Spread::of([&*node.node]))
         };
-        let sum = sum_image_scores(pod, &node.node, spread);
         calculate_priority(sum, containers_images(pod).count())
     }
 }
@@ -171,8 +168,11 @@ mod tests {
     use super::*;
     use crate::engine::scheduler::resources::Resources;
 
-    /// A node holding images given as (names, size in MB).
-    fn node(name: &str, images: &[(&[&str], i64)]) -> NodeInfo {
+    /// A node's images as (names, size in MB).
+    type Images = &'static [(&'static [&'static str], i64)];
+
+    /// A node holding `images`.
+    fn node(name: &str, images: Images) -> NodeInfo {
         let images = images
             .iter()
             .map(|(names, mb)| ContainerImage {
@@ -223,34 +223,33 @@ mod tests {
     #[test]
     #[allow(clippy::too_many_lines)]
     fn test_image_locality_priority() {
-        let n403002000: &[(&[&str], i64)] = &[
+        let n403002000: Images = &[
             (&["gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"], 40),
             (&["gcr.io/300:latest", "gcr.io/300:v1"], 300),
             (&["gcr.io/2000:latest"], 2000),
         ];
-        let n25010: &[(&[&str], i64)] = &[
+        let n25010: Images = &[
             (&["gcr.io/250:latest"], 250),
             (&["gcr.io/10:latest", "gcr.io/10:v1"], 10),
         ];
-        let n60040900: &[(&[&str], i64)] = &[
+        let n60040900: Images = &[
             (&["gcr.io/600:latest"], 600),
             (&["gcr.io/40:latest"], 40),
             (&["gcr.io/900:latest"], 900),
         ];
-        let n300600900: &[(&[&str], i64)] = &[
+        let n300600900: Images = &[
             (&["gcr.io/300:latest"], 300),
             (&["gcr.io/600:latest"], 600),
             (&["gcr.io/900:latest"], 900),
         ];
-        let n400030: &[(&[&str], i64)] =
-            &[(&["gcr.io/4000:latest"], 4000), (&["gcr.io/30:latest"], 30)];
-        let n203040: &[(&[&str], i64)] = &[
+        let n400030: Images = &[(&["gcr.io/4000:latest"], 4000), (&["gcr.io/30:latest"], 30)];
+        let n203040: Images = &[
             (&["gcr.io/20:latest"], 20),
             (&["gcr.io/30:latest"], 30),
             (&["gcr.io/40:latest"], 40),
         ];
-        let none: &[(&[&str], i64)] = &[];
-        let cases: Vec<(&str, Pod, Vec<&[(&[&str], i64)]>, Vec<i64>)> = vec![
+        let none: Images = &[];
+        let cases: Vec<(&str, Pod, Vec<Images>, Vec<i64>)> = vec![
             (
                 "two images spread on two nodes, prefer the larger image one",
                 pod(&["gcr.io/40", "gcr.io/250"], &[]),

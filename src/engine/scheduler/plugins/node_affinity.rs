@@ -19,12 +19,12 @@ use crate::engine::scheduler::framework::{
 pub const REASON: &str = "node(s) didn't match Pod's node affinity/selector";
 /// Upstream's `errReasonConflict`: the `metadata.name` terms name no node at all.
 pub const REASON_CONFLICT: &str = "pod affinity terms conflict";
-/// What the framework records for nodes PreFilter left out
+/// What the framework records for nodes `PreFilter` left out
 /// (`schedule_one.go`, `findNodesThatFitPod`, `SetAbsentNodesStatus`, code
-/// `UnschedulableAndUnresolvable`), NodeAffinity being the only default plugin
+/// `UnschedulableAndUnresolvable`), `NodeAffinity` being the only default plugin
 /// that narrows the nodes.
 pub const ABSENT_REASON: &str = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
-/// Where PreFilter leaves its `PreFilterResult` in the cycle state.
+/// Where `PreFilter` leaves its `PreFilterResult` in the cycle state.
 pub const PRE_FILTER_RESULT_KEY: &str = "PreFilterResultNodeAffinity";
 
 const OBJECT_NAME_FIELD: &str = "metadata.name";
@@ -47,7 +47,7 @@ fn skip() -> Status {
     }
 }
 
-/// The node names PreFilter narrowed this cycle to, if it did.
+/// The node names `PreFilter` narrowed this cycle to, if it did.
 pub fn pre_filter_result(state: &CycleState) -> Option<&BTreeSet<String>> {
     state
         .read::<PreFilterResult>(PRE_FILTER_RESULT_KEY)
@@ -83,7 +83,7 @@ fn node_selector(pod: &Pod) -> Option<&BTreeMap<String, String>> {
 }
 
 /// `RequiredNodeAffinity.Match`: the `nodeSelector` labels, then the required
-/// terms ORed (a term that fails to parse matches nothing).
+/// terms `ORed` (a term that fails to parse matches nothing).
 pub fn required_matches(pod: &Pod, node: &NodeInfo) -> bool {
     let labels = node_labels(node);
     let selector_ok = node_selector(pod).is_none_or(|selector| {
@@ -119,8 +119,8 @@ fn node_labels(node: &NodeInfo) -> Option<&BTreeMap<String, String>> {
     node.node.metadata.labels.as_ref()
 }
 
-/// One node selector term: its expressions ANDed over the labels, its fields
-/// ANDed over `metadata.name`. An empty term matches nothing; `None` when the
+/// One node selector term: its expressions `ANDed` over the labels, its fields
+/// `ANDed` over `metadata.name`. An empty term matches nothing; `None` when the
 /// term does not parse.
 fn term_matches(
     term: &NodeSelectorTerm,
@@ -403,24 +403,26 @@ mod tests {
         pod_with(Some(labels), None, None)
     }
 
+    /// (name, pod, node name, node labels, `PreFilter` code and reason,
+    /// `PreFilterResult`, Filter failure).
+    type AffinityCase = (
+        &'static str,
+        Pod,
+        &'static str,
+        Vec<(&'static str, &'static str)>,
+        Code,
+        Option<&'static str>,
+        Option<Vec<&'static str>>,
+        Option<&'static str>,
+    );
+
     /// `node_affinity_test.go`, `TestNodeAffinity` (the cases without the
     /// plugin's `addedAffinity` arguments, which podflow's profile does not set).
     #[test]
     #[allow(clippy::too_many_lines)]
     fn test_node_affinity() {
         let unsched = Some(REASON);
-        // (name, pod, node name, node labels, PreFilter code, PreFilter reason,
-        //  PreFilterResult, Filter failure)
-        let cases: Vec<(
-            &str,
-            Pod,
-            &str,
-            Vec<(&str, &str)>,
-            Code,
-            Option<&str>,
-            Option<Vec<&str>>,
-            Option<&str>,
-        )> = vec![
+        let cases: Vec<AffinityCase> = vec![
             (
                 "missing labels",
                 selector(&[("foo", "bar")]),

@@ -121,11 +121,11 @@ mod tests {
         let ports = ports
             .iter()
             .map(|p| {
-                let parts: Vec<&str> = p.split('/').collect();
+                let fields: Vec<&str> = p.split('/').collect();
                 ContainerPort {
-                    protocol: Some(parts[0].to_owned()),
-                    host_ip: Some(parts[1].to_owned()),
-                    host_port: parts[2].parse().ok(),
+                    protocol: Some(fields[0].to_owned()),
+                    host_ip: Some(fields[1].to_owned()),
+                    host_port: fields[2].parse().ok(),
                     ..ContainerPort::default()
                 }
             })
@@ -173,8 +173,9 @@ mod tests {
     }
 
     /// `node_ports_test.go`, `TestNodePorts`: (name, pod, ports in use on the
-    /// node, PreFilter skips, Filter fails).
+    /// node, `PreFilter` skips, Filter fails).
     #[test]
+    #[allow(clippy::too_many_lines)]
     fn test_node_ports() {
         let cases: Vec<(&str, Pod, Vec<&str>, bool, bool)> = vec![
             ("skip filter", Pod::default(), vec![], true, false),
@@ -308,7 +309,7 @@ mod tests {
         }
     }
 
-    /// `TestPreFilterDisabled`: Filter without PreFilter's state is an error.
+    /// `TestPreFilterDisabled`: Filter without `PreFilter`'s state is an error.
     #[test]
     fn filter_without_pre_filter_is_an_error() {
         let got = NodePorts.filter(&CycleState::default(), &Pod::default(), &node_with(vec![]));
