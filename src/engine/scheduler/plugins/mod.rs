@@ -2,7 +2,10 @@
 //! `pkg/scheduler/framework/plugins/`.
 
 pub mod balanced_allocation;
+pub mod image_locality;
+pub mod node_affinity;
 pub mod node_name;
+pub mod node_ports;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
 pub mod taint_toleration;
