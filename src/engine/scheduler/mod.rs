@@ -2,8 +2,8 @@
 //! through Filter and Score, and binds each to the best node through the API
 //! server's `binding` subresource (`pkg/scheduler/schedule_one.go`).
 //!
-//! Simplified against upstream for now: one queue (no backoff timers), the
-//! default profile's node-level filters and three of its scorers.
+//! Simplified against upstream for now: the default profile without
+//! PodTopologySpread, InterPodAffinity, the volume plugins and preemption.
 
 pub mod framework;
 pub mod plugins;
@@ -419,22 +419,27 @@ fn pod_request(verb: Verb, pod: &Pod) -> Request {
     )
 }
 
-/// The default profile's filters, in upstream's order.
-fn filter_plugins() -> [&'static dyn FilterPlugin; 4] {
+/// The default profile's filters, in upstream's order
+/// (`pkg/scheduler/apis/config/v1/default_plugins.go`).
+fn filter_plugins() -> [&'static dyn FilterPlugin; 6] {
     [
         &plugins::node_unschedulable::NodeUnschedulable,
         &plugins::node_name::NodeName,
         &plugins::taint_toleration::TaintToleration,
+        &plugins::node_affinity::NodeAffinity,
+        &plugins::node_ports::NodePorts,
         &plugins::node_resources_fit::NodeResourcesFit,
     ]
 }
 
 /// The default profile's scorers and their weights.
-fn score_plugins() -> [(&'static dyn ScorePlugin, i64); 3] {
+fn score_plugins() -> [(&'static dyn ScorePlugin, i64); 5] {
     [
         (&plugins::taint_toleration::TaintToleration, 3),
+        (&plugins::node_affinity::NodeAffinity, 2),
         (&plugins::node_resources_fit::NodeResourcesFit, 1),
         (&plugins::balanced_allocation::BalancedAllocation, 1),
+        (&plugins::image_locality::ImageLocality, 1),
     ]
 }
 
@@ -470,8 +475,21 @@ fn run_filters<'a>(
             }
         }
     }
+    // PreFilter may narrow the nodes worth filtering (NodeAffinity's `metadata.name` terms).
+    let narrowed = plugins::node_affinity::pre_filter_result(cycle).cloned();
     let mut feasible = Vec::new();
     for info in infos {
+        if narrowed
+            .as_ref()
+            .is_some_and(|names| !names.contains(info.name()))
+        {
+            let reason = plugins::node_affinity::ABSENT_REASON.to_owned();
+            failures.insert(
+                info.name().to_owned(),
+                (Code::UnschedulableAndUnresolvable, vec![reason]),
+            );
+            continue;
+        }
         let failed = active.iter().find_map(|plugin| {
             let status = plugin.filter(cycle, pod, info);
             let passed = status.is_success();
