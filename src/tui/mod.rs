@@ -3,6 +3,7 @@
 //! computes cluster behaviour (DESIGN.md rule 6).
 
 pub mod lang;
+pub mod narrate;
 pub mod panes;
 #[cfg(test)]
 pub mod testing;
