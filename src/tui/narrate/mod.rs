@@ -13,7 +13,7 @@ mod messages;
 mod node;
 mod notices;
 mod scheduler;
-mod text;
+pub(crate) mod text;
 
 use super::lang::Lang;
 use crate::engine::trace::{Record, TraceRecord};
