@@ -157,14 +157,14 @@ fn authorization(s: &Stage, lang: Lang) -> Narration {
         )
     };
     let mut body = Vec::new();
-    if !s.detail.is_empty() {
-        body.push(s.detail.clone());
-    } else {
+    if s.detail.is_empty() {
         body.push(tr(
             lang,
             format!("Allowed by the {authorizer} authorizer."),
             format!("由 {authorizer} 鉴权器放行。"),
         ));
+    } else {
+        body.push(s.detail.clone());
     }
     body.push(why);
     Narration::new(

@@ -19,190 +19,225 @@ pub fn stage(s: &Stage, lang: Lang) -> Narration {
             .unwrap_or_default()
     });
     let pod = s.pod.clone().unwrap_or_default();
-    let d = &s.detail;
-    match (s.component.split('/').next().unwrap_or_default(), s.stage.as_str()) {
-        ("cni", "network") => {
-            let ip = d.split(' ').nth(1).unwrap_or_default();
-            let cidr = d.rsplit(' ').next().unwrap_or_default();
-            Narration::new(
-                tr(
-                    lang,
-                    format!("The CNI plugin gives {pod} the IP {ip}"),
-                    format!("CNI 插件为 {pod} 分配 IP {ip}"),
-                ),
-                vec![
-                    tr(
-                        lang,
-                        format!("It creates eth0 in the sandbox's network namespace and takes {ip} from {node}'s Pod CIDR {cidr}."),
-                        format!("它在沙箱的网络命名空间中创建 eth0，并从 {node} 的 Pod 网段 {cidr} 中分配 {ip}。"),
-                    ),
-                    tr(
-                        lang,
-                        "Every Pod gets its own IP, reachable from every other Pod without NAT: the Kubernetes network model.".into(),
-                        "每个 Pod 都有自己的 IP，其他 Pod 无需 NAT 即可直接访问：这就是 Kubernetes 的网络模型。".into(),
-                    ),
-                ],
-            )
-        }
-        ("kubelet", "volume") => {
-            let volume = d.split(' ').next().unwrap_or_default();
-            let plugin = d
-                .split_once('(')
-                .map(|(_, p)| p.trim_end_matches(')'))
-                .unwrap_or_default();
-            Narration::new(
-                tr(
-                    lang,
-                    format!("The kubelet mounts volume {volume}"),
-                    format!("kubelet 挂载卷 {volume}"),
-                ),
-                vec![
-                    tr(
-                        lang,
-                        format!("Volume {volume} of {pod} is set up by the {plugin} plugin."),
-                        format!("{pod} 的卷 {volume} 由 {plugin} 插件准备好。"),
-                    ),
-                    tr(
-                        lang,
-                        "The volume manager mounts every volume before any container starts; kube-api-access-… holds the service-account token, ca.crt and the namespace.".into(),
-                        "卷管理器在任何容器启动之前挂载所有卷；kube-api-access-… 中包含 ServiceAccount 的 Token、ca.crt 和命名空间。".into(),
-                    ),
-                ],
-            )
-        }
-        ("kubelet", "sandbox") => {
-            let id = d.split(' ').nth(2).unwrap_or_default();
-            let ip = d.rsplit(' ').next().unwrap_or_default();
-            Narration::new(
-                tr(
-                    lang,
-                    format!("The Pod sandbox of {pod} is ready"),
-                    format!("{pod} 的 Pod 沙箱已就绪"),
-                ),
-                vec![
-                    tr(
-                        lang,
-                        format!("The pause container {id} holds the Pod's network namespace, with IP {ip}."),
-                        format!("pause 容器 {id} 持有 Pod 的网络命名空间，IP 为 {ip}。"),
-                    ),
-                    tr(
-                        lang,
-                        "Every container of the Pod joins this sandbox: they share the IP and can reach each other on localhost.".into(),
-                        "Pod 中的所有容器都加入这个沙箱：它们共享同一个 IP，可以通过 localhost 互相访问。".into(),
-                    ),
-                ],
-            )
-        }
-        ("kubelet", "pull") => {
-            let image = d.split(' ').next().unwrap_or_default();
-            if s.outcome == "present" {
-                Narration::new(
-                    tr(
-                        lang,
-                        format!("{image} is already on {node}"),
-                        format!("{image} 已在 {node} 上"),
-                    ),
-                    vec![tr(
-                        lang,
-                        "With imagePullPolicy IfNotPresent (the default for a tag other than :latest) the kubelet uses the node's copy and skips the registry.".into(),
-                        "imagePullPolicy 为 IfNotPresent（非 :latest 标签时的默认值）时，kubelet 直接使用节点上已有的镜像，不访问镜像仓库。".into(),
-                    )],
-                )
-            } else {
-                Narration::new(
-                    tr(
-                        lang,
-                        format!("{node} has pulled {image}"),
-                        format!("{node} 已拉取 {image}"),
-                    ),
-                    vec![
-                        tr(
-                            lang,
-                            format!("Pulled {d}."),
-                            format!("已拉取：{d}。"),
-                        ),
-                        tr(
-                            lang,
-                            "The image now stays on the node: the next Pod here that uses it starts without a pull.".into(),
-                            "镜像现在保存在节点上：之后在此节点上使用它的 Pod 无需再次拉取。".into(),
-                        ),
-                    ],
-                )
-            }
-        }
-        ("kubelet", "container") => {
-            let name = d.split(' ').next().unwrap_or_default();
-            Narration::new(
-                tr(
-                    lang,
-                    format!("Container {name} is running"),
-                    format!("容器 {name} 已运行"),
-                ),
-                vec![
-                    tr(
-                        lang,
-                        format!("containerd created and started {d} in the sandbox of {pod}."),
-                        format!("containerd 在 {pod} 的沙箱中创建并启动了 {d}。"),
-                    ),
-                    tr(
-                        lang,
-                        "Containers start in the order the spec lists them, after the init containers have all succeeded.".into(),
-                        "容器按 spec 中列出的顺序启动，并且要等所有 init 容器都成功之后。".into(),
-                    ),
-                ],
-            )
-        }
-        ("kubelet", "probe") => Narration::new(
-            tr(
-                lang,
-                format!("The kubelet probes a container of {pod}"),
-                format!("kubelet 探测 {pod} 的容器"),
-            ),
-            vec![
-                tr(lang, format!("{}: {d}", s.outcome), format!("{}：{d}", s.outcome)),
-                tr(
-                    lang,
-                    "A failing liveness probe restarts the container; a failing readiness probe takes the Pod out of its Services' endpoints; a startup probe holds the other two back until it succeeds.".into(),
-                    "存活探针失败会重启容器；就绪探针失败会把 Pod 从 Service 的端点中摘除；启动探针成功之前，另外两种探针不会执行。".into(),
-                ),
-            ],
-        ),
-        ("kubelet", "status") if s.outcome == "terminated" => Narration::new(
-            tr(
-                lang,
-                format!("The containers of {pod} have stopped"),
-                format!("{pod} 的容器已全部停止"),
-            ),
-            vec![tr(
-                lang,
-                "The kubelet writes the final status, then deletes the Pod for good (grace period 0): only then does it disappear from the API.".into(),
-                "kubelet 写入最终状态后，以 0 秒宽限期彻底删除 Pod：这时它才会从 API 中消失。".into(),
-            )],
-        ),
-        ("kubelet", "status") => Narration::new(
-            tr(
-                lang,
-                format!("{pod} is Running"),
-                format!("{pod} 进入 Running"),
-            ),
-            vec![
-                tr(
-                    lang,
-                    format!("The kubelet computes the Pod's status on {node}: {d}."),
-                    format!("kubelet 在 {node} 上计算 Pod 状态：{d}。"),
-                ),
-                tr(
-                    lang,
-                    "Its status manager will send phase Running, the Ready condition and the container states to the API server; until then nobody else knows.".into(),
-                    "它的状态管理器会把 Running 阶段、Ready 条件和容器状态发给 API Server；在此之前，其他组件都还不知道。".into(),
-                ),
-            ],
-        ),
+    match (
+        s.component.split('/').next().unwrap_or_default(),
+        s.stage.as_str(),
+    ) {
+        ("cni", "network") => network(s, &node, &pod, lang),
+        ("kubelet", "volume") => volume(s, &pod, lang),
+        ("kubelet", "sandbox") => sandbox(s, &pod, lang),
+        ("kubelet", "pull") => pull(s, &node, lang),
+        ("kubelet", "container") => container(s, &pod, lang),
+        ("kubelet", "probe") => probe(s, &pod, lang),
+        ("kubelet", "status") if s.outcome == "terminated" => terminated(&pod, lang),
+        ("kubelet", "status") => running(s, &node, &pod, lang),
         _ => apiserver::generic(s, lang),
     }
 }
 
+fn network(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    let ip = d.split(' ').nth(1).unwrap_or_default();
+    let cidr = d.rsplit(' ').next().unwrap_or_default();
+    Narration::new(
+        tr(
+            lang,
+            format!("The CNI plugin gives {pod} the IP {ip}"),
+            format!("CNI 插件为 {pod} 分配 IP {ip}"),
+        ),
+        vec![
+            tr(
+                lang,
+                format!("It creates eth0 in the sandbox's network namespace and takes {ip} from {node}'s Pod CIDR {cidr}."),
+                format!("它在沙箱的网络命名空间中创建 eth0，并从 {node} 的 Pod 网段 {cidr} 中分配 {ip}。"),
+            ),
+            tr(
+                lang,
+                "Every Pod gets its own IP, reachable from every other Pod without NAT: the Kubernetes network model.".into(),
+                "每个 Pod 都有自己的 IP，其他 Pod 无需 NAT 即可直接访问：这就是 Kubernetes 的网络模型。".into(),
+            ),
+        ],
+    )
+}
+
+fn volume(s: &Stage, pod: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    let volume = d.split(' ').next().unwrap_or_default();
+    let plugin = d
+        .split_once('(')
+        .map(|(_, p)| p.trim_end_matches(')'))
+        .unwrap_or_default();
+    Narration::new(
+        tr(
+            lang,
+            format!("The kubelet mounts volume {volume}"),
+            format!("kubelet 挂载卷 {volume}"),
+        ),
+        vec![
+            tr(
+                lang,
+                format!("Volume {volume} of {pod} is set up by the {plugin} plugin."),
+                format!("{pod} 的卷 {volume} 由 {plugin} 插件准备好。"),
+            ),
+            tr(
+                lang,
+                "The volume manager mounts every volume before any container starts; kube-api-access-… holds the service-account token, ca.crt and the namespace.".into(),
+                "卷管理器在任何容器启动之前挂载所有卷；kube-api-access-… 中包含 ServiceAccount 的 Token、ca.crt 和命名空间。".into(),
+            ),
+        ],
+    )
+}
+
+fn sandbox(s: &Stage, pod: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    let id = d.split(' ').nth(2).unwrap_or_default();
+    let ip = d.rsplit(' ').next().unwrap_or_default();
+    Narration::new(
+        tr(
+            lang,
+            format!("The Pod sandbox of {pod} is ready"),
+            format!("{pod} 的 Pod 沙箱已就绪"),
+        ),
+        vec![
+            tr(
+                lang,
+                format!("The pause container {id} holds the Pod's network namespace, with IP {ip}."),
+                format!("pause 容器 {id} 持有 Pod 的网络命名空间，IP 为 {ip}。"),
+            ),
+            tr(
+                lang,
+                "Every container of the Pod joins this sandbox: they share the IP and can reach each other on localhost.".into(),
+                "Pod 中的所有容器都加入这个沙箱：它们共享同一个 IP，可以通过 localhost 互相访问。".into(),
+            ),
+        ],
+    )
+}
+
+fn pull(s: &Stage, node: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    let image = d.split(' ').next().unwrap_or_default();
+    if s.outcome == "present" {
+        Narration::new(
+            tr(
+                lang,
+                format!("{image} is already on {node}"),
+                format!("{image} 已在 {node} 上"),
+            ),
+            vec![tr(
+                lang,
+                "With imagePullPolicy IfNotPresent (the default for a tag other than :latest) the kubelet uses the node's copy and skips the registry.".into(),
+                "imagePullPolicy 为 IfNotPresent（非 :latest 标签时的默认值）时，kubelet 直接使用节点上已有的镜像，不访问镜像仓库。".into(),
+            )],
+        )
+    } else {
+        Narration::new(
+            tr(
+                lang,
+                format!("{node} has pulled {image}"),
+                format!("{node} 已拉取 {image}"),
+            ),
+            vec![
+                tr(
+                    lang,
+                    format!("Pulled {d}."),
+                    format!("已拉取：{d}。"),
+                ),
+                tr(
+                    lang,
+                    "The image now stays on the node: the next Pod here that uses it starts without a pull.".into(),
+                    "镜像现在保存在节点上：之后在此节点上使用它的 Pod 无需再次拉取。".into(),
+                ),
+            ],
+        )
+    }
+}
+
+fn container(s: &Stage, pod: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    let name = d.split(' ').next().unwrap_or_default();
+    Narration::new(
+        tr(
+            lang,
+            format!("Container {name} is running"),
+            format!("容器 {name} 已运行"),
+        ),
+        vec![
+            tr(
+                lang,
+                format!("containerd created and started {d} in the sandbox of {pod}."),
+                format!("containerd 在 {pod} 的沙箱中创建并启动了 {d}。"),
+            ),
+            tr(
+                lang,
+                "Containers start in the order the spec lists them, after the init containers have all succeeded.".into(),
+                "容器按 spec 中列出的顺序启动，并且要等所有 init 容器都成功之后。".into(),
+            ),
+        ],
+    )
+}
+
+fn probe(s: &Stage, pod: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    Narration::new(
+        tr(
+            lang,
+            format!("The kubelet probes a container of {pod}"),
+            format!("kubelet 探测 {pod} 的容器"),
+        ),
+        vec![
+            tr(lang, format!("{}: {d}", s.outcome), format!("{}：{d}", s.outcome)),
+            tr(
+                lang,
+                "A failing liveness probe restarts the container; a failing readiness probe takes the Pod out of its Services' endpoints; a startup probe holds the other two back until it succeeds.".into(),
+                "存活探针失败会重启容器；就绪探针失败会把 Pod 从 Service 的端点中摘除；启动探针成功之前，另外两种探针不会执行。".into(),
+            ),
+        ],
+    )
+}
+
+fn terminated(pod: &str, lang: Lang) -> Narration {
+    Narration::new(
+        tr(
+            lang,
+            format!("The containers of {pod} have stopped"),
+            format!("{pod} 的容器已全部停止"),
+        ),
+        vec![tr(
+            lang,
+            "The kubelet writes the final status, then deletes the Pod for good (grace period 0): only then does it disappear from the API.".into(),
+            "kubelet 写入最终状态后，以 0 秒宽限期彻底删除 Pod：这时它才会从 API 中消失。".into(),
+        )],
+    )
+}
+
+fn running(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
+    let d = &s.detail;
+    Narration::new(
+        tr(
+            lang,
+            format!("{pod} is Running"),
+            format!("{pod} 进入 Running"),
+        ),
+        vec![
+            tr(
+                lang,
+                format!("The kubelet computes the Pod's status on {node}: {d}."),
+                format!("kubelet 在 {node} 上计算 Pod 状态：{d}。"),
+            ),
+            tr(
+                lang,
+                "Its status manager will send phase Running, the Ready condition and the container states to the API server; until then nobody else knows.".into(),
+                "它的状态管理器会把 Running 阶段、Ready 条件和容器状态发给 API Server；在此之前，其他组件都还不知道。".into(),
+            ),
+        ],
+    )
+}
+
 /// A kubelet log line (klog).
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of bilingual sentences, one arm a case"
+)]
 pub fn kubelet_log(component: &str, line: &str, lang: Lang) -> Narration {
     let message = klog_message(line).unwrap_or_else(|| line.to_owned());
     let pod = klog_field(line, "pod").unwrap_or_default();

@@ -71,6 +71,10 @@ pub fn watch(w: &WatchRecord, lang: Lang) -> Narration {
 }
 
 /// A `core/v1` Event.
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of bilingual sentences, one arm a case"
+)]
 pub fn event(e: &EventRecord, lang: Lang) -> Narration {
     let object = format!("{}/{}", e.object.kind.to_ascii_lowercase(), e.object.name);
     let container = container_of(e.object.field_path.as_deref()).unwrap_or_default();

@@ -106,7 +106,7 @@ fn score(s: &Stage, lang: Lang) -> Narration {
     let node = s.node.clone().unwrap_or_default();
     let score = s.score.unwrap_or_default();
     let weight = s.weight.unwrap_or(1);
-    let raw = s.raw.map(|r| r.to_string()).unwrap_or_else(|| "?".into());
+    let raw = s.raw.map_or_else(|| "?".into(), |r| r.to_string());
     let mut body = vec![tr(
         lang,
         format!(

@@ -1,7 +1,7 @@
 //! Small readers of the texts records carry: quoted values, API paths, klog lines.
 
 /// The first `"…"` value after `after` in `text` (Go-quoted: `\"` and `\\` unescaped).
-pub fn quoted_after<'a>(text: &'a str, after: &str) -> Option<String> {
+pub fn quoted_after(text: &str, after: &str) -> Option<String> {
     let start = text.find(after)? + after.len();
     first_quoted(&text[start..])
 }

@@ -25,6 +25,8 @@
 mod refusal;
 mod scheduling;
 
+use std::fmt::Write as _;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -186,8 +188,7 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
             pad(lang.pick("filters", "过滤"), filter_w)
         );
         for (c, w) in cols.iter().zip(&col_w) {
-            header.push_str(&format!("{c:>width$}", width = w - 2));
-            header.push_str("  ");
+            let _ = write!(header, "{c:>width$}  ", width = w - 2);
         }
         if !cols.is_empty() {
             header.push_str(lang.pick("total", "总分"));
@@ -195,54 +196,13 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
         lines.push(Line::from(Span::styled(header, theme.dim)));
     }
 
-    for row in &cycle.rows {
-        let marker = if row.chosen { "▶ " } else { "  " };
-        let name_style = if row.chosen { theme.ok } else { theme.text };
-        let marks: String = row
-            .filters
+    let widths = (node_w, filter_w, col_w.as_slice());
+    lines.extend(
+        cycle
+            .rows
             .iter()
-            .map(|f| if f.passed { '✓' } else { '✗' })
-            .collect();
-        let marks_style = if row.failed().is_some() {
-            theme.bad
-        } else {
-            theme.ok
-        };
-        let mut spans = vec![
-            Span::styled(marker.to_owned(), name_style),
-            Span::styled(pad(&row.node, node_w), name_style),
-            Span::styled(pad(&marks, filter_w), marks_style),
-        ];
-        if let Some(failed) = row.failed() {
-            spans.push(Span::styled(
-                format!("{}: {}", failed.plugin, failed.reason),
-                theme.bad,
-            ));
-        } else {
-            for ((plugin, _), w) in cycle.score_plugins.iter().zip(&col_w) {
-                let cell = row
-                    .scores
-                    .iter()
-                    .find(|s| s.plugin == *plugin)
-                    .map(|s| s.score.to_string())
-                    .unwrap_or_default();
-                spans.push(Span::styled(
-                    format!("{cell:>width$}  ", width = w - 2),
-                    theme.text,
-                ));
-            }
-            if let Some(total) = row.total {
-                spans.push(Span::styled(format!("{total:>5}"), name_style));
-            }
-            if row.chosen {
-                spans.push(Span::styled(
-                    lang.pick("  chosen", "  选中").to_owned(),
-                    theme.ok,
-                ));
-            }
-        }
-        lines.push(Line::from(spans));
-    }
+            .map(|row| row_line(cycle, row, widths, cx)),
+    );
 
     let mut notes = Vec::new();
     if let Some(verdict) = &cycle.verdict {
@@ -284,6 +244,62 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
         )));
     }
     (lines, notes)
+}
+
+/// One node's row: its filter marks, then the failing filter's words or its scores and total.
+fn row_line<'a>(
+    cycle: &Cycle,
+    row: &NodeRow,
+    (node_w, filter_w, col_w): (usize, usize, &[usize]),
+    cx: &PaneCx<'_>,
+) -> Line<'a> {
+    let (lang, theme) = (cx.lang, cx.theme);
+    let marker = if row.chosen { "▶ " } else { "  " };
+    let name_style = if row.chosen { theme.ok } else { theme.text };
+    let marks: String = row
+        .filters
+        .iter()
+        .map(|f| if f.passed { '✓' } else { '✗' })
+        .collect();
+    let marks_style = if row.failed().is_some() {
+        theme.bad
+    } else {
+        theme.ok
+    };
+    let mut spans = vec![
+        Span::styled(marker.to_owned(), name_style),
+        Span::styled(pad(&row.node, node_w), name_style),
+        Span::styled(pad(&marks, filter_w), marks_style),
+    ];
+    if let Some(failed) = row.failed() {
+        spans.push(Span::styled(
+            format!("{}: {}", failed.plugin, failed.reason),
+            theme.bad,
+        ));
+    } else {
+        for ((plugin, _), w) in cycle.score_plugins.iter().zip(col_w) {
+            let cell = row
+                .scores
+                .iter()
+                .find(|s| s.plugin == *plugin)
+                .map(|s| s.score.to_string())
+                .unwrap_or_default();
+            spans.push(Span::styled(
+                format!("{cell:>width$}  ", width = w - 2),
+                theme.text,
+            ));
+        }
+        if let Some(total) = row.total {
+            spans.push(Span::styled(format!("{total:>5}"), name_style));
+        }
+        if row.chosen {
+            spans.push(Span::styled(
+                lang.pick("  chosen", "  选中").to_owned(),
+                theme.ok,
+            ));
+        }
+    }
+    Line::from(spans)
 }
 
 fn labelled<'a>(label: &str, value: String, style: Style, cx: &PaneCx<'_>) -> Line<'a> {

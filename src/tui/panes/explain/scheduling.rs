@@ -55,7 +55,7 @@ pub struct Cycle {
     pub score_plugins: Vec<(String, i64)>,
     pub chosen: Option<String>,
     /// The select stage's words: the totals, or (unschedulable) the
-    /// FailedScheduling message.
+    /// `FailedScheduling` message.
     pub verdict: Option<String>,
     pub unschedulable: bool,
 }
