@@ -3,7 +3,7 @@
 //! server's `binding` subresource (`pkg/scheduler/schedule_one.go`).
 //!
 //! Simplified against upstream for now: the default profile without
-//! PodTopologySpread, InterPodAffinity, the volume plugins and preemption.
+//! `PodTopologySpread`, `InterPodAffinity`, the volume plugins and preemption.
 
 pub mod framework;
 pub mod plugins;

@@ -1,40 +1,395 @@
-//! The explain pane (being written: a first version that lists what it will show).
+//! The explain pane: answers "why?" for the current step. During or after a
+//! scheduling cycle, a table of every node's filter verdicts and scores; at a
+//! refused request, who refused and with which words (for RBAC, the missing
+//! permission and a rule that grants it); otherwise a short hint.
+//!
+//! ```text
+//! ┌ Explain ─────────────────────────────────────────────────┐
+//! │Why node-3? Scheduling cycle of default/nginx              │
+//! │  node           filters  TT×3  NRF×1  NRBA×1  total       │
+//! │  control-plane  ✓✓✗      TaintToleration: node(s) had …   │
+//! │  node-1         ✓✓✓✓      100     97     100    497       │
+//! │▶ node-3         ✓✓✓✓      100     97     100    497 chosen│
+//! │filters NU NodeUnschedulable · NN NodeName · TT Taint…     │
+//! └──────────────────────────────────────────────────────────┘
+//! ┌ Explain ─────────────────────────────────────────────────┐
+//! │Refused: 403 Forbidden                                     │
+//! │by        kube-apiserver · authorization · RBAC            │
+//! │message   pods is forbidden: User "jane" cannot create …   │
+//! │Check:    kubectl auth can-i create pods --namespace dev … │
+//! │A Role rule that allows it:                                │
+//! │  apiGroups: [""], resources: ["pods"], verbs: ["create"]  │
+//! └──────────────────────────────────────────────────────────┘
+//! ```
+
+mod refusal;
+mod scheduling;
+
+use std::fmt::Write as _;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+pub use refusal::{RbacHint, Refusal};
+pub use scheduling::{Cycle, FilterVerdict, NodeRow, ScoreCell};
 
 use super::{PaneCx, PaneId, block};
+use crate::tui::lang::Lang;
 
-/// What the pane shows.
+/// What the pane explains at the current step.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Model {
-    pub lines: Vec<String>,
+pub enum Model {
+    /// The latest scheduling cycle of a Pod.
+    Scheduling(Cycle),
+    /// A refused request.
+    Refused(Refusal),
+    /// Nothing to explain here.
+    #[default]
+    Nothing,
 }
 
 impl Model {
-    /// Builds the model from the current step.
+    /// A refusal if the current step is one; else the latest scheduling cycle
+    /// (looking back a bounded distance); else nothing.
     pub fn build(cx: &PaneCx<'_>) -> Model {
-        let lines = cx
-            .view
-            .records
-            .iter()
-            .rev()
-            .take(50)
-            .map(crate::export::text::line)
-            .collect();
-        Model { lines }
+        let records = cx.view.records;
+        if let Some(r) = refusal::at(records) {
+            return Model::Refused(r);
+        }
+        scheduling::latest(records).map_or(Model::Nothing, Model::Scheduling)
+    }
+}
+
+/// The reason phrase of an HTTP status code.
+fn reason_phrase(code: u16) -> &'static str {
+    match code {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        409 => "Conflict",
+        410 => "Gone",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        _ => "",
     }
 }
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let pane = PaneId::ALL
-        .into_iter()
-        .find(|p| format!("{p:?}").to_lowercase() == "explain")
-        .unwrap_or(PaneId::Logs);
-    Paragraph::new(model.lines.join("\n"))
-        .style(cx.theme.text)
-        .block(block(pane, cx, ""))
-        .render(area, buf);
+    let block = block(PaneId::Explain, cx, "");
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.is_empty() {
+        return;
+    }
+    let scroll = u16::try_from(cx.state.scroll).unwrap_or(u16::MAX);
+    match model {
+        Model::Scheduling(cycle) => {
+            // The table is cut at the right edge; the notes below it wrap.
+            let (table, notes) = cycle_lines(cycle, cx);
+            let rows = u16::try_from(table.len())
+                .unwrap_or(u16::MAX)
+                .saturating_sub(scroll)
+                .min(inner.height);
+            let [top, bottom] =
+                Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(inner);
+            Paragraph::new(table).scroll((scroll, 0)).render(top, buf);
+            Paragraph::new(notes)
+                .wrap(Wrap { trim: false })
+                .render(bottom, buf);
+        }
+        Model::Refused(r) => Paragraph::new(refusal_lines(r, cx))
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
+            .render(inner, buf),
+        Model::Nothing => Paragraph::new(Line::from(Span::styled(
+            cx.lang.pick(
+                "Nothing to explain at this step. Step to a scheduling decision or a refused request to see why.",
+                "这一步没有需要解释的内容。单步到调度决策或被拒绝的请求处，即可看到原因。",
+            ),
+            cx.theme.dim,
+        )))
+        .wrap(Wrap { trim: false })
+        .render(inner, buf),
+    }
 }
+
+/// Display columns of `text` (Chinese characters take two), as ratatui counts them.
+fn width(text: &str) -> usize {
+    Span::raw(text).width()
+}
+
+/// `text` padded with spaces to `width` display columns (or cut to it).
+fn pad(text: &str, columns: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    let mut utf8 = [0u8; 4];
+    for c in text.chars() {
+        let w = width(c.encode_utf8(&mut utf8));
+        if used + w > columns {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push_str(&" ".repeat(columns - used));
+    out
+}
+
+/// The table's lines, and the notes under it.
+fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'a>>) {
+    let lang = cx.lang;
+    let theme = cx.theme;
+    let title = match (&cycle.chosen, cycle.unschedulable) {
+        (_, true) => match lang {
+            Lang::En => format!("Why is {} Pending? No node fits.", cycle.pod),
+            Lang::Zh => format!("为什么 {} 一直 Pending？没有节点满足条件。", cycle.pod),
+        },
+        (Some(node), false) => match lang {
+            Lang::En => format!("Why {node}? Scheduling cycle of {}", cycle.pod),
+            Lang::Zh => format!("为什么是 {node}？{} 的调度周期", cycle.pod),
+        },
+        (None, false) => match lang {
+            Lang::En => format!("Scheduling {}: the cycle so far", cycle.pod),
+            Lang::Zh => format!("正在调度 {}：本周期到目前为止", cycle.pod),
+        },
+    };
+    let mut lines = vec![Line::from(Span::styled(title, theme.active))];
+
+    let node_w = cycle
+        .rows
+        .iter()
+        .map(|r| width(&r.node))
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 24)
+        + 2;
+    let filter_w = cycle
+        .filter_plugins
+        .len()
+        .max(width(lang.pick("filters", "过滤")))
+        + 2;
+    let cols: Vec<String> = cycle
+        .score_plugins
+        .iter()
+        .map(|(p, w)| format!("{}×{w}", scheduling::short(p)))
+        .collect();
+    let col_w: Vec<usize> = cols.iter().map(|c| width(c).max(3) + 2).collect();
+
+    if !cycle.rows.is_empty() {
+        let mut header = format!(
+            "  {}{}",
+            pad(lang.pick("node", "节点"), node_w),
+            pad(lang.pick("filters", "过滤"), filter_w)
+        );
+        for (c, w) in cols.iter().zip(&col_w) {
+            let _ = write!(header, "{c:>width$}  ", width = w - 2);
+        }
+        if !cols.is_empty() {
+            header.push_str(lang.pick("total", "总分"));
+        }
+        lines.push(Line::from(Span::styled(header, theme.dim)));
+    }
+
+    let widths = (node_w, filter_w, col_w.as_slice());
+    lines.extend(
+        cycle
+            .rows
+            .iter()
+            .map(|row| row_line(cycle, row, widths, cx)),
+    );
+
+    let mut notes = Vec::new();
+    if let Some(verdict) = &cycle.verdict {
+        if cycle.unschedulable {
+            notes.push(Line::from(vec![
+                Span::styled("FailedScheduling: ", theme.bad),
+                Span::styled(verdict.clone(), theme.text),
+            ]));
+        } else if cycle.rows.is_empty() {
+            notes.push(Line::from(Span::styled(verdict.clone(), theme.text)));
+        }
+    }
+    let legend = |label: &str, plugins: &mut dyn Iterator<Item = &String>| {
+        let items: Vec<String> = plugins
+            .map(|p| format!("{} {p}", scheduling::short(p)))
+            .collect();
+        (!items.is_empty()).then(|| {
+            Line::from(Span::styled(
+                format!("{label} {}", items.join(" · ")),
+                theme.dim,
+            ))
+        })
+    };
+    notes.extend(legend(
+        lang.pick("filters:", "过滤插件："),
+        &mut cycle.filter_plugins.iter(),
+    ));
+    notes.extend(legend(
+        lang.pick("scores:", "打分插件："),
+        &mut cycle.score_plugins.iter().map(|(p, _)| p),
+    ));
+    if !cycle.score_plugins.is_empty() {
+        notes.push(Line::from(Span::styled(
+            lang.pick(
+                "each score is 0–100 × the plugin's weight; the highest total wins, ties are broken at random",
+                "每项得分 0–100，乘以插件权重后相加；总分最高者胜出，并列时随机选择",
+            ),
+            theme.dim,
+        )));
+    }
+    (lines, notes)
+}
+
+/// One node's row: its filter marks, then the failing filter's words or its scores and total.
+fn row_line<'a>(
+    cycle: &Cycle,
+    row: &NodeRow,
+    (node_w, filter_w, col_w): (usize, usize, &[usize]),
+    cx: &PaneCx<'_>,
+) -> Line<'a> {
+    let (lang, theme) = (cx.lang, cx.theme);
+    let marker = if row.chosen { "▶ " } else { "  " };
+    let name_style = if row.chosen { theme.ok } else { theme.text };
+    let marks: String = row
+        .filters
+        .iter()
+        .map(|f| if f.passed { '✓' } else { '✗' })
+        .collect();
+    let marks_style = if row.failed().is_some() {
+        theme.bad
+    } else {
+        theme.ok
+    };
+    let mut spans = vec![
+        Span::styled(marker.to_owned(), name_style),
+        Span::styled(pad(&row.node, node_w), name_style),
+        Span::styled(pad(&marks, filter_w), marks_style),
+    ];
+    if let Some(failed) = row.failed() {
+        spans.push(Span::styled(
+            format!("{}: {}", failed.plugin, failed.reason),
+            theme.bad,
+        ));
+    } else {
+        for ((plugin, _), w) in cycle.score_plugins.iter().zip(col_w) {
+            let cell = row
+                .scores
+                .iter()
+                .find(|s| s.plugin == *plugin)
+                .map(|s| s.score.to_string())
+                .unwrap_or_default();
+            spans.push(Span::styled(
+                format!("{cell:>width$}  ", width = w - 2),
+                theme.text,
+            ));
+        }
+        if let Some(total) = row.total {
+            spans.push(Span::styled(format!("{total:>5}"), name_style));
+        }
+        if row.chosen {
+            spans.push(Span::styled(
+                lang.pick("  chosen", "  选中").to_owned(),
+                theme.ok,
+            ));
+        }
+    }
+    Line::from(spans)
+}
+
+fn labelled<'a>(label: &str, value: String, style: Style, cx: &PaneCx<'_>) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(pad(label, 10), cx.theme.dim),
+        Span::styled(value, style),
+    ])
+}
+
+fn refusal_lines<'a>(r: &Refusal, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let lang = cx.lang;
+    let theme = cx.theme;
+    let code = r
+        .code
+        .map(|c| format!("{}{c} {}", lang.pick(": ", "："), reason_phrase(c)))
+        .unwrap_or_default();
+    let mut by = vec![r.component.clone(), r.stage.clone()];
+    by.extend(r.plugin.clone());
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!("{}{code}", lang.pick("Refused", "请求被拒绝")),
+            theme.bad,
+        )),
+        labelled(
+            lang.pick("by", "拒绝方"),
+            by.join(" · "),
+            theme.component,
+            cx,
+        ),
+        labelled(
+            lang.pick("message", "消息"),
+            r.message.clone(),
+            theme.text,
+            cx,
+        ),
+    ];
+    if r.code == Some(404) {
+        lines.push(Line::from(Span::styled(
+            lang.pick(
+                "A 404 to kubectl apply's first GET is expected: it means \"create it\".",
+                "kubectl apply 第一次 GET 得到 404 是正常的：它意味着“去创建它”。",
+            ),
+            theme.dim,
+        )));
+    }
+    if let Some(hint) = &r.rbac {
+        let scope = match &hint.namespace {
+            Some(ns) => match lang {
+                Lang::En => format!(" in namespace {ns}"),
+                Lang::Zh => format!("（命名空间 {ns}）"),
+            },
+            None => String::new(),
+        };
+        lines.push(Line::from(Span::styled(
+            match lang {
+                Lang::En => format!(
+                    "Missing permission: {} may not {} {}{scope}. Check it with:",
+                    hint.user, hint.verb, hint.resource
+                ),
+                Lang::Zh => format!(
+                    "缺少权限：{} 不能对 {} 执行 {}{scope}。可以这样检查：",
+                    hint.user, hint.resource, hint.verb
+                ),
+            },
+            theme.text,
+        )));
+        lines.push(Line::from(Span::styled(
+            format!("  {}", hint.can_i),
+            theme.active,
+        )));
+        lines.push(Line::from(Span::styled(
+            match lang {
+                Lang::En => format!(
+                    "A {} rule that would allow it (bind the {} to {}):",
+                    hint.role_kind, hint.role_kind, hint.user
+                ),
+                Lang::Zh => format!(
+                    "允许该操作的 {} 规则（再把该 {} 绑定给 {}）：",
+                    hint.role_kind, hint.role_kind, hint.user
+                ),
+            },
+            theme.text,
+        )));
+        lines.push(Line::from(Span::styled(
+            format!("  {}", hint.rule),
+            theme.changed,
+        )));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,40 +1,282 @@
-//! The narration pane (being written: a first version that lists what it will show).
+//! The narration pane: what happens at the current step and why, in the
+//! reader's language (the words come from [`crate::tui::narrate::narrate`]),
+//! with the headlines of the steps just before it, dimmed, for context.
+//!
+//! ```text
+//! ┌ Narration 00:00.003 ───────────────────────────────┐
+//! │The API server checks who you are                    │
+//! │Authenticated as user "kubernetes-admin" in groups   │
+//! │[system:masters, system:authenticated], by x509 …    │
+//! │A client certificate signed by the cluster CA names …│
+//! │                                                     │
+//! │Before this:                                         │
+//! │00:00.002  kubectl asks to create pods               │
+//! │00:00.001  404 Not Found for kubectl                 │
+//! └─────────────────────────────────────────────────────┘
+//! ```
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::{PaneCx, PaneId, block};
+use crate::engine::trace::TraceRecord;
+use crate::tui::narrate::narrate;
+
+/// How many earlier steps the pane recalls.
+const EARLIER: usize = 3;
+
+/// One earlier step: its time and headline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Earlier {
+    pub time: String,
+    pub headline: String,
+}
 
 /// What the pane shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
-    pub lines: Vec<String>,
+    /// The current record's simulated time, `mm:ss.mmm`; empty before the first step.
+    pub time: String,
+    pub headline: String,
+    pub body: Vec<String>,
+    /// The steps just before, most recent first.
+    pub earlier: Vec<Earlier>,
+}
+
+/// `mm:ss.mmm`, as the text export writes times.
+pub fn clock(t_ms: u64) -> String {
+    format!(
+        "{:02}:{:02}.{:03}",
+        t_ms / 60_000,
+        (t_ms / 1000) % 60,
+        t_ms % 1000
+    )
 }
 
 impl Model {
-    /// Builds the model from the current step.
+    /// Narrates the current record and recalls the few before it (constant work).
     pub fn build(cx: &PaneCx<'_>) -> Model {
-        let lines = cx
-            .view
-            .records
+        let records: &[TraceRecord] = cx.view.records;
+        let Some((current, before)) = records.split_last() else {
+            return Model {
+                time: String::new(),
+                headline: cx
+                    .lang
+                    .pick("Nothing has happened yet", "还没有发生任何事")
+                    .to_owned(),
+                body: vec![
+                    cx.lang
+                        .pick(
+                            "Step forward to follow the request from kubectl to a running Pod.",
+                            "单步前进，跟随请求从 kubectl 一路走到 Pod 运行起来。",
+                        )
+                        .to_owned(),
+                ],
+                earlier: Vec::new(),
+            };
+        };
+        let narration = narrate(current, cx.lang);
+        let earlier = before
             .iter()
             .rev()
-            .take(50)
-            .map(crate::export::text::line)
+            .take(EARLIER)
+            .map(|r| Earlier {
+                time: clock(r.t_ms),
+                headline: narrate(r, cx.lang).headline,
+            })
             .collect();
-        Model { lines }
+        Model {
+            time: clock(current.t_ms),
+            headline: narration.headline,
+            body: narration.body,
+            earlier,
+        }
     }
 }
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let pane = PaneId::ALL
-        .into_iter()
-        .find(|p| format!("{p:?}").to_lowercase() == "narration")
-        .unwrap_or(PaneId::Logs);
-    Paragraph::new(model.lines.join("\n"))
-        .style(cx.theme.text)
-        .block(block(pane, cx, ""))
-        .render(area, buf);
+    let block = block(PaneId::Narration, cx, &model.time);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.is_empty() {
+        return;
+    }
+    // The earlier steps get the bottom rows when there is room for them and the story.
+    let earlier_rows = if model.earlier.is_empty() || inner.height < 8 {
+        0
+    } else {
+        u16::try_from(model.earlier.len() + 2).unwrap_or(0)
+    };
+    let [top, bottom] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(earlier_rows)]).areas(inner);
+
+    let mut lines = vec![Line::from(Span::styled(
+        model.headline.clone(),
+        cx.theme.active,
+    ))];
+    lines.extend(
+        model
+            .body
+            .iter()
+            .map(|b| Line::from(Span::styled(b.clone(), cx.theme.text))),
+    );
+    let scroll = u16::try_from(cx.state.scroll).unwrap_or(u16::MAX);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .scroll((scroll, 0))
+        .render(top, buf);
+
+    if earlier_rows > 0 {
+        let mut lines = vec![
+            Line::default(),
+            Line::from(Span::styled(
+                cx.lang.pick("Before this:", "此前："),
+                cx.theme.dim,
+            )),
+        ];
+        lines.extend(model.earlier.iter().map(|e| {
+            Line::from(vec![
+                Span::styled(format!("{}  ", e.time), cx.theme.dim),
+                Span::styled(e.headline.clone(), cx.theme.dim),
+            ])
+        }));
+        Paragraph::new(lines).render(bottom, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::lang::Lang;
+    use crate::tui::panes::PaneState;
+    use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
+    use crate::tui::theme::{Theme, ThemeName};
+
+    fn model_at(index: usize, lang: Lang) -> Model {
+        let t = nginx_timeline();
+        let theme = Theme::new(ThemeName::Dark, false);
+        let state = PaneState::default();
+        let cx = PaneCx {
+            view: t.view(index),
+            lang,
+            theme: &theme,
+            focused: false,
+            state: &state,
+        };
+        Model::build(&cx)
+    }
+
+    #[test]
+    fn narrates_the_current_step_and_recalls_three_before() {
+        let t = nginx_timeline();
+        let i = find(&t, "authentication → allow: user \"kubernetes-admin\"");
+        let m = model_at(i, Lang::En);
+        assert_eq!(m.time, "00:00.001");
+        assert_eq!(m.headline, "The API server checks who you are");
+        assert!(m.body[0].starts_with("Authenticated as user \"kubernetes-admin\""));
+        assert_eq!(
+            m.earlier,
+            vec![Earlier {
+                time: "00:00.000".into(),
+                headline: "kubectl asks the API server for pods/nginx".into()
+            }]
+        );
+
+        let i = find(&t, "(mutating) ServiceAccount");
+        let m = model_at(i, Lang::Zh);
+        assert_eq!(m.headline, "变更准入：ServiceAccount 修改了对象");
+        assert_eq!(m.earlier.len(), 3);
+        assert_eq!(m.earlier[0].headline, "变更准入：LimitRanger 放行");
+        assert_eq!(m.earlier[1].headline, "变更准入：NamespaceLifecycle 放行");
+        assert_eq!(m.earlier[2].headline, "API Server 检查你的权限（鉴权）");
+    }
+
+    #[test]
+    fn before_the_first_step_it_says_so() {
+        let t = nginx_timeline();
+        let theme = Theme::new(ThemeName::Dark, false);
+        let state = PaneState::default();
+        let cx = PaneCx {
+            view: t.start(),
+            lang: Lang::En,
+            theme: &theme,
+            focused: false,
+            state: &state,
+        };
+        let m = Model::build(&cx);
+        assert_eq!(m.headline, "Nothing has happened yet");
+        assert!(m.time.is_empty());
+    }
+
+    #[test]
+    fn clock_is_minutes_seconds_millis() {
+        assert_eq!(clock(0), "00:00.000");
+        assert_eq!(clock(3004), "00:03.004");
+        assert_eq!(clock(61_010), "01:01.010");
+    }
+
+    #[test]
+    fn renders_headline_body_and_earlier_steps() {
+        let t = nginx_timeline();
+        let i = find(&t, "bind node-3");
+        let text = render_pane(&t, i, PaneId::Narration, 60, 20);
+        assert!(text.contains("Narration 00:00.006"), "{text}");
+        assert!(
+            text.contains("The scheduler binds default/nginx to node-3"),
+            "{text}"
+        );
+        assert!(text.contains("Before this:"), "{text}");
+        assert!(text.contains("The scheduler picks node-3 for"), "{text}");
+
+        let zh = render_pane_with(
+            &t,
+            i,
+            PaneId::Narration,
+            60,
+            20,
+            Lang::Zh,
+            &PaneState::default(),
+        );
+        // Double-width characters take two cells each: compare without the padding.
+        assert!(
+            zh.replace(' ', "")
+                .contains("调度器把default/nginx绑定到node-3"),
+            "{zh}"
+        );
+
+        let small = render_pane(&t, i, PaneId::Narration, 20, 5);
+        assert!(small.contains("The scheduler"), "{small}");
+        assert!(!small.contains("Before this:"));
+    }
+
+    #[test]
+    fn never_panics_at_any_size() {
+        let t = nginx_timeline();
+        let last = t.len() - 1;
+        for index in [0, find(&t, "(mutating) ServiceAccount"), last] {
+            for w in (0..=120).step_by(7) {
+                for h in (0..=40).step_by(3) {
+                    for lang in [Lang::En, Lang::Zh] {
+                        render_pane_with(
+                            &t,
+                            index,
+                            PaneId::Narration,
+                            w,
+                            h,
+                            lang,
+                            &PaneState::default(),
+                        );
+                    }
+                }
+            }
+        }
+        let scrolled = PaneState {
+            scroll: 500,
+            ..PaneState::default()
+        };
+        render_pane_with(&t, last, PaneId::Narration, 40, 10, Lang::Zh, &scrolled);
+    }
 }

@@ -1,0 +1,191 @@
+//! The scheduling table: for the latest scheduling cycle of a Pod, every
+//! node's filter verdicts, its scores per plugin and weight, and the total,
+//! as `pkg/scheduler/schedule_one.go` computes them (`findNodesThatFitPod`,
+//! `prioritizeNodes`, `selectHost`).
+
+use crate::engine::trace::{Record, Stage, TraceRecord};
+
+/// How far back the pane looks for a scheduling cycle.
+pub const LOOK_BACK: usize = 10_000;
+
+/// One Filter plugin's verdict on one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilterVerdict {
+    pub plugin: String,
+    pub passed: bool,
+    /// The plugin's reason when it failed: `node(s) had untolerated taint(s)`.
+    pub reason: String,
+}
+
+/// One Score plugin's normalised score on one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreCell {
+    pub plugin: String,
+    pub score: i64,
+    pub weight: i64,
+}
+
+/// One node of the cycle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRow {
+    pub node: String,
+    pub filters: Vec<FilterVerdict>,
+    pub scores: Vec<ScoreCell>,
+    /// Σ score × weight, when the node was scored.
+    pub total: Option<i64>,
+    pub chosen: bool,
+}
+
+impl NodeRow {
+    /// The filter that ruled the node out, if one did.
+    pub fn failed(&self) -> Option<&FilterVerdict> {
+        self.filters.iter().find(|f| !f.passed)
+    }
+}
+
+/// The latest scheduling cycle of one Pod, as far as the current step has seen it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cycle {
+    /// `NS/NAME`.
+    pub pod: String,
+    pub rows: Vec<NodeRow>,
+    /// The Filter plugins, in the order they ran.
+    pub filter_plugins: Vec<String>,
+    /// The Score plugins with their weights, in the order they ran.
+    pub score_plugins: Vec<(String, i64)>,
+    pub chosen: Option<String>,
+    /// The select stage's words: the totals, or (unschedulable) the
+    /// `FailedScheduling` message.
+    pub verdict: Option<String>,
+    pub unschedulable: bool,
+}
+
+fn scheduler_stage(record: &TraceRecord) -> Option<&Stage> {
+    match &record.body {
+        Record::Stage(s) if s.component == "kube-scheduler" => Some(s),
+        _ => None,
+    }
+}
+
+/// The cycle that `records`' last scheduler stage belongs to, looking back at
+/// most [`LOOK_BACK`] records.
+pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
+    let floor = records.len().saturating_sub(LOOK_BACK);
+    let anchor = (floor..records.len())
+        .rev()
+        .find(|&i| scheduler_stage(&records[i]).is_some_and(|s| s.pod.is_some()))?;
+    let pod = scheduler_stage(&records[anchor])?.pod.clone()?;
+    // A cycle's records are contiguous and in phase order (filter, score,
+    // select, bind): going back, a later phase means an earlier cycle.
+    let mut start = anchor;
+    while start > 0 {
+        let (Some(before), Some(this)) = (
+            scheduler_stage(&records[start - 1]),
+            scheduler_stage(&records[start]),
+        ) else {
+            break;
+        };
+        if before.pod.as_deref() != Some(pod.as_str()) || phase(before) > phase(this) {
+            break;
+        }
+        start -= 1;
+    }
+    Some(collect(&pod, &records[start..=anchor]))
+}
+
+/// The place of a stage in a cycle.
+fn phase(s: &Stage) -> u8 {
+    match s.stage.as_str() {
+        "filter" => 0,
+        "score" => 1,
+        "select" => 2,
+        _ => 3,
+    }
+}
+
+fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
+    let mut cycle = Cycle {
+        pod: pod.to_owned(),
+        rows: Vec::new(),
+        filter_plugins: Vec::new(),
+        score_plugins: Vec::new(),
+        chosen: None,
+        verdict: None,
+        unschedulable: false,
+    };
+    for s in records.iter().filter_map(scheduler_stage) {
+        let plugin = s.plugin.clone().unwrap_or_default();
+        match s.stage.as_str() {
+            "filter" => {
+                if !cycle.filter_plugins.contains(&plugin) {
+                    cycle.filter_plugins.push(plugin.clone());
+                }
+                let passed = s.outcome == "pass";
+                let reason = if passed {
+                    String::new()
+                } else {
+                    s.reason.clone().unwrap_or_else(|| s.detail.clone())
+                };
+                row(&mut cycle, s).filters.push(FilterVerdict {
+                    plugin,
+                    passed,
+                    reason,
+                });
+            }
+            "score" => {
+                let weight = s.weight.unwrap_or(1);
+                if !cycle.score_plugins.iter().any(|(p, _)| *p == plugin) {
+                    cycle.score_plugins.push((plugin.clone(), weight));
+                }
+                let score = s.score.unwrap_or_default();
+                let r = row(&mut cycle, s);
+                r.scores.push(ScoreCell {
+                    plugin,
+                    score,
+                    weight,
+                });
+                r.total = Some(r.total.unwrap_or_default() + score * weight);
+            }
+            "select" => {
+                cycle.unschedulable = s.outcome == "unschedulable";
+                cycle.verdict = Some(s.detail.clone());
+                cycle.chosen.clone_from(&s.node);
+            }
+            "bind" if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.node),
+            _ => {}
+        }
+    }
+    if let Some(chosen) = &cycle.chosen {
+        for r in &mut cycle.rows {
+            r.chosen = r.node == *chosen;
+        }
+    }
+    cycle
+}
+
+fn row<'c>(cycle: &'c mut Cycle, s: &Stage) -> &'c mut NodeRow {
+    let node = s.node.clone().unwrap_or_default();
+    let at = if let Some(i) = cycle.rows.iter().position(|r| r.node == node) {
+        i
+    } else {
+        cycle.rows.push(NodeRow {
+            node,
+            filters: Vec::new(),
+            scores: Vec::new(),
+            total: None,
+            chosen: false,
+        });
+        cycle.rows.len() - 1
+    };
+    &mut cycle.rows[at]
+}
+
+/// A plugin's short name for the table's header: its capitals (`NodeResourcesFit` → `NRF`).
+pub fn short(plugin: &str) -> String {
+    let caps: String = plugin.chars().filter(char::is_ascii_uppercase).collect();
+    if caps.is_empty() {
+        plugin.chars().take(4).collect()
+    } else {
+        caps
+    }
+}
