@@ -3,22 +3,26 @@
 //! component (and stage) it is about lit.
 //!
 //! ```text
-//! ┌ Pipeline ──────────────────────────────────────────────────────────────┐
-//! │ kubectl ──●─▶ kube-apiserver [authn│authz│admission│valid] ───▶ etcd rev 59
-//! │              ▲ watch         ▲ watch
-//! │ kube-controller-manager   kube-scheduler [filter│score│select│bind] registry
-//! │   ▲ watch                ▲ watch                ▲ watch
-//! │ ┌ control-plane ─────┐ ┌ node-1 ────────────┐ ┌ node-2 cordoned ───┐ +1 more
-//! │ │kubelet ─▶ containerd│ │kubelet ─▶ containerd│ │...                 │
-//! │ │ cni  csi           │ │ cni  csi           │ │                    │
-//! │ │▸ pull nginx:1.27   │ │—                   │ │                    │
-//! │ └────────────────────┘ └────────────────────┘ └────────────────────┘
-//! │ ● kubectl → kube-apiserver: POST /api/v1/namespaces/default/pods
-//! └────────────────────────────────────────────────────────────────────────┘
+//! ┌ Pipeline ──────────────────────────────────────────────────────────┐
+//! │kubectl ─▶ kube-apiserver [authn│authz│admission│valid] ─▶ etcd 60  │
+//! │            ▲ watch          ▲ watch                        registry│
+//! │ kube-controller-manager   kube-scheduler [filter│score│select│bind]│
+//! │  ▲ watch                ▲ watch                ▲● PATCH /ap +1 more│
+//! │┌ control-plane ─────┐ ┌ node-1 cordoned ───┐ ┌ node-3 ────────────┐│
+//! ││kubelet──▶containerd│ │kubelet──▶containerd│ │kubelet──▶containerd││
+//! ││ cni  csi           │ │ cni  csi           │ │ cni  csi           ││
+//! ││·                   │ │·                   │ │▸ status PATCH      ││
+//! │└────────────────────┘ └────────────────────┘ └────────────────────┘│
+//! │● kubelet/node-3 → kube-apiserver: PATCH                            │
+//! │/api/v1/namespaces/default/pods/nginx/status                        │
+//! └────────────────────────────────────────────────────────────────────┘
 //! ```
 //!
-//! Smaller areas drop the node boxes for one line per node (`node-3 ▸ pull
-//! nginx:1.27`, `+2 more`), and the smallest show only the current record.
+//! Narrower areas give fewer boxes (the busy nodes first, `+N more`) and drop
+//! the stage brackets (the lit stage then follows the name:
+//! `kube-apiserver:authn`); lower ones draw one line per node (`node-3 ▸ pull
+//! nginx:1.27`), two rows only the top row and the current record, one row
+//! the current record.
 //!
 //! The model reads the current record (what is lit, which arrow carries the
 //! token), the store (etcd's revision, the Nodes and whether they are

@@ -683,9 +683,84 @@ impl Pen<'_> {
 
 #[cfg(test)]
 mod tests {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::{Modifier, Style};
+
+    use crate::timeline::Timeline;
     use crate::tui::lang::Lang;
-    use crate::tui::panes::{PaneId, PaneState};
+    use crate::tui::panes::{self, PaneCx, PaneId, PaneState};
     use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
+    use crate::tui::theme::{Theme, ThemeName};
+
+    const THEME: Theme = Theme {
+        name: ThemeName::Dark,
+        text: Style::new(),
+        dim: Style::new(),
+        border: Style::new(),
+        border_focused: Style::new(),
+        active: Style::new().add_modifier(Modifier::REVERSED),
+        ok: Style::new(),
+        bad: Style::new(),
+        changed: Style::new(),
+        component: Style::new(),
+        bar: Style::new(),
+    };
+
+    /// The style of the first cell of the first occurrence of `needle` (ASCII)
+    /// in the pane rendered at `index`, with a theme where only `active` shows.
+    fn style_of(t: &Timeline, index: usize, w: u16, h: u16, needle: &str) -> Option<Style> {
+        let state = PaneState::default();
+        let cx = PaneCx {
+            view: t.view(index),
+            lang: Lang::En,
+            theme: &THEME,
+            focused: false,
+            state: &state,
+        };
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        panes::render(PaneId::Pipeline, &cx, area, &mut buf);
+        for y in 0..h {
+            let cells: Vec<&str> = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+            let found = (0..cells.len()).find(|&x| {
+                needle
+                    .chars()
+                    .enumerate()
+                    .all(|(i, c)| cells.get(x + i).is_some_and(|s| s.starts_with(c)))
+            });
+            if let Some(x) = found {
+                let x = u16::try_from(x).expect("fits");
+                return Some(buf[(x, y)].style());
+            }
+        }
+        None
+    }
+
+    /// Whether `needle` is drawn in `theme.active` at 100×14.
+    fn lit(t: &Timeline, index: usize, needle: &str) -> bool {
+        style_of(t, index, 100, 14, needle)
+            .is_some_and(|s| s.add_modifier.contains(Modifier::REVERSED))
+    }
+
+    #[test]
+    fn the_lit_stage_is_the_current_records() {
+        let t = nginx_timeline();
+        let authn = find(&t, "kubectl → kube-apiserver: POST") + 1;
+        assert!(lit(&t, authn, "authn"));
+        assert!(lit(&t, authn, "kube-apiserver"));
+        assert!(!lit(&t, authn, "authz"));
+        assert!(!lit(&t, authn, "kubectl"));
+        let filter = find(&t, "kube-scheduler filter NodeUnschedulable control-plane");
+        assert!(lit(&t, filter, "kube-scheduler"));
+        assert!(lit(&t, filter, "filter"));
+        assert!(!lit(&t, filter, "authn"));
+        assert!(!lit(&t, filter, "score"));
+        let pulling = find(&t, "containerd/node-3 → registry: pull");
+        assert!(lit(&t, pulling, "registry"));
+        assert!(lit(&t, pulling, "pull nginx:1.27"));
+        assert!(lit(&t, pulling, "●"));
+    }
 
     #[test]
     fn at_the_posts_authentication_the_authn_box_is_lit() {
