@@ -1,40 +1,687 @@
-//! The pipeline pane (being written: a first version that lists what it will show).
+//! The pipeline pane: the cluster's components as a diagram, the current
+//! record's request drawn as a token (`●`) on the arrow it travels, and the
+//! component (and stage) it is about lit.
+//!
+//! ```text
+//! ┌ Pipeline ──────────────────────────────────────────────────────────┐
+//! │kubectl ─▶ kube-apiserver [authn│authz│admission│valid] ─▶ etcd 60  │
+//! │            ▲ watch          ▲ watch                        registry│
+//! │ kube-controller-manager   kube-scheduler [filter│score│select│bind]│
+//! │  ▲ watch                ▲ watch                ▲● PATCH /ap +1 more│
+//! │┌ control-plane ─────┐ ┌ node-1 cordoned ───┐ ┌ node-3 ────────────┐│
+//! ││kubelet──▶containerd│ │kubelet──▶containerd│ │kubelet──▶containerd││
+//! ││ cni  csi           │ │ cni  csi           │ │ cni  csi           ││
+//! ││·                   │ │·                   │ │▸ status PATCH      ││
+//! │└────────────────────┘ └────────────────────┘ └────────────────────┘│
+//! │● kubelet/node-3 → kube-apiserver: PATCH                            │
+//! │/api/v1/namespaces/default/pods/nginx/status                        │
+//! └────────────────────────────────────────────────────────────────────┘
+//! ```
+//!
+//! Narrower areas give fewer boxes (the busy nodes first, `+N more`) and drop
+//! the stage brackets (the lit stage then follows the name:
+//! `kube-apiserver:authn`); lower ones draw one line per node (`node-3 ▸ pull
+//! nginx:1.27`), two rows only the top row and the current record, one row
+//! the current record.
+//!
+//! The model reads the current record (what is lit, which arrow carries the
+//! token), the store (etcd's revision, the Nodes and whether they are
+//! cordoned or `NotReady`) and, walking back from the current record at most
+//! [`LOOKBACK`] records, the latest step on each node and the scheduler's
+//! latest stage. Component names are the trace's (CONTRACT.md): `kubectl`,
+//! `kube-apiserver`, `etcd`, `kube-controller-manager`, `kube-scheduler`,
+//! `registry`, `kubelet/NODE`, `containerd/NODE`, `cni/NODE`, `csi/NODE`.
+//! The stages are the contract's: the API server's `authentication`,
+//! `authorization`, `admission`, `validation` (upstream's handler chain,
+//! `staging/src/k8s.io/apiserver/pkg/server/config.go`
+//! `DefaultBuildHandlerChain`, then admission and validation in
+//! `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go`), the
+//! scheduler's `filter`, `score`, `select`, `bind` (`pkg/scheduler/schedule_one.go`).
 
+mod draw;
+
+use k8s_openapi::api::core::v1::Node;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Paragraph, Widget};
 
-use super::{PaneCx, PaneId, block};
+use super::PaneCx;
+use crate::engine::store::{key_for, prefix_for};
+use crate::engine::trace::{Record, TraceRecord};
+use crate::model::kinds::Kind;
+
+/// How many records the model walks back, at most, to find each node's latest
+/// step and the scheduler's latest stage.
+pub const LOOKBACK: usize = 2000;
+
+/// The token's default place along its arrow: the middle.
+pub const DEFAULT_PROGRESS: u8 = 50;
 
 /// What the pane shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
-    pub lines: Vec<String>,
+    /// The component the current record is about, as the trace names it
+    /// (the receiver of a message, response or watch event; the component of a
+    /// stage or log line; the reporter of an event). Drawn in `theme.active`.
+    pub active: Option<String>,
+    /// The stage of `active` when the record is a stage (`authentication`,
+    /// `filter`, `pull`, ...).
+    pub stage: Option<String>,
+    /// The arrow the current record travels on (message, response, watch).
+    pub arrow: Option<Arrow>,
+    /// Where the token is along `arrow`, 0 (at `from`) ..= 100 (at `to`).
+    /// [`Model::build`] sets [`DEFAULT_PROGRESS`] (the middle); nothing
+    /// animates it inside the pane. The app may later set it from a phase of
+    /// its own before calling [`render`].
+    pub progress: u8,
+    /// etcd's revision at the current record.
+    pub revision: u64,
+    /// Every Node in the store, in key order.
+    pub nodes: Vec<NodeBox>,
+    /// The scheduler's latest stage (`filter`, `score`, `select`, `bind`).
+    pub scheduler: Option<String>,
+    /// The current record in words (the trace's text line, without its time).
+    pub caption: String,
+}
+
+/// An arrow between two components.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrow {
+    pub from: String,
+    pub to: String,
+    /// What travels: `POST /api/v1/...`, `201 Created`, `ADDED pods/default/nginx`.
+    pub label: String,
+}
+
+/// One node's box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeBox {
+    pub name: String,
+    /// `spec.unschedulable` (`kubectl cordon`).
+    pub cordoned: bool,
+    /// The `Ready` condition is `True`, or absent (CONTRACT.md: a Node is
+    /// Ready unless its conditions say otherwise).
+    pub ready: bool,
+    /// The latest step on the node, if one is within [`LOOKBACK`].
+    pub step: Option<NodeStep>,
+}
+
+/// The latest thing a node's kubelet, containerd, CNI or CSI did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeStep {
+    /// `kubelet/node-1`, `containerd/node-1`, ...
+    pub component: String,
+    /// The kubelet stage it belongs to: `sandbox`, `network`, `volume`,
+    /// `pull`, `container`, `probe`, `status` (or another stage's name, or
+    /// empty when a message matches none).
+    pub stage: String,
+    /// `nginx:1.27`, `eth0 10.244.3.2 from 10.244.3.0/24`, ...
+    pub detail: String,
+    /// The stage record's outcome (`pulled`, `started`, ...); empty while the
+    /// step is under way (a message).
+    pub outcome: String,
+    /// Whether it is the current record.
+    pub current: bool,
 }
 
 impl Model {
     /// Builds the model from the current step.
     pub fn build(cx: &PaneCx<'_>) -> Model {
-        let lines = cx
-            .view
-            .records
-            .iter()
-            .rev()
-            .take(50)
-            .map(crate::export::text::line)
-            .collect();
-        Model { lines }
+        let view = cx.view;
+        let mut model = Model {
+            progress: DEFAULT_PROGRESS,
+            revision: view.store.revision(),
+            nodes: nodes(view.store),
+            ..Model::default()
+        };
+        if let Some(current) = view.current() {
+            model.caption = caption(current);
+            let (active, stage, arrow) = focus(&current.body, view.store);
+            model.active = active;
+            model.stage = stage;
+            model.arrow = arrow;
+        }
+        model.recent(view.records);
+        model
+    }
+
+    /// Walks back from the current record (at most [`LOOKBACK`]) for each
+    /// node's latest step and the scheduler's latest stage.
+    fn recent(&mut self, records: &[TraceRecord]) {
+        let last = records.len().saturating_sub(1);
+        let mut unknown = self.nodes.len();
+        for (index, record) in records.iter().enumerate().rev().take(LOOKBACK) {
+            if unknown == 0 && self.scheduler.is_some() {
+                break;
+            }
+            if self.scheduler.is_none()
+                && let Record::Stage(s) = &record.body
+                && s.component == "kube-scheduler"
+            {
+                self.scheduler = Some(s.stage.clone());
+            }
+            let Some((node, mut step)) = node_step(&record.body) else {
+                continue;
+            };
+            step.current = index == last;
+            if let Some(b) = self
+                .nodes
+                .iter_mut()
+                .find(|b| b.name == node && b.step.is_none())
+            {
+                b.step = Some(step);
+                unknown -= 1;
+            }
+        }
+    }
+
+    /// Whether `component` is lit.
+    fn is_active(&self, component: &str) -> bool {
+        self.active.as_deref() == Some(component)
+    }
+
+    /// Whether a component on node `node` is lit.
+    fn node_active(&self, node: &str) -> bool {
+        self.active
+            .as_deref()
+            .and_then(on_node)
+            .is_some_and(|(_, n)| n == node)
     }
 }
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let pane = PaneId::ALL
-        .into_iter()
-        .find(|p| format!("{p:?}").to_lowercase() == "pipeline")
-        .unwrap_or(PaneId::Logs);
-    Paragraph::new(model.lines.join("\n"))
-        .style(cx.theme.text)
-        .block(block(pane, cx, ""))
-        .render(area, buf);
+    draw::draw(model, cx, area, buf);
+}
+
+/// The Nodes of the store, in key order.
+fn nodes(store: &crate::engine::store::Store) -> Vec<NodeBox> {
+    let Some(kind) = Kind::lookup("nodes") else {
+        return Vec::new();
+    };
+    let prefix = prefix_for(kind, None);
+    store
+        .range(&prefix)
+        .filter_map(|(_, e)| e.object.as_node())
+        .map(node_box)
+        .collect()
+}
+
+fn node_box(node: &Node) -> NodeBox {
+    let cordoned = node
+        .spec
+        .as_ref()
+        .and_then(|s| s.unschedulable)
+        .unwrap_or(false);
+    let ready = node
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
+        .is_none_or(|c| c.status == "True");
+    NodeBox {
+        name: node.metadata.name.clone().unwrap_or_default(),
+        cordoned,
+        ready,
+        step: None,
+    }
+}
+
+/// `(role, node)` of a per-node component: `kubelet/node-1` → `("kubelet", "node-1")`.
+fn on_node(component: &str) -> Option<(&str, &str)> {
+    let (role, node) = component.split_once('/')?;
+    matches!(role, "kubelet" | "containerd" | "cni" | "csi").then_some((role, node))
+}
+
+/// What the current record lights: the component, its stage and the arrow.
+fn focus(
+    body: &Record,
+    store: &crate::engine::store::Store,
+) -> (Option<String>, Option<String>, Option<Arrow>) {
+    match body {
+        Record::Message { from, to, label } => (
+            Some(to.clone()),
+            None,
+            Some(Arrow {
+                from: from.clone(),
+                to: to.clone(),
+                label: label.clone(),
+            }),
+        ),
+        Record::Stage(s) => (Some(s.component.clone()), Some(s.stage.clone()), None),
+        Record::Response { to, code, message } => (
+            Some(to.clone()),
+            None,
+            Some(Arrow {
+                from: "kube-apiserver".to_owned(),
+                to: to.clone(),
+                label: format!("{code} {message}"),
+            }),
+        ),
+        Record::Watch(w) => {
+            let ns = w
+                .namespace
+                .as_deref()
+                .map(|n| format!("{n}/"))
+                .unwrap_or_default();
+            (
+                Some(w.watcher.clone()),
+                None,
+                Some(Arrow {
+                    from: "kube-apiserver".to_owned(),
+                    to: w.watcher.clone(),
+                    label: format!("{} {}/{ns}{}", w.event_type, w.resource, w.name),
+                }),
+            )
+        }
+        Record::Event(e) => (Some(event_component(e, store)), None, None),
+        Record::Log { component, .. } => (Some(component.clone()), None, None),
+        Record::Final { .. } => (None, None, None),
+    }
+}
+
+/// The component that reported an Event: `default-scheduler` is
+/// `kube-scheduler`, a `*-controller` is `kube-controller-manager`, and
+/// `kubelet` is the kubelet of the node the Pod is bound to.
+fn event_component(
+    e: &crate::engine::trace::EventRecord,
+    store: &crate::engine::store::Store,
+) -> String {
+    match e.source.as_str() {
+        "default-scheduler" => "kube-scheduler".to_owned(),
+        "kubelet" => {
+            let node = (e.object.kind == "Pod")
+                .then(|| Kind::lookup("pods"))
+                .flatten()
+                .and_then(|k| store.get(&key_for(k, e.object.namespace.as_deref(), &e.object.name)))
+                .and_then(|entry| entry.object.as_pod())
+                .and_then(|p| p.spec.as_ref())
+                .and_then(|s| s.node_name.clone());
+            node.map_or_else(|| "kubelet".to_owned(), |n| format!("kubelet/{n}"))
+        }
+        s if s.ends_with("-controller") => "kube-controller-manager".to_owned(),
+        s => s.to_owned(),
+    }
+}
+
+/// The record's text line without its `[mm:ss.mmm] ` time.
+fn caption(record: &TraceRecord) -> String {
+    let line = crate::export::text::line(record);
+    match line.split_once("] ") {
+        Some((time, rest)) if time.starts_with('[') => rest.to_owned(),
+        _ => line,
+    }
+}
+
+/// The step a record shows on a node, if it is about one: a stage of a
+/// node's component, or a message to or from one (a CRI or CNI call, a pull
+/// from the registry, the kubelet's status PATCH).
+fn node_step(body: &Record) -> Option<(String, NodeStep)> {
+    match body {
+        Record::Stage(s) => {
+            let (_, node) = on_node(&s.component)?;
+            Some((
+                node.to_owned(),
+                NodeStep {
+                    component: s.component.clone(),
+                    stage: s.stage.clone(),
+                    detail: short_detail(&s.detail),
+                    outcome: s.outcome.clone(),
+                    current: false,
+                },
+            ))
+        }
+        Record::Message { from, to, label } => {
+            let (component, node) = on_node(from)
+                .map(|(_, n)| (from, n))
+                .or_else(|| on_node(to).map(|(_, n)| (to, n)))?;
+            let (stage, detail) = message_step(from, to, label);
+            Some((
+                node.to_owned(),
+                NodeStep {
+                    component: component.clone(),
+                    stage: stage.to_owned(),
+                    detail,
+                    outcome: String::new(),
+                    current: false,
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The kubelet stage a node's message belongs to, and what to show of it.
+fn message_step(from: &str, to: &str, label: &str) -> (&'static str, String) {
+    fn role(c: &str) -> Option<&str> {
+        on_node(c).map(|(r, _)| r)
+    }
+    let verb = label.split_whitespace().next().unwrap_or_default();
+    let rest = label
+        .get(verb.len()..)
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    match verb {
+        "RunPodSandbox" | "StopPodSandbox" | "RemovePodSandbox" => ("sandbox", label.to_owned()),
+        "CreateContainer" | "StartContainer" | "StopContainer" | "RemoveContainer" => {
+            ("container", label.to_owned())
+        }
+        "pull" => ("pull", rest),
+        _ if from == "registry" => ("pull", short_detail(label)),
+        _ if role(to) == Some("cni") || role(from) == Some("cni") => ("network", label.to_owned()),
+        _ if role(to) == Some("csi") || role(from) == Some("csi") => ("volume", label.to_owned()),
+        "PATCH" if label.ends_with("/status") => ("status", verb.to_owned()),
+        _ if role(from) == Some("containerd") => {
+            if label.starts_with("sandbox") {
+                ("sandbox", label.to_owned())
+            } else {
+                ("container", label.to_owned())
+            }
+        }
+        _ => ("", label.to_owned()),
+    }
+}
+
+/// A stage's detail up to its parenthesis: `nginx:1.27 (72044385 bytes) in
+/// 2.101s` → `nginx:1.27`.
+fn short_detail(detail: &str) -> String {
+    detail
+        .split_once(" (")
+        .map_or(detail, |(head, _)| head)
+        .to_owned()
+}
+
+/// A stage's name as the diagram labels it.
+fn stage_label(stage: &str, lang: crate::tui::lang::Lang) -> &str {
+    match stage {
+        "authentication" => lang.pick("authn", "认证"),
+        "authorization" => lang.pick("authz", "鉴权"),
+        "admission" => lang.pick("admission", "准入"),
+        "validation" => lang.pick("valid", "校验"),
+        "filter" => lang.pick("filter", "过滤"),
+        "score" => lang.pick("score", "打分"),
+        "select" => lang.pick("select", "选定"),
+        "bind" => lang.pick("bind", "绑定"),
+        "sandbox" => lang.pick("sandbox", "沙箱"),
+        "network" => lang.pick("network", "网络"),
+        "volume" => lang.pick("volume", "卷"),
+        "pull" => lang.pick("pull", "拉取"),
+        "container" => lang.pick("container", "容器"),
+        "probe" => lang.pick("probe", "探针"),
+        "status" => lang.pick("status", "状态"),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::lang::Lang;
+    use crate::tui::panes::PaneState;
+    use crate::tui::testing::{find, nginx_timeline, timeline};
+    use crate::tui::theme::{Theme, ThemeName};
+
+    fn model_at(t: &crate::timeline::Timeline, index: usize) -> Model {
+        let theme = Theme::new(ThemeName::Dark, false);
+        let state = PaneState::default();
+        let cx = PaneCx {
+            view: t.view(index),
+            lang: Lang::En,
+            theme: &theme,
+            focused: false,
+            state: &state,
+        };
+        Model::build(&cx)
+    }
+
+    fn node<'a>(m: &'a Model, name: &str) -> &'a NodeBox {
+        m.nodes.iter().find(|n| n.name == name).expect("node shown")
+    }
+
+    #[test]
+    fn the_posts_authentication_lights_the_apiserver_stage() {
+        let t = nginx_timeline();
+        let post = find(&t, "kubectl → kube-apiserver: POST");
+        let authn = post + 1;
+        let m = model_at(&t, authn);
+        assert_eq!(m.active.as_deref(), Some("kube-apiserver"));
+        assert_eq!(m.stage.as_deref(), Some("authentication"));
+        assert_eq!(m.arrow, None);
+        let m = model_at(&t, post);
+        assert_eq!(
+            m.arrow,
+            Some(Arrow {
+                from: "kubectl".into(),
+                to: "kube-apiserver".into(),
+                label: "POST /api/v1/namespaces/default/pods".into(),
+            })
+        );
+        assert_eq!(m.progress, DEFAULT_PROGRESS);
+    }
+
+    #[test]
+    fn the_current_record_decides_what_is_lit() {
+        // (needle, active, stage, arrow from → to)
+        type Row<'a> = (
+            &'a str,
+            &'a str,
+            Option<&'a str>,
+            Option<(&'a str, &'a str)>,
+        );
+        let t = nginx_timeline();
+        let table: [Row<'_>; 8] = [
+            (
+                "kube-scheduler filter NodeUnschedulable control-plane",
+                "kube-scheduler",
+                Some("filter"),
+                None,
+            ),
+            (
+                "etcd persist → ok: wrote /registry/pods/default/nginx at revision 59",
+                "etcd",
+                Some("persist"),
+                None,
+            ),
+            (
+                "kube-apiserver → kubectl: 201 Created",
+                "kubectl",
+                None,
+                Some(("kube-apiserver", "kubectl")),
+            ),
+            (
+                "kube-scheduler ← ADDED pods/default/nginx",
+                "kube-scheduler",
+                None,
+                Some(("kube-apiserver", "kube-scheduler")),
+            ),
+            ("event Normal Scheduled", "kube-scheduler", None, None),
+            ("event Normal Pulling", "kubelet/node-3", None, None),
+            (
+                "containerd/node-3 → registry: pull",
+                "registry",
+                None,
+                Some(("containerd/node-3", "registry")),
+            ),
+            ("kubectl | pod/nginx created", "kubectl", None, None),
+        ];
+        for (needle, active, stage, arrow) in table {
+            let m = model_at(&t, find(&t, needle));
+            assert_eq!(m.active.as_deref(), Some(active), "{needle}");
+            assert_eq!(m.stage.as_deref(), stage, "{needle}");
+            assert_eq!(
+                m.arrow.as_ref().map(|a| (a.from.as_str(), a.to.as_str())),
+                arrow,
+                "{needle}"
+            );
+        }
+    }
+
+    #[test]
+    fn revision_and_nodes_come_from_the_store() {
+        let t = nginx_timeline();
+        let m = model_at(
+            &t,
+            find(&t, "etcd persist → ok: wrote /registry/pods/default/nginx"),
+        );
+        assert_eq!(m.revision, 59);
+        let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["control-plane", "node-1", "node-2", "node-3"]);
+        assert!(m.nodes.iter().all(|n| n.ready && !n.cordoned));
+        assert_eq!(
+            m.caption,
+            "etcd persist → ok: wrote /registry/pods/default/nginx at revision 59"
+        );
+    }
+
+    #[test]
+    fn each_node_shows_its_latest_step() {
+        let t = nginx_timeline();
+        // (needle of the current record, node-3's stage, detail, outcome, current)
+        let table = [
+            (
+                "cni/node-3 network",
+                "network",
+                "eth0 10.244.3.2 from 10.244.3.0/24",
+                "ok",
+                true,
+            ),
+            (
+                "containerd/node-3 → registry: pull",
+                "pull",
+                "docker.io/library/nginx:1.27",
+                "",
+                true,
+            ),
+            (
+                "event Normal Pulled",
+                "pull",
+                "docker.io/library/nginx:1.27",
+                "",
+                false,
+            ),
+            (
+                "kubelet/node-3 pull node-3",
+                "pull",
+                "nginx:1.27",
+                "pulled",
+                true,
+            ),
+            (
+                "kubelet/node-3 container node-3",
+                "container",
+                "nginx",
+                "started",
+                true,
+            ),
+            (
+                "kubelet/node-3 status node-3",
+                "status",
+                "all containers running",
+                "running",
+                true,
+            ),
+        ];
+        for (needle, stage, detail, outcome, current) in table {
+            let m = model_at(&t, find(&t, needle));
+            let step = node(&m, "node-3").step.clone().expect(needle);
+            assert_eq!(
+                (
+                    step.stage.as_str(),
+                    step.detail.as_str(),
+                    step.outcome.as_str(),
+                    step.current
+                ),
+                (stage, detail, outcome, current),
+                "{needle}"
+            );
+            assert_eq!(node(&m, "node-1").step, None, "{needle}");
+        }
+    }
+
+    #[test]
+    fn the_scheduler_keeps_its_latest_stage() {
+        let t = nginx_timeline();
+        let m = model_at(&t, find(&t, "kube-scheduler → kube-apiserver: POST"));
+        assert_eq!(m.scheduler.as_deref(), Some("bind"));
+        let m = model_at(&t, find(&t, "kube-scheduler score TaintToleration node-1"));
+        assert_eq!(m.scheduler.as_deref(), Some("score"));
+        let m = model_at(&t, find(&t, "kubectl → kube-apiserver: POST"));
+        assert_eq!(m.scheduler, None);
+    }
+
+    #[test]
+    fn a_cordoned_node_is_marked() {
+        let t = timeline(&["cordon node-2"], None);
+        let m = model_at(&t, t.len() - 1);
+        assert!(node(&m, "node-2").cordoned);
+        assert!(!node(&m, "node-1").cordoned);
+        let before = model_at(
+            &t,
+            find(&t, "kubectl → kube-apiserver: PATCH /api/v1/nodes/node-2"),
+        );
+        assert!(!node(&before, "node-2").cordoned);
+    }
+
+    #[test]
+    fn message_steps_table() {
+        // (from, to, label, stage, detail): CRI calls as kubelet's
+        // kuberuntime makes them (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
+        let table = [
+            (
+                "kubelet/n",
+                "containerd/n",
+                "RunPodSandbox",
+                "sandbox",
+                "RunPodSandbox",
+            ),
+            ("containerd/n", "cni/n", "ADD eth0", "network", "ADD eth0"),
+            (
+                "cni/n",
+                "containerd/n",
+                "10.244.3.2",
+                "network",
+                "10.244.3.2",
+            ),
+            (
+                "containerd/n",
+                "kubelet/n",
+                "sandbox 12f8",
+                "sandbox",
+                "sandbox 12f8",
+            ),
+            ("containerd/n", "registry", "pull a:1", "pull", "a:1"),
+            ("registry", "containerd/n", "a:1 (5 bytes)", "pull", "a:1"),
+            (
+                "kubelet/n",
+                "containerd/n",
+                "StartContainer 68e7",
+                "container",
+                "StartContainer 68e7",
+            ),
+            (
+                "kubelet/n",
+                "kube-apiserver",
+                "PATCH /api/v1/namespaces/default/pods/p/status",
+                "status",
+                "PATCH",
+            ),
+        ];
+        for (from, to, label, stage, detail) in table {
+            assert_eq!(
+                message_step(from, to, label),
+                (stage, detail.to_owned()),
+                "{label}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_empty_run_has_no_focus() {
+        let m = Model {
+            progress: DEFAULT_PROGRESS,
+            ..Model::default()
+        };
+        assert!(!m.is_active("kubectl"));
+        assert!(!m.node_active("node-1"));
+    }
 }
