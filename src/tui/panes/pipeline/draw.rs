@@ -842,8 +842,7 @@ mod tests {
             Lang::Zh,
             &PaneState::default(),
         );
-        // (Wide characters take two cells; the buffer's text spaces them.)
-        assert!(text.contains("拉 取"), "{text}");
+        assert!(text.contains("拉取"), "{text}");
     }
 
     #[test]
