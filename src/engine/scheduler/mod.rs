@@ -5,6 +5,7 @@
 //! Simplified against upstream for now: one queue (no backoff timers), the
 //! default profile's node-level filters and three of its scorers.
 
+pub mod config;
 pub mod framework;
 pub mod plugins;
 pub mod queue;
@@ -425,7 +426,7 @@ fn filter_plugins() -> [&'static dyn FilterPlugin; 4] {
         &plugins::node_unschedulable::NodeUnschedulable,
         &plugins::node_name::NodeName,
         &plugins::taint_toleration::TaintToleration,
-        &plugins::node_resources_fit::NodeResourcesFit,
+        &*plugins::node_resources_fit::DEFAULT,
     ]
 }
 
@@ -433,8 +434,8 @@ fn filter_plugins() -> [&'static dyn FilterPlugin; 4] {
 fn score_plugins() -> [(&'static dyn ScorePlugin, i64); 3] {
     [
         (&plugins::taint_toleration::TaintToleration, 3),
-        (&plugins::node_resources_fit::NodeResourcesFit, 1),
-        (&plugins::balanced_allocation::BalancedAllocation, 1),
+        (&*plugins::node_resources_fit::DEFAULT, 1),
+        (&*plugins::balanced_allocation::DEFAULT, 1),
     ]
 }
 
