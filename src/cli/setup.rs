@@ -12,6 +12,8 @@ use crate::engine::apiserver::request::{Credentials, UserInfo};
 use crate::engine::engine::Setup;
 use crate::engine::kubectl::{Command, Manifest};
 use crate::engine::kubelet::{Registry, images};
+use crate::engine::scheduler::config;
+use crate::engine::scheduler::profile::ProfilePlugins;
 use crate::scenario::{self, ClusterSpec, InputError};
 
 /// What the user chose, for every subcommand that runs the engine.
@@ -42,6 +44,9 @@ pub enum SetupError {
     Input(#[from] InputError),
     #[error("--step \"{step}\": {message}")]
     Step { step: String, message: String },
+    /// kube-scheduler would not start with this configuration.
+    #[error("{file}: KubeSchedulerConfiguration: {message}")]
+    Scheduler { file: String, message: String },
 }
 
 /// The user kubeadm's admin kubeconfig authenticates as.
@@ -153,7 +158,14 @@ pub fn build_setup(args: &SetupArgs) -> Result<Setup, SetupError> {
     let mut objects = bootstrap_policy::cluster_roles();
     objects.extend(bootstrap_policy::cluster_role_bindings());
     objects.extend(spec.objects.iter().map(|m| m.object.clone()));
+    let profiles = config::profiles(spec.scheduler_config.as_ref()).map_err(|message| {
+        SetupError::Scheduler {
+            file: args.cluster.clone().unwrap_or_default(),
+            message,
+        }
+    })?;
     Ok(Setup {
+        scheduler_profiles: profiles.iter().map(ProfilePlugins::new).collect(),
         seed: args.seed,
         objects,
         tokens,

@@ -40,6 +40,8 @@ pub struct Setup {
     pub identity: Credentials,
     /// How much the trace carries.
     pub detail: Detail,
+    /// kube-scheduler's profiles (from a `KubeSchedulerConfiguration`, or the default).
+    pub scheduler_profiles: Vec<super::scheduler::profile::ProfilePlugins>,
 }
 
 /// One queued happening.
@@ -152,7 +154,7 @@ impl Engine {
             last_delivery: BTreeMap::new(),
             compact_next: 0,
             kubectl: Kubectl::new(setup.commands, setup.identity),
-            scheduler: Scheduler::default(),
+            scheduler: Scheduler::new(setup.scheduler_profiles),
             kubelets: BTreeMap::new(),
         };
         let registry = Arc::new(setup.registry);

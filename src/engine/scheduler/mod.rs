@@ -5,8 +5,10 @@
 //! Simplified against upstream for now: the default profile without
 //! `PodTopologySpread`, `InterPodAffinity`, the volume plugins and preemption.
 
+pub mod config;
 pub mod framework;
 pub mod plugins;
+pub mod profile;
 pub mod queue;
 pub mod resources;
 
@@ -15,7 +17,8 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use self::framework::{Code, CycleState, FilterPlugin, NodeInfo, ScorePlugin};
+use self::framework::{Code, CycleState, NodeInfo};
+use self::profile::ProfilePlugins;
 use self::queue::{Place, SchedulingQueue};
 use self::resources::{Resources, allocatable, pod_requests};
 use super::apiserver::handler::Response;
@@ -35,7 +38,7 @@ const SCHEDULE_ONE: u64 = 1;
 const FLUSH: u64 = 2;
 
 /// kube-scheduler's state: its informer caches, its queue and its bindings in flight.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Scheduler {
     nodes: BTreeMap<String, Arc<Node>>,
     /// Every pod it knows, by `NS/NAME`.
@@ -49,6 +52,8 @@ pub struct Scheduler {
     cycle_pending: bool,
     /// When the queue's flush timer is set for.
     flush_at: Option<SimTime>,
+    /// The profiles it runs (`KubeSchedulerConfiguration`), by scheduler name.
+    profiles: Vec<Arc<ProfilePlugins>>,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -71,14 +76,18 @@ fn priority_of(pod: &Pod) -> i32 {
     pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0)
 }
 
-/// Whether this scheduler is the one to place `pod`.
-fn needs_scheduling(pod: &Pod) -> bool {
-    let spec = pod.spec.as_ref();
+/// The scheduler name a pod asks for (`spec.schedulerName`, defaulted).
+fn scheduler_name_of(pod: &Pod) -> &str {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.scheduler_name.as_deref())
+        .unwrap_or(SOURCE)
+}
+
+/// Whether `pod` waits for a scheduler (unbound, alive, not finished).
+fn unscheduled(pod: &Pod) -> bool {
     node_name_of(pod).is_none()
         && pod.metadata.deletion_timestamp.is_none()
-        && spec
-            .and_then(|s| s.scheduler_name.as_deref())
-            .is_none_or(|s| s == SOURCE)
         && !matches!(
             pod.status.as_ref().and_then(|s| s.phase.as_deref()),
             Some("Succeeded" | "Failed")
@@ -86,6 +95,47 @@ fn needs_scheduling(pod: &Pod) -> bool {
 }
 
 impl Scheduler {
+    /// A scheduler running the default profile.
+    pub fn with_default_profile() -> Scheduler {
+        Scheduler::new(vec![ProfilePlugins::default()])
+    }
+
+    /// A scheduler running `profiles`.
+    pub fn new(profiles: Vec<ProfilePlugins>) -> Scheduler {
+        Scheduler {
+            nodes: BTreeMap::new(),
+            pods: BTreeMap::new(),
+            assumed: BTreeMap::new(),
+            queue: SchedulingQueue::default(),
+            attempts: BTreeMap::new(),
+            binding: BTreeMap::new(),
+            cycle_pending: false,
+            flush_at: None,
+            profiles: profiles.into_iter().map(Arc::new).collect(),
+        }
+    }
+
+    /// The profile that schedules `pod`, if this scheduler has one for its `schedulerName`.
+    fn profile_for(&self, pod: &Pod) -> Option<Arc<ProfilePlugins>> {
+        let name = scheduler_name_of(pod);
+        self.profiles
+            .iter()
+            .find(|p| p.scheduler_name == name)
+            .cloned()
+    }
+
+    /// Whether this scheduler is the one to place `pod` now.
+    fn needs_scheduling(&self, pod: &Pod) -> bool {
+        unscheduled(pod) && self.profile_for(pod).is_some()
+    }
+
+    /// The name events about `key` are reported under: its profile's scheduler name.
+    fn source_for(&self, key: &str) -> String {
+        self.pods
+            .get(key)
+            .map_or_else(|| SOURCE.to_owned(), |p| scheduler_name_of(p).to_owned())
+    }
+
     /// The objects its informers listed before the story started.
     pub fn initial_list(&mut self, objects: &[Arc<Object>]) {
         for object in objects {
@@ -96,7 +146,7 @@ impl Scheduler {
                 }
                 Object::Pod(pod) => {
                     let key = pod_key(pod);
-                    if needs_scheduling(pod) {
+                    if self.needs_scheduling(pod) {
                         self.queue.add(&key, priority_of(pod), SimTime::ZERO);
                     }
                     self.pods.insert(key, Arc::new(pod.clone()));
@@ -124,7 +174,7 @@ impl Scheduler {
                         self.queue.remove(&key);
                     }
                     let in_flight = self.binding.values().any(|(p, _)| *p == key);
-                    if needs_scheduling(pod)
+                    if self.needs_scheduling(pod)
                         && !self.queue.contains(&key)
                         && !in_flight
                         && !self.assumed.contains_key(&key)
@@ -224,7 +274,7 @@ impl Scheduler {
             let Some(pod) = self.pods.get(&key).cloned() else {
                 continue;
             };
-            if !needs_scheduling(&pod) {
+            if !self.needs_scheduling(&pod) {
                 continue;
             }
             self.schedule_one(&key, &pod, cx);
@@ -294,14 +344,17 @@ impl Scheduler {
 
     /// One scheduling cycle: filter, score, select, then bind (asynchronously).
     fn schedule_one(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+        let Some(profile) = self.profile_for(pod) else {
+            return;
+        };
         let infos = self.node_infos();
         let mut cycle = CycleState::default();
-        let (feasible, failures) = run_filters(key, pod, &infos, &mut cycle, cx);
+        let (feasible, failures) = run_filters(&profile, key, pod, &infos, &mut cycle, cx);
         if feasible.is_empty() {
             self.unschedulable_pod(key, pod, infos.len(), &failures, cx);
             return;
         }
-        let totals = run_scores(key, pod, &feasible, &infos, &mut cycle, cx);
+        let totals = run_scores(&profile, key, pod, &feasible, &infos, &mut cycle, cx);
         let chosen = select_host(&totals, cx);
         let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
         let detail = format!(
@@ -339,6 +392,7 @@ impl Scheduler {
             return;
         };
         let (ns, name) = key.split_once('/').unwrap_or(("", &key));
+        let source = self.source_for(&key);
         if response.code < 300 {
             cx.event(pod_event(
                 false,
@@ -346,7 +400,7 @@ impl Scheduler {
                 format!("Successfully assigned {key} to {node}"),
                 (ns, name),
                 None,
-                SOURCE,
+                &source,
             ));
         } else {
             self.assumed.remove(&key);
@@ -357,7 +411,7 @@ impl Scheduler {
                 message,
                 (ns, name),
                 None,
-                SOURCE,
+                &source,
             ));
             self.requeue_failed(&key, cx);
             self.kick(cx);
@@ -375,6 +429,7 @@ impl Scheduler {
     ) {
         let message = fit_error_message(total, failures);
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        let source = self.source_for(key);
         cx.stage(Stage::new(ME, "select", "unschedulable", message.clone()).pod(key));
         cx.event(pod_event(
             true,
@@ -382,7 +437,7 @@ impl Scheduler {
             message.clone(),
             (ns, name),
             None,
-            SOURCE,
+            &source,
         ));
         self.requeue_failed(key, cx);
         let patch = serde_json::json!({"status": {"conditions": [{
@@ -419,36 +474,13 @@ fn pod_request(verb: Verb, pod: &Pod) -> Request {
     )
 }
 
-/// The default profile's filters, in upstream's order
-/// (`pkg/scheduler/apis/config/v1/default_plugins.go`).
-fn filter_plugins() -> [&'static dyn FilterPlugin; 6] {
-    [
-        &plugins::node_unschedulable::NodeUnschedulable,
-        &plugins::node_name::NodeName,
-        &plugins::taint_toleration::TaintToleration,
-        &plugins::node_affinity::NodeAffinity,
-        &plugins::node_ports::NodePorts,
-        &plugins::node_resources_fit::NodeResourcesFit,
-    ]
-}
-
-/// The default profile's scorers and their weights.
-fn score_plugins() -> [(&'static dyn ScorePlugin, i64); 5] {
-    [
-        (&plugins::taint_toleration::TaintToleration, 3),
-        (&plugins::node_affinity::NodeAffinity, 2),
-        (&plugins::node_resources_fit::NodeResourcesFit, 1),
-        (&plugins::balanced_allocation::BalancedAllocation, 1),
-        (&plugins::image_locality::ImageLocality, 1),
-    ]
-}
-
 /// Nodes that failed, with the failing plugin's code and reasons.
 type Failures = BTreeMap<String, (Code, Vec<String>)>;
 
 /// `PreFilter`, then every Filter on every node (stopping at a node's first
 /// failure, as upstream does); one record per verdict.
 fn run_filters<'a>(
+    profile: &ProfilePlugins,
     key: &str,
     pod: &Pod,
     infos: &'a [NodeInfo],
@@ -457,7 +489,7 @@ fn run_filters<'a>(
 ) -> (Vec<&'a NodeInfo>, Failures) {
     let mut failures = Failures::new();
     let mut active = Vec::new();
-    for plugin in filter_plugins() {
+    for plugin in &profile.filters {
         let status = plugin.pre_filter(pod, infos, cycle);
         match status.code {
             Code::Success => active.push(plugin),
@@ -522,6 +554,7 @@ fn run_filters<'a>(
 /// `PreScore` and Score on the feasible nodes, normalised and weighted; one
 /// record per plugin and node. A single feasible node is not scored.
 fn run_scores(
+    profile: &ProfilePlugins,
     key: &str,
     pod: &Pod,
     feasible: &[&NodeInfo],
@@ -534,7 +567,8 @@ fn run_scores(
     if feasible.len() < 2 {
         return totals;
     }
-    for (plugin, weight) in score_plugins() {
+    for (plugin, weight) in &profile.scorers {
+        let weight = *weight;
         if plugin.pre_score(pod, feasible, infos, cycle).code == Code::Skip {
             continue;
         }

@@ -1,0 +1,122 @@
+//! A scheduler profile's plugins, built once from its configuration
+//! (`config::Profile`): the filters in order, the scorers with their weights,
+//! and the share of nodes to score. Names podflow has no plugin for yet (the
+//! volume plugins, `DynamicResources`, ...) are left out.
+
+use std::sync::Arc;
+
+use super::config::{self, Profile};
+use super::framework::{FilterPlugin, ScorePlugin};
+use super::plugins;
+
+/// The runnable plugins of one profile.
+#[derive(Clone)]
+pub struct ProfilePlugins {
+    /// `spec.schedulerName` of the pods this profile schedules.
+    pub scheduler_name: String,
+    pub filters: Vec<Arc<dyn FilterPlugin + Send + Sync>>,
+    pub scorers: Vec<(Arc<dyn ScorePlugin + Send + Sync>, i64)>,
+    /// `percentageOfNodesToScore`.
+    pub percentage_of_nodes_to_score: Option<i32>,
+}
+
+impl ProfilePlugins {
+    /// The plugins of `profile`.
+    pub fn new(profile: &Profile) -> ProfilePlugins {
+        ProfilePlugins {
+            scheduler_name: profile.scheduler_name.clone(),
+            filters: profile
+                .filters
+                .iter()
+                .filter_map(|name| filter(name, profile))
+                .collect(),
+            scorers: profile
+                .scorers
+                .iter()
+                .filter_map(|(name, weight)| scorer(name, profile).map(|p| (p, *weight)))
+                .collect(),
+            percentage_of_nodes_to_score: profile.percentage_of_nodes_to_score,
+        }
+    }
+}
+
+impl Default for ProfilePlugins {
+    /// The default profile (`default-scheduler`).
+    fn default() -> ProfilePlugins {
+        let profiles = config::profiles(None).unwrap_or_default();
+        profiles.first().map_or_else(
+            || ProfilePlugins {
+                scheduler_name: config::DEFAULT_SCHEDULER_NAME.to_owned(),
+                filters: Vec::new(),
+                scorers: Vec::new(),
+                percentage_of_nodes_to_score: None,
+            },
+            ProfilePlugins::new,
+        )
+    }
+}
+
+/// The Filter plugin named `name`, if podflow has it.
+fn filter(name: &str, profile: &Profile) -> Option<Arc<dyn FilterPlugin + Send + Sync>> {
+    Some(match name {
+        "NodeUnschedulable" => Arc::new(plugins::node_unschedulable::NodeUnschedulable),
+        "NodeName" => Arc::new(plugins::node_name::NodeName),
+        "TaintToleration" => Arc::new(plugins::taint_toleration::TaintToleration),
+        "NodeAffinity" => Arc::new(plugins::node_affinity::NodeAffinity),
+        "NodePorts" => Arc::new(plugins::node_ports::NodePorts),
+        "NodeResourcesFit" => Arc::new(plugins::node_resources_fit::NodeResourcesFit::new(
+            profile.fit.clone(),
+        )),
+        _ => return None,
+    })
+}
+
+/// The Score plugin named `name`, if podflow has it.
+fn scorer(name: &str, profile: &Profile) -> Option<Arc<dyn ScorePlugin + Send + Sync>> {
+    Some(match name {
+        "TaintToleration" => Arc::new(plugins::taint_toleration::TaintToleration),
+        "NodeAffinity" => Arc::new(plugins::node_affinity::NodeAffinity),
+        "NodeResourcesFit" => Arc::new(plugins::node_resources_fit::NodeResourcesFit::new(
+            profile.fit.clone(),
+        )),
+        "NodeResourcesBalancedAllocation" => Arc::new(
+            plugins::balanced_allocation::BalancedAllocation::new(profile.balanced.clone()),
+        ),
+        "ImageLocality" => Arc::new(plugins::image_locality::ImageLocality),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_profile_runs_the_plugins_podflow_has_in_upstream_order() {
+        let p = ProfilePlugins::default();
+        assert_eq!(p.scheduler_name, "default-scheduler");
+        let filters: Vec<&str> = p.filters.iter().map(|f| f.name()).collect();
+        assert_eq!(
+            filters,
+            [
+                "NodeUnschedulable",
+                "NodeName",
+                "TaintToleration",
+                "NodeAffinity",
+                "NodePorts",
+                "NodeResourcesFit"
+            ]
+        );
+        let scorers: Vec<(&str, i64)> = p.scorers.iter().map(|(s, w)| (s.name(), *w)).collect();
+        assert_eq!(
+            scorers,
+            [
+                ("TaintToleration", 3),
+                ("NodeAffinity", 2),
+                ("NodeResourcesFit", 1),
+                ("NodeResourcesBalancedAllocation", 1),
+                ("ImageLocality", 1)
+            ]
+        );
+    }
+}
