@@ -2,7 +2,9 @@
 //! `pkg/scheduler/framework/plugins/`.
 
 pub mod balanced_allocation;
+pub mod labels;
 pub mod node_name;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
+pub mod pod_topology_spread;
 pub mod taint_toleration;
