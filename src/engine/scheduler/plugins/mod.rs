@@ -2,6 +2,7 @@
 //! `pkg/scheduler/framework/plugins/`.
 
 pub mod balanced_allocation;
+pub mod inter_pod_affinity;
 pub mod labels;
 pub mod node_name;
 pub mod node_resources_fit;
