@@ -202,9 +202,12 @@ mod tests {
         term(vec![expr("service", "In", values)], key)
     }
 
+    /// `None` for success, else the code and reason.
+    type Verdict = Option<(Code, String)>;
+
     /// The incoming pod's verdict on each node: `None` for success, else the
     /// code and reason.
-    fn verdicts(incoming: &Pod, nodes: &[Node], existing: &[Pod]) -> Vec<Option<(Code, String)>> {
+    fn verdicts(incoming: &Pod, nodes: &[Node], existing: &[Pod]) -> Vec<Verdict> {
         let infos = infos(nodes, existing);
         let mut state = CycleState::default();
         let pre = pre_filter(incoming, &infos, &mut state);
@@ -221,7 +224,9 @@ mod tests {
             .collect()
     }
 
-    fn fail(code: Code, reason: &str) -> Option<(Code, String)> {
+    /// A failed verdict, as `verdicts` gives it.
+    #[allow(clippy::unnecessary_wraps)] // compared with `verdicts` as is
+    fn fail(code: Code, reason: &str) -> Verdict {
         Some((code, reason.to_owned()))
     }
 
@@ -248,7 +253,7 @@ mod tests {
         diff_ns[0].metadata.namespace = Some("ns".into());
         let mut diff_ns_term = service_in(&["securityscan", "value2"], "");
         diff_ns_term.namespaces = Some(vec!["DiffNameSpace".into()]);
-        let cases: Vec<(&str, Pod, Vec<Pod>, Option<(Code, String)>)> = vec![
+        let cases: Vec<(&str, Pod, Vec<Pod>, Verdict)> = vec![
             (
                 "A pod that has no required pod affinity scheduling rules can schedule onto a node with no existing pods",
                 pod("p", &[]),
@@ -480,7 +485,8 @@ mod tests {
         assert_eq!(verdicts(&own_ns, &nodes, &existing), vec![None, None]);
         // An empty namespaceSelector selects every namespace.
         let mut all_ns_term = term(vec![expr("app", "In", &["db"])], "zone");
-        all_ns_term.namespace_selector = Some(Default::default());
+        all_ns_term.namespace_selector =
+            Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector::default());
         let all_ns = with_terms(pod("p", &[]), vec![], vec![all_ns_term]);
         let anti = fail(
             Code::Unschedulable,

@@ -142,3 +142,330 @@ pub fn normalize(state: &CycleState, scores: &mut BTreeMap<String, i64>) {
         *score = truncated;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scheduler::plugins::inter_pod_affinity::testing::{
+        expr, selector, term, weighted, with_preferred, with_terms,
+    };
+    use crate::engine::scheduler::plugins::pod_topology_spread::testing::{
+        infos, node, pod, pod_on,
+    };
+    use k8s_openapi::api::core::v1::WeightedPodAffinityTerm;
+
+    const S1: (&str, &str) = ("security", "S1");
+    const S2: (&str, &str) = ("security", "S2");
+    const CHINA: (&str, &str) = ("region", "China");
+    const INDIA: (&str, &str) = ("region", "India");
+    const AZ1: (&str, &str) = ("az", "az1");
+    const AZ2: (&str, &str) = ("az", "az2");
+
+    fn security_in(weight: i32, value: &str, key: &str) -> WeightedPodAffinityTerm {
+        weighted(weight, term(vec![expr("security", "In", &[value])], key))
+    }
+
+    /// `stayWithS1InRegion`, `stayWithS2InRegion`, `awayFromS1InAz`, ... as pods.
+    fn stay_with(p: Pod, weight: i32, value: &str) -> Pod {
+        with_preferred(p, vec![security_in(weight, value, "region")], vec![])
+    }
+
+    fn away_from(p: Pod, value: &str) -> Pod {
+        with_preferred(p, vec![], vec![security_in(5, value, "az")])
+    }
+
+    fn stay_with_s1_away_from_s2(p: Pod) -> Pod {
+        with_preferred(
+            p,
+            vec![security_in(8, "S1", "region")],
+            vec![security_in(5, "S2", "az")],
+        )
+    }
+
+    /// A case: name, incoming pod, existing pods, nodes, wanted scores.
+    type Case = (&'static str, Pod, Vec<Pod>, Vec<Node>, Option<Vec<i64>>);
+
+    /// Scores over all nodes, or `None` when `PreScore` skips.
+    fn scores(incoming: &Pod, nodes: &[Node], existing: &[Pod]) -> Option<Vec<i64>> {
+        let infos = infos(nodes, existing);
+        let mut state = CycleState::default();
+        let status = pre_score(incoming, &infos, &mut state);
+        if status.code == Code::Skip {
+            return None;
+        }
+        assert!(status.is_success(), "{status:?}");
+        let mut raw: BTreeMap<String, i64> = infos
+            .iter()
+            .map(|i| (i.name().to_owned(), score(&state, i)))
+            .collect();
+        normalize(&state, &mut raw);
+        Some(infos.iter().map(|i| raw[i.name()]).collect())
+    }
+
+    #[test]
+    #[allow(clippy::too_many_lines)] // upstream's table, case by case
+    fn preferred_affinity() {
+        // scoring_test.go, TestPreferredAffinity.
+        let china_india_az1 = || {
+            vec![
+                node("node1", &[CHINA]),
+                node("node2", &[INDIA]),
+                node("node3", &[AZ1]),
+            ]
+        };
+        let affinity3 = with_preferred(
+            pod("p", &[S1]),
+            vec![
+                weighted(
+                    8,
+                    term(
+                        vec![
+                            expr("security", "NotIn", &["S1"]),
+                            expr("security", "In", &["S2"]),
+                        ],
+                        "region",
+                    ),
+                ),
+                weighted(
+                    2,
+                    term(
+                        vec![
+                            expr("security", "Exists", &[]),
+                            expr("wrongkey", "DoesNotExist", &[]),
+                        ],
+                        "region",
+                    ),
+                ),
+            ],
+            vec![],
+        );
+        let hard_affinity = |p| {
+            with_terms(
+                p,
+                vec![
+                    term(vec![expr("security", "In", &["S1", "value2"])], "region"),
+                    term(
+                        vec![
+                            expr("security", "Exists", &[]),
+                            expr("wrongkey", "DoesNotExist", &[]),
+                        ],
+                        "region",
+                    ),
+                ],
+                vec![],
+            )
+        };
+        let cases: Vec<Case> = vec![
+            (
+                "all nodes are same priority as Affinity is nil",
+                pod("p", &[S1]),
+                vec![],
+                china_india_az1(),
+                None,
+            ),
+            (
+                "Affinity: pod that matches topology key & pods in nodes will get high score comparing to others which doesn't match either pods in nodes or in topology key",
+                stay_with(pod("p", &[S1]), 5, "S1"),
+                vec![
+                    pod_on("e1", "node1", &[S1]),
+                    pod_on("e2", "node2", &[S2]),
+                    pod_on("e3", "node3", &[S1]),
+                ],
+                china_india_az1(),
+                Some(vec![100, 0, 0]),
+            ),
+            (
+                "All the nodes that have the same topology key & label value with one of them has an existing pod that match the affinity rules, have the same score",
+                stay_with(pod("p", &[]), 5, "S1"),
+                vec![pod_on("e1", "node1", &[S1])],
+                vec![
+                    node("node1", &[CHINA]),
+                    node("node2", &[CHINA, AZ1]),
+                    node("node3", &[INDIA]),
+                ],
+                Some(vec![100, 100, 0]),
+            ),
+            (
+                "Affinity: nodes in one region has more matching pods comparing to other region, so the region which has more matches will get high score",
+                stay_with(pod("p", &[S1]), 6, "S2"),
+                vec![
+                    pod_on("e1", "node1", &[S2]),
+                    pod_on("e2", "node1", &[S2]),
+                    pod_on("e3", "node2", &[S2]),
+                    pod_on("e4", "node3", &[S2]),
+                    pod_on("e5", "node4", &[S2]),
+                    pod_on("e6", "node5", &[S2]),
+                ],
+                vec![
+                    node("node1", &[CHINA]),
+                    node("node2", &[INDIA]),
+                    node("node3", &[CHINA]),
+                    node("node4", &[CHINA]),
+                    node("node5", &[INDIA]),
+                ],
+                Some(vec![100, 0, 100, 100, 0]),
+            ),
+            (
+                "Affinity: different Label operators and values for pod affinity scheduling preference, including some match failures",
+                affinity3,
+                vec![
+                    pod_on("e1", "node1", &[S1]),
+                    pod_on("e2", "node2", &[S2]),
+                    pod_on("e3", "node3", &[S1]),
+                ],
+                china_india_az1(),
+                Some(vec![20, 100, 0]),
+            ),
+            (
+                "Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+                pod("p", &[S2]),
+                vec![
+                    stay_with(pod_on("e1", "node1", &[S1]), 5, "S1"),
+                    stay_with(pod_on("e2", "node2", &[S2]), 6, "S2"),
+                ],
+                china_india_az1(),
+                Some(vec![0, 100, 0]),
+            ),
+            (
+                "Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+                pod("p", &[S1]),
+                vec![
+                    hard_affinity(pod_on("e1", "node1", &[S1])),
+                    hard_affinity(pod_on("e2", "node2", &[S2])),
+                ],
+                china_india_az1(),
+                Some(vec![100, 100, 0]),
+            ),
+            (
+                "Anti Affinity: pod that does not match existing pods in node will get high score",
+                away_from(pod("p", &[S1]), "S1"),
+                vec![pod_on("e1", "node1", &[S1]), pod_on("e2", "node2", &[S2])],
+                vec![node("node1", &[AZ1]), node("node2", &[CHINA])],
+                Some(vec![0, 100]),
+            ),
+            (
+                "Anti Affinity: one node has more matching pods comparing to other node, so the node which has more unmatches will get high score",
+                away_from(pod("p", &[S1]), "S1"),
+                vec![
+                    pod_on("e1", "node1", &[S1]),
+                    pod_on("e2", "node1", &[S1]),
+                    pod_on("e3", "node2", &[S2]),
+                ],
+                vec![node("node1", &[AZ1]), node("node2", &[INDIA])],
+                Some(vec![0, 100]),
+            ),
+            (
+                "Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score",
+                pod("p", &[S2]),
+                vec![
+                    away_from(pod_on("e1", "node1", &[S1]), "S2"),
+                    away_from(pod_on("e2", "node2", &[S2]), "S1"),
+                ],
+                vec![node("node1", &[AZ1]), node("node2", &[AZ2])],
+                Some(vec![0, 100]),
+            ),
+            (
+                "Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and existing pods have the same labels",
+                stay_with_s1_away_from_s2(pod("p", &[S1])),
+                vec![
+                    pod_on("e1", "node1", &[S1]),
+                    pod_on("e2", "node1", &[S1]),
+                    pod_on("e3", "node2", &[S1]),
+                    pod_on("e4", "node3", &[S1]),
+                    pod_on("e5", "node3", &[S1]),
+                    pod_on("e6", "node4", &[S1]),
+                    pod_on("e7", "node5", &[S1]),
+                ],
+                vec![
+                    node("node1", &[CHINA, AZ1]),
+                    node("node2", &[INDIA]),
+                    node("node3", &[CHINA]),
+                    node("node4", &[CHINA]),
+                    node("node5", &[INDIA]),
+                ],
+                Some(vec![100, 0, 100, 100, 0]),
+            ),
+            (
+                // Weights: affinity 8,0,0,0; anti -5 on node2; symmetry +8 on
+                // node3; anti symmetry -5 on node4.
+                "Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity & symmetry",
+                stay_with_s1_away_from_s2(pod("p", &[S1])),
+                vec![
+                    pod_on("e1", "node1", &[S1]),
+                    pod_on("e2", "node2", &[S2]),
+                    stay_with_s1_away_from_s2(pod_on("e3", "node3", &[])),
+                    away_from(pod_on("e4", "node4", &[]), "S1"),
+                ],
+                vec![
+                    node("node1", &[CHINA]),
+                    node("node2", &[AZ1]),
+                    node("node3", &[INDIA]),
+                    node("node4", &[AZ2]),
+                ],
+                Some(vec![100, 0, 100, 0]),
+            ),
+            (
+                "Avoid panic when partial nodes in a topology don't have pods with affinity",
+                pod("p", &[S1]),
+                vec![
+                    pod_on("e1", "node1", &[S1]),
+                    stay_with_s1_away_from_s2(pod_on("e2", "node2", &[])),
+                ],
+                vec![node("node1", &[CHINA]), node("node2", &[CHINA])],
+                Some(vec![0, 0]),
+            ),
+        ];
+        for (name, incoming, existing, nodes, want) in cases {
+            assert_eq!(scores(&incoming, &nodes, &existing), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn namespace_selector_symmetry() {
+        // TestPreferredAffinity's "Affinity symmetry with namespace selector",
+        // with the selector on the namespace's name label (the only label
+        // podflow's scheduler knows).
+        let mut incoming = pod("p", &[S1]);
+        incoming.metadata.namespace = Some("subteam1.team1".into());
+        let mut ns_term = term(vec![expr("security", "In", &["S1"])], "region");
+        ns_term.namespaces = Some(vec!["subteam2.team2".into()]);
+        ns_term.namespace_selector = Some(selector(vec![expr(
+            "kubernetes.io/metadata.name",
+            "In",
+            &["subteam1.team1"],
+        )]));
+        let existing = vec![
+            with_preferred(
+                pod_on("e1", "node1", &[S1]),
+                vec![weighted(5, ns_term)],
+                vec![],
+            ),
+            stay_with(pod_on("e2", "node2", &[S2]), 6, "S2"),
+        ];
+        let nodes = vec![
+            node("node1", &[CHINA]),
+            node("node2", &[INDIA]),
+            node("node3", &[AZ1]),
+        ];
+        assert_eq!(scores(&incoming, &nodes, &existing), Some(vec![100, 0, 0]));
+    }
+
+    #[test]
+    fn invalid_terms_fail_pre_score() {
+        let bad = with_preferred(
+            pod("p", &[]),
+            vec![weighted(
+                8,
+                term(vec![expr("security", "Bogus", &["x"])], "region"),
+            )],
+            vec![],
+        );
+        let mut state = CycleState::default();
+        let status = pre_score(&bad, &[], &mut state);
+        assert_eq!(status.code, Code::Error);
+        assert_eq!(
+            status.reasons,
+            vec!["failed to parse pod: \"Bogus\" is not a valid label selector operator"]
+        );
+    }
+}

@@ -67,6 +67,7 @@ pub struct WeightedTerm {
 
 /// A pod's four term lists (`framework.PodInfo`'s).
 #[derive(Debug, Clone, Default)]
+#[allow(clippy::struct_field_names)] // as upstream names them
 pub struct PodTerms {
     pub required_affinity: Vec<AffinityTerm>,
     pub required_anti_affinity: Vec<AffinityTerm>,
