@@ -50,6 +50,76 @@ impl Requirement {
     }
 }
 
+/// Go's `%#v` of a string slice, as `field.Invalid` prints it.
+fn go_slice(values: &[String]) -> String {
+    let quoted: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+    format!("[]string{{{}}}", quoted.join(", "))
+}
+
+/// `validation.IsValidLabelValue`: at most 63 characters, alphanumerics with
+/// `-`, `_` or `.` inside; the messages joined as upstream joins them.
+fn label_value_errors(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > 63 {
+        errors.push("must be no more than 63 characters".to_owned());
+    }
+    let alnum = |c: char| c.is_ascii_alphanumeric();
+    let ok = value.is_empty()
+        || (value.starts_with(alnum)
+            && value.ends_with(alnum)
+            && value
+                .chars()
+                .all(|c| alnum(c) || matches!(c, '-' | '_' | '.')));
+    if !ok {
+        errors.push(
+            concat!(
+                "a valid label must be an empty string or consist of alphanumeric characters, ",
+                "'-', '_' or '.', and must start and end with an alphanumeric character ",
+                "(e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is ",
+                "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+            )
+            .to_owned(),
+        );
+    }
+    errors
+}
+
+/// `labels.NewRequirement`'s checks of the values against the operator
+/// (the key's syntax is left to the API server's validation).
+fn check_values(operator: Operator, values: &[String]) -> Result<(), String> {
+    match operator {
+        Operator::In | Operator::NotIn if values.is_empty() => {
+            return Err(format!(
+                "values: Invalid value: {}: for 'in', 'notin' operators, values set can't be empty",
+                go_slice(values)
+            ));
+        }
+        Operator::Equals if values.len() != 1 => {
+            return Err(format!(
+                "values: Invalid value: {}: exact-match compatibility requires one single value",
+                go_slice(values)
+            ));
+        }
+        Operator::Exists | Operator::DoesNotExist if !values.is_empty() => {
+            return Err(format!(
+                "values: Invalid value: {}: values set must be empty for exists and does not exist",
+                go_slice(values)
+            ));
+        }
+        _ => {}
+    }
+    for (i, value) in values.iter().enumerate() {
+        let errors = label_value_errors(value);
+        if !errors.is_empty() {
+            return Err(format!(
+                "values[{i}]: Invalid value: {value:?}: {}",
+                errors.join("; ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A parsed selector (`labels.Selector`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Selector {
@@ -88,6 +158,7 @@ impl Selector {
         let expressions = selector.match_expressions.as_deref().unwrap_or_default();
         let mut requirements = Vec::new();
         for (key, value) in match_labels.into_iter().flatten() {
+            check_values(Operator::Equals, std::slice::from_ref(value))?;
             requirements.push(Requirement {
                 key: key.clone(),
                 operator: Operator::Equals,
@@ -103,22 +174,7 @@ impl Selector {
                 other => return Err(format!("{other:?} is not a valid label selector operator")),
             };
             let values = expression.values.clone().unwrap_or_default();
-            match operator {
-                Operator::In | Operator::NotIn if values.is_empty() => {
-                    return Err(
-                        "values: Invalid value: []string{}: for 'in', 'notin' operators, \
-                                values set can't be empty"
-                            .to_owned(),
-                    );
-                }
-                Operator::Exists | Operator::DoesNotExist if !values.is_empty() => {
-                    return Err(format!(
-                        "values: Invalid value: {values:?}: values set must be empty for exists \
-                         and does not exist"
-                    ));
-                }
-                _ => {}
-            }
+            check_values(operator, &values)?;
             requirements.push(Requirement {
                 key: expression.key.clone(),
                 operator,
@@ -246,8 +302,20 @@ mod tests {
             bad(expression("a", "Equals", &["b"])).unwrap_err(),
             "\"Equals\" is not a valid label selector operator"
         );
-        assert!(bad(expression("a", "In", &[])).is_err());
-        assert!(bad(expression("a", "Exists", &["b"])).is_err());
+        assert_eq!(
+            bad(expression("a", "In", &[])).unwrap_err(),
+            "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"
+        );
+        assert_eq!(
+            bad(expression("a", "Exists", &["b"])).unwrap_err(),
+            "values: Invalid value: []string{\"b\"}: values set must be empty for exists and does not exist"
+        );
+        // interpodaffinity/scoring_test.go's "invalid Affinity fails PreScore".
+        let err = bad(expression("security", "In", &["{{.bad-value.}}"])).unwrap_err();
+        assert!(
+            err.starts_with("values[0]: Invalid value: \"{{.bad-value.}}\": a valid label must be"),
+            "{err}"
+        );
     }
 
     #[test]
