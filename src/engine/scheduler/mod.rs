@@ -2,8 +2,8 @@
 //! through Filter and Score, and binds each to the best node through the API
 //! server's `binding` subresource (`pkg/scheduler/schedule_one.go`).
 //!
-//! Simplified against upstream for now: the default profile without
-//! `PodTopologySpread`, `InterPodAffinity`, the volume plugins and preemption.
+//! Simplified against upstream for now: the default profile without the
+//! volume plugins, `DynamicResources` and preemption.
 
 pub mod config;
 pub mod framework;

@@ -83,6 +83,8 @@ fn scorer(name: &str, profile: &Profile) -> Option<Arc<dyn ScorePlugin + Send + 
             plugins::balanced_allocation::BalancedAllocation::new(profile.balanced.clone()),
         ),
         "ImageLocality" => Arc::new(plugins::image_locality::ImageLocality),
+        "PodTopologySpread" => Arc::new(plugins::pod_topology_spread::PodTopologySpread),
+        "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
         _ => return None,
     })
 }
@@ -114,6 +116,8 @@ mod tests {
                 ("TaintToleration", 3),
                 ("NodeAffinity", 2),
                 ("NodeResourcesFit", 1),
+                ("PodTopologySpread", 2),
+                ("InterPodAffinity", 2),
                 ("NodeResourcesBalancedAllocation", 1),
                 ("ImageLocality", 1)
             ]
