@@ -109,3 +109,55 @@ fn the_control_plane_taint_keeps_pods_on_workers() {
         Some("node(s) had untolerated taint(s)")
     );
 }
+
+#[test]
+fn a_taint_blocks_until_the_pod_tolerates_it() {
+    let records = run(
+        Some("zones-cluster.yaml"),
+        &[
+            &common::apply("ssd-pod.yaml"),
+            &common::apply("ssd-pod-tolerating.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let blocked = final_object(&records, "Pod", "ssd");
+    assert_eq!(blocked["status"]["phase"], "Pending");
+    let message = blocked["status"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "PodScheduled"))
+        .map(|c| c["message"].as_str().unwrap_or_default().to_owned())
+        .unwrap_or_default();
+    assert_eq!(
+        message,
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's node affinity/selector. \
+         preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+    );
+    let admitted = final_object(&records, "Pod", "ssd-ok");
+    assert_eq!(
+        admitted["spec"]["nodeName"], "node-a2",
+        "the toleration admits, the selector decides"
+    );
+}
+
+#[test]
+fn pods_spread_across_zones() {
+    let records = run(
+        Some("zones-cluster.yaml"),
+        &[&common::apply("spread-pods.yaml"), "wait idle"],
+        |_| {},
+    );
+    let zone = |node: &str| if node.starts_with("node-a") { "a" } else { "b" };
+    let zones: Vec<&str> = ["web-1", "web-2", "web-3"]
+        .iter()
+        .map(|name| {
+            let pod = final_object(&records, "Pod", name);
+            zone(pod["spec"]["nodeName"].as_str().expect("scheduled"))
+        })
+        .collect();
+    let in_a = zones.iter().filter(|z| **z == "a").count();
+    assert!(
+        (1..=2).contains(&in_a),
+        "skew at most 1 across zones: {zones:?}"
+    );
+}
