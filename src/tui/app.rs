@@ -17,6 +17,8 @@ pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 const NORMAL_SPEED: usize = 2;
 /// How long one step shows at 1×, in milliseconds.
 const STEP_MS: f64 = 600.0;
+/// Animation frames per step while playing (the pipeline's token moves).
+const FRAMES_PER_STEP: u8 = 4;
 
 /// What is drawn over the panes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -50,6 +52,8 @@ pub struct App {
     pub notice: Option<String>,
     /// A line that says what podflow simplifies (shown in the help).
     pub simplified: &'static str,
+    /// The animation frame within the current step while playing.
+    frame: u8,
 }
 
 impl App {
@@ -72,6 +76,7 @@ impl App {
                 .collect(),
             notice: None,
             simplified: crate::tui::SIMPLIFIED,
+            frame: 0,
         }
     }
 
@@ -89,11 +94,18 @@ impl App {
         self.timeline.len().saturating_sub(1)
     }
 
-    /// The play timer's period at the current speed.
+    /// The play timer's period at the current speed: one animation frame.
     pub fn tick_ms(&self) -> u64 {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let ms = (STEP_MS / SPEEDS[self.speed]).round() as u64;
+        let ms = (STEP_MS / SPEEDS[self.speed] / f64::from(FRAMES_PER_STEP)).round() as u64;
         ms.max(1)
+    }
+
+    /// Sets the animation frame of the current step (`None` when paused).
+    fn set_frame(&mut self, frame: Option<u8>) {
+        self.frame = frame.unwrap_or(0);
+        let progress = frame.map(|f| (f + 1) * (100 / FRAMES_PER_STEP));
+        self.pane_mut(PaneId::Pipeline).progress = progress;
     }
 
     /// The state of pane `id`.
@@ -115,6 +127,7 @@ impl App {
     }
 
     fn pause(&mut self) -> Vec<Effect> {
+        self.set_frame(None);
         if self.playing {
             self.playing = false;
             vec![Effect::Ticking(None)]
@@ -174,12 +187,18 @@ impl App {
                     self.seek(0);
                 }
                 self.playing = true;
+                self.set_frame(Some(0));
                 vec![Effect::Ticking(Some(self.tick_ms()))]
             }
             Action::Tick if !self.playing => Vec::new(),
+            Action::Tick if self.frame + 1 < FRAMES_PER_STEP => {
+                self.set_frame(Some(self.frame + 1));
+                Vec::new()
+            }
             Action::Tick if self.cursor >= self.last() => self.pause(),
             Action::Tick => {
                 self.seek(self.cursor + 1);
+                self.set_frame(Some(0));
                 Vec::new()
             }
             _ => {

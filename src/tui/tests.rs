@@ -28,12 +28,27 @@ fn draw(app: &App, width: u16, height: u16) -> Buffer {
 #[test]
 fn play_ticks_until_the_end_then_pauses() {
     let mut app = app(nginx_timeline());
-    assert_eq!(app.update(Action::TogglePlay), [Effect::Ticking(Some(600))]);
+    assert_eq!(app.update(Action::TogglePlay), [Effect::Ticking(Some(150))]);
     assert!(app.playing);
+    // Four animation frames a step: the token moves, then the next step.
+    for progress in [50, 75, 100] {
+        app.update(Action::Tick);
+        assert_eq!(app.cursor, 0);
+        assert_eq!(app.pane(PaneId::Pipeline).progress, Some(progress));
+    }
     app.update(Action::Tick);
     assert_eq!(app.cursor, 1);
+    assert_eq!(app.pane(PaneId::Pipeline).progress, Some(25));
     app.cursor = app.last();
+    for _ in 0..3 {
+        app.update(Action::Tick);
+    }
     assert_eq!(app.update(Action::Tick), [Effect::Ticking(None)]);
+    assert_eq!(
+        app.pane(PaneId::Pipeline).progress,
+        None,
+        "paused: the token rests"
+    );
     assert!(!app.playing);
     // Play at the end starts again from the first step.
     app.update(Action::TogglePlay);
@@ -77,13 +92,13 @@ fn speed_stays_between_a_quarter_and_sixteen() {
     for _ in 0..10 {
         app.update(Action::Faster);
     }
-    assert_eq!(app.tick_ms(), 38);
+    assert_eq!(app.tick_ms(), 9);
     for _ in 0..10 {
         app.update(Action::Slower);
     }
-    assert_eq!(app.tick_ms(), 2400);
+    assert_eq!(app.tick_ms(), 600);
     app.update(Action::TogglePlay);
-    assert_eq!(app.update(Action::Faster), [Effect::Ticking(Some(1200))]);
+    assert_eq!(app.update(Action::Faster), [Effect::Ticking(Some(300))]);
 }
 
 #[test]

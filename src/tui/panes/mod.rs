@@ -67,6 +67,9 @@ pub struct PaneState {
     pub filter: String,
     /// The selected row (objects pane: the selected key).
     pub selected: usize,
+    /// How far the current step's animation has got, 0..=100, while playing
+    /// (the pipeline's travelling token); `None` when paused.
+    pub progress: Option<u8>,
 }
 
 /// Everything a pane reads to build its model.

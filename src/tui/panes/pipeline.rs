@@ -128,7 +128,7 @@ impl Model {
     pub fn build(cx: &PaneCx<'_>) -> Model {
         let view = cx.view;
         let mut model = Model {
-            progress: DEFAULT_PROGRESS,
+            progress: cx.state.progress.unwrap_or(DEFAULT_PROGRESS),
             revision: view.store.revision(),
             nodes: nodes(view.store),
             ..Model::default()
