@@ -54,6 +54,8 @@ pub struct Scheduler {
     flush_at: Option<SimTime>,
     /// The profiles it runs (`KubeSchedulerConfiguration`), by scheduler name.
     profiles: Vec<Arc<ProfilePlugins>>,
+    /// Where the next cycle starts looking for feasible nodes (`nextStartNodeIndex`).
+    next_start_node: usize,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -112,6 +114,7 @@ impl Scheduler {
             cycle_pending: false,
             flush_at: None,
             profiles: profiles.into_iter().map(Arc::new).collect(),
+            next_start_node: 0,
         }
     }
 
@@ -349,7 +352,15 @@ impl Scheduler {
         };
         let infos = self.node_infos();
         let mut cycle = CycleState::default();
-        let (feasible, failures) = run_filters(&profile, key, pod, &infos, &mut cycle, cx);
+        let (feasible, failures) = run_filters(
+            &profile,
+            &mut self.next_start_node,
+            key,
+            pod,
+            &infos,
+            &mut cycle,
+            cx,
+        );
         if feasible.is_empty() {
             self.unschedulable_pod(key, pod, infos.len(), &failures, cx);
             return;
@@ -479,8 +490,10 @@ type Failures = BTreeMap<String, (Code, Vec<String>)>;
 
 /// `PreFilter`, then every Filter on every node (stopping at a node's first
 /// failure, as upstream does); one record per verdict.
+#[allow(clippy::too_many_arguments)]
 fn run_filters<'a>(
     profile: &ProfilePlugins,
+    start: &mut usize,
     key: &str,
     pod: &Pod,
     infos: &'a [NodeInfo],
@@ -509,8 +522,22 @@ fn run_filters<'a>(
     }
     // PreFilter may narrow the nodes worth filtering (NodeAffinity's `metadata.name` terms).
     let narrowed = plugins::node_affinity::pre_filter_result(cycle).cloned();
+    // Only as many feasible nodes as `percentageOfNodesToScore` asks for are
+    // looked for, starting where the last cycle stopped (`findNodesThatPassFilters`).
+    let wanted =
+        config::num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, infos.len());
     let mut feasible = Vec::new();
-    for info in infos {
+    let first = if infos.is_empty() {
+        0
+    } else {
+        *start % infos.len()
+    };
+    let mut processed = 0;
+    for info in infos[first..].iter().chain(&infos[..first]) {
+        if feasible.len() >= wanted {
+            break;
+        }
+        processed += 1;
         if narrowed
             .as_ref()
             .is_some_and(|names| !names.contains(info.name()))
@@ -548,6 +575,7 @@ fn run_filters<'a>(
             None => feasible.push(info),
         }
     }
+    *start = (first + processed) % infos.len().max(1);
     (feasible, failures)
 }
 
