@@ -40,6 +40,25 @@ pub fn find(timeline: &Timeline, needle: &str) -> usize {
         .unwrap_or_else(|| panic!("no record contains {needle:?}"))
 }
 
+/// Runs `f` with the pane context of record `index` (English, dark theme,
+/// not focused, `state`): how pane tests build their models.
+pub fn with_cx<R>(
+    timeline: &Timeline,
+    index: usize,
+    state: &PaneState,
+    f: impl FnOnce(&PaneCx<'_>) -> R,
+) -> R {
+    let theme = Theme::new(ThemeName::Dark, false);
+    let cx = PaneCx {
+        view: timeline.view(index),
+        lang: Lang::En,
+        theme: &theme,
+        focused: false,
+        state,
+    };
+    f(&cx)
+}
+
 /// Renders pane `id` at record `index` into a `width`×`height` buffer, and
 /// returns the buffer's text, one line per row, trailing spaces trimmed.
 pub fn render_pane(

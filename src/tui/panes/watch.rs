@@ -175,18 +175,9 @@ mod tests {
     use crate::tui::lang::Lang;
     use crate::tui::panes::PaneState;
     use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
-    use crate::tui::theme::{Theme, ThemeName};
 
     fn model_at(t: &crate::timeline::Timeline, index: usize, state: &PaneState) -> Model {
-        let theme = Theme::new(ThemeName::Dark, false);
-        let cx = PaneCx {
-            view: t.view(index),
-            lang: Lang::En,
-            theme: &theme,
-            focused: false,
-            state,
-        };
-        Model::build(&cx)
+        crate::tui::testing::with_cx(t, index, state, Model::build)
     }
 
     #[test]
