@@ -20,4 +20,4 @@ mod tests;
 pub mod theme;
 
 /// What podflow simplifies against real Kubernetes, in one line (the README has the list).
-pub const SIMPLIFIED: &str = "Simplified: containers run until stopped (no commands, probes or restarts yet); no controllers yet; events are not stored in etcd.";
+pub const SIMPLIFIED: &str = "Simplified: containers run until stopped (no commands, probes or restarts yet); no controllers or preemption yet; events are not stored in etcd.";
