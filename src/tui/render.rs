@@ -115,6 +115,16 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let total = app.timeline.len();
     Line::from(Span::styled(status_text(app), theme.bar)).render(area, buf);
     let slider = slider_area(app, area);
+    // A notice (a command's answer or error) takes the place of the slider and the keys.
+    if let Some(notice) = &app.notice {
+        let rect = Rect::new(slider.x, area.y, area.x + area.width - slider.x, 1);
+        Line::from(Span::styled(
+            format!(" {notice}"),
+            theme.bad.patch(theme.bar),
+        ))
+        .render(rect, buf);
+        return;
+    }
     if slider.width >= 4 && total > 0 {
         let filled = usize::from(slider.width - 1) * app.cursor / app.last().max(1);
         let bar: String = (0..usize::from(slider.width))
@@ -126,25 +136,16 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
             .collect();
         Line::from(Span::styled(bar, theme.bar)).render(slider, buf);
     }
-    let right = match &app.notice {
-        Some(notice) => format!(" {notice} "),
-        None => format!(
-            " {}  {} ",
-            app.lang.code(),
-            app.lang
-                .pick("space ←→ [ ] +- z / : ? q", "空格 ←→ [ ] +- z / : ? q")
-        ),
-    };
-    let right_width = u16::try_from(unicode_width(&right)).unwrap_or(u16::MAX);
-    let start = slider.x + slider.width + 1;
-    if start + right_width <= area.x + area.width {
-        let style = if app.notice.is_some() {
-            theme.bad.patch(theme.bar)
-        } else {
-            theme.bar
-        };
-        let rect = Rect::new(area.x + area.width - right_width, area.y, right_width, 1);
-        Line::from(Span::styled(right, style)).render(rect, buf);
+    let keys = format!(
+        " {}  {} ",
+        app.lang.code(),
+        app.lang
+            .pick("space ←→ [ ] +- z / : ? q", "空格 ←→ [ ] +- z / : ? q")
+    );
+    let keys_width = u16::try_from(unicode_width(&keys)).unwrap_or(u16::MAX);
+    if slider.x + slider.width + 1 + keys_width <= area.x + area.width {
+        let rect = Rect::new(area.x + area.width - keys_width, area.y, keys_width, 1);
+        Line::from(Span::styled(keys, theme.bar)).render(rect, buf);
     }
 }
 

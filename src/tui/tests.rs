@@ -235,6 +235,22 @@ fn every_size_draws_without_panic() {
 }
 
 #[test]
+fn a_commands_error_shows_in_the_status_bar() {
+    let mut app = app(nginx_timeline());
+    app.notice = Some(r#"error: unknown command "frob" for "kubectl""#.into());
+    let text = buffer_text(&draw(&app, 100, 30));
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .contains(r#"error: unknown command "frob" for "kubectl""#),
+        "{text}"
+    );
+    app.update(Action::StepForward);
+    assert_eq!(app.notice, None, "the next key clears it");
+}
+
+#[test]
 fn a_small_terminal_asks_to_be_bigger() {
     let app = app(nginx_timeline());
     let text = buffer_text(&draw(&app, 30, 8));
