@@ -161,3 +161,30 @@ fn pods_spread_across_zones() {
         "skew at most 1 across zones: {zones:?}"
     );
 }
+
+#[test]
+fn summary_detail_records_one_scheduler_stage_a_cycle() {
+    let count = |records: &[podflow::engine::trace::TraceRecord], stage: &str| {
+        records
+            .iter()
+            .filter(|r| matches!(&r.body, Record::Stage(s) if s.component == "kube-scheduler" && s.stage == stage))
+            .count()
+    };
+    let full = run(None, &[&nginx()], |_| {});
+    assert!(count(&full, "filter") > 10 && count(&full, "score") > 5);
+    let summary = run(None, &[&nginx()], |a| {
+        a.detail = Some(podflow::engine::apiserver::handler::Detail::Summary);
+    });
+    assert_eq!(count(&summary, "filter"), 0);
+    assert_eq!(count(&summary, "score"), 0);
+    assert_eq!(
+        count(&summary, "select"),
+        1,
+        "the chosen node, with the weighted totals"
+    );
+    let pod = final_object(&summary, "Pod", "nginx");
+    assert_eq!(
+        pod["status"]["phase"], "Running",
+        "the same story, fewer records"
+    );
+}

@@ -154,7 +154,11 @@ impl Engine {
             last_delivery: BTreeMap::new(),
             compact_next: 0,
             kubectl: Kubectl::new(setup.commands, setup.identity),
-            scheduler: Scheduler::new(setup.scheduler_profiles),
+            scheduler: if setup.detail == Detail::Summary {
+                Scheduler::new(setup.scheduler_profiles).summarised()
+            } else {
+                Scheduler::new(setup.scheduler_profiles)
+            },
             kubelets: BTreeMap::new(),
         };
         let registry = Arc::new(setup.registry);

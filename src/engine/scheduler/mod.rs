@@ -56,6 +56,8 @@ pub struct Scheduler {
     profiles: Vec<Arc<ProfilePlugins>>,
     /// Where the next cycle starts looking for feasible nodes (`nextStartNodeIndex`).
     next_start_node: usize,
+    /// Record every filter and score verdict (`--detail full`), or one record a cycle.
+    verbose: bool,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -97,6 +99,13 @@ fn unscheduled(pod: &Pod) -> bool {
 }
 
 impl Scheduler {
+    /// Records one stage a scheduling cycle instead of every verdict (`--detail summary`).
+    #[must_use]
+    pub fn summarised(mut self) -> Scheduler {
+        self.verbose = false;
+        self
+    }
+
     /// A scheduler running the default profile.
     pub fn with_default_profile() -> Scheduler {
         Scheduler::new(vec![ProfilePlugins::default()])
@@ -115,6 +124,7 @@ impl Scheduler {
             flush_at: None,
             profiles: profiles.into_iter().map(Arc::new).collect(),
             next_start_node: 0,
+            verbose: true,
         }
     }
 
@@ -352,20 +362,19 @@ impl Scheduler {
         };
         let infos = self.node_infos();
         let mut cycle = CycleState::default();
-        let (feasible, failures) = run_filters(
-            &profile,
-            &mut self.next_start_node,
+        let this = This {
+            profile: &profile,
             key,
             pod,
-            &infos,
-            &mut cycle,
-            cx,
-        );
+            verbose: self.verbose,
+        };
+        let (feasible, failures) =
+            run_filters(&this, &mut self.next_start_node, &infos, &mut cycle, cx);
         if feasible.is_empty() {
             self.unschedulable_pod(key, pod, infos.len(), &failures, cx);
             return;
         }
-        let totals = run_scores(&profile, key, pod, &feasible, &infos, &mut cycle, cx);
+        let totals = run_scores(&this, &feasible, &infos, &mut cycle, cx);
         let chosen = select_host(&totals, cx);
         let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
         let detail = format!(
@@ -485,21 +494,34 @@ fn pod_request(verb: Verb, pod: &Pod) -> Request {
     )
 }
 
+/// What one scheduling cycle is about: the profile, the pod, and whether
+/// every verdict is recorded (`--detail full`) or only the outcome (`summary`).
+#[derive(Clone, Copy)]
+struct This<'a> {
+    profile: &'a ProfilePlugins,
+    key: &'a str,
+    pod: &'a Pod,
+    verbose: bool,
+}
+
 /// Nodes that failed, with the failing plugin's code and reasons.
 type Failures = BTreeMap<String, (Code, Vec<String>)>;
 
 /// `PreFilter`, then every Filter on every node (stopping at a node's first
 /// failure, as upstream does); one record per verdict.
-#[allow(clippy::too_many_arguments)]
 fn run_filters<'a>(
-    profile: &ProfilePlugins,
+    this: &This<'_>,
     start: &mut usize,
-    key: &str,
-    pod: &Pod,
     infos: &'a [NodeInfo],
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
 ) -> (Vec<&'a NodeInfo>, Failures) {
+    let This {
+        profile,
+        key,
+        pod,
+        verbose,
+    } = *this;
     let mut failures = Failures::new();
     let mut active = Vec::new();
     for plugin in &profile.filters {
@@ -565,7 +587,9 @@ fn run_filters<'a>(
             if !passed {
                 stage.reason = Some(status.reasons.join(", "));
             }
-            cx.stage(stage);
+            if verbose {
+                cx.stage(stage);
+            }
             (!passed).then_some(status)
         });
         match failed {
@@ -582,14 +606,18 @@ fn run_filters<'a>(
 /// `PreScore` and Score on the feasible nodes, normalised and weighted; one
 /// record per plugin and node. A single feasible node is not scored.
 fn run_scores(
-    profile: &ProfilePlugins,
-    key: &str,
-    pod: &Pod,
+    this: &This<'_>,
     feasible: &[&NodeInfo],
     infos: &[NodeInfo],
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
 ) -> BTreeMap<String, i64> {
+    let This {
+        profile,
+        key,
+        pod,
+        verbose,
+    } = *this;
     let mut totals: BTreeMap<String, i64> =
         feasible.iter().map(|i| (i.name().to_owned(), 0)).collect();
     if feasible.len() < 2 {
@@ -614,7 +642,9 @@ fn run_scores(
             stage.raw = raw.remove(node);
             stage.score = Some(*score);
             stage.weight = Some(weight);
-            cx.stage(stage);
+            if verbose {
+                cx.stage(stage);
+            }
             *totals.entry(node.clone()).or_default() += score * weight;
         }
     }
