@@ -142,6 +142,30 @@ fn pad(text: &str, columns: usize) -> String {
 }
 
 /// The table's lines, and the notes under it.
+/// The cycle's outcome under the table: the `FailedScheduling` message (or
+/// the totals when no row is shown), and where the pod waits in the queue.
+fn outcome_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let theme = cx.theme;
+    let mut notes = Vec::new();
+    if let Some(verdict) = &cycle.verdict {
+        if cycle.unschedulable {
+            notes.push(Line::from(vec![
+                Span::styled("FailedScheduling: ", theme.bad),
+                Span::styled(verdict.clone(), theme.text),
+            ]));
+        } else if cycle.rows.is_empty() {
+            notes.push(Line::from(Span::styled(verdict.clone(), theme.text)));
+        }
+    }
+    if let Some(queue) = &cycle.queue {
+        notes.push(Line::from(vec![
+            Span::styled(cx.lang.pick("Queue: ", "调度队列："), theme.component),
+            Span::styled(queue.clone(), theme.text),
+        ]));
+    }
+    notes
+}
+
 fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'a>>) {
     let lang = cx.lang;
     let theme = cx.theme;
@@ -204,17 +228,7 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
             .map(|row| row_line(cycle, row, widths, cx)),
     );
 
-    let mut notes = Vec::new();
-    if let Some(verdict) = &cycle.verdict {
-        if cycle.unschedulable {
-            notes.push(Line::from(vec![
-                Span::styled("FailedScheduling: ", theme.bad),
-                Span::styled(verdict.clone(), theme.text),
-            ]));
-        } else if cycle.rows.is_empty() {
-            notes.push(Line::from(Span::styled(verdict.clone(), theme.text)));
-        }
-    }
+    let mut notes = outcome_lines(cycle, cx);
     let legend = |label: &str, plugins: &mut dyn Iterator<Item = &String>| {
         let items: Vec<String> = plugins
             .map(|p| format!("{} {p}", scheduling::short(p)))

@@ -58,6 +58,9 @@ pub struct Cycle {
     /// `FailedScheduling` message.
     pub verdict: Option<String>,
     pub unschedulable: bool,
+    /// Where the pod waits in the scheduling queue after this cycle, as the
+    /// scheduler's latest `queue` record says (backoffQ until …, unschedulable …).
+    pub queue: Option<String>,
 }
 
 fn scheduler_stage(record: &TraceRecord) -> Option<&Stage> {
@@ -112,6 +115,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         chosen: None,
         verdict: None,
         unschedulable: false,
+        queue: None,
     };
     for s in records.iter().filter_map(scheduler_stage) {
         let plugin = s.plugin.clone().unwrap_or_default();
@@ -152,6 +156,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                 cycle.chosen.clone_from(&s.node);
             }
             "bind" if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.node),
+            "queue" => cycle.queue = Some(s.detail.clone()),
             _ => {}
         }
     }

@@ -322,3 +322,31 @@ fn never_panics_at_any_size() {
         &scrolled,
     );
 }
+
+#[test]
+fn an_unschedulable_pod_shows_where_it_waits_in_the_queue() {
+    let manifest = format!(
+        "apply -f {}/assets/manifests/nginx-pod.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let args = crate::cli::SetupArgs {
+        steps: vec![
+            "cordon node-1".into(),
+            "cordon node-2".into(),
+            "cordon node-3".into(),
+            manifest,
+        ],
+        seed: 1,
+        ..crate::cli::SetupArgs::default()
+    };
+    let engine = crate::engine::engine::Engine::new(crate::cli::build_setup(&args).expect("setup"));
+    let t = crate::timeline::Timeline::new(engine);
+    let at = find(&t, "waits among unschedulable pods");
+    let text = render_pane(&t, at, PaneId::Explain, 100, 20);
+    assert!(
+        text.contains(
+            "Queue: default/nginx waits among unschedulable pods for a cluster event (attempt 1)"
+        ),
+        "{text}"
+    );
+}
