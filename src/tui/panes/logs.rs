@@ -19,10 +19,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
-use super::watch::{MAX_ROWS, filter_matches, filter_title, window};
-use super::{PaneCx, PaneId, block};
+use super::watch::{List, MAX_ROWS, filter_matches, render_list};
+use super::{PaneCx, PaneId};
 use crate::engine::trace::{Record, TraceRecord};
 
 /// The component that writes audit lines.
@@ -143,27 +142,25 @@ fn request_of<'a>(records: &'a [TraceRecord], index: usize, client: &str) -> Opt
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let block = block(PaneId::Logs, cx, &filter_title(&model.filter));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.is_empty() {
-        return;
-    }
-    if model.lines.is_empty() {
-        let text = if model.filter.is_empty() {
-            cx.lang.pick("no log lines yet", "尚无日志")
-        } else {
-            cx.lang
-                .pick("no log line matches the filter", "没有匹配过滤条件的日志")
-        };
-        Paragraph::new(Line::styled(text, cx.theme.dim)).render(inner, buf);
-        return;
-    }
-    let (start, end) = window(model.lines.len(), usize::from(inner.height), model.scroll);
     let theme = cx.theme;
-    let lines: Vec<Line> = model.lines[start..end]
-        .iter()
-        .map(|l| {
+    let list = List {
+        pane: PaneId::Logs,
+        rows: &model.lines,
+        filter: &model.filter,
+        scroll: model.scroll,
+        current: model.current,
+        empty: [
+            ("no log lines yet", "尚无日志"),
+            ("no log line matches the filter", "没有匹配过滤条件的日志"),
+        ],
+    };
+    render_list(
+        &list,
+        cx,
+        area,
+        buf,
+        |l| l.index,
+        |l| {
             let mut spans = vec![
                 Span::styled(l.tag.clone(), theme.component),
                 Span::styled("│ ", theme.dim),
@@ -177,15 +174,9 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
                 }
                 None => spans.push(Span::styled(l.text.clone(), theme.text)),
             }
-            let line = Line::from(spans);
-            if model.current == Some(l.index) {
-                line.patch_style(theme.active)
-            } else {
-                line
-            }
-        })
-        .collect();
-    Paragraph::new(lines).render(inner, buf);
+            Line::from(spans)
+        },
+    );
 }
 
 #[cfg(test)]

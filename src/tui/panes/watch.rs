@@ -122,51 +122,92 @@ pub(super) fn filter_title(filter: &str) -> String {
     }
 }
 
-/// Draws the pane.
-pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let block = block(PaneId::Watch, cx, &filter_title(&model.filter));
+/// What a filterable list pane (watch, logs) shows: its rows in order, which
+/// record is current, how far it is scrolled back, and what to say when empty
+/// (`(English, Chinese)` for "nothing yet" and "nothing matches").
+pub(super) struct List<'a, T> {
+    pub pane: PaneId,
+    pub rows: &'a [T],
+    pub filter: &'a str,
+    pub scroll: usize,
+    pub current: Option<usize>,
+    pub empty: [(&'a str, &'a str); 2],
+}
+
+/// Draws a list pane: the block with its filter, a dim placeholder when
+/// empty, else the rows that fit, the current record's row lit.
+pub(super) fn render_list<T>(
+    list: &List<'_, T>,
+    cx: &PaneCx<'_>,
+    area: Rect,
+    buf: &mut Buffer,
+    index_of: impl Fn(&T) -> usize,
+    line_of: impl Fn(&T) -> Line<'static>,
+) {
+    let block = block(list.pane, cx, &filter_title(list.filter));
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.is_empty() {
         return;
     }
-    if model.lines.is_empty() {
-        let text = if model.filter.is_empty() {
-            cx.lang.pick("no watch events yet", "尚无 watch 事件")
-        } else {
-            cx.lang.pick(
-                "no watch event matches the filter",
-                "没有匹配过滤条件的 watch 事件",
-            )
-        };
-        Paragraph::new(Line::styled(text, cx.theme.dim)).render(inner, buf);
+    if list.rows.is_empty() {
+        let (en, zh) = list.empty[usize::from(!list.filter.is_empty())];
+        Paragraph::new(Line::styled(cx.lang.pick(en, zh), cx.theme.dim)).render(inner, buf);
         return;
     }
-    let (start, end) = window(model.lines.len(), usize::from(inner.height), model.scroll);
-    let theme = cx.theme;
-    let lines: Vec<Line> = model.lines[start..end]
+    let (start, end) = window(list.rows.len(), usize::from(inner.height), list.scroll);
+    let lines: Vec<Line> = list.rows[start..end]
         .iter()
-        .map(|l| {
-            let type_style = match l.event_type.as_str() {
-                "ADDED" => theme.ok,
-                "DELETED" => theme.bad,
-                _ => theme.changed,
-            };
-            let line = Line::from(vec![
-                Span::styled(l.watcher.clone(), theme.component),
-                Span::styled(" ← ", theme.dim),
-                Span::styled(l.event_type.clone(), type_style),
-                Span::styled(format!(" {}", l.object), theme.text),
-                Span::styled(format!(" rv={}", l.resource_version), theme.dim),
-            ]);
-            if model.current == Some(l.index) {
-                line.patch_style(theme.active)
+        .map(|row| {
+            let line = line_of(row);
+            if list.current == Some(index_of(row)) {
+                line.patch_style(cx.theme.active)
             } else {
                 line
             }
         })
         .collect();
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// Draws the pane.
+pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
+    let theme = cx.theme;
+    let list = List {
+        pane: PaneId::Watch,
+        rows: &model.lines,
+        filter: &model.filter,
+        scroll: model.scroll,
+        current: model.current,
+        empty: [
+            ("no watch events yet", "尚无 watch 事件"),
+            (
+                "no watch event matches the filter",
+                "没有匹配过滤条件的 watch 事件",
+            ),
+        ],
+    };
+    render_list(
+        &list,
+        cx,
+        area,
+        buf,
+        |l| l.index,
+        |l| {
+            let type_style = match l.event_type.as_str() {
+                "ADDED" => theme.ok,
+                "DELETED" => theme.bad,
+                _ => theme.changed,
+            };
+            Line::from(vec![
+                Span::styled(l.watcher.clone(), theme.component),
+                Span::styled(" ← ", theme.dim),
+                Span::styled(l.event_type.clone(), type_style),
+                Span::styled(format!(" {}", l.object), theme.text),
+                Span::styled(format!(" rv={}", l.resource_version), theme.dim),
+            ])
+        },
+    );
 }
 
 #[cfg(test)]

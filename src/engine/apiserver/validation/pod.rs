@@ -204,24 +204,7 @@ fn validate_containers(
         if !names.insert(c.name.clone()) {
             errs.push(duplicate(&format!("{p}.name"), &c.name));
         }
-        validate_probe(
-            c.liveness_probe.as_ref(),
-            &format!("{p}.livenessProbe"),
-            true,
-            errs,
-        );
-        validate_probe(
-            c.readiness_probe.as_ref(),
-            &format!("{p}.readinessProbe"),
-            false,
-            errs,
-        );
-        validate_probe(
-            c.startup_probe.as_ref(),
-            &format!("{p}.startupProbe"),
-            true,
-            errs,
-        );
+        validate_probes(c, &p, errs);
         if c.restart_policy.is_some() {
             errs.push(forbidden(
                 &format!("{p}.restartPolicy"),
@@ -230,6 +213,28 @@ fn validate_containers(
         }
     }
     host_port_conflicts(&spec.containers, path, errs);
+}
+
+/// The liveness, readiness and startup probes of one container at `path`.
+fn validate_probes(c: &Container, path: &str, errs: &mut Vec<FieldError>) {
+    validate_probe(
+        c.liveness_probe.as_ref(),
+        &format!("{path}.livenessProbe"),
+        true,
+        errs,
+    );
+    validate_probe(
+        c.readiness_probe.as_ref(),
+        &format!("{path}.readinessProbe"),
+        false,
+        errs,
+    );
+    validate_probe(
+        c.startup_probe.as_ref(),
+        &format!("{path}.startupProbe"),
+        true,
+        errs,
+    );
 }
 
 fn validate_init_containers(
@@ -261,24 +266,7 @@ fn validate_init_containers(
         }
         host_port_conflicts(std::slice::from_ref(c), path, errs);
         if restart_always {
-            validate_probe(
-                c.liveness_probe.as_ref(),
-                &format!("{p}.livenessProbe"),
-                true,
-                errs,
-            );
-            validate_probe(
-                c.readiness_probe.as_ref(),
-                &format!("{p}.readinessProbe"),
-                false,
-                errs,
-            );
-            validate_probe(
-                c.startup_probe.as_ref(),
-                &format!("{p}.startupProbe"),
-                true,
-                errs,
-            );
+            validate_probes(c, &p, errs);
         } else {
             let why = "may not be set for init containers without restartPolicy=Always";
             if c.lifecycle.is_some() {
