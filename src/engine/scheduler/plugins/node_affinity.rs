@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::{
-    NodeAffinity as NodeAffinitySpec, NodeSelectorRequirement, NodeSelectorTerm, Pod,
+    Node, NodeAffinity as NodeAffinitySpec, NodeSelectorRequirement, NodeSelectorTerm, Pod,
     PreferredSchedulingTerm,
 };
 
@@ -85,7 +85,14 @@ fn node_selector(pod: &Pod) -> Option<&BTreeMap<String, String>> {
 /// `RequiredNodeAffinity.Match`: the `nodeSelector` labels, then the required
 /// terms `ORed` (a term that fails to parse matches nothing).
 pub fn required_matches(pod: &Pod, node: &NodeInfo) -> bool {
-    let labels = node_labels(node);
+    required_matches_node(pod, &node.node)
+}
+
+/// [`required_matches`] for a bare `Node` (`PodTopologySpread`'s
+/// `nodeAffinityPolicy: Honor` asks it of every node it counts).
+pub fn required_matches_node(pod: &Pod, node: &Node) -> bool {
+    let labels = node.metadata.labels.as_ref();
+    let name = node.metadata.name.as_deref().unwrap_or_default();
     let selector_ok = node_selector(pod).is_none_or(|selector| {
         selector
             .iter()
@@ -97,7 +104,7 @@ pub fn required_matches(pod: &Pod, node: &NodeInfo) -> bool {
     match required_terms(pod) {
         Some(terms) => terms
             .iter()
-            .any(|t| term_matches(t, labels, node.name()) == Some(true)),
+            .any(|t| term_matches(t, labels, name) == Some(true)),
         None => true,
     }
 }

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod};
+use k8s_openapi::api::core::v1::{Node, Pod};
 
 use crate::engine::scheduler::plugins::labels::{Labels, Selector, labels_of};
+use crate::engine::scheduler::plugins::node_affinity::required_matches_node;
 use crate::engine::scheduler::plugins::taint_toleration::tolerates;
 
 /// `v1.LabelHostname`: per-node topology, counted node by node in Score.
@@ -38,8 +39,7 @@ impl Constraint {
     /// `matchNodeInclusionPolicies`: whether `node` counts as a domain of this
     /// constraint, given the pod's required node affinity and tolerations.
     pub fn includes_node(&self, pod: &Pod, node: &Node) -> bool {
-        if self.node_affinity_policy == InclusionPolicy::Honor
-            && !required_node_affinity_matches(pod, node)
+        if self.node_affinity_policy == InclusionPolicy::Honor && !required_matches_node(pod, node)
         {
             return false;
         }
@@ -162,79 +162,4 @@ fn has_untolerated_taint(pod: &Pod, node: &Node) -> bool {
         .iter()
         .filter(|t| matches!(t.effect.as_str(), "NoSchedule" | "NoExecute"))
         .any(|taint| !tolerations.iter().any(|t| tolerates(t, taint)))
-}
-
-/// `nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`: the pod's
-/// `nodeSelector` and its required node affinity terms (any term; within a
-/// term, every expression and field). Terms that do not parse never match.
-pub fn required_node_affinity_matches(pod: &Pod, node: &Node) -> bool {
-    let labels = node_labels(node);
-    let spec = pod.spec.as_ref();
-    if let Some(selector) = spec.and_then(|s| s.node_selector.as_ref())
-        && !selector.iter().all(|(k, v)| labels.get(k) == Some(v))
-    {
-        return false;
-    }
-    let required = spec
-        .and_then(|s| s.affinity.as_ref())
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|n| {
-            n.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        });
-    let name = node.metadata.name.as_deref().unwrap_or_default();
-    required.is_none_or(|r| {
-        r.node_selector_terms
-            .iter()
-            .any(|t| term_matches(t, labels, name))
-    })
-}
-
-fn term_matches(term: &NodeSelectorTerm, labels: &Labels, name: &str) -> bool {
-    let expressions = term.match_expressions.as_deref().unwrap_or_default();
-    let fields = term.match_fields.as_deref().unwrap_or_default();
-    if expressions.is_empty() && fields.is_empty() {
-        return false;
-    }
-    expressions
-        .iter()
-        .all(|e| expression_matches(e, labels.get(&e.key).map(String::as_str)) == Some(true))
-        && fields.iter().all(|f| field_matches(f, name) == Some(true))
-}
-
-/// One `matchExpressions` requirement; `None` when it does not parse.
-fn expression_matches(req: &NodeSelectorRequirement, value: Option<&str>) -> Option<bool> {
-    let values = req.values.as_deref().unwrap_or_default();
-    let contains = |v: &str| values.iter().any(|x| x == v);
-    match req.operator.as_str() {
-        "In" if !values.is_empty() => Some(value.is_some_and(contains)),
-        "NotIn" if !values.is_empty() => Some(value.is_none_or(|v| !contains(v))),
-        "Exists" if values.is_empty() => Some(value.is_some()),
-        "DoesNotExist" if values.is_empty() => Some(value.is_none()),
-        op @ ("Gt" | "Lt") if values.len() == 1 => {
-            let bound: i64 = values[0].parse().ok()?;
-            let Some(have) = value.and_then(|v| v.parse::<i64>().ok()) else {
-                return Some(false);
-            };
-            Some(if op == "Gt" {
-                have > bound
-            } else {
-                have < bound
-            })
-        }
-        _ => None,
-    }
-}
-
-/// One `matchFields` requirement (only `metadata.name`, `In`/`NotIn`, one value).
-fn field_matches(req: &NodeSelectorRequirement, name: &str) -> Option<bool> {
-    let values = req.values.as_deref().unwrap_or_default();
-    if req.key != "metadata.name" || values.len() != 1 {
-        return None;
-    }
-    match req.operator.as_str() {
-        "In" => Some(values[0] == name),
-        "NotIn" => Some(values[0] != name),
-        _ => None,
-    }
 }

@@ -19,8 +19,6 @@ use crate::engine::scheduler::framework::{
     CycleState, FilterPlugin, NodeInfo, ScorePlugin, Status,
 };
 
-pub use common::required_node_affinity_matches;
-
 /// Filter reason when the skew would exceed `maxSkew` (`ErrReasonConstraintsNotMatch`).
 pub const ERR_REASON_CONSTRAINTS_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints";
