@@ -361,7 +361,7 @@ pub fn kubelet_log(component: &str, line: &str, lang: Lang) -> Narration {
             vec![tr(
                 lang,
                 format!(
-                    "From creation until the kubelet saw it running: {e2e}; without the image pulls: {slo} s, the pod startup latency SLI."
+                    "From creation until the kubelet saw it running: {e2e}; without the image pulls: {slo}s, the pod startup latency SLI."
                 ),
                 format!(
                     "从创建到 kubelet 观察到它运行共 {e2e}；扣除拉取镜像的时间为 {slo} 秒，即 Pod 启动延迟 SLI。"

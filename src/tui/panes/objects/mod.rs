@@ -230,12 +230,31 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
     writes
 }
 
-/// The Pod key of the current record, when it is a stage about a Pod.
+/// How far back the pane looks for the object the story is about.
+const STORY_LOOKBACK: usize = 512;
+
+/// The key of the object the story is about at the current record: the
+/// nearest record, walking back, that names one (a stage about a Pod, an etcd
+/// write, a watch event, an Event about a Pod).
 fn pod_key(records: &[TraceRecord]) -> Option<String> {
-    match &records.last()?.body {
-        Record::Stage(s) => s.pod.as_ref().map(|p| format!("/registry/pods/{p}")),
-        _ => None,
-    }
+    records
+        .iter()
+        .rev()
+        .take(STORY_LOOKBACK)
+        .find_map(|r| match &r.body {
+            Record::Stage(s) if s.key.is_some() => s.key.clone(),
+            Record::Stage(s) => s.pod.as_ref().map(|p| format!("/registry/pods/{p}")),
+            Record::Watch(w) => Some(match &w.namespace {
+                Some(ns) => format!("/registry/{}/{ns}/{}", w.resource, w.name),
+                None => format!("/registry/{}/{}", w.resource, w.name),
+            }),
+            Record::Event(e) if e.object.kind == "Pod" => e
+                .object
+                .namespace
+                .as_ref()
+                .map(|ns| format!("/registry/pods/{ns}/{}", e.object.name)),
+            _ => None,
+        })
 }
 
 /// The object at `key` as the pane shows it.

@@ -314,3 +314,11 @@ fn without_etcd_history_the_trace_gives_the_previous_write() {
     // Without a request between them, both writes are the step's, newest first.
     assert_eq!(step_writes(&records)[0], write);
 }
+
+#[test]
+fn between_writes_the_pane_stays_on_the_object_the_story_is_about() {
+    let t = nginx_timeline();
+    let created = find(&t, "event Normal Created");
+    let model = model_at(&t, created, &PaneState::default());
+    assert_eq!(selected_key(&model), "/registry/pods/default/nginx");
+}
