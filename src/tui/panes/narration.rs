@@ -280,3 +280,32 @@ mod tests {
         render_pane_with(&t, last, PaneId::Narration, 40, 10, Lang::Zh, &scrolled);
     }
 }
+
+#[cfg(test)]
+mod border_tests {
+    use crate::tui::lang::Lang;
+    use crate::tui::panes::{PaneId, PaneState};
+    use crate::tui::testing::{nginx_timeline, render_pane_with};
+
+    #[test]
+    fn chinese_text_never_covers_the_right_border() {
+        let t = nginx_timeline();
+        for index in (0..t.len()).step_by(7) {
+            let text = render_pane_with(
+                &t,
+                index,
+                PaneId::Narration,
+                50,
+                12,
+                Lang::Zh,
+                &PaneState::default(),
+            );
+            for line in text.lines().skip(1).take(10) {
+                assert!(
+                    line.ends_with('│') || line.ends_with('┐') || line.ends_with('┘'),
+                    "step {index}: {line:?}\n{text}"
+                );
+            }
+        }
+    }
+}
