@@ -246,11 +246,6 @@ impl Engine {
         }
     }
 
-    /// How many records the engine has produced so far.
-    pub fn records_emitted(&self) -> u64 {
-        self.seq
-    }
-
     /// Hands kubectl another command (the TUI's command bar); it runs after
     /// the ones before it.
     pub fn submit(&mut self, command: Command) {
@@ -265,11 +260,6 @@ impl Engine {
     /// Whether nothing is left to do but background work.
     pub fn is_idle(&self) -> bool {
         self.queue.is_idle() && !self.kubectl.waiting_for_idle()
-    }
-
-    /// When the next event fires, if any.
-    pub fn next_event_time(&self) -> Option<SimTime> {
-        self.queue.peek_time()
     }
 
     /// Handles the next event; returns the records it produced (empty when nothing is queued).

@@ -134,15 +134,6 @@ impl Kubectl {
         self.waiting_idle
     }
 
-    /// Whether every command has run.
-    pub fn finished(&self) -> bool {
-        self.todo.is_empty()
-            && self.objects.is_empty()
-            && self.inflight.is_none()
-            && !self.waiting_idle
-            && !self.waiting_timer
-    }
-
     /// Adds commands to run after the current ones (the TUI's command bar).
     pub fn push(&mut self, command: Command) {
         self.todo.push_back(command);
