@@ -57,7 +57,7 @@ fn unschedulable_until_a_node_is_uncordoned() {
     assert_eq!(pod["spec"]["nodeName"], "node-2");
     assert_eq!(pod["status"]["phase"], "Running");
     let waited = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.outcome == "unschedulable"));
-    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.detail.starts_with("NodeUpdate")));
+    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.detail.starts_with("NodeSpecUnschedulableChange")));
     assert!(
         waited && moved,
         "the queue records show the wait and the move"

@@ -138,7 +138,28 @@ pub trait ScorePlugin {
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64;
     /// Turns raw scores into 0..=100 (`ScoreExtensions.NormalizeScore`); by
     /// default the raw scores are already in range.
-    fn normalize(&self, _state: &CycleState, _scores: &mut BTreeMap<String, i64>) {}
+    fn normalize(&self, _state: &CycleState, _scores: &mut [NodeScore<'_>]) {}
+}
+
+/// One feasible node's score for one plugin (`framework.NodeScore`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeScore<'a> {
+    pub name: &'a str,
+    pub score: i64,
+}
+
+/// Every node's score from `score`, in `infos` order: the list `NormalizeScore` gets.
+pub fn node_scores<'a>(
+    infos: impl IntoIterator<Item = &'a NodeInfo>,
+    mut score: impl FnMut(&NodeInfo) -> i64,
+) -> Vec<NodeScore<'a>> {
+    infos
+        .into_iter()
+        .map(|info| NodeScore {
+            name: info.name(),
+            score: score(info),
+        })
+        .collect()
 }
 
 /// The highest score a node can get from one plugin (`framework.MaxNodeScore`).
@@ -146,17 +167,17 @@ pub const MAX_NODE_SCORE: i64 = 100;
 
 /// `DefaultNormalizeScore` (`pkg/scheduler/framework/plugins/helper/normalize_score.go`):
 /// scales scores to 0..=100 by the highest, reversed when `reverse`.
-pub fn default_normalize(scores: &mut BTreeMap<String, i64>, reverse: bool) {
-    let max = scores.values().copied().max().unwrap_or(0);
+pub fn default_normalize(scores: &mut [NodeScore<'_>], reverse: bool) {
+    let max = scores.iter().map(|s| s.score).max().unwrap_or(0);
     if max == 0 {
         if reverse {
-            for score in scores.values_mut() {
-                *score = MAX_NODE_SCORE;
+            for s in scores.iter_mut() {
+                s.score = MAX_NODE_SCORE;
             }
         }
         return;
     }
-    for score in scores.values_mut() {
+    for NodeScore { score, .. } in scores.iter_mut() {
         let scaled = MAX_NODE_SCORE * *score / max;
         *score = if reverse {
             MAX_NODE_SCORE - scaled

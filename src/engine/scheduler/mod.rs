@@ -5,22 +5,25 @@
 //! Simplified against upstream for now: the default profile without the
 //! volume plugins, `DynamicResources` and preemption.
 
+pub mod cache;
 pub mod config;
+pub mod events;
 pub mod framework;
 pub mod plugins;
 pub mod profile;
 pub mod queue;
 pub mod resources;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use self::framework::{Code, CycleState, NodeInfo};
+use self::cache::Cache;
+use self::events::{ClusterEvent, NodeChanges};
+use self::framework::{Code, CycleState, NodeInfo, Status, node_scores};
 use self::profile::ProfilePlugins;
 use self::queue::{Place, SchedulingQueue};
-use self::resources::{Resources, allocatable, pod_requests};
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
 use super::clock::SimTime;
@@ -40,7 +43,8 @@ const FLUSH: u64 = 2;
 /// kube-scheduler's state: its informer caches, its queue and its bindings in flight.
 #[derive(Clone)]
 pub struct Scheduler {
-    nodes: BTreeMap<String, Arc<Node>>,
+    /// Every node with the pods that count on it.
+    cache: Cache,
     /// Every pod it knows, by `NS/NAME`.
     pods: BTreeMap<String, Arc<Pod>>,
     /// Pods assumed on a node while their binding is in flight.
@@ -58,6 +62,8 @@ pub struct Scheduler {
     next_start_node: usize,
     /// Record every filter and score verdict (`--detail full`), or one record a cycle.
     verbose: bool,
+    /// The plugins that rejected the pod of the current cycle.
+    rejected_by: BTreeSet<&'static str>,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -114,7 +120,7 @@ impl Scheduler {
     /// A scheduler running `profiles`.
     pub fn new(profiles: Vec<ProfilePlugins>) -> Scheduler {
         Scheduler {
-            nodes: BTreeMap::new(),
+            cache: Cache::default(),
             pods: BTreeMap::new(),
             assumed: BTreeMap::new(),
             queue: SchedulingQueue::default(),
@@ -125,6 +131,7 @@ impl Scheduler {
             profiles: profiles.into_iter().map(Arc::new).collect(),
             next_start_node: 0,
             verbose: true,
+            rejected_by: BTreeSet::new(),
         }
     }
 
@@ -153,16 +160,16 @@ impl Scheduler {
     pub fn initial_list(&mut self, objects: &[Arc<Object>]) {
         for object in objects {
             match &**object {
-                Object::Node(node) => {
-                    self.nodes
-                        .insert(object.name().to_owned(), Arc::new(node.clone()));
-                }
+                Object::Node(node) => self.cache.set_node(Arc::new(node.clone())),
                 Object::Pod(pod) => {
                     let key = pod_key(pod);
                     if self.needs_scheduling(pod) {
                         self.queue.add(&key, priority_of(pod), SimTime::ZERO);
                     }
-                    self.pods.insert(key, Arc::new(pod.clone()));
+                    let pod = Arc::new(pod.clone());
+                    self.cache
+                        .set_pod(&key, Arc::clone(&pod), node_name_of(&pod));
+                    self.pods.insert(key, pod);
                 }
                 _ => {}
             }
@@ -171,61 +178,107 @@ impl Scheduler {
 
     /// A watch event arrived.
     pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
-        match &*event.object {
-            Object::Pod(pod) => {
-                let key = pod_key(pod);
-                if event.event_type == EventType::Deleted {
-                    self.pods.remove(&key);
-                    self.assumed.remove(&key);
-                    self.queue.remove(&key);
-                    self.attempts.remove(&key);
-                    // A pod leaving frees room: unschedulable pods get another try.
-                    self.move_all("AssignedPodDelete", cx);
-                } else {
-                    if node_name_of(pod).is_some() {
-                        self.assumed.remove(&key);
-                        self.queue.remove(&key);
-                    }
-                    let in_flight = self.binding.values().any(|(p, _)| *p == key);
-                    if self.needs_scheduling(pod)
-                        && !self.queue.contains(&key)
-                        && !in_flight
-                        && !self.assumed.contains_key(&key)
-                    {
-                        self.queue.add(&key, priority_of(pod), cx.now);
-                    }
-                    self.pods.insert(key, Arc::new(pod.clone()));
-                }
-            }
-            Object::Node(node) => {
-                let name = event.object.name().to_owned();
-                let what = match event.event_type {
-                    EventType::Deleted => {
-                        self.nodes.remove(&name);
-                        "NodeDelete"
-                    }
-                    EventType::Added => "NodeAdd",
-                    EventType::Modified => "NodeUpdate",
-                };
-                if event.event_type != EventType::Deleted {
-                    self.nodes.insert(name, Arc::new(node.clone()));
-                }
-                self.move_all(what, cx);
-            }
-            _ => {}
+        let cluster_event = match &*event.object {
+            Object::Pod(pod) => self.on_pod(pod, event.event_type, cx),
+            Object::Node(node) => self.on_node(node, event.event_type),
+            _ => None,
+        };
+        if let Some(cluster_event) = cluster_event {
+            self.move_for(&cluster_event, cx);
         }
         self.kick(cx);
     }
 
-    /// A cluster event that may help unschedulable pods: they move back.
-    fn move_all(&mut self, event: &str, cx: &mut Cx<'_>) {
-        for (key, place) in self.queue.move_all(cx.now) {
+    /// A pod changed: the queue and the cache follow; the cluster event it
+    /// makes for unschedulable pods, if any.
+    fn on_pod(&mut self, pod: &Pod, change: EventType, cx: &mut Cx<'_>) -> Option<ClusterEvent> {
+        let key = pod_key(pod);
+        let before = self.pods.get(&key).cloned();
+        let was_assigned = before.as_deref().and_then(node_name_of).is_some();
+        if change == EventType::Deleted {
+            self.pods.remove(&key);
+            self.cache.remove_pod(&key);
+            self.assumed.remove(&key);
+            self.queue.remove(&key);
+            self.attempts.remove(&key);
+            // An assigned pod leaving frees room on its node.
+            return was_assigned.then_some(ClusterEvent::AssignedPodDelete);
+        }
+        if node_name_of(pod).is_some() {
+            self.assumed.remove(&key);
+            self.queue.remove(&key);
+        }
+        let in_flight = self.binding.values().any(|(p, _)| *p == key);
+        if self.needs_scheduling(pod)
+            && !self.queue.contains(&key)
+            && !in_flight
+            && !self.assumed.contains_key(&key)
+        {
+            self.queue.add(&key, priority_of(pod), cx.now);
+        }
+        let pod = Arc::new(pod.clone());
+        let node = node_name_of(&pod)
+            .or_else(|| self.assumed.get(&key).map(String::as_str))
+            .map(str::to_owned);
+        self.cache.set_pod(&key, Arc::clone(&pod), node.as_deref());
+        let assigned = node_name_of(&pod).is_some();
+        let finished = |p: &Pod| !unscheduled(p) && node_name_of(p).is_none();
+        let event = match before.as_deref() {
+            _ if !assigned => None,
+            // A finished pod frees its node as a deleted one does.
+            Some(old) if finished(&pod) && !finished(old) => Some(ClusterEvent::AssignedPodDelete),
+            _ if finished(&pod) => None,
+            Some(old) if was_assigned && old.metadata.labels != pod.metadata.labels => {
+                Some(ClusterEvent::AssignedPodUpdate)
+            }
+            Some(_) if was_assigned => None,
+            _ => Some(ClusterEvent::AssignedPodAdd),
+        };
+        self.pods.insert(key, pod);
+        event
+    }
+
+    /// A node changed: the cache follows; the cluster event it makes, if any.
+    fn on_node(&mut self, node: &Node, change: EventType) -> Option<ClusterEvent> {
+        let name = node.metadata.name.as_deref().unwrap_or_default();
+        match change {
+            EventType::Deleted => {
+                self.cache.remove_node(name);
+                Some(ClusterEvent::NodeDelete)
+            }
+            EventType::Added => {
+                self.cache.set_node(Arc::new(node.clone()));
+                Some(ClusterEvent::NodeAdd(node.clone()))
+            }
+            EventType::Modified => {
+                let changes = self
+                    .cache
+                    .node(name)
+                    .map_or_else(NodeChanges::default, |old| NodeChanges::between(old, node));
+                self.cache.set_node(Arc::new(node.clone()));
+                changes.any().then(|| ClusterEvent::NodeUpdate {
+                    node: node.clone(),
+                    changes,
+                })
+            }
+        }
+    }
+
+    /// A cluster event: the unschedulable pods it may help move back.
+    fn move_for(&mut self, event: &ClusterEvent, cx: &mut Cx<'_>) {
+        let pods = &self.pods;
+        let moved = self.queue.move_matching(cx.now, |key, rejected_by| {
+            pods.get(key)
+                .is_some_and(|p| event.may_help(p, rejected_by))
+        });
+        let label = event.label();
+        for (key, place) in moved {
             let (outcome, detail) = match place {
                 Place::Backoff { until } => (
                     "backoff",
-                    format!("{event}: {key} waits in backoffQ until {until}"),
+                    format!("{label}: {key} waits in backoffQ until {until}"),
                 ),
-                _ => ("active", format!("{event}: {key} moved to activeQ")),
+                _ => ("active", format!("{label}: {key} moved to activeQ")),
             };
             cx.stage(Stage::new(ME, "queue", outcome, detail).pod(key));
         }
@@ -283,6 +336,13 @@ impl Scheduler {
             return;
         }
         self.cycle_pending = false;
+        self.schedule_next(cx);
+        self.kick(cx);
+    }
+
+    /// Pops the next pod from activeQ and runs one scheduling cycle for it
+    /// (`ScheduleOne`); false when no pod waits.
+    pub fn schedule_next(&mut self, cx: &mut Cx<'_>) -> bool {
         while let Some(key) = self.queue.pop() {
             let Some(pod) = self.pods.get(&key).cloned() else {
                 continue;
@@ -291,18 +351,24 @@ impl Scheduler {
                 continue;
             }
             self.schedule_one(&key, &pod, cx);
-            break;
+            return true;
         }
-        self.kick(cx);
+        false
     }
 
     /// The pod could not be placed: back to the queue, with its back-off.
-    fn requeue_failed(&mut self, key: &str, cx: &mut Cx<'_>) {
+    fn requeue_failed(&mut self, key: &str, rejected_by: BTreeSet<&'static str>, cx: &mut Cx<'_>) {
         let attempts = self.attempts.entry(key.to_owned()).or_default();
         *attempts += 1;
         let attempts = *attempts;
         let priority = self.pods.get(key).map_or(0, |p| priority_of(p));
-        let (outcome, detail) = match self.queue.failed(key, priority, attempts, cx.now) {
+        let (outcome, detail) = match self.queue.failed(
+            key,
+            priority,
+            attempts,
+            rejected_by,
+            cx.now,
+        ) {
             Place::Backoff { until } => (
                 "backoff",
                 format!("{key} waits in backoffQ until {until} (attempt {attempts})"),
@@ -318,49 +384,12 @@ impl Scheduler {
         self.arm_flush(cx);
     }
 
-    /// Every node as the framework sees it, with assumed pods counted.
-    fn node_infos(&self) -> Vec<NodeInfo> {
-        self.nodes
-            .values()
-            .map(|node| {
-                let name = node.metadata.name.as_deref().unwrap_or_default();
-                let pods: Vec<Arc<Pod>> = self
-                    .pods
-                    .iter()
-                    .filter(|(key, pod)| {
-                        let placed = node_name_of(pod)
-                            .or_else(|| self.assumed.get(*key).map(String::as_str));
-                        placed == Some(name)
-                            && !matches!(
-                                pod.status.as_ref().and_then(|s| s.phase.as_deref()),
-                                Some("Succeeded" | "Failed")
-                            )
-                    })
-                    .map(|(_, p)| Arc::clone(p))
-                    .collect();
-                let mut requested = Resources::default();
-                let mut non_zero = Resources::default();
-                for pod in &pods {
-                    requested.add(&pod_requests(pod, false));
-                    non_zero.add(&pod_requests(pod, true));
-                }
-                NodeInfo {
-                    node: Arc::clone(node),
-                    pods,
-                    requested,
-                    non_zero_requested: non_zero,
-                    allocatable: allocatable(node),
-                }
-            })
-            .collect()
-    }
-
     /// One scheduling cycle: filter, score, select, then bind (asynchronously).
     fn schedule_one(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
         let Some(profile) = self.profile_for(pod) else {
             return;
         };
-        let infos = self.node_infos();
+        let infos = self.cache.infos();
         let mut cycle = CycleState::default();
         let this = This {
             profile: &profile,
@@ -368,30 +397,50 @@ impl Scheduler {
             pod,
             verbose: self.verbose,
         };
-        let (feasible, failures) =
-            run_filters(&this, &mut self.next_start_node, &infos, &mut cycle, cx);
+        let (feasible, failures) = run_filters(
+            &this,
+            &mut self.next_start_node,
+            infos,
+            &mut cycle,
+            &mut self.rejected_by,
+            cx,
+        );
         if feasible.is_empty() {
-            self.unschedulable_pod(key, pod, infos.len(), &failures, cx);
+            let total = infos.len();
+            self.unschedulable_pod(key, pod, total, &failures, cx);
             return;
         }
-        let totals = run_scores(&this, &feasible, &infos, &mut cycle, cx);
+        let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
         let chosen = select_host(&totals, cx);
-        let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
-        let detail = format!(
-            "{chosen} with total {} ({})",
-            totals[&chosen],
-            ranking.join(", ")
-        );
+        let total = totals.get(chosen).copied();
+        let detail = if self.verbose {
+            let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
+            format!(
+                "{chosen} with total {} ({})",
+                total.unwrap_or_default(),
+                ranking.join(", ")
+            )
+        } else {
+            format!(
+                "{chosen} with total {} (of {} feasible nodes)",
+                total.unwrap_or_default(),
+                totals.len()
+            )
+        };
+        let chosen = chosen.to_owned();
         let mut stage = Stage::new(ME, "select", "selected", detail)
             .node(chosen.clone())
             .pod(key);
-        stage.score = totals.get(&chosen).copied();
+        stage.score = total;
         cx.stage(stage);
         self.bind(key, pod, &chosen, cx);
     }
 
     fn bind(&mut self, key: &str, pod: &Pod, node: &str, cx: &mut Cx<'_>) {
         self.assumed.insert(key.to_owned(), node.to_owned());
+        if let Some(known) = self.pods.get(key) {
+            self.cache.set_pod(key, Arc::clone(known), Some(node));
+        }
         let request = pod_request(Verb::Create, pod)
             .subresource("binding")
             .body(Body::Binding {
@@ -424,6 +473,7 @@ impl Scheduler {
             ));
         } else {
             self.assumed.remove(&key);
+            self.cache.remove_pod(&key);
             let message = format!("binding rejected: {}", response.message());
             cx.event(pod_event(
                 true,
@@ -433,7 +483,8 @@ impl Scheduler {
                 None,
                 &source,
             ));
-            self.requeue_failed(&key, cx);
+            // No plugin refused it: any cluster event may help.
+            self.requeue_failed(&key, BTreeSet::new(), cx);
             self.kick(cx);
         }
     }
@@ -459,7 +510,8 @@ impl Scheduler {
             None,
             &source,
         ));
-        self.requeue_failed(key, cx);
+        let rejected_by = std::mem::take(&mut self.rejected_by);
+        self.requeue_failed(key, rejected_by, cx);
         let patch = serde_json::json!({"status": {"conditions": [{
             "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
             "message": message, "lastTransitionTime": cx.now.rfc3339(),
@@ -514,8 +566,10 @@ fn run_filters<'a>(
     start: &mut usize,
     infos: &'a [NodeInfo],
     cycle: &mut CycleState,
+    rejected_by: &mut BTreeSet<&'static str>,
     cx: &mut Cx<'_>,
 ) -> (Vec<&'a NodeInfo>, Failures) {
+    rejected_by.clear();
     let This {
         profile,
         key,
@@ -538,6 +592,7 @@ fn run_filters<'a>(
                 for info in infos {
                     failures.insert(info.name().to_owned(), (code, status.reasons.clone()));
                 }
+                rejected_by.insert(plugin.name());
                 return (Vec::new(), failures);
             }
         }
@@ -569,31 +624,20 @@ fn run_filters<'a>(
                 info.name().to_owned(),
                 (Code::UnschedulableAndUnresolvable, vec![reason]),
             );
+            rejected_by.insert("NodeAffinity");
             continue;
         }
         let failed = active.iter().find_map(|plugin| {
             let status = plugin.filter(cycle, pod, info);
             let passed = status.is_success();
-            let mut stage = Stage::new(
-                ME,
-                "filter",
-                if passed { "pass" } else { "fail" },
-                status.reasons.join(", "),
-            )
-            .plugin(plugin.name())
-            .node(info.name())
-            .pod(key);
-            stage.code = Some(status.code.as_str().into());
-            if !passed {
-                stage.reason = Some(status.reasons.join(", "));
-            }
             if verbose {
-                cx.stage(stage);
+                record_filter(cx, plugin.name(), info.name(), key, &status);
             }
-            (!passed).then_some(status)
+            (!passed).then_some((plugin.name(), status))
         });
         match failed {
-            Some(status) => {
+            Some((plugin, status)) => {
+                rejected_by.insert(plugin);
                 failures.insert(info.name().to_owned(), (status.code, status.reasons));
             }
             None => feasible.push(info),
@@ -603,23 +647,42 @@ fn run_filters<'a>(
     (feasible, failures)
 }
 
+/// One `filter` record: a plugin's verdict on a node.
+fn record_filter(cx: &mut Cx<'_>, plugin: &'static str, node: &str, pod: &str, status: &Status) {
+    let passed = status.is_success();
+    let reasons = status.reasons.join(", ");
+    let mut stage = Stage::new(
+        ME,
+        "filter",
+        if passed { "pass" } else { "fail" },
+        &*reasons,
+    )
+    .plugin(plugin)
+    .node(node)
+    .pod(pod);
+    stage.code = Some(status.code.as_str().into());
+    if !passed {
+        stage.reason = Some(reasons);
+    }
+    cx.stage(stage);
+}
+
 /// `PreScore` and Score on the feasible nodes, normalised and weighted; one
 /// record per plugin and node. A single feasible node is not scored.
-fn run_scores(
+fn run_scores<'a>(
     this: &This<'_>,
-    feasible: &[&NodeInfo],
+    feasible: &[&'a NodeInfo],
     infos: &[NodeInfo],
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
-) -> BTreeMap<String, i64> {
+) -> BTreeMap<&'a str, i64> {
     let This {
         profile,
         key,
         pod,
         verbose,
     } = *this;
-    let mut totals: BTreeMap<String, i64> =
-        feasible.iter().map(|i| (i.name().to_owned(), 0)).collect();
+    let mut totals: BTreeMap<&str, i64> = feasible.iter().map(|i| (i.name(), 0)).collect();
     if feasible.len() < 2 {
         return totals;
     }
@@ -628,24 +691,24 @@ fn run_scores(
         if plugin.pre_score(pod, feasible, infos, cycle).code == Code::Skip {
             continue;
         }
-        let mut raw: BTreeMap<String, i64> = feasible
-            .iter()
-            .map(|i| (i.name().to_owned(), plugin.score(cycle, pod, i)))
-            .collect();
+        let raw = node_scores(feasible.iter().copied(), |i| plugin.score(cycle, pod, i));
         let mut normalized = raw.clone();
         plugin.normalize(cycle, &mut normalized);
-        for (node, score) in &normalized {
-            let mut stage = Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
-                .plugin(plugin.name())
-                .node(node.clone())
-                .pod(key);
-            stage.raw = raw.remove(node);
-            stage.score = Some(*score);
-            stage.weight = Some(weight);
+        for (raw, normalized) in raw.iter().zip(&normalized) {
+            let score = normalized.score;
             if verbose {
+                let mut stage = Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
+                    .plugin(plugin.name())
+                    .node(normalized.name)
+                    .pod(key);
+                stage.raw = Some(raw.score);
+                stage.score = Some(score);
+                stage.weight = Some(weight);
                 cx.stage(stage);
             }
-            *totals.entry(node.clone()).or_default() += score * weight;
+            if let Some(total) = totals.get_mut(normalized.name) {
+                *total += score * weight;
+            }
         }
     }
     totals
@@ -658,19 +721,19 @@ fn identity() -> Credentials {
 
 /// Picks the highest total; ties are broken at random by reservoir sampling,
 /// as `selectHost` does (`pkg/scheduler/schedule_one.go`).
-fn select_host(totals: &BTreeMap<String, i64>, cx: &mut Cx<'_>) -> String {
-    let mut best = String::new();
+fn select_host<'a>(totals: &BTreeMap<&'a str, i64>, cx: &mut Cx<'_>) -> &'a str {
+    let mut best = "";
     let mut best_score = i64::MIN;
     let mut ties = 0u64;
-    for (node, &score) in totals {
+    for (&node, &score) in totals {
         if score > best_score {
-            best.clone_from(node);
+            best = node;
             best_score = score;
             ties = 1;
         } else if score == best_score {
             ties += 1;
             if cx.rng.below(ties) == 0 {
-                best.clone_from(node);
+                best = node;
             }
         }
     }

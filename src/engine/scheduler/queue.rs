@@ -2,15 +2,13 @@
 //! pods wait in the active queue to be scheduled; a pod that failed waits in
 //! the backoff queue (1 s, doubling per attempt, at most 10 s) when a cluster
 //! event could have helped it during its attempt, otherwise among the
-//! unschedulable pods until a cluster event (a node added or changed, a pod
-//! deleted) moves it back, or 5 minutes pass.
-//!
-//! Simplified: every such event moves every unschedulable pod (upstream's
-//! queueing hints ask each failing plugin first), and the active queue is
-//! ordered by priority, then by when the pod was added (upstream's
-//! `PrioritySort` default).
+//! unschedulable pods until a cluster event that may help one of the plugins
+//! that rejected it moves it back (the queueing hints, see [`super::events`]),
+//! or 5 minutes pass. The active queue is ordered by priority, then by when the
+//! pod was added (upstream's `PrioritySort` default).
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::clock::SimTime;
 
@@ -40,12 +38,31 @@ struct Entry {
     attempts: u32,
     /// Order of arrival, to break ties deterministically.
     order: u64,
+    /// The plugins that rejected it last time (`UnschedulablePlugins`).
+    rejected_by: BTreeSet<&'static str>,
 }
+
+impl Entry {
+    /// Its position in the active queue.
+    fn rank(&self, key: &str) -> Rank {
+        (
+            Reverse(self.priority),
+            self.added,
+            self.order,
+            key.to_owned(),
+        )
+    }
+}
+
+/// Active-queue order: priority (highest first), arrival, order, key.
+type Rank = (Reverse<i32>, SimTime, u64, String);
 
 /// The queue, by pod key (`NS/NAME`).
 #[derive(Debug, Clone, Default)]
 pub struct SchedulingQueue {
     pods: BTreeMap<String, Entry>,
+    /// The active pods in the order they are popped.
+    active: BTreeSet<Rank>,
     next_order: u64,
     /// Cluster events seen while a pod was being scheduled (upstream's `moveRequestCycle`).
     moved_during_cycle: bool,
@@ -60,26 +77,40 @@ pub fn backoff_ms(attempts: u32) -> u64 {
 impl SchedulingQueue {
     /// Adds a new pod to the active queue (or updates its priority).
     pub fn add(&mut self, key: &str, priority: i32, now: SimTime) {
-        if let Some(entry) = self.pods.get_mut(key) {
+        if let Some(entry) = self.pods.get(key) {
+            let mut entry = entry.clone();
             entry.priority = priority;
+            self.put(key, entry);
             return;
         }
         self.next_order += 1;
-        self.pods.insert(
-            key.to_owned(),
-            Entry {
-                place: Place::Active,
-                priority,
-                added: now,
-                attempts: 0,
-                order: self.next_order,
-            },
-        );
+        let entry = Entry {
+            place: Place::Active,
+            priority,
+            added: now,
+            attempts: 0,
+            order: self.next_order,
+            rejected_by: BTreeSet::new(),
+        };
+        self.put(key, entry);
+    }
+
+    /// Stores `entry`, keeping the active order in step.
+    fn put(&mut self, key: &str, entry: Entry) {
+        self.remove(key);
+        if entry.place == Place::Active {
+            self.active.insert(entry.rank(key));
+        }
+        self.pods.insert(key.to_owned(), entry);
     }
 
     /// Forgets a pod (deleted, or bound).
     pub fn remove(&mut self, key: &str) {
-        self.pods.remove(key);
+        if let Some(entry) = self.pods.remove(key)
+            && entry.place == Place::Active
+        {
+            self.active.remove(&entry.rank(key));
+        }
     }
 
     /// Whether the pod is queued anywhere.
@@ -94,20 +125,23 @@ impl SchedulingQueue {
 
     /// Takes the next pod to schedule: the highest priority, then the oldest.
     pub fn pop(&mut self) -> Option<String> {
-        let key = self
-            .pods
-            .iter()
-            .filter(|(_, e)| e.place == Place::Active)
-            .min_by_key(|(_, e)| (std::cmp::Reverse(e.priority), e.added, e.order))
-            .map(|(k, _)| k.clone())?;
+        let (_, _, _, key) = self.active.pop_first()?;
         self.pods.remove(&key);
         self.moved_during_cycle = false;
         Some(key)
     }
 
-    /// A popped pod could not be scheduled: it waits in back-off when a
-    /// cluster event came during its attempt, else among the unschedulable.
-    pub fn failed(&mut self, key: &str, priority: i32, attempts: u32, now: SimTime) -> Place {
+    /// A popped pod could not be scheduled (rejected by `rejected_by`): it
+    /// waits in back-off when a cluster event came during its attempt, else
+    /// among the unschedulable.
+    pub fn failed(
+        &mut self,
+        key: &str,
+        priority: i32,
+        attempts: u32,
+        rejected_by: BTreeSet<&'static str>,
+        now: SimTime,
+    ) -> Place {
         self.next_order += 1;
         let place = if self.moved_during_cycle {
             Place::Backoff {
@@ -116,59 +150,84 @@ impl SchedulingQueue {
         } else {
             Place::Unschedulable { since: now }
         };
-        self.pods.insert(
-            key.to_owned(),
-            Entry {
-                place,
-                priority,
-                added: now,
-                attempts,
-                order: self.next_order,
-            },
-        );
+        let entry = Entry {
+            place,
+            priority,
+            added: now,
+            attempts,
+            order: self.next_order,
+            rejected_by,
+        };
+        self.put(key, entry);
         place
     }
 
-    /// A cluster event that may make pods schedulable: every unschedulable
-    /// pod moves to the backoff queue if its back-off is still running, else
-    /// to the active queue. Returns the moved keys and where they went.
-    pub fn move_all(&mut self, now: SimTime) -> Vec<(String, Place)> {
+    /// A cluster event: every unschedulable pod that `helps` says the event
+    /// may help (given the pod's key and the plugins that rejected it) moves
+    /// to the backoff queue if its back-off is still running, else to the
+    /// active queue (`MoveAllToActiveOrBackoffQueue`). Returns the moved keys
+    /// and where they went.
+    pub fn move_matching(
+        &mut self,
+        now: SimTime,
+        mut helps: impl FnMut(&str, &BTreeSet<&'static str>) -> bool,
+    ) -> Vec<(String, Place)> {
         self.moved_during_cycle = true;
+        let chosen: Vec<String> = self
+            .pods
+            .iter()
+            .filter(|(key, e)| {
+                matches!(e.place, Place::Unschedulable { .. }) && helps(key, &e.rejected_by)
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
         let mut moved = Vec::new();
-        for (key, entry) in &mut self.pods {
-            if let Place::Unschedulable { since } = entry.place {
-                let until = since.plus(backoff_ms(entry.attempts));
-                entry.place = if until > now {
-                    Place::Backoff { until }
-                } else {
-                    Place::Active
-                };
-                if entry.place == Place::Active {
-                    entry.added = now;
-                }
-                moved.push((key.clone(), entry.place));
-            }
+        for key in chosen {
+            let Some(mut entry) = self.pods.get(&key).cloned() else {
+                continue;
+            };
+            let Place::Unschedulable { since } = entry.place else {
+                continue;
+            };
+            let until = since.plus(backoff_ms(entry.attempts));
+            entry.place = if until > now {
+                Place::Backoff { until }
+            } else {
+                entry.added = now;
+                Place::Active
+            };
+            moved.push((key.clone(), entry.place));
+            self.put(&key, entry);
         }
         moved
+    }
+
+    /// [`SchedulingQueue::move_matching`] for an event that may help every pod.
+    pub fn move_all(&mut self, now: SimTime) -> Vec<(String, Place)> {
+        self.move_matching(now, |_, _| true)
     }
 
     /// Moves pods whose back-off ended to the active queue, and pods
     /// unschedulable for too long back too (the periodic flushes).
     pub fn flush(&mut self, now: SimTime) -> Vec<String> {
-        let mut moved = Vec::new();
-        for (key, entry) in &mut self.pods {
-            let due = match entry.place {
+        let due: Vec<String> = self
+            .pods
+            .iter()
+            .filter(|(_, e)| match e.place {
                 Place::Backoff { until } => until <= now,
                 Place::Unschedulable { since } => since.plus(MAX_UNSCHEDULABLE_MS) <= now,
                 Place::Active => false,
-            };
-            if due {
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in &due {
+            if let Some(mut entry) = self.pods.get(key).cloned() {
                 entry.place = Place::Active;
                 entry.added = now;
-                moved.push(key.clone());
+                self.put(key, entry);
             }
         }
-        moved
+        due
     }
 
     /// When the next back-off or unschedulable timeout ends, if any.
@@ -185,7 +244,7 @@ impl SchedulingQueue {
 
     /// Whether a pod is ready to be popped.
     pub fn has_active(&self) -> bool {
-        self.pods.values().any(|e| e.place == Place::Active)
+        !self.active.is_empty()
     }
 
     /// Every waiting pod and where, for the views.
@@ -224,7 +283,7 @@ mod tests {
         q.add("default/p", 0, SimTime(0));
         assert_eq!(q.pop().as_deref(), Some("default/p"));
         assert_eq!(
-            q.failed("default/p", 0, 1, SimTime(10)),
+            q.failed("default/p", 0, 1, BTreeSet::new(), SimTime(10)),
             Place::Unschedulable { since: SimTime(10) }
         );
         assert!(!q.has_active());
@@ -240,7 +299,7 @@ mod tests {
         q.add("default/p", 0, SimTime(0));
         q.pop();
         q.move_all(SimTime(5));
-        let place = q.failed("default/p", 0, 2, SimTime(10));
+        let place = q.failed("default/p", 0, 2, BTreeSet::new(), SimTime(10));
         assert_eq!(
             place,
             Place::Backoff {
@@ -258,7 +317,7 @@ mod tests {
         let mut q = SchedulingQueue::default();
         q.add("default/p", 0, SimTime(0));
         q.pop();
-        q.failed("default/p", 0, 3, SimTime(100));
+        q.failed("default/p", 0, 3, BTreeSet::new(), SimTime(100));
         assert_eq!(
             q.move_all(SimTime(200)),
             [(
@@ -275,8 +334,29 @@ mod tests {
         let mut q = SchedulingQueue::default();
         q.add("default/p", 0, SimTime(0));
         q.pop();
-        q.failed("default/p", 0, 1, SimTime(0));
+        q.failed("default/p", 0, 1, BTreeSet::new(), SimTime(0));
         assert!(q.flush(SimTime(MAX_UNSCHEDULABLE_MS - 1)).is_empty());
         assert_eq!(q.flush(SimTime(MAX_UNSCHEDULABLE_MS)), ["default/p"]);
+    }
+
+    #[test]
+    fn only_pods_an_event_may_help_move() {
+        let mut q = SchedulingQueue::default();
+        for (key, plugin) in [
+            ("default/a", "NodeResourcesFit"),
+            ("default/b", "NodeAffinity"),
+        ] {
+            q.add(key, 0, SimTime(0));
+            q.pop();
+            q.failed(key, 0, 1, BTreeSet::from([plugin]), SimTime(0));
+        }
+        let moved = q.move_matching(SimTime(5_000), |_, by| by.contains("NodeAffinity"));
+        assert_eq!(moved, [("default/b".to_owned(), Place::Active)]);
+        assert_eq!(
+            q.place("default/a"),
+            Some(Place::Unschedulable { since: SimTime(0) })
+        );
+        assert_eq!(q.pop().as_deref(), Some("default/b"));
+        assert_eq!(q.pop(), None);
     }
 }

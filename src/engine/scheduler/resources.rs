@@ -61,6 +61,18 @@ impl Resources {
         }
     }
 
+    /// Takes `other` away from `self` (a pod leaving a node).
+    pub fn sub(&mut self, other: &Resources) {
+        self.milli_cpu -= other.milli_cpu;
+        self.memory -= other.memory;
+        self.ephemeral_storage -= other.ephemeral_storage;
+        self.pods -= other.pods;
+        for (name, value) in &other.scalar {
+            *self.scalar.entry(name.clone()).or_default() -= value;
+        }
+        self.scalar.retain(|_, v| *v != 0);
+    }
+
     /// The larger of each resource.
     fn max(&mut self, other: &Resources) {
         self.milli_cpu = self.milli_cpu.max(other.milli_cpu);

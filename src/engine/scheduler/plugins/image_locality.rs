@@ -166,6 +166,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
     use super::*;
+    use crate::engine::scheduler::framework::node_scores;
     use crate::engine::scheduler::resources::Resources;
 
     /// A node's images as (names, size in MB).
@@ -309,11 +310,7 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "{name}");
             // No NormalizeScore: the raw scores stand.
-            let mut scores: BTreeMap<String, i64> = infos
-                .iter()
-                .zip(&got)
-                .map(|(i, s)| (i.name().to_owned(), *s))
-                .collect();
+            let mut scores = node_scores(&infos, |i| ImageLocality.score(&state, &pod, i));
             let before = scores.clone();
             ImageLocality.normalize(&state, &mut scores);
             assert_eq!(scores, before, "{name}");

@@ -12,7 +12,7 @@ use k8s_openapi::api::core::v1::{
 };
 
 use crate::engine::scheduler::framework::{
-    Code, CycleState, FilterPlugin, NodeInfo, ScorePlugin, Status, default_normalize,
+    Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status, default_normalize,
 };
 
 /// Upstream's `ErrReasonPod`.
@@ -312,7 +312,7 @@ impl ScorePlugin for NodeAffinity {
         preferred_score(pod, node)
     }
 
-    fn normalize(&self, _state: &CycleState, scores: &mut BTreeMap<String, i64>) {
+    fn normalize(&self, _state: &CycleState, scores: &mut [NodeScore<'_>]) {
         default_normalize(scores, false);
     }
 }
@@ -325,6 +325,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
     use super::*;
+    use crate::engine::scheduler::framework::node_scores;
     use crate::engine::scheduler::resources::{Resources, allocatable};
 
     fn node(name: &str, labels: &[(&str, &str)]) -> NodeInfo {
@@ -874,12 +875,9 @@ mod tests {
             let mut state = CycleState::default();
             let status = NodeAffinity.pre_score(&pod, &feasible, &infos, &mut state);
             assert_eq!(status.code, pre_code, "{name}: PreScore");
-            let mut scores: BTreeMap<String, i64> = infos
-                .iter()
-                .map(|i| (i.name().to_owned(), NodeAffinity.score(&state, &pod, i)))
-                .collect();
+            let mut scores = node_scores(&infos, |i| NodeAffinity.score(&state, &pod, i));
             ScorePlugin::normalize(&NodeAffinity, &state, &mut scores);
-            let got: Vec<i64> = infos.iter().map(|i| scores[i.name()]).collect();
+            let got: Vec<i64> = scores.iter().map(|s| s.score).collect();
             assert_eq!(got, want, "{name}");
         }
     }

@@ -3,12 +3,10 @@
 //! tolerate, and scores nodes by how many `PreferNoSchedule` taints it does not
 //! tolerate (fewer is better).
 
-use std::collections::BTreeMap;
-
 use k8s_openapi::api::core::v1::{Pod, Taint, Toleration};
 
 use crate::engine::scheduler::framework::{
-    Code, CycleState, FilterPlugin, NodeInfo, ScorePlugin, Status, default_normalize,
+    Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status, default_normalize,
 };
 
 /// Upstream's reason for an untolerated taint.
@@ -100,7 +98,7 @@ impl ScorePlugin for TaintToleration {
         i64::try_from(count).unwrap_or(i64::MAX)
     }
 
-    fn normalize(&self, _state: &CycleState, scores: &mut BTreeMap<String, i64>) {
+    fn normalize(&self, _state: &CycleState, scores: &mut [NodeScore<'_>]) {
         default_normalize(scores, true);
     }
 }

@@ -15,12 +15,10 @@ mod terms;
 #[cfg(test)]
 pub(crate) mod testing;
 
-use std::collections::BTreeMap;
-
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::engine::scheduler::framework::{
-    CycleState, FilterPlugin, NodeInfo, ScorePlugin, Status,
+    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status,
 };
 
 /// `ErrReasonAffinityRulesNotMatch`.
@@ -76,7 +74,7 @@ impl ScorePlugin for InterPodAffinity {
         scoring::score(state, node)
     }
 
-    fn normalize(&self, state: &CycleState, scores: &mut BTreeMap<String, i64>) {
+    fn normalize(&self, state: &CycleState, scores: &mut [NodeScore<'_>]) {
         scoring::normalize(state, scores);
     }
 }

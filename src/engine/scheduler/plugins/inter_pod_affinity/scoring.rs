@@ -10,7 +10,9 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::HARD_POD_AFFINITY_WEIGHT;
 use super::terms::{AffinityTerm, PodTerms, WeightedTerm, has_pod_affinity};
-use crate::engine::scheduler::framework::{Code, CycleState, MAX_NODE_SCORE, NodeInfo, Status};
+use crate::engine::scheduler::framework::{
+    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, Status,
+};
 use crate::engine::scheduler::plugins::labels::labels_of;
 
 /// The cycle-state key (`"PreScore" + Name`).
@@ -118,17 +120,17 @@ pub fn score(state: &CycleState, info: &NodeInfo) -> i64 {
 
 /// `NormalizeScore`: `int64(100 * (score - min) / (max - min))` in floating
 /// point, truncated; all 0 when every node scores the same.
-pub fn normalize(state: &CycleState, scores: &mut BTreeMap<String, i64>) {
+pub fn normalize(state: &CycleState, scores: &mut [NodeScore<'_>]) {
     let Some(s) = state.read::<PreScoreState>(PRE_SCORE_STATE_KEY) else {
         return;
     };
     if s.topology_score.is_empty() {
         return;
     }
-    let min = scores.values().copied().min().unwrap_or(0);
-    let max = scores.values().copied().max().unwrap_or(0);
+    let min = scores.iter().map(|s| s.score).min().unwrap_or(0);
+    let max = scores.iter().map(|s| s.score).max().unwrap_or(0);
     let diff = max - min;
-    for score in scores.values_mut() {
+    for NodeScore { score, .. } in scores.iter_mut() {
         let mut f = 0.0;
         if diff > 0 {
             #[allow(clippy::cast_precision_loss)]
@@ -146,6 +148,7 @@ pub fn normalize(state: &CycleState, scores: &mut BTreeMap<String, i64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::scheduler::framework::node_scores;
     use crate::engine::scheduler::plugins::inter_pod_affinity::testing::{
         expr, selector, term, weighted, with_preferred, with_terms,
     };
@@ -194,12 +197,9 @@ mod tests {
             return None;
         }
         assert!(status.is_success(), "{status:?}");
-        let mut raw: BTreeMap<String, i64> = infos
-            .iter()
-            .map(|i| (i.name().to_owned(), score(&state, i)))
-            .collect();
+        let mut raw = node_scores(&infos, |i| score(&state, i));
         normalize(&state, &mut raw);
-        Some(infos.iter().map(|i| raw[i.name()]).collect())
+        Some(raw.iter().map(|s| s.score).collect())
     }
 
     #[test]

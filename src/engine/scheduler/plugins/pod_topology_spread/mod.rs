@@ -11,12 +11,10 @@ mod scoring;
 #[cfg(test)]
 pub(crate) mod testing;
 
-use std::collections::BTreeMap;
-
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::engine::scheduler::framework::{
-    CycleState, FilterPlugin, NodeInfo, ScorePlugin, Status,
+    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status,
 };
 
 /// Filter reason when the skew would exceed `maxSkew` (`ErrReasonConstraintsNotMatch`).
@@ -67,7 +65,7 @@ impl ScorePlugin for PodTopologySpread {
         scoring::score(state, pod, node)
     }
 
-    fn normalize(&self, state: &CycleState, scores: &mut BTreeMap<String, i64>) {
+    fn normalize(&self, state: &CycleState, scores: &mut [NodeScore<'_>]) {
         scoring::normalize(state, scores);
     }
 }

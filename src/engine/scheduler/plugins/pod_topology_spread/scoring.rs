@@ -11,7 +11,9 @@ use super::common::{
     Constraint, HOSTNAME, SCHEDULE_ANYWAY, constraints, count_matching, has_all_topology_keys,
     has_own_constraints, namespace_of, node_labels,
 };
-use crate::engine::scheduler::framework::{Code, CycleState, MAX_NODE_SCORE, NodeInfo, Status};
+use crate::engine::scheduler::framework::{
+    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, Status,
+};
 
 /// The cycle-state key (`"PreScore" + Name`).
 pub const PRE_SCORE_STATE_KEY: &str = "PreScorePodTopologySpread";
@@ -164,21 +166,21 @@ pub fn score(state: &CycleState, pod: &Pod, info: &NodeInfo) -> i64 {
 
 /// `NormalizeScore`: ignored nodes get 0; the rest
 /// `100 * (max + min - score) / max` (all 100 when the highest is 0).
-pub fn normalize(state: &CycleState, scores: &mut BTreeMap<String, i64>) {
+pub fn normalize(state: &CycleState, scores: &mut [NodeScore<'_>]) {
     let Some(s) = state.read::<PreScoreState>(PRE_SCORE_STATE_KEY) else {
         return;
     };
     let mut min = i64::MAX;
     let mut max = 0;
-    for (name, &score) in scores.iter() {
+    for &NodeScore { name, score } in scores.iter() {
         if s.ignored_nodes.contains(name) {
             continue;
         }
         min = min.min(score);
         max = max.max(score);
     }
-    for (name, score) in scores.iter_mut() {
-        *score = if s.ignored_nodes.contains(name) {
+    for NodeScore { name, score } in scores.iter_mut() {
+        *score = if s.ignored_nodes.contains(*name) {
             0
         } else if max == 0 {
             MAX_NODE_SCORE
@@ -191,6 +193,7 @@ pub fn normalize(state: &CycleState, scores: &mut BTreeMap<String, i64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::scheduler::framework::node_scores;
     use crate::engine::scheduler::plugins::pod_topology_spread::testing::{
         exists, host_node, infos, node, pod, pod_on, spread,
     };
@@ -230,11 +233,10 @@ mod tests {
         let mut state = CycleState::default();
         let status = pre_score(&case.pod, &feasible, &all, &mut state);
         assert_eq!(status, Status::success(), "{}", case.name);
-        let mut scores: BTreeMap<String, i64> = feasible
-            .iter()
-            .map(|i| (i.name().to_owned(), score(&state, &case.pod, i)))
-            .collect();
-        normalize(&state, &mut scores);
+        let mut list = node_scores(feasible.iter().copied(), |i| score(&state, &case.pod, i));
+        normalize(&state, &mut list);
+        let scores: BTreeMap<String, i64> =
+            list.iter().map(|s| (s.name.to_owned(), s.score)).collect();
         let want: BTreeMap<String, i64> = case
             .want
             .iter()

@@ -1,0 +1,251 @@
+//! Cluster events and the queueing hints (`pkg/scheduler/framework/types.go`,
+//! `ClusterEvent`/`ActionType`; each plugin's `EventsToRegister`, e.g.
+//! `plugins/nodeunschedulable/node_unschedulable.go`): which change to the
+//! cluster may make a pod schedulable again, asked of the plugins that
+//! rejected it, so that an unrelated event leaves it waiting.
+//!
+//! Simplified: the hints of `NodeUnschedulable`, `TaintToleration` and
+//! `NodeAffinity` look at the changed node as upstream's do; the other plugins
+//! answer from the event's type alone (upstream's hints look closer, e.g.
+//! `NodeResourcesFit` asks whether the deleted pod freed enough).
+
+use std::collections::BTreeSet;
+
+use k8s_openapi::api::core::v1::{Node, Pod};
+
+use super::plugins::{node_affinity, taint_toleration};
+
+/// What happened, as the scheduler's event handlers classify it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClusterEvent {
+    /// A node appeared (`NodeAdd`).
+    NodeAdd(Node),
+    /// A node changed in ways that matter to scheduling (`NodeUpdate`).
+    NodeUpdate { node: Node, changes: NodeChanges },
+    /// A node went away (`NodeDelete`).
+    NodeDelete,
+    /// A pod was bound or appeared on a node (`AssignedPodAdd`).
+    AssignedPodAdd,
+    /// An assigned pod's labels changed (`AssignedPodUpdate`).
+    AssignedPodUpdate,
+    /// An assigned pod was deleted or finished, freeing its node (`AssignedPodDelete`).
+    AssignedPodDelete,
+}
+
+/// The `ActionType`s of a node update (`nodeSchedulingPropertiesChange`).
+#[allow(clippy::struct_excessive_bools)] // one flag per upstream action type
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeChanges {
+    /// `UpdateNodeAllocatable`.
+    pub allocatable: bool,
+    /// `UpdateNodeLabel`.
+    pub labels: bool,
+    /// `UpdateNodeTaint` (taints, or `spec.unschedulable`).
+    pub taints: bool,
+    /// Of which `spec.unschedulable` (cordon, uncordon).
+    pub unschedulable: bool,
+    /// `UpdateNodeCondition`.
+    pub conditions: bool,
+}
+
+impl NodeChanges {
+    /// What changed between two versions of a node.
+    pub fn between(old: &Node, new: &Node) -> NodeChanges {
+        let spec = |n: &Node| n.spec.clone().unwrap_or_default();
+        let status = |n: &Node| n.status.clone().unwrap_or_default();
+        let condition_states = |n: &Node| -> Vec<(String, String)> {
+            status(n)
+                .conditions
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| (c.type_, c.status))
+                .collect()
+        };
+        NodeChanges {
+            allocatable: status(old).allocatable != status(new).allocatable,
+            labels: old.metadata.labels != new.metadata.labels,
+            taints: spec(old).taints != spec(new).taints
+                || spec(old).unschedulable != spec(new).unschedulable,
+            unschedulable: spec(old).unschedulable.unwrap_or(false)
+                != spec(new).unschedulable.unwrap_or(false),
+            conditions: condition_states(old) != condition_states(new),
+        }
+    }
+
+    /// Whether scheduling cares about any of it.
+    pub fn any(self) -> bool {
+        self.allocatable || self.labels || self.taints || self.conditions
+    }
+}
+
+impl ClusterEvent {
+    /// The event's name as the queue's log names it (`NodeAdd`,
+    /// `NodeSpecUnschedulableChange`, `AssignedPodDelete`, ...).
+    pub fn label(&self) -> &'static str {
+        match self {
+            ClusterEvent::NodeAdd(_) => "NodeAdd",
+            ClusterEvent::NodeUpdate { changes, .. } => {
+                if changes.unschedulable {
+                    "NodeSpecUnschedulableChange"
+                } else if changes.taints {
+                    "NodeTaintChange"
+                } else if changes.labels {
+                    "NodeLabelChange"
+                } else if changes.allocatable {
+                    "NodeAllocatableChange"
+                } else {
+                    "NodeConditionChange"
+                }
+            }
+            ClusterEvent::NodeDelete => "NodeDelete",
+            ClusterEvent::AssignedPodAdd => "AssignedPodAdd",
+            ClusterEvent::AssignedPodUpdate => "AssignedPodUpdate",
+            ClusterEvent::AssignedPodDelete => "AssignedPodDelete",
+        }
+    }
+
+    /// Whether this event may make `pod`, rejected by `plugins`, schedulable
+    /// (`isPodWorthRequeuing`): yes if any rejecting plugin registered for it
+    /// and its hint says `Queue`. A pod no plugin rejected (an error, a
+    /// refused binding) moves on every event.
+    pub fn may_help(&self, pod: &Pod, plugins: &BTreeSet<&'static str>) -> bool {
+        plugins.is_empty() || plugins.iter().any(|plugin| self.helps(plugin, pod))
+    }
+
+    /// One plugin's `EventsToRegister` and its `QueueingHintFn`.
+    #[allow(clippy::match_same_arms)] // one arm per plugin, as each registers upstream
+    fn helps(&self, plugin: &str, pod: &Pod) -> bool {
+        use ClusterEvent as E;
+        match (plugin, self) {
+            ("NodeUnschedulable", E::NodeAdd(node)) => !is_unschedulable(node),
+            ("NodeUnschedulable", E::NodeUpdate { node, changes }) => {
+                changes.taints && !is_unschedulable(node)
+            }
+            ("TaintToleration", E::NodeAdd(node)) => tolerates_node(pod, node),
+            ("TaintToleration", E::NodeUpdate { node, changes }) => {
+                changes.taints && tolerates_node(pod, node)
+            }
+            ("NodeAffinity", E::NodeAdd(node)) => node_affinity::required_matches_node(pod, node),
+            ("NodeAffinity", E::NodeUpdate { node, changes }) => {
+                changes.labels && node_affinity::required_matches_node(pod, node)
+            }
+            ("NodeName", E::NodeAdd(_)) => true,
+            ("NodePorts", E::NodeAdd(_) | E::NodeUpdate { .. } | E::AssignedPodDelete) => true,
+            ("NodeResourcesFit", E::NodeAdd(_) | E::AssignedPodDelete) => true,
+            // With queueing hints on (the default), only a bigger node helps:
+            // `nodeActionType = Add | UpdateNodeAllocatable` (noderesources/fit.go).
+            ("NodeResourcesFit", E::NodeUpdate { changes, .. }) => changes.allocatable,
+            (
+                "PodTopologySpread",
+                E::NodeAdd(_)
+                | E::NodeDelete
+                | E::AssignedPodAdd
+                | E::AssignedPodUpdate
+                | E::AssignedPodDelete,
+            ) => true,
+            ("PodTopologySpread", E::NodeUpdate { changes, .. }) => {
+                changes.labels || changes.taints
+            }
+            (
+                "InterPodAffinity",
+                E::NodeAdd(_) | E::AssignedPodAdd | E::AssignedPodUpdate | E::AssignedPodDelete,
+            ) => true,
+            ("InterPodAffinity", E::NodeUpdate { changes, .. }) => changes.labels,
+            _ => false,
+        }
+    }
+}
+
+fn is_unschedulable(node: &Node) -> bool {
+    node.spec
+        .as_ref()
+        .and_then(|s| s.unschedulable)
+        .unwrap_or(false)
+}
+
+/// Whether the pod tolerates every `NoSchedule`/`NoExecute` taint of the node.
+fn tolerates_node(pod: &Pod, node: &Node) -> bool {
+    let tolerations = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.tolerations.as_deref())
+        .unwrap_or_default();
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_deref())
+        .unwrap_or_default()
+        .iter()
+        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .all(|taint| {
+            tolerations
+                .iter()
+                .any(|t| taint_toleration::tolerates(t, taint))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn node(v: serde_json::Value) -> Node {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn plain_pod() -> Pod {
+        serde_json::from_value(json!({"metadata": {"name": "p"}, "spec": {"containers": []}}))
+            .unwrap()
+    }
+
+    fn by(plugin: &'static str) -> BTreeSet<&'static str> {
+        BTreeSet::from([plugin])
+    }
+
+    #[test]
+    fn uncordon_helps_a_pod_nodeunschedulable_rejected() {
+        let cordoned = node(json!({"metadata": {"name": "n"}, "spec": {"unschedulable": true}}));
+        let uncordoned = node(json!({"metadata": {"name": "n"}, "spec": {}}));
+        let changes = NodeChanges::between(&cordoned, &uncordoned);
+        assert!(changes.taints && !changes.labels);
+        let event = ClusterEvent::NodeUpdate {
+            node: uncordoned,
+            changes,
+        };
+        assert_eq!(event.label(), "NodeSpecUnschedulableChange");
+        assert!(event.may_help(&plain_pod(), &by("NodeUnschedulable")));
+        // A pod short of cpu waits on: the node's allocatable did not change.
+        assert!(!event.may_help(&plain_pod(), &by("NodeResourcesFit")));
+        // Cordoning does not help.
+        let back = ClusterEvent::NodeUpdate {
+            node: cordoned,
+            changes,
+        };
+        assert!(!back.may_help(&plain_pod(), &by("NodeUnschedulable")));
+    }
+
+    #[test]
+    fn a_new_node_helps_only_if_its_taints_are_tolerated() {
+        let tainted = node(json!({"metadata": {"name": "n"}, "spec": {"taints": [
+            {"key": "gpu", "value": "true", "effect": "NoSchedule"}]}}));
+        let event = ClusterEvent::NodeAdd(tainted);
+        assert!(!event.may_help(&plain_pod(), &by("TaintToleration")));
+        assert!(event.may_help(&plain_pod(), &by("NodeResourcesFit")));
+    }
+
+    #[test]
+    fn a_deleted_pod_helps_resources_but_not_affinity_to_nodes() {
+        let event = ClusterEvent::AssignedPodDelete;
+        assert!(event.may_help(&plain_pod(), &by("NodeResourcesFit")));
+        assert!(!event.may_help(&plain_pod(), &by("NodeAffinity")));
+        assert!(event.may_help(&plain_pod(), &BTreeSet::new()));
+    }
+
+    #[test]
+    fn heartbeats_change_nothing_that_matters() {
+        let a = node(json!({"metadata": {"name": "n"}, "status": {"conditions": [
+            {"type": "Ready", "status": "True", "lastHeartbeatTime": "2026-11-30T02:20:30Z"}]}}));
+        let b = node(json!({"metadata": {"name": "n"}, "status": {"conditions": [
+            {"type": "Ready", "status": "True", "lastHeartbeatTime": "2026-11-30T02:21:30Z"}]}}));
+        assert!(!NodeChanges::between(&a, &b).any());
+    }
+}
