@@ -13,7 +13,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::framework::NodeInfo;
-use super::resources::{Resources, allocatable, pod_requests};
+use super::resources::allocatable;
 
 /// Every node's [`NodeInfo`], in node-name order, and where each pod counts.
 #[derive(Debug, Clone, Default)]
@@ -41,35 +41,6 @@ fn is_terminal(pod: &Pod) -> bool {
         pod.status.as_ref().and_then(|s| s.phase.as_deref()),
         Some("Succeeded" | "Failed")
     )
-}
-
-impl NodeInfo {
-    /// An empty node.
-    fn for_node(node: Arc<Node>) -> NodeInfo {
-        NodeInfo {
-            allocatable: allocatable(&node),
-            node,
-            pods: Vec::new(),
-            requested: Resources::default(),
-            non_zero_requested: Resources::default(),
-        }
-    }
-
-    /// Counts `pod` on this node (`NodeInfo.AddPod`).
-    fn add_pod(&mut self, pod: Arc<Pod>) {
-        self.requested.add(&pod_requests(&pod, false));
-        self.non_zero_requested.add(&pod_requests(&pod, true));
-        self.pods.push(pod);
-    }
-
-    /// Stops counting the pod `key` on this node (`NodeInfo.RemovePod`).
-    fn remove_pod(&mut self, key: &str) -> Option<Arc<Pod>> {
-        let at = self.pods.iter().position(|p| pod_key(p) == key)?;
-        let pod = self.pods.remove(at);
-        self.requested.sub(&pod_requests(&pod, false));
-        self.non_zero_requested.sub(&pod_requests(&pod, true));
-        Some(pod)
-    }
 }
 
 impl Cache {
@@ -102,7 +73,7 @@ impl Cache {
             info.node = node;
             return;
         }
-        let mut info = NodeInfo::for_node(node);
+        let mut info = NodeInfo::new(node, Vec::new());
         for (_, pod) in self.orphans.remove(&name).into_iter().flatten() {
             info.add_pod(pod);
         }
@@ -171,6 +142,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::scheduler::resources::Resources;
     use serde_json::json;
 
     fn node(name: &str) -> Arc<Node> {

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use super::resources::Resources;
+use super::plugins::inter_pod_affinity::terms::has_pod_affinity;
+use super::resources::{Resources, allocatable, pod_requests};
 
 /// A plugin's verdict code, as upstream's `framework.Code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,9 +78,55 @@ pub struct NodeInfo {
     pub non_zero_requested: Resources,
     /// The node's allocatable resources.
     pub allocatable: Resources,
+    /// How many of its pods have pod affinity or anti-affinity terms
+    /// (upstream's `PodsWithAffinity`, so `InterPodAffinity` can skip the rest).
+    pub pods_with_affinity: usize,
 }
 
 impl NodeInfo {
+    /// `node` with `pods` counted on it (`NewNodeInfo` + `SetNode`).
+    pub fn new(node: Arc<Node>, pods: impl IntoIterator<Item = Arc<Pod>>) -> NodeInfo {
+        let mut info = NodeInfo {
+            allocatable: allocatable(&node),
+            node,
+            pods: Vec::new(),
+            requested: Resources::default(),
+            non_zero_requested: Resources::default(),
+            pods_with_affinity: 0,
+        };
+        for pod in pods {
+            info.add_pod(pod);
+        }
+        info
+    }
+
+    /// Counts `pod` on this node (`NodeInfo.AddPod`).
+    pub fn add_pod(&mut self, pod: Arc<Pod>) {
+        self.requested.add(&pod_requests(&pod, false));
+        self.non_zero_requested.add(&pod_requests(&pod, true));
+        if has_pod_affinity(&pod) {
+            self.pods_with_affinity += 1;
+        }
+        self.pods.push(pod);
+    }
+
+    /// Stops counting the pod `NS/NAME` on this node (`NodeInfo.RemovePod`).
+    pub fn remove_pod(&mut self, key: &str) -> Option<Arc<Pod>> {
+        let at = self.pods.iter().position(|p| {
+            let meta = &p.metadata;
+            let (ns, name) = key.split_once('/').unwrap_or(("", key));
+            meta.namespace.as_deref().unwrap_or_default() == ns
+                && meta.name.as_deref().unwrap_or_default() == name
+        })?;
+        let pod = self.pods.remove(at);
+        self.requested.sub(&pod_requests(&pod, false));
+        self.non_zero_requested.sub(&pod_requests(&pod, true));
+        if has_pod_affinity(&pod) {
+            self.pods_with_affinity -= 1;
+        }
+        Some(pod)
+    }
+
     /// The node's name.
     pub fn name(&self) -> &str {
         self.node.metadata.name.as_deref().unwrap_or_default()

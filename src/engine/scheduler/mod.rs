@@ -412,7 +412,7 @@ impl Scheduler {
         }
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
         let chosen = select_host(&totals, cx);
-        let total = totals.get(chosen).copied();
+        let total = totals.iter().find(|(n, _)| *n == chosen).map(|(_, t)| *t);
         let detail = if self.verbose {
             let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
             format!(
@@ -610,7 +610,8 @@ fn run_filters<'a>(
         *start % infos.len()
     };
     let mut processed = 0;
-    for info in infos[first..].iter().chain(&infos[..first]) {
+    let rotated = infos.iter().enumerate().skip(first);
+    for (at, info) in rotated.chain(infos.iter().enumerate().take(first)) {
         if feasible.len() >= wanted {
             break;
         }
@@ -640,11 +641,16 @@ fn run_filters<'a>(
                 rejected_by.insert(plugin);
                 failures.insert(info.name().to_owned(), (status.code, status.reasons));
             }
-            None => feasible.push(info),
+            None => feasible.push(at),
         }
     }
     *start = (first + processed) % infos.len().max(1);
-    (feasible, failures)
+    // Scored and selected in node-name order, whatever the visiting order.
+    feasible.sort_unstable();
+    (
+        feasible.into_iter().map(|at| &infos[at]).collect(),
+        failures,
+    )
 }
 
 /// One `filter` record: a plugin's verdict on a node.
@@ -667,7 +673,7 @@ fn record_filter(cx: &mut Cx<'_>, plugin: &'static str, node: &str, pod: &str, s
     cx.stage(stage);
 }
 
-/// `PreScore` and Score on the feasible nodes, normalised and weighted; one
+/// `PreScore` and Score on the feasible nodes (given in node-name order), normalised and weighted; one
 /// record per plugin and node. A single feasible node is not scored.
 fn run_scores<'a>(
     this: &This<'_>,
@@ -675,14 +681,14 @@ fn run_scores<'a>(
     infos: &[NodeInfo],
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
-) -> BTreeMap<&'a str, i64> {
+) -> Vec<(&'a str, i64)> {
     let This {
         profile,
         key,
         pod,
         verbose,
     } = *this;
-    let mut totals: BTreeMap<&str, i64> = feasible.iter().map(|i| (i.name(), 0)).collect();
+    let mut totals: Vec<(&'a str, i64)> = feasible.iter().map(|i| (i.name(), 0)).collect();
     if feasible.len() < 2 {
         return totals;
     }
@@ -694,7 +700,7 @@ fn run_scores<'a>(
         let raw = node_scores(feasible.iter().copied(), |i| plugin.score(cycle, pod, i));
         let mut normalized = raw.clone();
         plugin.normalize(cycle, &mut normalized);
-        for (raw, normalized) in raw.iter().zip(&normalized) {
+        for ((raw, normalized), total) in raw.iter().zip(&normalized).zip(&mut totals) {
             let score = normalized.score;
             if verbose {
                 let mut stage = Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
@@ -706,9 +712,7 @@ fn run_scores<'a>(
                 stage.weight = Some(weight);
                 cx.stage(stage);
             }
-            if let Some(total) = totals.get_mut(normalized.name) {
-                *total += score * weight;
-            }
+            total.1 += score * weight;
         }
     }
     totals
@@ -721,11 +725,11 @@ fn identity() -> Credentials {
 
 /// Picks the highest total; ties are broken at random by reservoir sampling,
 /// as `selectHost` does (`pkg/scheduler/schedule_one.go`).
-fn select_host<'a>(totals: &BTreeMap<&'a str, i64>, cx: &mut Cx<'_>) -> &'a str {
+fn select_host<'a>(totals: &[(&'a str, i64)], cx: &mut Cx<'_>) -> &'a str {
     let mut best = "";
     let mut best_score = i64::MIN;
     let mut ties = 0u64;
-    for (&node, &score) in totals {
+    for &(node, score) in totals {
         if score > best_score {
             best = node;
             best_score = score;

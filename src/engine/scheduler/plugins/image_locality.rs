@@ -167,7 +167,6 @@ mod tests {
 
     use super::*;
     use crate::engine::scheduler::framework::node_scores;
-    use crate::engine::scheduler::resources::Resources;
 
     /// A node's images as (names, size in MB).
     type Images = &'static [(&'static [&'static str], i64)];
@@ -181,8 +180,8 @@ mod tests {
                 size_bytes: Some(mb * MB),
             })
             .collect();
-        NodeInfo {
-            node: Arc::new(Node {
+        NodeInfo::new(
+            Arc::new(Node {
                 metadata: ObjectMeta {
                     name: Some(name.to_owned()),
                     ..ObjectMeta::default()
@@ -193,11 +192,8 @@ mod tests {
                 }),
                 ..Node::default()
             }),
-            pods: Vec::new(),
-            requested: Resources::default(),
-            non_zero_requested: Resources::default(),
-            allocatable: Resources::default(),
-        }
+            Vec::new(),
+        )
     }
 
     fn container(image: &str) -> Container {

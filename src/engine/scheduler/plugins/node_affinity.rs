@@ -326,7 +326,6 @@ mod tests {
 
     use super::*;
     use crate::engine::scheduler::framework::node_scores;
-    use crate::engine::scheduler::resources::{Resources, allocatable};
 
     fn node(name: &str, labels: &[(&str, &str)]) -> NodeInfo {
         let node = Node {
@@ -342,13 +341,7 @@ mod tests {
             },
             ..Node::default()
         };
-        NodeInfo {
-            allocatable: allocatable(&node),
-            node: Arc::new(node),
-            pods: Vec::new(),
-            requested: Resources::default(),
-            non_zero_requested: Resources::default(),
-        }
+        NodeInfo::new(Arc::new(node), Vec::new())
     }
 
     fn req(key: &str, op: &str, values: &[&str]) -> NodeSelectorRequirement {

@@ -114,7 +114,6 @@ mod tests {
     use k8s_openapi::api::core::v1::{Container, Node, PodSpec};
 
     use super::*;
-    use crate::engine::scheduler::resources::Resources;
 
     /// Upstream's `newPod`: ports written `PROTOCOL/IP/PORT`, in one container.
     fn pod(ports: &[&str]) -> Pod {
@@ -163,13 +162,7 @@ mod tests {
     }
 
     fn node_with(pods: Vec<Pod>) -> NodeInfo {
-        NodeInfo {
-            node: Arc::new(Node::default()),
-            pods: pods.into_iter().map(Arc::new).collect(),
-            requested: Resources::default(),
-            non_zero_requested: Resources::default(),
-            allocatable: Resources::default(),
-        }
+        NodeInfo::new(Arc::new(Node::default()), pods.into_iter().map(Arc::new))
     }
 
     /// `node_ports_test.go`, `TestNodePorts`: (name, pod, ports in use on the

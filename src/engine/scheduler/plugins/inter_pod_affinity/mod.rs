@@ -11,7 +11,7 @@
 
 mod filtering;
 mod scoring;
-mod terms;
+pub(crate) mod terms;
 #[cfg(test)]
 pub(crate) mod testing;
 

@@ -86,8 +86,12 @@ pub fn pre_score(pod: &Pod, all: &[NodeInfo], state: &mut CycleState) -> Status 
     let has_constraints =
         !terms.preferred_affinity.is_empty() || !terms.preferred_anti_affinity.is_empty();
     let mut s = PreScoreState::default();
-    for info in all {
-        // Without preferred terms of its own only pods with affinity matter.
+    // Without preferred terms of its own only pods with affinity matter, so
+    // only nodes holding such pods are visited (`HavePodsWithAffinityList`).
+    for info in all
+        .iter()
+        .filter(|i| has_constraints || i.pods_with_affinity > 0)
+    {
         for existing in info
             .pods
             .iter()

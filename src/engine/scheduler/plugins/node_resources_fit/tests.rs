@@ -8,7 +8,6 @@ use k8s_openapi::api::core::v1::Node;
 use serde_json::json;
 
 use super::*;
-use crate::engine::scheduler::resources::allocatable;
 
 /// A node with `alloc` (`cpu` in cores as upstream's tests write it) and pods.
 pub(crate) fn node_info(alloc: serde_json::Value, pods: &[Pod]) -> NodeInfo {
@@ -16,19 +15,7 @@ pub(crate) fn node_info(alloc: serde_json::Value, pods: &[Pod]) -> NodeInfo {
         json!({"metadata": {"name": "n"}, "status": {"allocatable": alloc}}),
     )
     .unwrap();
-    let mut requested = Resources::default();
-    let mut non_zero = Resources::default();
-    for p in pods {
-        requested.add(&pod_requests(p, false));
-        non_zero.add(&pod_requests(p, true));
-    }
-    NodeInfo {
-        allocatable: allocatable(&node),
-        node: Arc::new(node),
-        pods: pods.iter().cloned().map(Arc::new).collect(),
-        requested,
-        non_zero_requested: non_zero,
-    }
+    NodeInfo::new(Arc::new(node), pods.iter().cloned().map(Arc::new))
 }
 
 /// A pod whose containers request `requests` each (upstream's `st.MakePod().Req(..)`).

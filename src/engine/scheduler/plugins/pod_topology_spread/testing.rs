@@ -13,7 +13,6 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{
 
 use crate::engine::scheduler::framework::NodeInfo;
 use crate::engine::scheduler::plugins::labels::Labels;
-use crate::engine::scheduler::resources::Resources;
 
 fn set(pairs: &[(&str, &str)]) -> Labels {
     pairs
@@ -129,17 +128,11 @@ pub fn infos(nodes: &[Node], pods: &[Pod]) -> Vec<NodeInfo> {
         .iter()
         .map(|n| {
             let name = n.metadata.name.as_deref().unwrap_or_default();
-            NodeInfo {
-                node: Arc::new(n.clone()),
-                pods: pods
-                    .iter()
-                    .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
-                    .map(|p| Arc::new(p.clone()))
-                    .collect(),
-                requested: Resources::default(),
-                non_zero_requested: Resources::default(),
-                allocatable: Resources::default(),
-            }
+            let on_node = pods
+                .iter()
+                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
+                .map(|p| Arc::new(p.clone()));
+            NodeInfo::new(Arc::new(n.clone()), on_node)
         })
         .collect()
 }
