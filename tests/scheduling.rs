@@ -160,6 +160,17 @@ fn pods_spread_across_zones() {
         (1..=2).contains(&in_a),
         "skew at most 1 across zones: {zones:?}"
     );
+    // The second pod cannot join the first in its zone: PodTopologySpread's
+    // Filter refuses that zone's node (`maxSkew: 1`, `DoNotSchedule`).
+    assert_ne!(zones[0], zones[1], "web-2 goes to the other zone");
+    let refused = records.iter().any(|r| {
+        matches!(&r.body, Record::Stage(s) if s.stage == "filter"
+            && s.plugin.as_deref() == Some("PodTopologySpread")
+            && s.outcome == "fail"
+            && s.pod.as_deref() == Some("default/web-2")
+            && s.reason.as_deref() == Some("node(s) didn't match pod topology spread constraints"))
+    });
+    assert!(refused, "PodTopologySpread's filter refused web-2 a node");
 }
 
 #[test]

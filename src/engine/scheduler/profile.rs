@@ -67,6 +67,8 @@ fn filter(name: &str, profile: &Profile) -> Option<Arc<dyn FilterPlugin + Send +
         "NodeResourcesFit" => Arc::new(plugins::node_resources_fit::NodeResourcesFit::new(
             profile.fit.clone(),
         )),
+        "PodTopologySpread" => Arc::new(plugins::pod_topology_spread::PodTopologySpread),
+        "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
         _ => return None,
     })
 }
@@ -106,7 +108,9 @@ mod tests {
                 "TaintToleration",
                 "NodeAffinity",
                 "NodePorts",
-                "NodeResourcesFit"
+                "NodeResourcesFit",
+                "PodTopologySpread",
+                "InterPodAffinity"
             ]
         );
         let scorers: Vec<(&str, i64)> = p.scorers.iter().map(|(s, w)| (s.name(), *w)).collect();
