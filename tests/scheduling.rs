@@ -3,7 +3,15 @@
 
 mod common;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use common::{final_object, run};
+use k8s_openapi::api::core::v1::Pod;
+use podflow::cli::{SetupArgs, build_setup};
+use podflow::engine::clock::SimTime;
+use podflow::engine::engine::{Engine, Until};
+use podflow::engine::scheduler::framework::{Code, CycleState, ReservePlugin, Status};
 use podflow::engine::trace::Record;
 
 fn nginx() -> String {
@@ -198,4 +206,53 @@ fn summary_detail_records_one_scheduler_stage_a_cycle() {
         pod["status"]["phase"], "Running",
         "the same story, fewer records"
     );
+}
+
+/// A Reserve plugin that refuses every pod and counts its unreserves.
+struct RefusingReserve(Arc<AtomicUsize>);
+
+impl ReservePlugin for RefusingReserve {
+    fn name(&self) -> &'static str {
+        "TestReserve"
+    }
+
+    fn reserve(&self, _: &mut CycleState, _: &Pod, _: &str) -> Status {
+        Status::new(Code::Unschedulable, "no room reserved")
+    }
+
+    fn unreserve(&self, _: &mut CycleState, _: &Pod, _: &str) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_reserve_refusal_forgets_the_pod_and_says_why() {
+    let unreserved = Arc::new(AtomicUsize::new(0));
+    let args = SetupArgs {
+        steps: vec![nginx()],
+        seed: 1,
+        ..SetupArgs::default()
+    };
+    let mut setup = build_setup(&args).expect("setup");
+    for profile in &mut setup.scheduler_profiles {
+        let plugin = RefusingReserve(Arc::clone(&unreserved));
+        profile.reservers.push(Arc::new(plugin));
+    }
+    let mut engine = Engine::new(setup);
+    let mut records = engine.run_until(Until::Time(SimTime(5_000)));
+    records.push(engine.final_record());
+    let failed = records.iter().any(|r| {
+        matches!(&r.body, Record::Event(e) if e.reason == "FailedScheduling"
+            && e.message == "running Reserve plugin \"TestReserve\": no room reserved")
+    });
+    assert!(failed, "the FailedScheduling event names the plugin");
+    assert!(records.iter().any(
+        |r| matches!(&r.body, Record::Stage(s) if s.stage == "reserve" && s.outcome == "fail")
+    ));
+    assert!(
+        unreserved.load(Ordering::SeqCst) >= 1,
+        "unreserved after the refusal"
+    );
+    let pod = final_object(&records, "Pod", "nginx");
+    assert!(pod["spec"]["nodeName"].is_null(), "never bound");
 }

@@ -27,6 +27,14 @@ pub struct Profile {
     pub filters: Vec<String>,
     /// Score plugins with their weights, in the order they run.
     pub scorers: Vec<(String, i64)>,
+    /// `PostFilter` plugins (`DefaultPreemption`), in order.
+    pub post_filters: Vec<String>,
+    /// Reserve, Permit and `PreBind` plugins, in order.
+    pub reservers: Vec<String>,
+    pub permits: Vec<String>,
+    pub pre_binders: Vec<String>,
+    /// Bind plugins, in order (`DefaultBinder`).
+    pub binders: Vec<String>,
     pub fit: FitArgs,
     pub balanced: BalancedArgs,
     /// The profile's `percentageOfNodesToScore`, else the configuration's.
@@ -686,6 +694,11 @@ fn finish(
         scheduler_name: name,
         filters: at(Filter),
         scorers,
+        post_filters: at(PostFilter),
+        reservers: at(Reserve),
+        permits: at(Permit),
+        pre_binders: at(PreBind),
+        binders: at(Bind),
         fit,
         balanced,
         percentage_of_nodes_to_score: p.percentage.or(global),

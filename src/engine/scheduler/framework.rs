@@ -209,6 +209,52 @@ pub fn node_scores<'a>(
         .collect()
 }
 
+/// A Reserve plugin: claims what the pod will use on its chosen node before
+/// binding; `unreserve` gives it back when a later step fails.
+pub trait ReservePlugin {
+    /// The plugin's name as upstream spells it.
+    fn name(&self) -> &'static str;
+    /// `Reserve`: anything but success ends the cycle (and unreserves).
+    fn reserve(&self, state: &mut CycleState, pod: &Pod, node: &str) -> Status;
+    /// `Unreserve`: undo `reserve`, in reverse order of the plugins.
+    fn unreserve(&self, state: &mut CycleState, pod: &Pod, node: &str);
+}
+
+/// A Permit plugin: approves, denies or delays the binding of a reserved pod.
+pub trait PermitPlugin {
+    /// The plugin's name as upstream spells it.
+    fn name(&self) -> &'static str;
+    /// `Permit`: `Success`, a refusal, or `Wait` (not simulated: podflow
+    /// treats waiting as a refusal, since no plugin it ships waits).
+    fn permit(&self, state: &CycleState, pod: &Pod, node: &str) -> Status;
+}
+
+/// A `PreBind` plugin: work that must be done before the binding (upstream's
+/// `VolumeBinding` binds the pod's claims here).
+pub trait PreBindPlugin {
+    /// The plugin's name as upstream spells it.
+    fn name(&self) -> &'static str;
+    /// `PreBind`: anything but success fails the binding cycle.
+    fn pre_bind(&self, state: &CycleState, pod: &Pod, node: &str) -> Status;
+}
+
+/// What a Bind plugin asks for: the API request that binds the pod.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BindAction {
+    /// POST this pod's `binding` subresource naming the node.
+    Binding { node: String },
+    /// Not this plugin's pod: ask the next one (`Skip`).
+    Skip,
+}
+
+/// A Bind plugin: binds the pod to its node. The first that does not skip wins.
+pub trait BindPlugin {
+    /// The plugin's name as upstream spells it.
+    fn name(&self) -> &'static str;
+    /// `Bind`.
+    fn bind(&self, pod: &Pod, node: &str) -> BindAction;
+}
+
 /// The highest score a node can get from one plugin (`framework.MaxNodeScore`).
 pub const MAX_NODE_SCORE: i64 = 100;
 

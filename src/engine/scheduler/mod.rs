@@ -21,7 +21,7 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::cache::Cache;
 use self::events::{ClusterEvent, NodeChanges};
-use self::framework::{Code, CycleState, NodeInfo, Status, node_scores};
+use self::framework::{BindAction, Code, CycleState, NodeInfo, Status, node_scores};
 use self::profile::ProfilePlugins;
 use self::queue::{Place, SchedulingQueue};
 use super::apiserver::handler::Response;
@@ -433,26 +433,57 @@ impl Scheduler {
             .pod(key);
         stage.score = total;
         cx.stage(stage);
-        self.bind(key, pod, &chosen, cx);
+        self.bind(key, pod, &chosen, &profile, &mut cycle, cx);
     }
 
-    fn bind(&mut self, key: &str, pod: &Pod, node: &str, cx: &mut Cx<'_>) {
+    /// Assumes the pod on `node`, then Reserve, Permit and `PreBind`, and
+    /// sends the Bind plugin's binding (`schedulingCycle` after selection, then
+    /// `bindingCycle`); a plugin's refusal forgets the pod and requeues it.
+    fn bind(
+        &mut self,
+        key: &str,
+        pod: &Pod,
+        node: &str,
+        profile: &ProfilePlugins,
+        cycle: &mut CycleState,
+        cx: &mut Cx<'_>,
+    ) {
         self.assumed.insert(key.to_owned(), node.to_owned());
         if let Some(known) = self.pods.get(key) {
             self.cache.set_pod(key, Arc::clone(known), Some(node));
         }
-        let request = pod_request(Verb::Create, pod)
-            .subresource("binding")
-            .body(Body::Binding {
-                node: node.to_owned(),
-            });
-        cx.stage(
-            Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
-                .node(node)
-                .pod(key),
-        );
-        let id = cx.send(request);
-        self.binding.insert(id, (key.to_owned(), node.to_owned()));
+        match binding_cycle(profile, key, pod, node, cycle, cx) {
+            Ok(()) => {
+                let request =
+                    pod_request(Verb::Create, pod)
+                        .subresource("binding")
+                        .body(Body::Binding {
+                            node: node.to_owned(),
+                        });
+                cx.stage(
+                    Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
+                        .node(node)
+                        .pod(key),
+                );
+                let id = cx.send(request);
+                self.binding.insert(id, (key.to_owned(), node.to_owned()));
+            }
+            Err(message) => {
+                self.assumed.remove(key);
+                self.cache.remove_pod(key);
+                let (ns, name) = key.split_once('/').unwrap_or(("", key));
+                let source = self.source_for(key);
+                cx.event(pod_event(
+                    true,
+                    "FailedScheduling",
+                    message,
+                    (ns, name),
+                    None,
+                    &source,
+                ));
+                self.requeue_failed(key, BTreeSet::new(), cx);
+            }
+        }
     }
 
     /// An answer arrived (a binding's, or a status patch's).
@@ -531,6 +562,83 @@ impl Scheduler {
                     .body(Body::Patch(patch)),
             );
         }
+    }
+}
+
+/// Reserve, Permit and `PreBind` on the chosen node, then the first Bind
+/// plugin that takes the pod; one record per plugin. The error is the
+/// `FailedScheduling` message upstream's framework words
+/// (`pkg/scheduler/framework/runtime/framework.go`).
+fn binding_cycle(
+    profile: &ProfilePlugins,
+    key: &str,
+    pod: &Pod,
+    node: &str,
+    cycle: &mut CycleState,
+    cx: &mut Cx<'_>,
+) -> Result<(), String> {
+    let record = |cx: &mut Cx<'_>, stage: &str, plugin: &'static str, status: &Status| {
+        let outcome = if status.is_success() { "pass" } else { "fail" };
+        let mut record = Stage::new(ME, stage, outcome, status.reasons.join(", "))
+            .plugin(plugin)
+            .node(node)
+            .pod(key);
+        record.code = Some(status.code.as_str().into());
+        cx.stage(record);
+    };
+    for (done, plugin) in profile.reservers.iter().enumerate() {
+        let status = plugin.reserve(cycle, pod, node);
+        record(cx, "reserve", plugin.name(), &status);
+        if !status.is_success() {
+            for earlier in profile.reservers[..=done].iter().rev() {
+                earlier.unreserve(cycle, pod, node);
+            }
+            return Err(format!(
+                "running Reserve plugin {:?}: {}",
+                plugin.name(),
+                status.reasons.join(", ")
+            ));
+        }
+    }
+    let unreserve_all = |cycle: &mut CycleState| {
+        for plugin in profile.reservers.iter().rev() {
+            plugin.unreserve(cycle, pod, node);
+        }
+    };
+    for plugin in &profile.permits {
+        let status = plugin.permit(cycle, pod, node);
+        record(cx, "permit", plugin.name(), &status);
+        if !status.is_success() {
+            unreserve_all(cycle);
+            return Err(format!(
+                "rejected pod {:?} by permit plugin {:?}: {}",
+                pod.metadata.name.as_deref().unwrap_or_default(),
+                plugin.name(),
+                status.reasons.join(", ")
+            ));
+        }
+    }
+    for plugin in &profile.pre_binders {
+        let status = plugin.pre_bind(cycle, pod, node);
+        record(cx, "prebind", plugin.name(), &status);
+        if !status.is_success() {
+            unreserve_all(cycle);
+            return Err(format!(
+                "running PreBind plugin {:?}: {}",
+                plugin.name(),
+                status.reasons.join(", ")
+            ));
+        }
+    }
+    let bound = profile
+        .binders
+        .iter()
+        .any(|plugin| plugin.bind(pod, node) != BindAction::Skip);
+    if bound {
+        Ok(())
+    } else {
+        unreserve_all(cycle);
+        Err("no bind plugin handled the pod".to_owned())
     }
 }
 

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use super::config::{self, Profile};
-use super::framework::{FilterPlugin, ScorePlugin};
+use super::framework::{
+    BindPlugin, FilterPlugin, PermitPlugin, PreBindPlugin, ReservePlugin, ScorePlugin,
+};
 use super::plugins;
 
 /// The runnable plugins of one profile.
@@ -16,6 +18,11 @@ pub struct ProfilePlugins {
     pub scheduler_name: String,
     pub filters: Vec<Arc<dyn FilterPlugin + Send + Sync>>,
     pub scorers: Vec<(Arc<dyn ScorePlugin + Send + Sync>, i64)>,
+    /// Reserve, Permit, `PreBind` and Bind plugins, in order.
+    pub reservers: Vec<Arc<dyn ReservePlugin + Send + Sync>>,
+    pub permits: Vec<Arc<dyn PermitPlugin + Send + Sync>>,
+    pub pre_binders: Vec<Arc<dyn PreBindPlugin + Send + Sync>>,
+    pub binders: Vec<Arc<dyn BindPlugin + Send + Sync>>,
     /// `percentageOfNodesToScore`.
     pub percentage_of_nodes_to_score: Option<i32>,
 }
@@ -35,6 +42,13 @@ impl ProfilePlugins {
                 .iter()
                 .filter_map(|(name, weight)| scorer(name, profile).map(|p| (p, *weight)))
                 .collect(),
+            // podflow ships no Reserve, Permit or PreBind plugin: upstream's
+            // (`VolumeBinding`, `DynamicResources`) need volumes and devices
+            // it does not simulate.
+            reservers: Vec::new(),
+            permits: Vec::new(),
+            pre_binders: Vec::new(),
+            binders: profile.binders.iter().filter_map(|n| binder(n)).collect(),
             percentage_of_nodes_to_score: profile.percentage_of_nodes_to_score,
         }
     }
@@ -49,6 +63,10 @@ impl Default for ProfilePlugins {
                 scheduler_name: config::DEFAULT_SCHEDULER_NAME.to_owned(),
                 filters: Vec::new(),
                 scorers: Vec::new(),
+                reservers: Vec::new(),
+                permits: Vec::new(),
+                pre_binders: Vec::new(),
+                binders: Vec::new(),
                 percentage_of_nodes_to_score: None,
             },
             ProfilePlugins::new,
@@ -71,6 +89,14 @@ fn filter(name: &str, profile: &Profile) -> Option<Arc<dyn FilterPlugin + Send +
         "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
         _ => return None,
     })
+}
+
+/// The Bind plugin named `name`, if podflow has it.
+fn binder(name: &str) -> Option<Arc<dyn BindPlugin + Send + Sync>> {
+    match name {
+        "DefaultBinder" => Some(Arc::new(plugins::default_binder::DefaultBinder)),
+        _ => None,
+    }
 }
 
 /// The Score plugin named `name`, if podflow has it.
