@@ -39,6 +39,9 @@
 //! scheduler's `filter`, `score`, `select`, `bind` (`pkg/scheduler/schedule_one.go`).
 
 mod draw;
+mod queue;
+
+pub use queue::QueueCounts;
 
 use k8s_openapi::api::core::v1::Node;
 use ratatui::buffer::Buffer;
@@ -79,6 +82,8 @@ pub struct Model {
     pub nodes: Vec<NodeBox>,
     /// The scheduler's latest stage (`filter`, `score`, `select`, `bind`).
     pub scheduler: Option<String>,
+    /// How many pods wait in the scheduling queue, and where.
+    pub queue: QueueCounts,
     /// The current record in words (the trace's text line, without its time).
     pub caption: String,
 }
@@ -141,6 +146,7 @@ impl Model {
             model.arrow = arrow;
         }
         model.recent(view.records);
+        model.queue = queue::counts(view.store, view.records);
         model
     }
 

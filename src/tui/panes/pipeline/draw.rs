@@ -302,7 +302,8 @@ impl Pen<'_> {
             (0, "kube-controller-manager", 2, false),
             (0, "controller-manager", 1, false),
         ];
-        let build = |(margin, cm, gap, stages): (usize, &str, usize, bool)| {
+        let queue = self.model.queue;
+        let build = |(margin, cm, gap, stages): (usize, &str, usize, bool), short: Option<bool>| {
             let mut row = Row::default();
             row.push(" ".repeat(margin), theme.text);
             let c = row.push(cm, self.name("kube-controller-manager"));
@@ -322,12 +323,29 @@ impl Pen<'_> {
                     theme.active,
                 );
             }
+            if let Some(short) = short {
+                let style = if queue.unschedulable > 0 {
+                    theme.bad
+                } else {
+                    theme.dim
+                };
+                row.push(format!("  {}", queue.label(short)), style);
+            }
             (row, (c, c_end), s)
         };
-        let mut chosen = build(forms[forms.len() - 1]);
+        // The queue is shown when a pod waits and there is room: in full, then short.
+        let queue_forms: &[Option<bool>] = if queue.is_empty() {
+            &[None]
+        } else {
+            &[Some(false), Some(true), None]
+        };
+        let mut chosen = build(forms[forms.len() - 1], None);
         for form in forms {
-            let candidate = build(form);
-            if candidate.0.width <= self.width() {
+            if let Some(candidate) = queue_forms
+                .iter()
+                .map(|q| build(form, *q))
+                .find(|c| c.0.width <= self.width())
+            {
                 chosen = candidate;
                 break;
             }
@@ -853,6 +871,29 @@ mod tests {
         assert!(!text.contains("node-1 cordoned"), "{text}");
         let text = render_pane(&t, t.len() - 1, PaneId::Pipeline, 60, 8);
         assert!(text.contains("node-2 cordoned"), "{text}");
+    }
+
+    #[test]
+    fn the_scheduling_queue_is_shown_beside_the_scheduler() {
+        // With every worker cordoned, a new pod waits among the unschedulable.
+        let big = format!(
+            "apply -f {}/tests/fixtures/big-pod.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let steps = ["cordon node-1", "cordon node-2", "cordon node-3", &big];
+        let t = timeline(&steps, None);
+        let last = t.len() - 1;
+        let text = render_pane(&t, last, PaneId::Pipeline, 120, 14);
+        assert!(
+            text.contains("activeQ 0 · backoffQ 0 · unschedulable 1"),
+            "{text}"
+        );
+        let text = render_pane(&t, last, PaneId::Pipeline, 62, 14);
+        assert!(text.contains("Q 0/0/1"), "{text}");
+        // Nothing waits in the plain story's end: no queue shown.
+        let t = nginx_timeline();
+        let text = render_pane(&t, t.len() - 1, PaneId::Pipeline, 120, 14);
+        assert!(!text.contains("activeQ"), "{text}");
     }
 
     #[test]

@@ -1,0 +1,95 @@
+//! The scheduling queue as the pipeline pane shows it beside the scheduler:
+//! how many pods wait in activeQ, in backoffQ and among the unschedulable
+//! pods (`pkg/scheduler/backend/queue/scheduling_queue.go`).
+//!
+//! A pod waits while it has no node, is alive and has not finished; where it
+//! waits is what the scheduler's latest `queue` record about it says (looking
+//! back at most [`super::LOOKBACK`] records), activeQ when none does. A pod
+//! whose binding is in flight (its latest record is `select` or `bind`) waits
+//! in no queue.
+
+use std::collections::BTreeMap;
+
+use crate::engine::store::{Store, prefix_for};
+use crate::engine::trace::{Record, TraceRecord};
+use crate::model::kinds::kind_of;
+
+/// How many pods wait where.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueueCounts {
+    pub active: usize,
+    pub backoff: usize,
+    pub unschedulable: usize,
+}
+
+impl QueueCounts {
+    /// Whether no pod waits.
+    pub fn is_empty(self) -> bool {
+        self.active + self.backoff + self.unschedulable == 0
+    }
+
+    /// The queue in a few words: `activeQ 1 · backoffQ 0 · unschedulable 2`.
+    pub fn label(self, short: bool) -> String {
+        if short {
+            format!("Q {}/{}/{}", self.active, self.backoff, self.unschedulable)
+        } else {
+            format!(
+                "activeQ {} · backoffQ {} · unschedulable {}",
+                self.active, self.backoff, self.unschedulable
+            )
+        }
+    }
+}
+
+/// Where each waiting pod of `store` is, from the latest records.
+pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
+    let waiting: Vec<String> = store
+        .range(&prefix_for(kind_of("Pod"), None))
+        .filter_map(|(_, e)| e.object.as_pod())
+        .filter(|pod| {
+            let spec = pod.spec.as_ref();
+            let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+            spec.and_then(|s| s.node_name.as_deref())
+                .is_none_or(str::is_empty)
+                && pod.metadata.deletion_timestamp.is_none()
+                && !matches!(phase, Some("Succeeded" | "Failed"))
+        })
+        .map(|pod| {
+            format!(
+                "{}/{}",
+                pod.metadata.namespace.as_deref().unwrap_or_default(),
+                pod.metadata.name.as_deref().unwrap_or_default()
+            )
+        })
+        .collect();
+    let mut latest: BTreeMap<&str, &str> = BTreeMap::new();
+    for record in records.iter().rev().take(super::LOOKBACK) {
+        if latest.len() == waiting.len() {
+            break;
+        }
+        if let Record::Stage(s) = &record.body
+            && s.component == "kube-scheduler"
+            && let Some(pod) = s.pod.as_deref()
+            && waiting.iter().any(|w| w == pod)
+            && !latest.contains_key(pod)
+        {
+            let place = match s.stage.as_str() {
+                "queue" => s.outcome.as_str(),
+                "select" if s.outcome == "selected" => "binding",
+                "bind" | "reserve" | "permit" | "prebind" => "binding",
+                _ => "active",
+            };
+            latest.insert(pod, place);
+        }
+    }
+    let mut counts = QueueCounts::default();
+    for pod in &waiting {
+        match latest.get(pod.as_str()).copied().unwrap_or("active") {
+            "backoff" => counts.backoff += 1,
+            "unschedulable" => counts.unschedulable += 1,
+            "binding" => {}
+            _ => counts.active += 1,
+        }
+    }
+    counts
+}
