@@ -21,7 +21,7 @@ pub const ERR_IMAGE_PULL: &str = "ErrImagePull";
 pub const IMAGE_PULL_BACK_OFF: &str = "ImagePullBackOff";
 /// Waiting: the image is absent and the pull policy is `Never`.
 pub const ERR_IMAGE_NEVER_PULL: &str = "ErrImageNeverPull";
-/// Waiting: a ConfigMap, Secret or key the container needs is missing.
+/// Waiting: a `ConfigMap`, `Secret` or key the container needs is missing.
 pub const CREATE_CONTAINER_CONFIG_ERROR: &str = "CreateContainerConfigError";
 
 /// The default waiting reason of a container not yet created
@@ -225,6 +225,8 @@ mod tests {
 
     use super::*;
 
+    type Row<'a> = (Vec<(&'a Container, InitState)>, &'a str, InitStep);
+
     fn plain(name: &str) -> Container {
         Container {
             name: name.into(),
@@ -309,14 +311,15 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::too_many_lines)] // upstream's table, case by case
     fn init_sequencing() {
+        use InitState::{Exited, NotStarted, Running};
         // kuberuntime_manager_test.go, TestComputePodActionsWithInitContainers and
         // TestComputePodActionsWithRestartableInitContainers (simplified rows).
         let a = plain("init-a");
         let b = plain("init-b");
         let side = with_policy("sidecar", "Always");
-        use InitState::{Exited, NotStarted, Running};
-        let rows: Vec<(Vec<(&Container, InitState)>, &str, InitStep)> = vec![
+        let rows: Vec<Row<'_>> = vec![
             (vec![], "Always", InitStep::Done),
             (
                 vec![(&a, NotStarted), (&b, NotStarted)],

@@ -627,6 +627,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::too_many_lines)] // one row per outcome
     fn outcomes_and_event_messages() {
         // pkg/probe/http/http_test.go, tcp/tcp_test.go, grpc/grpc_test.go, exec/exec_test.go;
         // the event format of prober.go ("%s probe failed: %s").

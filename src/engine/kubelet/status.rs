@@ -242,17 +242,9 @@ fn go_list(names: &[&str]) -> String {
     format!("[{}]", names.join(" "))
 }
 
-/// The `status` object the kubelet writes (`generateAPIPodStatus`; conditions by
-/// `pkg/kubelet/status/generate.go`: `GeneratePodInitializedCondition`,
-/// `GenerateContainersReadyCondition`, `GeneratePodReadyCondition`).
-pub fn pod_status_with(view: &PodView<'_>, extra: &StatusExtra<'_>) -> Value {
+/// The four conditions the kubelet owns, for a pod in `phase`.
+fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<Value> {
     let detail = |c: &ContainerView| extra.details.get(&c.name).cloned().unwrap_or_default();
-    let phase = phase_with(
-        extra.init_containers,
-        view.containers,
-        extra.details,
-        view.restart_policy,
-    );
     let any_regular_started = view.containers.iter().any(|c| {
         !matches!(c.state, ContainerState::Waiting { .. }) || detail(c).last_state.is_some()
     });
@@ -305,7 +297,7 @@ pub fn pod_status_with(view: &PodView<'_>, extra: &StatusExtra<'_>) -> Value {
             )),
         )
     };
-    let conditions = vec![
+    vec![
         condition(
             "PodReadyToStartContainers",
             view.sandbox_ready,
@@ -334,7 +326,21 @@ pub fn pod_status_with(view: &PodView<'_>, extra: &StatusExtra<'_>) -> Value {
             ready_message,
             at("ContainersReady"),
         ),
-    ];
+    ]
+}
+
+/// The `status` object the kubelet writes (`generateAPIPodStatus`; conditions by
+/// `pkg/kubelet/status/generate.go`: `GeneratePodInitializedCondition`,
+/// `GenerateContainersReadyCondition`, `GeneratePodReadyCondition`).
+pub fn pod_status_with(view: &PodView<'_>, extra: &StatusExtra<'_>) -> Value {
+    let detail = |c: &ContainerView| extra.details.get(&c.name).cloned().unwrap_or_default();
+    let phase = phase_with(
+        extra.init_containers,
+        view.containers,
+        extra.details,
+        view.restart_policy,
+    );
+    let conditions = conditions(view, extra, phase);
     let statuses: Vec<Value> = view
         .containers
         .iter()
@@ -476,6 +482,15 @@ mod tests {
         assert_eq!(phase(&[done(0)], "Always"), "Running");
     }
 
+    type Details = BTreeMap<String, ContainerDetail>;
+    type Row<'a> = (
+        Vec<ContainerView>,
+        Vec<ContainerView>,
+        &'a Details,
+        &'a str,
+        &'a str,
+    );
+
     fn named(name: &str, state: ContainerState) -> ContainerView {
         ContainerView {
             name: name.into(),
@@ -535,13 +550,7 @@ mod tests {
             },
         );
         let none = BTreeMap::new();
-        let rows: Vec<(
-            Vec<ContainerView>,
-            Vec<ContainerView>,
-            &BTreeMap<_, _>,
-            &str,
-            &str,
-        )> = vec![
+        let rows: Vec<Row<'_>> = vec![
             (
                 vec![],
                 vec![app(waiting("CrashLoopBackOff"))],
