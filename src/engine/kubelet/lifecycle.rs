@@ -135,6 +135,47 @@ pub fn error_event(message: &str) -> String {
     format!("Error: {message}")
 }
 
+/// What a container's configuration refers to and the cluster lacks
+/// (`makeEnvironmentVariables` in `pkg/kubelet/kubelet_pods.go`); the message
+/// of the `CreateContainerConfigError` waiting state and of its `Error: ...` event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MissingConfig<'a> {
+    ConfigMap {
+        name: &'a str,
+    },
+    Secret {
+        name: &'a str,
+    },
+    ConfigMapKey {
+        namespace: &'a str,
+        name: &'a str,
+        key: &'a str,
+    },
+    SecretKey {
+        namespace: &'a str,
+        name: &'a str,
+        key: &'a str,
+    },
+}
+
+/// `configmap "app-config" not found`, `couldn't find key mode in ConfigMap default/app-config`.
+pub fn config_error_message(missing: &MissingConfig<'_>) -> String {
+    match missing {
+        MissingConfig::ConfigMap { name } => format!("configmap \"{name}\" not found"),
+        MissingConfig::Secret { name } => format!("secret \"{name}\" not found"),
+        MissingConfig::ConfigMapKey {
+            namespace,
+            name,
+            key,
+        } => format!("couldn't find key {key} in ConfigMap {namespace}/{name}"),
+        MissingConfig::SecretKey {
+            namespace,
+            name,
+            key,
+        } => format!("couldn't find key {key} in Secret {namespace}/{name}"),
+    }
+}
+
 /// What the runtime knows of one init container.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InitState {
@@ -305,9 +346,36 @@ mod tests {
             "Stopping container app"
         );
         assert_eq!(
-            error_event("configmap \"app-config\" not found"),
+            error_event(&config_error_message(&MissingConfig::ConfigMap {
+                name: "app-config"
+            })),
             "Error: configmap \"app-config\" not found"
         );
+        let rows = [
+            (
+                MissingConfig::Secret { name: "db" },
+                "secret \"db\" not found",
+            ),
+            (
+                MissingConfig::ConfigMapKey {
+                    namespace: "default",
+                    name: "app-config",
+                    key: "mode",
+                },
+                "couldn't find key mode in ConfigMap default/app-config",
+            ),
+            (
+                MissingConfig::SecretKey {
+                    namespace: "default",
+                    name: "db",
+                    key: "password",
+                },
+                "couldn't find key password in Secret default/db",
+            ),
+        ];
+        for (missing, want) in rows {
+            assert_eq!(config_error_message(&missing), want);
+        }
     }
 
     #[test]
