@@ -6,8 +6,12 @@
 //! Simplified for now: containers run until stopped whatever their command,
 //! there are no init containers, probes, restarts or image-pull back-off.
 
+pub mod backoff;
 pub mod images;
 pub mod klog;
+pub mod lifecycle;
+pub mod prober;
+pub mod pull_policy;
 pub mod status;
 
 use std::collections::{BTreeMap, BTreeSet};
