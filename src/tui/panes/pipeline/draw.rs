@@ -339,18 +339,14 @@ impl Pen<'_> {
         } else {
             &[Some(false), Some(true), None]
         };
-        let mut chosen = build(forms[forms.len() - 1], None);
-        for form in forms {
-            if let Some(candidate) = queue_forms
-                .iter()
-                .map(|q| build(form, *q))
-                .find(|c| c.0.width <= self.width())
-            {
-                chosen = candidate;
-                break;
-            }
-        }
-        chosen
+        // A waiting pod matters more than the stage brackets: every form is
+        // tried with the queue before any without it.
+        queue_forms
+            .iter()
+            .flat_map(|q| forms.iter().map(move |form| (*form, *q)))
+            .map(|(form, q)| build(form, q))
+            .find(|c| c.0.width <= self.width())
+            .unwrap_or_else(|| build(forms[forms.len() - 1], None))
     }
 
     fn top(&self, buf: &mut Buffer) -> usize {
@@ -888,8 +884,8 @@ mod tests {
             text.contains("activeQ 0 · backoffQ 0 · unschedulable 1"),
             "{text}"
         );
-        let text = render_pane(&t, last, PaneId::Pipeline, 62, 14);
-        assert!(text.contains("Q 0/0/1"), "{text}");
+        let text = render_pane(&t, last, PaneId::Pipeline, 70, 14);
+        assert!(text.contains("kube-scheduler  unschedulable 1"), "{text}");
         // Nothing waits in the plain story's end: no queue shown.
         let t = nginx_timeline();
         let text = render_pane(&t, t.len() - 1, PaneId::Pipeline, 120, 14);

@@ -28,16 +28,19 @@ impl QueueCounts {
         self.active + self.backoff + self.unschedulable == 0
     }
 
-    /// The queue in a few words: `activeQ 1 · backoffQ 0 · unschedulable 2`.
+    /// The queue in a few words: `activeQ 1 · backoffQ 0 · unschedulable 2`,
+    /// or, `short`, only the places where pods wait (`unschedulable 2`).
     pub fn label(self, short: bool) -> String {
-        if short {
-            format!("Q {}/{}/{}", self.active, self.backoff, self.unschedulable)
-        } else {
-            format!(
-                "activeQ {} · backoffQ {} · unschedulable {}",
-                self.active, self.backoff, self.unschedulable
-            )
-        }
+        [
+            ("activeQ", self.active),
+            ("backoffQ", self.backoff),
+            ("unschedulable", self.unschedulable),
+        ]
+        .iter()
+        .filter(|(_, n)| !short || *n > 0)
+        .map(|(place, n)| format!("{place} {n}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
     }
 }
 
