@@ -135,6 +135,7 @@ impl Engine {
                 let _ = store.update(&key, object, None);
             }
         }
+        bootstrap_priority_classes(&mut store, setup.seed);
         reconcile_quotas(&mut store);
         let nodes: Vec<String> = store
             .range("/registry/nodes/")
@@ -475,6 +476,20 @@ impl Engine {
                 }
             })
             .collect()
+    }
+}
+
+/// Creates the built-in `PriorityClasses` as kube-apiserver's post-start hook
+/// does, unless the cluster file already holds them. Their UIDs come from a
+/// random source of their own, so adding them changes no other object's.
+fn bootstrap_priority_classes(store: &mut Store, seed: u64) {
+    let mut rng = Rng::new(seed ^ 0x7363_6865_6475_6c65);
+    for mut object in super::apiserver::admission::priority::system_priority_classes() {
+        let key = key_for(object.kind(), None, object.name());
+        if store.get(&key).is_none() {
+            existing_object_metadata(&mut object, &mut rng);
+            let _ = store.create(&key, object);
+        }
     }
 }
 
