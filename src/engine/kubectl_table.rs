@@ -194,3 +194,26 @@ fn align(rows: &[Vec<String>]) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn priority_classes_show_value_default_and_policy() {
+        let objects: Vec<Arc<Object>> =
+            crate::engine::apiserver::admission::priority::system_priority_classes()
+                .into_iter()
+                .rev()
+                .map(Arc::new)
+                .collect();
+        assert_eq!(
+            table(&objects, SimTime::ZERO),
+            [
+                "NAME                      VALUE        GLOBAL-DEFAULT   AGE         PREEMPTIONPOLICY",
+                "system-cluster-critical   2000000000   false            <unknown>   PreemptLowerPriority",
+                "system-node-critical      2000001000   false            <unknown>   PreemptLowerPriority",
+            ]
+        );
+    }
+}

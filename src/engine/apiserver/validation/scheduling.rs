@@ -91,3 +91,78 @@ pub fn validate_priority_class_update(
         errs.push(invalid("preemptionPolicy", shown, "field is immutable"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn class(name: &str, value: i32, global_default: bool, policy: &str) -> PriorityClass {
+        serde_json::from_value(json!({"metadata": {"name": name}, "value": value,
+            "globalDefault": global_default, "preemptionPolicy": policy}))
+        .unwrap()
+    }
+
+    fn messages(errs: &[FieldError]) -> Vec<String> {
+        errs.iter().map(FieldError::message).collect()
+    }
+
+    /// Mirrors `scheduling/validation/validation_test.go` `TestValidatePriorityClass`.
+    #[test]
+    fn validate_priority_class_table() {
+        let reserved = "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: ";
+        let cases: Vec<(PriorityClass, Vec<String>)> = vec![
+            (class("tier1", 100, false, "PreemptLowerPriority"), vec![]),
+            (class("tier1", 100, false, "Never"), vec![]),
+            (class("system-node-critical", 2_000_001_000, false, "PreemptLowerPriority"), vec![]),
+            (class("tier1", HIGHEST_USER_DEFINABLE_PRIORITY, false, "Never"), vec![]),
+            (
+                class("tier1", HIGHEST_USER_DEFINABLE_PRIORITY + 1, false, "Never"),
+                vec!["value: Forbidden: maximum allowed value of a user defined priority is 1000000000".into()],
+            ),
+            (
+                class("system-foo", 100, false, "Never"),
+                vec![format!("{reserved}system-foo is not a known system priority class")],
+            ),
+            (
+                class("system-cluster-critical", 100, false, "Never"),
+                vec![format!("{reserved}value of system-cluster-critical PriorityClass must be 2000000000")],
+            ),
+            (
+                class("system-cluster-critical", 2_000_000_000, true, "Never"),
+                vec![format!("{reserved}globalDefault of system-cluster-critical PriorityClass must be false")],
+            ),
+            (
+                class("tier1", 100, false, "Sometimes"),
+                vec![r#"preemptionPolicy: Unsupported value: "Sometimes": supported values: "PreemptLowerPriority", "Never""#.into()],
+            ),
+        ];
+        for (pc, want) in cases {
+            let mut errs = Vec::new();
+            validate_priority_class(&pc, &mut errs);
+            assert_eq!(messages(&errs), want, "{:?}", pc.metadata.name);
+        }
+    }
+
+    /// Mirrors `TestValidatePriorityClassUpdate`.
+    #[test]
+    fn validate_priority_class_update_table() {
+        let old = class("tier1", 100, false, "PreemptLowerPriority");
+        let cases = [
+            (class("tier1", 100, true, "PreemptLowerPriority"), vec![]),
+            (
+                class("tier1", 200, false, "PreemptLowerPriority"),
+                vec!["value: Forbidden: may not be changed in an update."],
+            ),
+            (
+                class("tier1", 100, false, "Never"),
+                vec![r#"preemptionPolicy: Invalid value: "Never": field is immutable"#],
+            ),
+        ];
+        for (new, want) in cases {
+            let mut errs = Vec::new();
+            validate_priority_class_update(&new, &old, &mut errs);
+            assert_eq!(messages(&errs), want);
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! `pkg/scheduler/framework/plugins/`.
 
 pub mod balanced_allocation;
+pub mod default_preemption;
 pub mod image_locality;
 pub mod inter_pod_affinity;
 pub mod labels;
