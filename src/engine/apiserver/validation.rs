@@ -150,6 +150,11 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
         validate_pod_update(n, o, &mut errs);
         return dedup(errs);
     }
+    // `ValidatePriorityClassUpdate` alone (the strategy runs no create checks).
+    if let (Object::PriorityClass(n), Object::PriorityClass(o)) = (new, old) {
+        scheduling::validate_priority_class_update(n, o, &mut errs);
+        return dedup(errs);
+    }
     if !matches!(new, Object::Namespace(_)) {
         validate_object_meta(
             new.metadata(),
@@ -158,9 +163,6 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
             &mut errs,
         );
         validate_kind(new, &mut errs);
-    }
-    if let (Object::PriorityClass(n), Object::PriorityClass(o)) = (new, old) {
-        scheduling::validate_priority_class_update(n, o, &mut errs);
     }
     dedup(errs)
 }
