@@ -125,6 +125,8 @@ impl Engine {
     /// kubectl about to run `setup.commands`.
     pub fn new(setup: Setup) -> Engine {
         let mut store = Store::new();
+        // kube-apiserver's post-start hook makes them before anything else.
+        bootstrap_priority_classes(&mut store, setup.seed);
         let mut rng = Rng::new(setup.seed);
         for mut object in setup.objects {
             existing_object_metadata(&mut object, &mut rng);
@@ -475,6 +477,20 @@ impl Engine {
                 }
             })
             .collect()
+    }
+}
+
+/// Creates the built-in `PriorityClasses` as kube-apiserver's post-start hook
+/// does (a cluster file that holds them replaces them). Their UIDs come from a
+/// random source of their own, so adding them changes no other object's.
+fn bootstrap_priority_classes(store: &mut Store, seed: u64) {
+    let mut rng = Rng::new(seed ^ 0x7363_6865_6475_6c65);
+    for mut object in super::apiserver::admission::priority::system_priority_classes() {
+        let key = key_for(object.kind(), None, object.name());
+        if store.get(&key).is_none() {
+            existing_object_metadata(&mut object, &mut rng);
+            let _ = store.create(&key, object);
+        }
     }
 }
 

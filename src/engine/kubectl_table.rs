@@ -1,5 +1,6 @@
 //! `kubectl get`'s table output (`pkg/printers/internalversion/printers.go`),
-//! for the columns podflow can fill: pods, nodes and the rest by name and age.
+//! for the columns podflow can fill: pods, nodes, priority classes and the rest
+//! by name and age.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -62,6 +63,26 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
                         .map(|i| i.kubelet_version.clone())
                         .unwrap_or_default(),
                 ]
+            }));
+            rows
+        }
+        Some("PriorityClass") => {
+            let mut rows = vec![header(&[
+                "NAME",
+                "VALUE",
+                "GLOBAL-DEFAULT",
+                "AGE",
+                "PREEMPTIONPOLICY",
+            ])];
+            rows.extend(objects.iter().filter_map(|o| match &**o {
+                Object::PriorityClass(pc) => Some(vec![
+                    pc.metadata.name.clone().unwrap_or_default(),
+                    pc.value.unwrap_or(0).to_string(),
+                    pc.global_default.unwrap_or(false).to_string(),
+                    age(pc.metadata.creation_timestamp.as_ref(), now),
+                    pc.preemption_policy.clone().unwrap_or_default(),
+                ]),
+                _ => None,
             }));
             rows
         }
@@ -733,5 +754,23 @@ mod tests {
         for (secs, want) in rows {
             assert_eq!(human_duration(secs), want, "{secs}");
         }
+    }
+
+    #[test]
+    fn priority_classes_show_value_default_and_policy() {
+        let objects: Vec<Arc<Object>> =
+            crate::engine::apiserver::admission::priority::system_priority_classes()
+                .into_iter()
+                .rev()
+                .map(Arc::new)
+                .collect();
+        assert_eq!(
+            table(&objects, SimTime::ZERO),
+            [
+                "NAME                      VALUE        GLOBAL-DEFAULT   AGE         PREEMPTIONPOLICY",
+                "system-cluster-critical   2000000000   false            <unknown>   PreemptLowerPriority",
+                "system-node-critical      2000001000   false            <unknown>   PreemptLowerPriority",
+            ]
+        );
     }
 }

@@ -86,6 +86,7 @@ fn short_names(kind: &Kind) -> &'static [&'static str] {
         "clusterroles" => &["clusterrole"],
         "rolebindings" => &["rolebinding"],
         "clusterrolebindings" => &["clusterrolebinding"],
+        "priorityclasses" => &["pc", "priorityclass"],
         _ => &[],
     }
 }
@@ -138,6 +139,13 @@ pub static KINDS: &[Kind] = &[
         true
     ),
     kind!("Role", "rbac.authorization.k8s.io", "v1", "roles", true),
+    kind!(
+        "PriorityClass",
+        "scheduling.k8s.io",
+        "v1",
+        "priorityclasses",
+        false
+    ),
 ];
 
 /// The kind named `kind` (`Pod`); panics only on a name missing from [`KINDS`],
@@ -162,6 +170,11 @@ mod tests {
         assert_eq!(
             Kind::lookup("deployments.apps").map(|k| k.kind),
             Some("Deployment")
+        );
+        assert_eq!(Kind::lookup("pc").map(|k| k.kind), Some("PriorityClass"));
+        assert_eq!(
+            kind_of("PriorityClass").collection_path(None),
+            "/apis/scheduling.k8s.io/v1/priorityclasses"
         );
         assert!(Kind::lookup("widgets").is_none());
     }

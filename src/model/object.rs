@@ -6,6 +6,7 @@ use k8s_openapi::api::core::v1::{
     ServiceAccount,
 };
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use k8s_openapi::api::scheduling::v1::PriorityClass;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
@@ -86,6 +87,7 @@ objects!(
     ClusterRole,
     RoleBinding,
     Role,
+    PriorityClass,
 );
 
 impl Object {

@@ -26,6 +26,7 @@ use k8s_openapi::api::core::v1::{
     ServiceAccount,
 };
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use k8s_openapi::api::scheduling::v1::PriorityClass;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -268,6 +269,7 @@ fn typed(kind: &Kind, value: Value) -> Result<Object, TypeError> {
         "ClusterRole" => decode_as::<ClusterRole>(value),
         "RoleBinding" => decode_as::<RoleBinding>(value),
         "Role" => decode_as::<Role>(value),
+        "PriorityClass" => decode_as::<PriorityClass>(value),
         _ => Object::from_json(kind, value).map_err(|e| (Vec::new(), e.to_string())),
     }
 }

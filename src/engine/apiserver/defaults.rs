@@ -1,6 +1,6 @@
 //! Defaulting, as the API server applies it when it decodes a request
 //! (`pkg/apis/core/v1/defaults.go`, `SetDefaults_Pod`, `SetDefaults_PodSpec`,
-//! `SetDefaults_Container`, `SetDefaults_Probe`, ...).
+//! `SetDefaults_Container`, `SetDefaults_Probe`, ...; `SetDefaults_PriorityClass`).
 
 use k8s_openapi::api::core::v1::{Container, PodSecurityContext, PodSpec, Probe};
 
@@ -8,10 +8,18 @@ use crate::model::Object;
 
 /// Fills in the defaults of `object`'s kind.
 pub fn apply(object: &mut Object) {
-    if let Object::Pod(pod) = object
-        && let Some(spec) = pod.spec.as_mut()
-    {
-        pod_spec(spec);
+    match object {
+        Object::Pod(pod) => {
+            if let Some(spec) = pod.spec.as_mut() {
+                pod_spec(spec);
+            }
+        }
+        // `SetDefaults_PriorityClass` (`pkg/apis/scheduling/v1/defaults.go`).
+        Object::PriorityClass(pc) => {
+            pc.preemption_policy
+                .get_or_insert_with(|| "PreemptLowerPriority".into());
+        }
+        _ => {}
     }
 }
 

@@ -11,7 +11,7 @@
 //! images, ports, env names, volumes and mounts, pull/restart/DNS policies,
 //! resources, probes, the update rules); Deployments and `ReplicaSets`
 //! (replicas, selector, template); Services (ports, type, selector);
-//! Nodes (taints); Namespaces.
+//! Nodes (taints); Namespaces; `PriorityClasses` (reserved names, value, policy).
 //!
 //! Out of scope: volume source details (only `hostPath.path`), security
 //! contexts, affinity, topology spread, tolerations, DNS config, resize
@@ -32,6 +32,7 @@ mod field;
 mod meta;
 mod names;
 mod pod;
+mod scheduling;
 mod workloads;
 
 use k8s_openapi::api::core::v1::{Pod, PodSpec, PodTemplateSpec};
@@ -40,6 +41,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde_json::Value;
 
 pub use field::go_quote;
+pub use scheduling::{HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES};
 pub use workloads::selector_matches;
 
 use crate::model::object::Object;
@@ -119,6 +121,7 @@ fn validate_kind(object: &Object, errs: &mut Vec<FieldError>) {
         }
         Object::Service(s) => workloads::validate_service_spec(s, errs),
         Object::Node(n) => workloads::validate_node_spec(n, errs),
+        Object::PriorityClass(pc) => scheduling::validate_priority_class(pc, errs),
         _ => {}
     }
 }
@@ -145,6 +148,11 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
         validate_object_meta(new.metadata(), true, name_fn(new), &mut errs);
         validate_pod_spec_for_pod(n, &mut errs);
         validate_pod_update(n, o, &mut errs);
+        return dedup(errs);
+    }
+    // `ValidatePriorityClassUpdate` alone (the strategy runs no create checks).
+    if let (Object::PriorityClass(n), Object::PriorityClass(o)) = (new, old) {
+        scheduling::validate_priority_class_update(n, o, &mut errs);
         return dedup(errs);
     }
     if !matches!(new, Object::Namespace(_)) {

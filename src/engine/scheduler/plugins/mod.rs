@@ -3,6 +3,7 @@
 
 pub mod balanced_allocation;
 pub mod default_binder;
+pub mod default_preemption;
 pub mod image_locality;
 pub mod inter_pod_affinity;
 pub mod labels;
