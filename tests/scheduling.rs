@@ -256,3 +256,85 @@ fn a_reserve_refusal_forgets_the_pod_and_says_why() {
     let pod = final_object(&records, "Pod", "nginx");
     assert!(pod["spec"]["nodeName"].is_null(), "never bound");
 }
+
+#[test]
+fn a_higher_priority_pod_preempts_a_lower_one() {
+    let records = run(
+        None,
+        &[
+            &common::apply("batch-pods.yaml"),
+            "wait idle",
+            &common::apply("vip-pod.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let scheduler_events: Vec<(String, String)> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.source == "default-scheduler" => {
+                Some((e.reason.clone(), e.message.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    // The first attempt fails; preemption nominates a node, so the message
+    // has no "preemption:" part.
+    let failed = scheduler_events
+        .iter()
+        .find(|(reason, _)| reason == "FailedScheduling");
+    assert_eq!(
+        failed,
+        Some(&(
+            "FailedScheduling".to_owned(),
+            "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu."
+                .to_owned()
+        ))
+    );
+    let preempted: Vec<&(String, String)> = scheduler_events
+        .iter()
+        .filter(|(reason, _)| reason == "Preempted")
+        .collect();
+    assert_eq!(preempted.len(), 1, "one victim: {scheduler_events:?}");
+    let vip = final_object(&records, "Pod", "vip");
+    let node = vip["spec"]["nodeName"].as_str().expect("vip scheduled");
+    // Nominated while its victim terminated; the binding clears the nomination.
+    let nominated = records.iter().any(|r| {
+        matches!(&r.body, Record::Stage(s) if s.stage == "postfilter"
+            && s.outcome == "nominated" && s.node.as_deref() == Some(node))
+    });
+    assert!(nominated, "nominated to {node}");
+    assert!(vip["status"]["nominatedNodeName"].is_null());
+    let uid = vip["metadata"]["uid"].as_str().expect("uid");
+    assert_eq!(
+        preempted[0].1,
+        format!("Preempted by pod {uid} on node {node}")
+    );
+    assert_eq!(vip["status"]["phase"], "Running");
+    // The victim was the batch pod on that node, and it is gone.
+    let deleted: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Watch(w) if w.event_type == "DELETED" && w.watcher == "kube-scheduler" => {
+                Some(w.name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deleted.len(), 1, "{deleted:?}");
+    let left: Vec<serde_json::Value> = common::final_objects(&records)
+        .into_iter()
+        .filter(|o| o["kind"] == "Pod" && o["metadata"]["name"] == deleted[0])
+        .collect();
+    assert!(left.is_empty(), "the victim {} is gone", deleted[0]);
+    // Before the delete, the victim got its DisruptionTarget condition.
+    let patched = records.iter().any(|r| {
+        matches!(&r.body, Record::Stage(s) if s.stage == "persist"
+            && s.key.as_deref() == Some(&*format!("/registry/pods/default/{}", deleted[0]))
+            && s.object.as_ref().is_some_and(|o| o["status"]["conditions"]
+                .as_array()
+                .is_some_and(|cs| cs.iter().any(|c| c["type"] == "DisruptionTarget"
+                    && c["reason"] == "PreemptionByScheduler"))))
+    });
+    assert!(patched, "DisruptionTarget written");
+}

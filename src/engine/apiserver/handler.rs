@@ -399,6 +399,8 @@ impl Handling<'_, '_> {
         }
         spec.node_name = Some(node.clone());
         let status = pod.status.get_or_insert_with(Default::default);
+        // The nomination has served its purpose (`ClearingNominatedNodeNameAfterBinding`).
+        status.nominated_node_name = None;
         let conditions = status.conditions.get_or_insert_with(Vec::new);
         conditions.retain(|c| c.type_ != "PodScheduled");
         conditions.push(k8s_openapi::api::core::v1::PodCondition {

@@ -2,14 +2,16 @@
 //! through Filter and Score, and binds each to the best node through the API
 //! server's `binding` subresource (`pkg/scheduler/schedule_one.go`).
 //!
-//! Simplified against upstream for now: the default profile without the
-//! volume plugins, `DynamicResources` and preemption.
+//! Simplified against upstream: the default profile without the volume
+//! plugins and `DynamicResources` (podflow simulates no volumes or devices),
+//! one scheduling cycle at a time with the binding sent at once.
 
 pub mod cache;
 pub mod config;
 pub mod events;
 pub mod framework;
 pub mod plugins;
+mod preemption;
 pub mod profile;
 pub mod queue;
 pub mod resources;
@@ -529,7 +531,10 @@ impl Scheduler {
         failures: &BTreeMap<String, (Code, Vec<String>)>,
         cx: &mut Cx<'_>,
     ) {
-        let message = fit_error_message(total, failures);
+        let message = match self.profile_for(pod) {
+            Some(profile) => self.post_filter(key, pod, &profile, failures, cx),
+            None => fit_error_message(total, failures),
+        };
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let source = self.source_for(key);
         cx.stage(Stage::new(ME, "select", "unschedulable", message.clone()).pod(key));

@@ -18,6 +18,8 @@ pub struct ProfilePlugins {
     pub scheduler_name: String,
     pub filters: Vec<Arc<dyn FilterPlugin + Send + Sync>>,
     pub scorers: Vec<(Arc<dyn ScorePlugin + Send + Sync>, i64)>,
+    /// Whether the `PostFilter` `DefaultPreemption` runs.
+    pub preemption: bool,
     /// Reserve, Permit, `PreBind` and Bind plugins, in order.
     pub reservers: Vec<Arc<dyn ReservePlugin + Send + Sync>>,
     pub permits: Vec<Arc<dyn PermitPlugin + Send + Sync>>,
@@ -45,6 +47,10 @@ impl ProfilePlugins {
             // podflow ships no Reserve, Permit or PreBind plugin: upstream's
             // (`VolumeBinding`, `DynamicResources`) need volumes and devices
             // it does not simulate.
+            preemption: profile
+                .post_filters
+                .iter()
+                .any(|p| p == "DefaultPreemption"),
             reservers: Vec::new(),
             permits: Vec::new(),
             pre_binders: Vec::new(),
@@ -63,6 +69,7 @@ impl Default for ProfilePlugins {
                 scheduler_name: config::DEFAULT_SCHEDULER_NAME.to_owned(),
                 filters: Vec::new(),
                 scorers: Vec::new(),
+                preemption: false,
                 reservers: Vec::new(),
                 permits: Vec::new(),
                 pre_binders: Vec::new(),
