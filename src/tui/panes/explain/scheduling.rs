@@ -78,8 +78,8 @@ pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
         .rev()
         .find(|&i| scheduler_stage(&records[i]).is_some_and(|s| s.pod.is_some()))?;
     let pod = scheduler_stage(&records[anchor])?.pod.clone()?;
-    // A cycle's records are contiguous and in phase order (filter, score,
-    // select, bind): going back, a later phase means an earlier cycle.
+    // A cycle's records are contiguous and in phase order (filter,
+    // postfilter or score, select, reserve, bind): going back, a later phase means an earlier cycle.
     let mut start = anchor;
     while start > 0 {
         let (Some(before), Some(this)) = (
@@ -99,10 +99,13 @@ pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
 /// The place of a stage in a cycle.
 fn phase(s: &Stage) -> u8 {
     match s.stage.as_str() {
-        "filter" => 0,
-        "score" => 1,
-        "select" => 2,
-        _ => 3,
+        "prefilter" | "filter" => 0,
+        // PostFilter (preemption) runs when no node passed the filters.
+        "postfilter" => 1,
+        "score" => 2,
+        "select" => 3,
+        "reserve" | "permit" | "prebind" => 4,
+        _ => 5,
     }
 }
 
