@@ -14,6 +14,7 @@ pub fn stage(s: &Stage, lang: Lang) -> Narration {
         "score" => score(s, lang),
         "select" => select(s, lang),
         "bind" => bind(s, lang),
+        "postfilter" => post_filter(s, lang),
         _ => apiserver::generic(s, lang),
     }
 }
@@ -175,6 +176,51 @@ fn select(s: &Stage, lang: Lang) -> Narration {
                 "如果多个节点总分并列最高，调度器在其中随机选一个，让相同条件的节点分摊负载。".into(),
             ),
         ],
+    )
+}
+
+/// `DefaultPreemption` (`pkg/scheduler/framework/preemption/preemption.go`).
+fn post_filter(s: &Stage, lang: Lang) -> Narration {
+    let pod = pod_of(s);
+    if s.outcome == "nominated" {
+        let node = s.node.clone().unwrap_or_default();
+        return Narration::new(
+            tr(
+                lang,
+                format!("Preemption: {pod} is nominated to {node}"),
+                format!("抢占：{pod} 被提名到 {node}"),
+            ),
+            vec![
+                tr(
+                    lang,
+                    format!("No node fit, so the PostFilter plugin DefaultPreemption looked for a node where evicting pods of lower priority makes room: {}.", s.detail),
+                    format!("没有节点满足条件，于是 PostFilter 插件 DefaultPreemption 寻找一个驱逐低优先级 Pod 后就能放下它的节点：{}。", s.detail),
+                ),
+                tr(
+                    lang,
+                    "Each victim gets the DisruptionTarget condition and is deleted gracefully; the Pod's status.nominatedNodeName names the node, and it is scheduled once the victims are gone.".into(),
+                    "每个被驱逐的 Pod 先获得 DisruptionTarget 状态条件，再被优雅删除；本 Pod 的 status.nominatedNodeName 记下该节点，等被驱逐的 Pod 消失后再调度。".into(),
+                ),
+            ],
+        );
+    }
+    Narration::new(
+        tr(
+            lang,
+            format!("Preemption cannot help {pod}"),
+            format!("抢占也帮不了 {pod}"),
+        ),
+        vec![tr(
+            lang,
+            format!(
+                "DefaultPreemption found no node where evicting lower-priority pods would make room: {}",
+                s.detail
+            ),
+            format!(
+                "DefaultPreemption 找不到驱逐低优先级 Pod 后能放下它的节点：{}",
+                s.detail
+            ),
+        )],
     )
 }
 
