@@ -238,3 +238,54 @@ fn deleting_the_deployment_removes_its_replica_set_and_pods() {
         .count();
     assert_eq!(gc_deletes, 4, "the ReplicaSet, then its three Pods");
 }
+
+#[test]
+fn a_new_template_rolls_out_one_surge_pod_at_a_time() {
+    let records = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            "wait idle",
+            &apply("web-deployment-v2.yaml"),
+        ],
+        |_| {},
+    );
+    let sets = of_kind(&records, "ReplicaSet");
+    assert_eq!(sets.len(), 2);
+    let name = |rs: &serde_json::Value| rs["metadata"]["name"].as_str().unwrap().to_owned();
+    let (old, new) = if sets[0]["spec"]["replicas"] == 0 {
+        (name(&sets[0]), name(&sets[1]))
+    } else {
+        (name(&sets[1]), name(&sets[0]))
+    };
+    let scaling: Vec<String> = events(&records)
+        .into_iter()
+        .filter(|e| e.0 == "ScalingReplicaSet")
+        .map(|e| e.3)
+        .collect();
+    // 25 % of 3: a surge of 1 and no unavailability (rolling.go).
+    assert_eq!(
+        scaling,
+        [
+            format!("Scaled up replica set {old} from 0 to 3"),
+            format!("Scaled up replica set {new} from 0 to 1"),
+            format!("Scaled down replica set {old} from 3 to 2"),
+            format!("Scaled up replica set {new} from 1 to 2"),
+            format!("Scaled down replica set {old} from 2 to 1"),
+            format!("Scaled up replica set {new} from 2 to 3"),
+            format!("Scaled down replica set {old} from 1 to 0"),
+        ]
+    );
+    let pods = of_kind(&records, "Pod");
+    assert_eq!(pods.len(), 3);
+    assert!(
+        pods.iter()
+            .all(|p| p["metadata"]["ownerReferences"][0]["name"] == new.as_str())
+    );
+    let deployment = common::final_object(&records, "Deployment", "web");
+    assert_eq!(
+        deployment["metadata"]["annotations"]["deployment.kubernetes.io/revision"],
+        "2"
+    );
+    assert_eq!(deployment["status"]["updatedReplicas"], 3);
+}

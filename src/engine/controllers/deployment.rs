@@ -726,7 +726,14 @@ impl Controller for DeploymentController {
             sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
             return Progress::Done;
         };
-        if wait_for_own_write(NAME, &mut self.writes, informers, key, cx) {
+        // Its own object, or a ReplicaSet it controls: their events queue it again.
+        let relevant = |o: &Object| match o {
+            Object::Deployment(_) => key_of(o) == key,
+            Object::ReplicaSet(rs) => controller_of(&rs.metadata)
+                .is_some_and(|r| r.kind == "Deployment" && Some(&r.uid) == d.metadata.uid.as_ref()),
+            _ => false,
+        };
+        if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
             return Progress::Done;
         }
         let sync = Sync {

@@ -121,9 +121,10 @@ pub fn wait_for_own_write(
     writes: &mut own_writes::OwnWrites,
     informers: &Informers,
     key: &str,
+    relevant: impl Fn(&Object) -> bool,
     cx: &mut Cx<'_>,
 ) -> bool {
-    let Some((kind, object, cached, written)) = writes.lagging(informers) else {
+    let Some((kind, object, cached, written)) = writes.lagging(informers, relevant) else {
         return false;
     };
     sync_stage(

@@ -30,19 +30,22 @@ impl OwnWrites {
         }
     }
 
-    /// The first object whose cached copy is older than this controller's
-    /// write: `(kind, key, cached revision, written revision)`. Entries the
-    /// cache has caught up with (or that are gone) are forgotten.
-    pub fn lagging(&mut self, informers: &Informers) -> Option<(&'static str, String, u64, u64)> {
+    /// The first object `relevant` to a sync whose cached copy is older than
+    /// this controller's write: `(kind, key, cached revision, written
+    /// revision)`. Only objects whose watch event queues the synced key again
+    /// may be waited for. Entries the cache has caught up with (or that are
+    /// gone) are forgotten.
+    pub fn lagging(
+        &mut self,
+        informers: &Informers,
+        relevant: impl Fn(&Object) -> bool,
+    ) -> Option<(&'static str, String, u64, u64)> {
         let mut behind = None;
         self.revisions.retain(|(kind, key), written| {
-            let cached = informers
-                .of_kind(kind)
-                .and_then(|i| i.get(key))
-                .and_then(|o| revision_of(o));
-            match cached {
-                Some(cached) if cached < *written => {
-                    if behind.is_none() {
+            let cached = informers.of_kind(kind).and_then(|i| i.get(key));
+            match cached.and_then(|o| revision_of(o).map(|rv| (o, rv))) {
+                Some((object, cached)) if cached < *written => {
+                    if behind.is_none() && relevant(object) {
                         behind = Some((*kind, key.clone(), cached, *written));
                     }
                     true

@@ -568,7 +568,8 @@ impl Controller for ReplicaSetController {
             sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
             return Progress::Done;
         };
-        if wait_for_own_write(NAME, &mut self.writes, informers, key, cx) {
+        let relevant = |o: &Object| matches!(o, Object::ReplicaSet(_)) && key_of(o) == key;
+        if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
             return Progress::Done;
         }
         let rs = Arc::new(rs.clone());
