@@ -1,4 +1,4 @@
-//! What a component (kubectl, the scheduler, a kubelet) may do when it runs:
+//! What a component (kubectl, the scheduler, a kubelet, kube-controller-manager) may do when it runs:
 //! send API requests, set timers, and say what it did, through [`Cx`].
 //! Components never touch the store (DESIGN.md rule 2).
 
@@ -15,15 +15,18 @@ pub enum ComponentId {
     Kubectl,
     Scheduler,
     Kubelet(String),
+    ControllerManager,
 }
 
 impl fmt::Display for ComponentId {
-    /// The component name the trace uses: `kubectl`, `kube-scheduler`, `kubelet/node-1`.
+    /// The component name the trace uses: `kubectl`, `kube-scheduler`, `kubelet/node-1`,
+    /// `kube-controller-manager`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ComponentId::Kubectl => f.write_str("kubectl"),
             ComponentId::Scheduler => f.write_str("kube-scheduler"),
             ComponentId::Kubelet(node) => write!(f, "kubelet/{node}"),
+            ComponentId::ControllerManager => f.write_str("kube-controller-manager"),
         }
     }
 }

@@ -11,6 +11,7 @@ use super::apiserver::handler::{ApiServer, Detail, Response};
 use super::apiserver::request::{Credentials, Request};
 use super::clock::SimTime;
 use super::component::{ComponentId, Cx, Outgoing, RequestId};
+use super::controllers::ControllerManager;
 use super::kubectl::{Command, Kubectl};
 use super::kubelet::{Kubelet, Registry};
 use super::queue::EventQueue;
@@ -67,6 +68,9 @@ enum Event {
     Compact,
 }
 
+/// Mixed into the seed of kube-controller-manager's delivery-jitter stream.
+const CONTROLLER_MANAGER_STREAM: u64 = 0x6b63_6d00;
+
 /// How often kube-apiserver compacts etcd (`--etcd-compaction-interval`, 5 minutes).
 const COMPACTION_INTERVAL_MS: u64 = 5 * 60 * 1000;
 
@@ -98,6 +102,9 @@ pub struct Engine {
     seq: u64,
     next_request: RequestId,
     rng: Rng,
+    /// The delivery jitter of kube-controller-manager's watches: a stream of
+    /// its own, so adding its watches leaves every other random draw as it was.
+    controller_manager_rng: Rng,
     queue: EventQueue<Event>,
     store: Store,
     authn: Arc<TokenAuthenticator>,
@@ -111,6 +118,7 @@ pub struct Engine {
     kubectl: Kubectl,
     scheduler: Scheduler,
     kubelets: BTreeMap<String, Kubelet>,
+    controller_manager: ControllerManager,
 }
 
 /// A cheap, immutable view of the cluster at one moment.
@@ -142,14 +150,17 @@ impl Engine {
             .range("/registry/nodes/")
             .map(|(_, e)| e.object.name().to_owned())
             .collect();
+        let mut tokens = setup.tokens;
+        super::controllers::client::register_tokens(&mut tokens);
         let mut engine = Engine {
             now: SimTime::ZERO,
             seq: 0,
             next_request: 1,
             rng,
+            controller_manager_rng: Rng::new(setup.seed ^ CONTROLLER_MANAGER_STREAM),
             queue: EventQueue::default(),
             store,
-            authn: Arc::new(setup.tokens),
+            authn: Arc::new(tokens),
             admission: Arc::new(super::apiserver::admission::default_chain()),
             detail: setup.detail,
             watches: Vec::new(),
@@ -162,6 +173,7 @@ impl Engine {
                 Scheduler::new(setup.scheduler_profiles)
             },
             kubelets: BTreeMap::new(),
+            controller_manager: ControllerManager::default(),
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -210,6 +222,12 @@ impl Engine {
                 filter: WatchFilter::all(nodes).with_field("metadata.name", node),
             });
         }
+        for kind in super::controllers::WATCHED {
+            subs.push(Subscription {
+                watcher: ComponentId::ControllerManager,
+                filter: WatchFilter::all(crate::model::kinds::kind_of(kind)),
+            });
+        }
         for sub in &subs {
             let listed: Vec<Arc<Object>> = self
                 .store
@@ -224,6 +242,7 @@ impl Engine {
                         k.initial_list(&listed);
                     }
                 }
+                ComponentId::ControllerManager => self.controller_manager.initial_list(&listed),
                 ComponentId::Kubectl => {}
             }
         }
@@ -377,7 +396,12 @@ impl Engine {
             for sub in &self.watches {
                 if let Some(event) = sub.filter.event_for(change) {
                     // A watch stream delivers in order: never before the watcher's previous event.
-                    let jittered = self.now.plus(HOP_MS + self.rng.below(3));
+                    let rng = if sub.watcher == ComponentId::ControllerManager {
+                        &mut self.controller_manager_rng
+                    } else {
+                        &mut self.rng
+                    };
+                    let jittered = self.now.plus(HOP_MS + rng.below(3));
                     let last = self.last_delivery.entry(sub.watcher.clone()).or_default();
                     *last = (*last).max(jittered);
                     self.queue.push(
@@ -427,6 +451,9 @@ impl Engine {
                     Some(k) => Comp::Kubelet(k),
                     None => return records,
                 },
+                ComponentId::ControllerManager => {
+                    Comp::ControllerManager(&mut self.controller_manager)
+                }
             };
             f(&mut comp, &mut cx);
         }
@@ -531,6 +558,7 @@ enum Comp<'a> {
     Kubectl(&'a mut Kubectl),
     Scheduler(&'a mut Scheduler),
     Kubelet(&'a mut Kubelet),
+    ControllerManager(&'a mut ControllerManager),
 }
 
 impl Comp<'_> {
@@ -539,6 +567,7 @@ impl Comp<'_> {
             Comp::Kubectl(_) => {}
             Comp::Scheduler(s) => s.on_watch(event, cx),
             Comp::Kubelet(k) => k.on_watch(event, cx),
+            Comp::ControllerManager(m) => m.on_watch(event, cx),
         }
     }
 
@@ -547,6 +576,7 @@ impl Comp<'_> {
             Comp::Kubectl(k) => k.on_response(id, response, cx),
             Comp::Scheduler(s) => s.on_response(id, response, cx),
             Comp::Kubelet(k) => k.on_response(id, response, cx),
+            Comp::ControllerManager(m) => m.on_response(id, response, cx),
         }
     }
 
@@ -555,6 +585,7 @@ impl Comp<'_> {
             Comp::Kubectl(k) => k.on_timer(timer, cx),
             Comp::Scheduler(s) => s.on_timer(timer, cx),
             Comp::Kubelet(k) => k.on_timer(timer, cx),
+            Comp::ControllerManager(m) => m.on_timer(timer, cx),
         }
     }
 }

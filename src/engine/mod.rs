@@ -4,6 +4,7 @@
 pub mod apiserver;
 pub mod clock;
 pub mod component;
+pub mod controllers;
 // DESIGN.md names the engine's own file `engine/engine.rs`.
 #[allow(clippy::module_inception)]
 pub mod engine;

@@ -18,6 +18,7 @@ pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod theme;
+pub mod wrap;
 
 /// What podflow simplifies against real Kubernetes, in one line (the README has the list).
 pub const SIMPLIFIED: &str = "Simplified: containers run until stopped (no commands, probes or restarts yet); no controllers or preemption yet; events are not stored in etcd.";

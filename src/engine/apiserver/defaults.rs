@@ -19,7 +19,42 @@ pub fn apply(object: &mut Object) {
             pc.preemption_policy
                 .get_or_insert_with(|| "PreemptLowerPriority".into());
         }
+        Object::Deployment(deployment) => {
+            deployment_spec(&mut deployment.spec);
+        }
+        Object::ReplicaSet(rs) => {
+            rs.spec.replicas.get_or_insert(1);
+            if let Some(pod) = rs.spec.template.as_mut().and_then(|t| t.spec.as_mut()) {
+                pod_spec(pod);
+            }
+        }
         _ => {}
+    }
+}
+
+/// `SetDefaults_Deployment` (`pkg/apis/apps/v1/defaults.go`): one replica,
+/// `RollingUpdate` with 25 % surge and 25 % unavailable, ten old `ReplicaSets`
+/// kept, a 600 s progress deadline, and the template's Pod defaults.
+fn deployment_spec(spec: &mut k8s_openapi::api::apps::v1::DeploymentSpec) {
+    use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+    spec.replicas.get_or_insert(1);
+    let strategy = spec.strategy.get_or_insert_with(Default::default);
+    strategy
+        .type_
+        .get_or_insert_with(|| "RollingUpdate".to_owned());
+    if strategy.type_.as_deref() == Some("RollingUpdate") {
+        let rolling = strategy.rolling_update.get_or_insert_with(Default::default);
+        rolling
+            .max_unavailable
+            .get_or_insert_with(|| IntOrString::String("25%".into()));
+        rolling
+            .max_surge
+            .get_or_insert_with(|| IntOrString::String("25%".into()));
+    }
+    spec.revision_history_limit.get_or_insert(10);
+    spec.progress_deadline_seconds.get_or_insert(600);
+    if let Some(pod) = spec.template.spec.as_mut() {
+        pod_spec(pod);
     }
 }
 

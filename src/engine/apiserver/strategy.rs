@@ -50,6 +50,25 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
     meta.deletion_timestamp.clone_from(&old.deletion_timestamp);
     meta.deletion_grace_period_seconds = old.deletion_grace_period_seconds;
     meta.generation = old.generation;
+    match (&mut *object, current) {
+        (Object::Deployment(new), Object::Deployment(old)) => {
+            apps_update(
+                (&mut new.metadata, &mut new.spec, &mut new.status),
+                (&old.metadata, &old.spec, &old.status),
+                subresource,
+            );
+            return;
+        }
+        (Object::ReplicaSet(new), Object::ReplicaSet(old)) => {
+            apps_update(
+                (&mut new.metadata, &mut new.spec, &mut new.status),
+                (&old.metadata, &old.spec, &old.status),
+                subresource,
+            );
+            return;
+        }
+        _ => {}
+    }
     if let (Object::Pod(new), Object::Pod(old_pod)) = (&mut *object, current) {
         if subresource == Some("status") {
             new.spec.clone_from(&old_pod.spec);
@@ -59,6 +78,37 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
             if new.spec != old_pod.spec {
                 new.metadata.generation = Some(old_pod.metadata.generation.unwrap_or(1) + 1);
             }
+        }
+    }
+}
+
+/// A Deployment's or `ReplicaSet`'s update (`pkg/registry/apps/deployment/strategy.go`,
+/// `pkg/registry/apps/replicaset/strategy.go`): an update of the main resource
+/// keeps the status and bumps `generation` when the spec changed; an update of
+/// `status` keeps the spec and the labels (annotations may change, as the
+/// deployment controller's revision annotation does).
+fn apps_update<S: PartialEq + Clone, T: Clone>(
+    new: (
+        &mut k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        &mut S,
+        &mut Option<T>,
+    ),
+    old: (
+        &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        &S,
+        &Option<T>,
+    ),
+    subresource: Option<&str>,
+) {
+    let (meta, spec, status) = new;
+    let (old_meta, old_spec, old_status) = old;
+    if subresource == Some("status") {
+        spec.clone_from(old_spec);
+        meta.labels.clone_from(&old_meta.labels);
+    } else {
+        status.clone_from(old_status);
+        if spec != old_spec {
+            meta.generation = Some(old_meta.generation.unwrap_or(1) + 1);
         }
     }
 }

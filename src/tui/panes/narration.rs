@@ -18,7 +18,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::tui::wrap::wrap;
 
 use super::{PaneCx, PaneId, block};
 use crate::engine::trace::TraceRecord;
@@ -113,21 +115,20 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     let [top, bottom] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(earlier_rows)]).areas(inner);
 
-    let mut lines = vec![Line::from(Span::styled(
-        model.headline.clone(),
-        cx.theme.active,
-    ))];
-    lines.extend(
-        model
-            .body
-            .iter()
-            .map(|b| Line::from(Span::styled(b.clone(), cx.theme.text))),
-    );
+    // Wrapped here, by display width, so Chinese text never overflows the border.
+    let width = usize::from(top.width);
+    let styled = |text: &str, style| -> Vec<Line<'static>> {
+        wrap(text, width)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, style)))
+            .collect()
+    };
+    let mut lines = styled(&model.headline, cx.theme.active);
+    for paragraph in &model.body {
+        lines.extend(styled(paragraph, cx.theme.text));
+    }
     let scroll = u16::try_from(cx.state.scroll).unwrap_or(u16::MAX);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: true })
-        .scroll((scroll, 0))
-        .render(top, buf);
+    Paragraph::new(lines).scroll((scroll, 0)).render(top, buf);
 
     if earlier_rows > 0 {
         let mut lines = vec![

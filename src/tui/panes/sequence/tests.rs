@@ -87,7 +87,13 @@ fn columns_appear_as_the_story_reaches_them() {
     let cases: [(&str, &[&str]); 4] = [
         (
             "kube-scheduler → kube-apiserver: POST /api/v1/namespaces/default/pods/nginx/binding",
-            &["kubectl", "kube-apiserver", "etcd", "kube-scheduler"],
+            &[
+                "kubectl",
+                "kube-apiserver",
+                "etcd",
+                "kube-controller-manager",
+                "kube-scheduler",
+            ],
         ),
         (
             "kubelet/node-3 → containerd/node-3: RunPodSandbox",
@@ -95,6 +101,7 @@ fn columns_appear_as_the_story_reaches_them() {
                 "kubectl",
                 "kube-apiserver",
                 "etcd",
+                "kube-controller-manager",
                 "kube-scheduler",
                 "kubelet/node-3",
                 "containerd/node-3",
@@ -106,6 +113,7 @@ fn columns_appear_as_the_story_reaches_them() {
                 "kubectl",
                 "kube-apiserver",
                 "etcd",
+                "kube-controller-manager",
                 "kube-scheduler",
                 "kubelet/node-3",
                 "containerd/node-3",
@@ -119,6 +127,7 @@ fn columns_appear_as_the_story_reaches_them() {
                 "kubectl",
                 "kube-apiserver",
                 "etcd",
+                "kube-controller-manager",
                 "kube-scheduler",
                 "kubelet/node-3",
                 "containerd/node-3",
@@ -315,9 +324,9 @@ fn renders_headers_and_the_post_arrow_at_80_by_20() {
 #[test]
 fn narrow_panes_use_short_headers() {
     let t = nginx_timeline();
-    let text = render_pane(&t, t.len() - 1, PaneId::Sequence, 60, 20);
+    let text = render_pane(&t, t.len() - 1, PaneId::Sequence, 70, 20);
     for needle in [
-        "kctl", "api", "etcd", "sched", "klet", "ctrd", "cni/n3", "reg",
+        "kctl", "api", "etcd", "kcm", "sched", "klet", "ctrd", "cni/n3", "reg",
     ] {
         assert!(text.contains(needle), "{needle:?} missing in\n{text}");
     }

@@ -1,0 +1,101 @@
+//! Word wrapping by display width for text that mixes English and Chinese:
+//! spaces separate words, and a line may also break before or after any wide
+//! (CJK) character, as Chinese text breaks. ratatui's own wrapper can let a
+//! run of wide characters overflow the last column, so panes whose text may be
+//! Chinese wrap with this first.
+
+use unicode_width::UnicodeWidthChar;
+
+/// Whether a line may break before or after `c` without a space.
+fn breaks_anywhere(c: char) -> bool {
+    c.width().unwrap_or(0) > 1
+}
+
+/// `text` as lines no wider than `width` columns (a word longer than a line
+/// is cut). Leading spaces of a wrapped line are dropped.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut line_width = 0;
+    for token in tokens(text) {
+        let token_width: usize = token.chars().map(|c| c.width().unwrap_or(0)).sum();
+        let is_space = token.chars().all(char::is_whitespace);
+        if line_width + token_width > width && line_width > 0 {
+            lines.push(line.trim_end().to_owned());
+            line = String::new();
+            line_width = 0;
+            if is_space {
+                continue;
+            }
+        }
+        if token_width > width {
+            // A word wider than the line: cut it by character.
+            for c in token.chars() {
+                let w = c.width().unwrap_or(0);
+                if line_width + w > width && line_width > 0 {
+                    lines.push(std::mem::take(&mut line));
+                    line_width = 0;
+                }
+                line.push(c);
+                line_width += w;
+            }
+            continue;
+        }
+        line.push_str(token);
+        line_width += token_width;
+    }
+    if !line.trim_end().is_empty() || lines.is_empty() {
+        lines.push(line.trim_end().to_owned());
+    }
+    lines
+}
+
+/// Words, single spaces and single wide characters, in order.
+fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if c == ' ' || breaks_anywhere(c) {
+            if start < i {
+                out.push(&text[start..i]);
+            }
+            out.push(&text[i..i + c.len_utf8()]);
+            start = i + c.len_utf8();
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn mixed_text_never_exceeds_the_width() {
+        let text =
+            "NodeName：如果 Pod 在 spec.nodeName 中指定了节点，就只能调度到该节点；本 Pod 未指定。";
+        for width in 5..60 {
+            for line in wrap(text, width) {
+                assert!(line.width() <= width, "{width}: {line:?}");
+            }
+        }
+        // Nothing but the spaces at the breaks is lost.
+        let joined: String = wrap(text, 20).concat();
+        assert_eq!(joined.replace(' ', ""), text.replace(' ', ""));
+    }
+
+    #[test]
+    fn english_breaks_at_spaces() {
+        assert_eq!(
+            wrap("the scheduler binds the pod", 14),
+            ["the scheduler", "binds the pod"]
+        );
+        assert_eq!(wrap("", 10), [""]);
+        assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+    }
+}
