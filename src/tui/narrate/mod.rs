@@ -9,6 +9,7 @@
 //! container, PLEG, status).
 
 mod apiserver;
+mod controllers;
 mod messages;
 mod node;
 mod notices;
@@ -48,6 +49,7 @@ pub fn narrate(record: &TraceRecord, lang: Lang) -> Narration {
         Record::Stage(stage) => match stage.component.as_str() {
             "kube-apiserver" | "etcd" => apiserver::stage(stage, lang),
             "kube-scheduler" => scheduler::stage(stage, lang),
+            "kube-controller-manager" => controllers::stage(stage, lang),
             _ => node::stage(stage, lang),
         },
         Record::Response { to, code, message } => messages::response(to, *code, message, lang),

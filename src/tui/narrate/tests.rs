@@ -513,3 +513,44 @@ fn pinned_sentences() {
     let startup = at("Observed pod startup duration", Lang::Zh);
     assert_eq!(startup.headline, "default/nginx 启动耗时 3.004s");
 }
+
+#[test]
+fn the_controller_managers_stages_are_told_in_both_languages() {
+    let cases = [
+        ("informer", "added", None, "informer", "informer"),
+        (
+            "queue",
+            "added",
+            Some("replicaset-controller"),
+            "queues",
+            "工作队列",
+        ),
+        (
+            "sync",
+            "create",
+            Some("replicaset-controller"),
+            "syncs",
+            "同步",
+        ),
+        (
+            "sync",
+            "waiting",
+            Some("deployment-controller"),
+            "syncs",
+            "同步",
+        ),
+    ];
+    for (name, outcome, controller, en, zh) in cases {
+        let mut s = Stage::new("kube-controller-manager", name, outcome, "default/web");
+        s.plugin = controller.map(str::to_owned);
+        let record = rec(Record::Stage(Box::new(s)));
+        let english = narrate(&record, Lang::En);
+        let chinese = narrate(&record, Lang::Zh);
+        assert!(english.headline.contains(en), "{english:?}");
+        assert!(chinese.headline.contains(zh), "{chinese:?}");
+        assert!(!english.body.is_empty() && !chinese.body.is_empty());
+        if outcome == "waiting" {
+            assert!(english.body.iter().any(|b| b.contains("stale cache")));
+        }
+    }
+}
