@@ -209,6 +209,21 @@ pub fn node_scores<'a>(
         .collect()
 }
 
+/// A `PostFilter` plugin: runs when no node passed the filters, to make one
+/// pass later (`DefaultPreemption` nominates a node and evicts lower-priority
+/// pods there). Plugins run in order until one nominates a node.
+pub trait PostFilterPlugin {
+    /// The plugin's name as upstream spells it.
+    fn name(&self) -> &'static str;
+    /// `PostFilter`, given the pod, every node and each node's Filter status.
+    fn post_filter(&self, input: &PostFilterInput<'_>, rng: &mut Rng) -> PostFilterResult;
+}
+
+pub use super::plugins::default_preemption::{
+    Outcome as PostFilterResult, PreemptInput as PostFilterInput,
+};
+use crate::engine::rng::Rng;
+
 /// A Reserve plugin: claims what the pod will use on its chosen node before
 /// binding; `unreserve` gives it back when a later step fails.
 pub trait ReservePlugin {

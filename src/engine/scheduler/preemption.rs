@@ -59,7 +59,7 @@ impl Scheduler {
             reasons: Vec::new(),
         };
         let fit_message = nodes_available(infos.len(), &statuses, &absent);
-        if !profile.preemption {
+        if profile.post_filters.is_empty() {
             return fit_message;
         }
         let fits = |p: &Pod, node: &NodeInfo| filters_pass(profile, p, infos, node);
@@ -71,7 +71,19 @@ impl Scheduler {
             now: cx.now.to_k8s(),
             fits: &fits,
         };
-        let outcome = dp::preempt(&input, cx.rng);
+        // Plugins run in order until one nominates a node (`RunPostFilterPlugins`).
+        let mut last = None;
+        for plugin in &profile.post_filters {
+            let outcome = plugin.post_filter(&input, cx.rng);
+            let nominated = matches!(outcome, Outcome::Nominated(_));
+            last = Some((plugin.name(), outcome));
+            if nominated {
+                break;
+            }
+        }
+        let Some((name, outcome)) = last else {
+            return fit_message;
+        };
         let mut stage = match &outcome {
             Outcome::Nominated(c) => Stage::new(
                 ME,
@@ -93,7 +105,7 @@ impl Scheduler {
                 Stage::new(ME, "postfilter", "unschedulable", message.clone())
             }
         };
-        stage = stage.plugin(dp::NAME).pod(key);
+        stage = stage.plugin(name).pod(key);
         cx.stage(stage);
         match &outcome {
             Outcome::Nominated(candidate) => {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use super::config::{self, Profile};
 use super::framework::{
-    BindPlugin, FilterPlugin, PermitPlugin, PreBindPlugin, ReservePlugin, ScorePlugin,
+    BindPlugin, FilterPlugin, PermitPlugin, PostFilterPlugin, PreBindPlugin, ReservePlugin,
+    ScorePlugin,
 };
 use super::plugins;
 
@@ -18,8 +19,8 @@ pub struct ProfilePlugins {
     pub scheduler_name: String,
     pub filters: Vec<Arc<dyn FilterPlugin + Send + Sync>>,
     pub scorers: Vec<(Arc<dyn ScorePlugin + Send + Sync>, i64)>,
-    /// Whether the `PostFilter` `DefaultPreemption` runs.
-    pub preemption: bool,
+    /// `PostFilter` plugins, in order (`DefaultPreemption`).
+    pub post_filters: Vec<Arc<dyn PostFilterPlugin + Send + Sync>>,
     /// Reserve, Permit, `PreBind` and Bind plugins, in order.
     pub reservers: Vec<Arc<dyn ReservePlugin + Send + Sync>>,
     pub permits: Vec<Arc<dyn PermitPlugin + Send + Sync>>,
@@ -44,13 +45,14 @@ impl ProfilePlugins {
                 .iter()
                 .filter_map(|(name, weight)| scorer(name, profile).map(|p| (p, *weight)))
                 .collect(),
+            post_filters: profile
+                .post_filters
+                .iter()
+                .filter_map(|n| post_filter(n))
+                .collect(),
             // podflow ships no Reserve, Permit or PreBind plugin: upstream's
             // (`VolumeBinding`, `DynamicResources`) need volumes and devices
             // it does not simulate.
-            preemption: profile
-                .post_filters
-                .iter()
-                .any(|p| p == "DefaultPreemption"),
             reservers: Vec::new(),
             permits: Vec::new(),
             pre_binders: Vec::new(),
@@ -69,7 +71,7 @@ impl Default for ProfilePlugins {
                 scheduler_name: config::DEFAULT_SCHEDULER_NAME.to_owned(),
                 filters: Vec::new(),
                 scorers: Vec::new(),
-                preemption: false,
+                post_filters: Vec::new(),
                 reservers: Vec::new(),
                 permits: Vec::new(),
                 pre_binders: Vec::new(),
@@ -96,6 +98,14 @@ fn filter(name: &str, profile: &Profile) -> Option<Arc<dyn FilterPlugin + Send +
         "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
         _ => return None,
     })
+}
+
+/// The `PostFilter` plugin named `name`, if podflow has it.
+fn post_filter(name: &str) -> Option<Arc<dyn PostFilterPlugin + Send + Sync>> {
+    match name {
+        "DefaultPreemption" => Some(Arc::new(plugins::default_preemption::DefaultPreemption)),
+        _ => None,
+    }
 }
 
 /// The Bind plugin named `name`, if podflow has it.
@@ -146,6 +156,10 @@ mod tests {
                 "InterPodAffinity"
             ]
         );
+        let post_filters: Vec<&str> = p.post_filters.iter().map(|f| f.name()).collect();
+        assert_eq!(post_filters, ["DefaultPreemption"]);
+        let binders: Vec<&str> = p.binders.iter().map(|b| b.name()).collect();
+        assert_eq!(binders, ["DefaultBinder"]);
         let scorers: Vec<(&str, i64)> = p.scorers.iter().map(|(s, w)| (s.name(), *w)).collect();
         assert_eq!(
             scorers,

@@ -97,6 +97,19 @@ impl Outcome {
     }
 }
 
+/// The plugin, for a profile's `PostFilter` list.
+pub struct DefaultPreemption;
+
+impl crate::engine::scheduler::framework::PostFilterPlugin for DefaultPreemption {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn post_filter(&self, input: &PreemptInput<'_>, rng: &mut Rng) -> Outcome {
+        preempt(input, rng)
+    }
+}
+
 /// `DefaultPreemption.PostFilter` / `Evaluator.Preempt`: eligibility, the
 /// candidates (dry run from a random offset drawn from `rng`), and the best of them.
 pub fn preempt(input: &PreemptInput<'_>, rng: &mut Rng) -> Outcome {
