@@ -338,3 +338,36 @@ fn a_higher_priority_pod_preempts_a_lower_one() {
     });
     assert!(patched, "DisruptionTarget written");
 }
+
+#[test]
+fn an_event_no_rejecting_plugin_cares_about_leaves_the_pod_waiting() {
+    // NodeResourcesFit rejected the pod; cordoning and uncordoning a node
+    // changes no node's allocatable, so its queueing hint says QueueSkip.
+    let records = run(
+        None,
+        &[
+            &common::apply("huge-pod.yaml"),
+            "wait 2s",
+            "cordon node-1",
+            "uncordon node-1",
+            "wait 30s",
+        ],
+        |_| {},
+    );
+    let queue: Vec<(String, String)> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Stage(s) if s.stage == "queue" && s.pod.as_deref() == Some("default/huge") => {
+                Some((s.outcome.clone(), s.detail.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(queue.len(), 1, "{queue:?}");
+    assert_eq!(queue[0].0, "unschedulable");
+    let attempts = records
+        .iter()
+        .filter(|r| matches!(&r.body, Record::Event(e) if e.reason == "FailedScheduling"))
+        .count();
+    assert_eq!(attempts, 1, "no second attempt");
+}

@@ -20,8 +20,13 @@ use super::plugins::{node_affinity, taint_toleration};
 pub enum ClusterEvent {
     /// A node appeared (`NodeAdd`).
     NodeAdd(Node),
-    /// A node changed in ways that matter to scheduling (`NodeUpdate`).
-    NodeUpdate { node: Node, changes: NodeChanges },
+    /// A node changed in ways that matter to scheduling (`NodeUpdate`):
+    /// the node before and after.
+    NodeUpdate {
+        old: Box<Node>,
+        node: Box<Node>,
+        changes: NodeChanges,
+    },
     /// A node went away (`NodeDelete`).
     NodeDelete,
     /// A pod was bound or appeared on a node (`AssignedPodAdd`).
@@ -117,17 +122,21 @@ impl ClusterEvent {
     fn helps(&self, plugin: &str, pod: &Pod) -> bool {
         use ClusterEvent as E;
         match (plugin, self) {
+            // The hints queue the pod only when the change turns a refusing
+            // node into one that may fit (`isSchedulableAfterNodeChange`).
             ("NodeUnschedulable", E::NodeAdd(node)) => !is_unschedulable(node),
-            ("NodeUnschedulable", E::NodeUpdate { node, changes }) => {
-                changes.taints && !is_unschedulable(node)
+            ("NodeUnschedulable", E::NodeUpdate { old, node, changes }) => {
+                changes.taints && is_unschedulable(old) && !is_unschedulable(node)
             }
             ("TaintToleration", E::NodeAdd(node)) => tolerates_node(pod, node),
-            ("TaintToleration", E::NodeUpdate { node, changes }) => {
-                changes.taints && tolerates_node(pod, node)
+            ("TaintToleration", E::NodeUpdate { old, node, changes }) => {
+                changes.taints && !tolerates_node(pod, old) && tolerates_node(pod, node)
             }
             ("NodeAffinity", E::NodeAdd(node)) => node_affinity::required_matches_node(pod, node),
-            ("NodeAffinity", E::NodeUpdate { node, changes }) => {
-                changes.labels && node_affinity::required_matches_node(pod, node)
+            ("NodeAffinity", E::NodeUpdate { old, node, changes }) => {
+                changes.labels
+                    && !node_affinity::required_matches_node(pod, old)
+                    && node_affinity::required_matches_node(pod, node)
             }
             ("NodeName", E::NodeAdd(_)) => true,
             ("NodePorts", E::NodeAdd(_) | E::NodeUpdate { .. } | E::AssignedPodDelete) => true,
@@ -208,7 +217,8 @@ mod tests {
         let changes = NodeChanges::between(&cordoned, &uncordoned);
         assert!(changes.taints && !changes.labels);
         let event = ClusterEvent::NodeUpdate {
-            node: uncordoned,
+            old: Box::new(cordoned.clone()),
+            node: Box::new(uncordoned.clone()),
             changes,
         };
         assert_eq!(event.label(), "NodeSpecUnschedulableChange");
@@ -217,7 +227,8 @@ mod tests {
         assert!(!event.may_help(&plain_pod(), &by("NodeResourcesFit")));
         // Cordoning does not help.
         let back = ClusterEvent::NodeUpdate {
-            node: cordoned,
+            old: Box::new(uncordoned),
+            node: Box::new(cordoned),
             changes,
         };
         assert!(!back.may_help(&plain_pod(), &by("NodeUnschedulable")));

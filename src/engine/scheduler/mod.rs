@@ -253,13 +253,13 @@ impl Scheduler {
                 Some(ClusterEvent::NodeAdd(node.clone()))
             }
             EventType::Modified => {
-                let changes = self
-                    .cache
-                    .node(name)
-                    .map_or_else(NodeChanges::default, |old| NodeChanges::between(old, node));
+                let old = self.cache.node(name).cloned();
                 self.cache.set_node(Arc::new(node.clone()));
+                let old = old?;
+                let changes = NodeChanges::between(&old, node);
                 changes.any().then(|| ClusterEvent::NodeUpdate {
-                    node: node.clone(),
+                    old: Box::new(old),
+                    node: Box::new(node.clone()),
                     changes,
                 })
             }
