@@ -8,6 +8,7 @@
 
 pub mod images;
 pub mod klog;
+pub mod process;
 pub mod status;
 
 use std::collections::{BTreeMap, BTreeSet};
