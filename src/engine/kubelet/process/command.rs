@@ -25,24 +25,22 @@ pub fn expand(input: &str, env: &[(String, String)]) -> String {
                 out.push('$');
                 rest = &after[1..];
             }
-            Some('(') => match after.find(')') {
-                Some(close) => {
+            Some('(') => {
+                if let Some(close) = after.find(')') {
                     let name = &after[1..close];
-                    match env.iter().rev().find(|(k, _)| k == name) {
-                        Some((_, value)) => out.push_str(value),
-                        None => {
-                            out.push_str("$(");
-                            out.push_str(name);
-                            out.push(')');
-                        }
+                    if let Some((_, value)) = env.iter().rev().find(|(k, _)| k == name) {
+                        out.push_str(value);
+                    } else {
+                        out.push_str("$(");
+                        out.push_str(name);
+                        out.push(')');
                     }
                     rest = &after[close + 1..];
-                }
-                None => {
+                } else {
                     out.push_str("$(");
                     rest = &after[1..];
                 }
-            },
+            }
             Some(c) => {
                 out.push('$');
                 out.push(c);
@@ -68,17 +66,17 @@ pub fn argv(
         (i.entrypoint.as_slice(), i.command.as_slice())
     });
     let replaced = !command.is_empty();
-    let mut argv = if replaced {
+    let mut words = if replaced {
         command
     } else {
         entrypoint.to_vec()
     };
     if !args.is_empty() {
-        argv.extend(args);
+        words.extend(args);
     } else if !replaced {
-        argv.extend_from_slice(cmd);
+        words.extend_from_slice(cmd);
     }
-    argv
+    words
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! A container's file system: its own files and directories, starting from
 //! the image's usual directories and the files the kubelet mounts (the
-//! service-account token, ConfigMap and downward-API volumes). `/dev/null`
+//! service-account token, `ConfigMap` and downward-API volumes). `/dev/null`
 //! swallows writes and reads empty, as it does in a container.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -55,7 +55,7 @@ pub struct Launch<'a> {
 
 /// What the cluster answers from inside a container.
 pub trait World {
-    /// Cluster DNS: a Service's name (`name`, `name.ns`, `name.ns.svc.cluster.local`) to its ClusterIP.
+    /// Cluster DNS: a Service's name (`name`, `name.ns`, `name.ns.svc.cluster.local`) to its `ClusterIP`.
     fn lookup(&self, name: &str) -> Option<String>;
     /// An HTTP GET of `url`: the status code, `None` when the connection is refused.
     fn http_get(&self, url: &str) -> Option<u16>;
@@ -178,10 +178,10 @@ impl Process {
             (Some(Behaviour::Pause), _) => Kind::Program(Program::Pause),
             _ => Kind::Program(Program::Server { ports, any: true }),
         };
-        if let Kind::Program(Program::Stress(s)) = &process.kind {
-            if let Some(banner) = s.banner() {
-                process.log.write(now, &format!("{banner}\n"));
-            }
+        if let Kind::Program(Program::Stress(s)) = &process.kind
+            && let Some(banner) = s.banner()
+        {
+            process.log.write(now, &format!("{banner}\n"));
         }
         process.advance(now, world);
         process

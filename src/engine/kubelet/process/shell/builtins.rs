@@ -2,6 +2,8 @@
 //! Kubernetes examples use (`sleep`, `echo`, `cat`, `touch`, `rm`, `test`, …),
 //! with busybox's messages and exit statuses. Network tools are in `net.rs`.
 
+use std::fmt::Write as _;
+
 use super::{Io, Outcome, Shell, Sys, load};
 use crate::engine::kubelet::process::fs::FsError;
 
@@ -19,29 +21,29 @@ pub fn run(sh: &mut Shell, sys: &mut Sys, argv: &[String], io: &mut Io) -> Outco
         return Outcome::Status(0);
     };
     let name = first.rsplit('/').next().unwrap_or(first);
-    let args = &argv[1..];
+    let rest = &argv[1..];
     let status = match name {
         "true" | ":" | "trap" | "set" | "ulimit" | "wait" | "shift" | "read" => 0,
         "false" => 1,
-        "sleep" => return sleep(args, io),
-        "exit" => return exit(sh, args, io),
-        "exec" if args.is_empty() => 0,
+        "sleep" => return sleep(rest, io),
+        "exit" => return exit(sh, rest, io),
+        "exec" if rest.is_empty() => 0,
         "exec" | "command" | "nohup" | "timeout" => {
             let skip = usize::from(name == "timeout");
-            return run(sh, sys, &args[skip.min(args.len())..], io);
+            return run(sh, sys, &rest[skip.min(rest.len())..], io);
         }
-        "sh" | "ash" | "bash" | "dash" => return shell(sh, sys, name, args, io),
-        "echo" => echo(args, io),
-        "printf" => printf(args, io),
-        "printenv" => printenv(sh, args, io),
+        "sh" | "ash" | "bash" | "dash" => return shell(sh, sys, name, rest, io),
+        "echo" => echo(rest, io),
+        "printf" => printf(rest, io),
+        "printenv" => printenv(sh, rest, io),
         "env" => {
             for (key, value) in sh.vars.exported() {
-                io.out.push_str(&format!("{key}={value}\n"));
+                let _ = writeln!(io.out, "{key}={value}");
             }
             0
         }
         "export" => {
-            for arg in args {
+            for arg in rest {
                 match arg.split_once('=') {
                     Some((key, value)) => {
                         sh.vars.set(key, value);
@@ -53,39 +55,42 @@ pub fn run(sh: &mut Shell, sys: &mut Sys, argv: &[String], io: &mut Io) -> Outco
             0
         }
         "unset" => {
-            args.iter().for_each(|a| sh.vars.unset(a));
+            for name in rest {
+                sh.vars.unset(name);
+            }
             0
         }
         "cd" => {
-            let target = sh.path(args.first().map_or("/root", String::as_str));
+            let target = sh.path(rest.first().map_or("/root", String::as_str));
             if sys.fs.is_dir(&target) {
                 sh.cwd = target;
                 0
             } else {
-                io.err.push_str(&format!(
-                    "{}: cd: can't cd to {}: No such file or directory\n",
-                    sh.name, args[0]
-                ));
+                let _ = writeln!(
+                    io.err,
+                    "{}: cd: can't cd to {}: No such file or directory",
+                    sh.name, rest[0]
+                );
                 2
             }
         }
         "pwd" => {
-            io.out.push_str(&format!("{}\n", sh.cwd));
+            let _ = writeln!(io.out, "{}", sh.cwd);
             0
         }
-        "test" | "[" | "[[" => super::test::test(sh, sys, name, args, io),
-        "touch" | "rm" | "cat" | "mkdir" | "ls" => files(sh, sys, name, args, io),
-        "tail" if args.iter().any(|a| a == "-f" || a == "-F") => return Outcome::Sleep(None),
-        "grep" | "wc" | "seq" | "tail" | "head" => text_tool(sh, sys, name, args, io),
+        "test" | "[" | "[[" => super::test::test(sh, sys, name, rest, io),
+        "touch" | "rm" | "cat" | "mkdir" | "ls" => files(sh, sys, name, rest, io),
+        "tail" if rest.iter().any(|a| a == "-f" || a == "-F") => return Outcome::Sleep(None),
+        "grep" | "wc" | "seq" | "tail" | "head" => text_tool(sh, sys, name, rest, io),
         "nslookup" | "wget" | "curl" | "date" | "hostname" => {
-            super::net::run(sh, sys, name, args, io)
+            super::net::run(sh, sys, name, rest, io)
         }
         _ => {
-            io.err.push_str(&if sh.name == "bash" {
-                format!("bash: line 1: {first}: command not found\n")
+            if sh.name == "bash" {
+                let _ = writeln!(io.err, "bash: line 1: {first}: command not found");
             } else {
-                format!("{}: {first}: not found\n", sh.name)
-            });
+                let _ = writeln!(io.err, "{}: {first}: not found", sh.name);
+            }
             127
         }
     };
@@ -117,7 +122,7 @@ fn sleep(args: &[String], io: &mut Io) -> Outcome {
                 total = total.saturating_add(ms);
             }
             _ => {
-                io.err.push_str(&format!("sleep: invalid number '{arg}'\n"));
+                let _ = writeln!(io.err, "sleep: invalid number '{arg}'");
                 return Outcome::Status(1);
             }
         }
@@ -129,15 +134,14 @@ fn sleep(args: &[String], io: &mut Io) -> Outcome {
 fn exit(sh: &Shell, args: &[String], io: &mut Io) -> Outcome {
     match args.first() {
         None => Outcome::Exit(sh.status),
-        Some(arg) => match arg.parse::<i64>() {
-            #[allow(clippy::cast_possible_truncation)]
-            Ok(code) => Outcome::Exit(code.rem_euclid(256) as i32),
-            Err(_) => {
-                io.err
-                    .push_str(&format!("{}: exit: Illegal number: {arg}\n", sh.name));
+        Some(arg) => {
+            if let Ok(code) = arg.parse::<i64>() {
+                Outcome::Exit(i32::try_from(code.rem_euclid(256)).unwrap_or(0))
+            } else {
+                let _ = writeln!(io.err, "{}: exit: Illegal number: {arg}", sh.name);
                 Outcome::Exit(2)
             }
-        },
+        }
     }
 }
 
@@ -151,15 +155,13 @@ fn shell(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io) ->
     let (script, params) = match rest {
         [c, script, params @ ..] if c == "-c" => (script.clone(), params),
         [c] if c == "-c" => {
-            io.err
-                .push_str(&format!("{name}: -c requires an argument\n"));
+            let _ = writeln!(io.err, "{name}: -c requires an argument");
             return Outcome::Status(2);
         }
         [file, params @ ..] => match sys.fs.read(&sh.path(file)) {
             Ok(text) => (text.to_string(), params),
             Err(e) => {
-                io.err
-                    .push_str(&format!("{name}: can't open '{file}': {}\n", e.text()));
+                let _ = writeln!(io.err, "{name}: can't open '{file}': {}", e.text());
                 return Outcome::Status(2);
             }
         },
@@ -170,7 +172,7 @@ fn shell(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io) ->
     match load(&script) {
         Ok(code) => Outcome::Script(code, positional),
         Err(message) => {
-            io.err.push_str(&format!("{name}: {message}\n"));
+            let _ = writeln!(io.err, "{name}: {message}");
             Outcome::Status(2)
         }
     }
@@ -222,13 +224,12 @@ fn unescape(text: &str) -> (String, bool) {
             Some('n') => out.push('\n'),
             Some('t') => out.push('\t'),
             Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
+            Some('\\') | None => out.push('\\'),
             Some('c') => return (out, true),
             Some(other) => {
                 out.push('\\');
                 out.push(other);
             }
-            None => out.push('\\'),
         }
     }
     (out, false)
@@ -249,7 +250,7 @@ fn printf(args: &[String], io: &mut Io) -> i32 {
                 continue;
             }
             match chars.next() {
-                Some('%') => io.out.push('%'),
+                Some('%') | None => io.out.push('%'),
                 Some('s' | 'd' | 'i' | 'u') => {
                     let (value, tail) = rest
                         .split_first()
@@ -261,7 +262,6 @@ fn printf(args: &[String], io: &mut Io) -> i32 {
                     io.out.push('%');
                     io.out.push(other);
                 }
-                None => io.out.push('%'),
             }
         }
         if rest.is_empty() || !format.contains('%') {
@@ -274,14 +274,16 @@ fn printf(args: &[String], io: &mut Io) -> i32 {
 fn printenv(sh: &Shell, args: &[String], io: &mut Io) -> i32 {
     if args.is_empty() {
         for (key, value) in sh.vars.exported() {
-            io.out.push_str(&format!("{key}={value}\n"));
+            let _ = writeln!(io.out, "{key}={value}");
         }
         return 0;
     }
     let mut status = 0;
     for name in args {
         match sh.vars.exported().find(|(k, _)| k == name) {
-            Some((_, value)) => io.out.push_str(&format!("{value}\n")),
+            Some((_, value)) => {
+                let _ = writeln!(io.out, "{value}");
+            }
             None => status = 1,
         }
     }
@@ -306,7 +308,7 @@ fn files(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io) ->
     if name == "ls" && operands.is_empty() {
         let names = sys.fs.list(&sh.cwd);
         io.out
-            .push_str(&names.iter().map(|n| format!("{n}\n")).collect::<String>());
+            .push_str(&names.iter().fold(String::new(), |acc, n| acc + n + "\n"));
         return 0;
     }
     let mut status = 0;
@@ -342,19 +344,18 @@ fn files(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io) ->
                     &sys.fs
                         .list(&path)
                         .iter()
-                        .map(|n| format!("{n}\n"))
-                        .collect::<String>(),
+                        .fold(String::new(), |acc, n| acc + n + "\n"),
                 );
                 Ok(())
             }
             _ if sys.fs.exists(&path) => {
-                io.out.push_str(&format!("{operand}\n"));
+                let _ = writeln!(io.out, "{operand}");
                 Ok(())
             }
             _ => Err(format!("ls: {operand}: No such file or directory")),
         };
         if let Err(message) = result {
-            io.err.push_str(&format!("{message}\n"));
+            let _ = writeln!(io.err, "{message}");
             status = 1;
         }
     }
@@ -384,7 +385,7 @@ fn text_tool(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io
             [] => return 1,
         };
         for n in first..=last.min(first.saturating_add(100_000)) {
-            io.out.push_str(&format!("{n}\n"));
+            let _ = writeln!(io.out, "{n}");
         }
         return 0;
     }
@@ -397,7 +398,7 @@ fn text_tool(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io
         Some(file) => match sys.fs.read(&sh.path(file)) {
             Ok(text) => text.to_string(),
             Err(e) => {
-                io.err.push_str(&format!("{name}: {file}: {}\n", e.text()));
+                let _ = writeln!(io.err, "{name}: {file}: {}", e.text());
                 return if name == "grep" { 2 } else { 1 };
             }
         },
@@ -412,17 +413,13 @@ fn text_tool(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io
                 .filter(|l| l.contains(pattern.as_str()) != flags.contains('v'))
                 .collect();
             if !flags.contains('q') {
-                io.out.push_str(
-                    &matching
-                        .iter()
-                        .map(|l| format!("{l}\n"))
-                        .collect::<String>(),
-                );
+                io.out
+                    .push_str(&matching.iter().fold(String::new(), |acc, l| acc + l + "\n"));
             }
             i32::from(matching.is_empty())
         }
         "wc" => {
-            io.out.push_str(&format!("{}\n", lines.len()));
+            let _ = writeln!(io.out, "{}", lines.len());
             0
         }
         _ => {
@@ -432,7 +429,7 @@ fn text_tool(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io
                 &lines[lines.len().saturating_sub(count)..]
             };
             io.out
-                .push_str(&chosen.iter().map(|l| format!("{l}\n")).collect::<String>());
+                .push_str(&chosen.iter().fold(String::new(), |acc, l| acc + l + "\n"));
             0
         }
     }

@@ -88,7 +88,6 @@ impl Shell {
         let value = self.lookup(name);
         let is_set = |colon: bool| value.as_ref().is_some_and(|v| !colon || !v.is_empty());
         match op {
-            ParamOp::Plain => value.unwrap_or_default(),
             ParamOp::Length => value.unwrap_or_default().chars().count().to_string(),
             ParamOp::Default { colon, word } if !is_set(*colon) => self.expand_single(sys, word),
             ParamOp::Assign { colon, word } if !is_set(*colon) => {
@@ -98,7 +97,9 @@ impl Shell {
             }
             ParamOp::Alternative { colon, word } if is_set(*colon) => self.expand_single(sys, word),
             ParamOp::Alternative { .. } => String::new(),
-            ParamOp::Default { .. } | ParamOp::Assign { .. } => value.unwrap_or_default(),
+            ParamOp::Default { .. } | ParamOp::Assign { .. } | ParamOp::Plain => {
+                value.unwrap_or_default()
+            }
         }
     }
 

@@ -363,7 +363,6 @@ impl Lexer {
             match (quote, c) {
                 (Some(q), c) if c == q => quote = None,
                 (Some('"') | None, '\\') => self.pos += 1,
-                (Some(_), _) => {}
                 (None, '\'' | '"') => quote = Some(c),
                 (None, c) if c == open => depth += 1,
                 (None, c) if c == close => {
@@ -384,7 +383,7 @@ impl Lexer {
 
 /// `${…}`'s inside: `NAME`, `#NAME`, `NAME:-word` and the like.
 fn braced(inner: &str, quoted: bool) -> Result<Part, String> {
-    let bad = || format!("syntax error: bad substitution");
+    let bad = || "syntax error: bad substitution".to_string();
     if let Some(name) = inner.strip_prefix('#').filter(|n| !n.is_empty()) {
         return Ok(Part::Param {
             name: name.to_string(),

@@ -5,6 +5,8 @@
 //! rest) and curl's error lines. `World` answers status codes only, so the
 //! bodies fetched are empty.
 
+use std::fmt::Write as _;
+
 use super::{Io, Shell, Sys};
 use crate::engine::kubelet::process::World;
 
@@ -35,7 +37,7 @@ pub fn run(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io) 
                         .map(|t| t.trim().to_string())
                 })
                 .unwrap_or_else(|| "localhost".to_string());
-            io.out.push_str(&format!("{name}\n"));
+            let _ = writeln!(io.out, "{name}");
             0
         }
     }
@@ -47,7 +49,7 @@ fn fqdn(sys: &Sys, name: &str) -> String {
     if name.ends_with(".cluster.local") {
         return name.to_string();
     }
-    if name.ends_with(".svc") {
+    if name.rsplit('.').next() == Some("svc") && name.contains('.') {
         return format!("{name}.cluster.local");
     }
     if name.contains('.') {
@@ -69,36 +71,28 @@ fn nslookup(sys: &mut Sys, args: &[String], io: &mut Io) -> i32 {
     let full = fqdn(sys, name);
     let answer = sys.world.lookup(name);
     if sys.old_busybox {
-        io.out.push_str(&format!(
+        let _ = write!(
+            io.out,
             "Server:    {dns}\nAddress 1: {dns} kube-dns.kube-system.svc.cluster.local\n\n"
-        ));
-        return match answer {
-            Some(ip) => {
-                io.out
-                    .push_str(&format!("Name:      {name}\nAddress 1: {ip} {full}\n"));
-                0
-            }
-            None => {
-                io.err
-                    .push_str(&format!("nslookup: can't resolve '{name}'\n"));
-                1
-            }
+        );
+        return if let Some(ip) = answer {
+            let _ = write!(io.out, "Name:      {name}\nAddress 1: {ip} {full}\n");
+            0
+        } else {
+            let _ = writeln!(io.err, "nslookup: can't resolve '{name}'");
+            1
         };
     }
-    io.out
-        .push_str(&format!("Server:\t\t{dns}\nAddress:\t{dns}:53\n\n"));
-    match answer {
-        Some(ip) => {
-            io.out
-                .push_str(&format!("Name:\t{full}\nAddress: {ip}\n\n"));
-            0
-        }
-        None => {
-            io.out.push_str(&format!(
-                "** server can't find {full}: NXDOMAIN\n\n** server can't find {full}: NXDOMAIN\n\n"
-            ));
-            1
-        }
+    let _ = write!(io.out, "Server:\t\t{dns}\nAddress:\t{dns}:53\n\n");
+    if let Some(ip) = answer {
+        let _ = write!(io.out, "Name:\t{full}\nAddress: {ip}\n\n");
+        0
+    } else {
+        let _ = write!(
+            io.out,
+            "** server can't find {full}: NXDOMAIN\n\n** server can't find {full}: NXDOMAIN\n\n"
+        );
+        1
     }
 }
 
@@ -185,28 +179,30 @@ fn wget(sh: &Shell, sys: &mut Sys, args: &[String], io: &mut Io) -> i32 {
     };
     let parsed = parse_url(&url);
     let Some(ip) = resolve(sys.world, &parsed.host) else {
-        io.err
-            .push_str(&format!("wget: bad address '{}'\n", parsed.host));
+        let _ = writeln!(io.err, "wget: bad address '{}'", parsed.host);
         return 1;
     };
     if !quiet {
-        io.err.push_str(&format!(
-            "Connecting to {} ({ip}:{})\n",
+        let _ = writeln!(
+            io.err,
+            "Connecting to {} ({ip}:{})",
             parsed.host, parsed.port
-        ));
+        );
     }
     match sys.world.http_get(&url) {
         None => {
-            io.err.push_str(&format!(
-                "wget: can't connect to remote host ({ip}): Connection refused\n"
-            ));
+            let _ = writeln!(
+                io.err,
+                "wget: can't connect to remote host ({ip}): Connection refused"
+            );
             1
         }
         Some(code) if code >= 400 => {
-            io.err.push_str(&format!(
-                "wget: server returned error: HTTP/1.1 {code} {}\n",
+            let _ = writeln!(
+                io.err,
+                "wget: server returned error: HTTP/1.1 {code} {}",
                 reason_phrase(code)
-            ));
+            );
             1
         }
         Some(_) if spider => {
@@ -231,8 +227,7 @@ fn wget(sh: &Shell, sys: &mut Sys, args: &[String], io: &mut Io) -> i32 {
                 return 0;
             }
             if !quiet {
-                io.err
-                    .push_str(&format!("saving to '{file}'\n'{file}' saved\n"));
+                let _ = write!(io.err, "saving to '{file}'\n'{file}' saved\n");
             }
             let _ = sys.fs.write(&sh.path(&file), "", false);
             0
@@ -266,28 +261,27 @@ fn curl(sys: &mut Sys, args: &[String], io: &mut Io) -> i32 {
     let speak = !silent || show_error;
     if resolve(sys.world, &parsed.host).is_none() {
         if speak {
-            io.err.push_str(&format!(
-                "curl: (6) Could not resolve host: {}\n",
-                parsed.host
-            ));
+            let _ = writeln!(io.err, "curl: (6) Could not resolve host: {}", parsed.host);
         }
         return 6;
     }
     match sys.world.http_get(&url) {
         None => {
             if speak {
-                io.err.push_str(&format!(
-                    "curl: (7) Failed to connect to {} port {} after 0 ms: Couldn't connect to server\n",
+                let _ = writeln!(
+                    io.err,
+                    "curl: (7) Failed to connect to {} port {} after 0 ms: Couldn't connect to server",
                     parsed.host, parsed.port
-                ));
+                );
             }
             7
         }
         Some(code) if fail && code >= 400 => {
             if speak {
-                io.err.push_str(&format!(
-                    "curl: (22) The requested URL returned error: {code}\n"
-                ));
+                let _ = writeln!(
+                    io.err,
+                    "curl: (22) The requested URL returned error: {code}"
+                );
             }
             22
         }
@@ -322,13 +316,25 @@ fn date(now: crate::engine::clock::SimTime, format: Option<&str>) -> String {
         }
         match chars.next() {
             Some('Y') => out.push_str(&c.year.to_string()),
-            Some('m') => out.push_str(&format!("{:02}", c.month)),
-            Some('d') => out.push_str(&format!("{:02}", c.day)),
-            Some('H') => out.push_str(&format!("{:02}", c.hour)),
-            Some('M') => out.push_str(&format!("{:02}", c.minute)),
-            Some('S') => out.push_str(&format!("{:02}", c.second)),
+            Some('m') => {
+                let _ = write!(out, "{:02}", c.month);
+            }
+            Some('d') => {
+                let _ = write!(out, "{:02}", c.day);
+            }
+            Some('H') => {
+                let _ = write!(out, "{:02}", c.hour);
+            }
+            Some('M') => {
+                let _ = write!(out, "{:02}", c.minute);
+            }
+            Some('S') => {
+                let _ = write!(out, "{:02}", c.second);
+            }
             Some('s') => out.push_str(&secs.to_string()),
-            Some('T') => out.push_str(&format!("{:02}:{:02}:{:02}", c.hour, c.minute, c.second)),
+            Some('T') => {
+                let _ = write!(out, "{:02}:{:02}:{:02}", c.hour, c.minute, c.second);
+            }
             Some(other) => {
                 out.push('%');
                 out.push(other);

@@ -3,6 +3,8 @@
 //! `-a`/`-o` (and `&&`/`||` inside `[[ ]]`) and parentheses, as busybox's
 //! `test` applet reads them.
 
+use std::fmt::Write as _;
+
 use super::{Io, Shell, Sys};
 use crate::engine::kubelet::process::fs::Fs;
 
@@ -16,7 +18,7 @@ pub fn test(sh: &Shell, sys: &Sys, name: &str, args: &[String], io: &mut Io) -> 
     };
     if let Some(close) = close {
         if args.last() != Some(&close) {
-            io.err.push_str(&format!("{name}: missing {close}\n"));
+            let _ = writeln!(io.err, "{name}: missing {close}");
             return 2;
         }
         args.pop();
@@ -37,7 +39,7 @@ pub fn test(sh: &Shell, sys: &Sys, name: &str, args: &[String], io: &mut Io) -> 
     }
     match eval.error {
         Some(message) => {
-            io.err.push_str(&format!("{}: {message}\n", sh.name));
+            let _ = writeln!(io.err, "{}: {message}", sh.name);
             2
         }
         None => i32::from(!value),
@@ -102,17 +104,18 @@ impl<'a> Eval<'a> {
             }
             return value;
         }
-        if let (Some(op), Some(right)) = (self.peek(1), self.peek(2)) {
-            if BINARY.contains(&op) {
-                self.pos += 3;
-                return self.binary(first, op, right);
-            }
+        if let (Some(op), Some(right)) = (self.peek(1), self.peek(2))
+            && BINARY.contains(&op)
+        {
+            self.pos += 3;
+            return self.binary(first, op, right);
         }
-        if first.len() == 2 && first.starts_with('-') {
-            if let Some(operand) = self.peek(1) {
-                self.pos += 2;
-                return self.unary(first, operand);
-            }
+        if first.len() == 2
+            && first.starts_with('-')
+            && let Some(operand) = self.peek(1)
+        {
+            self.pos += 2;
+            return self.unary(first, operand);
         }
         self.pos += 1;
         !first.is_empty()
@@ -124,11 +127,10 @@ impl<'a> Eval<'a> {
         match op {
             "-z" => operand.is_empty(),
             "-n" => !operand.is_empty(),
-            "-e" | "-r" | "-w" => fs.exists(&path),
+            "-e" | "-r" | "-w" | "-x" => fs.exists(&path),
             "-f" => fs.is_file(&path),
             "-d" => fs.is_dir(&path),
             "-s" => fs.read(&path).is_ok_and(|t| !t.is_empty()),
-            "-x" => fs.is_dir(&path),
             "-L" | "-h" | "-p" | "-S" | "-b" | "-c" | "-t" => false,
             _ => {
                 self.error = Some(format!("{op}: unknown operand"));
