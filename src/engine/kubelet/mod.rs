@@ -10,6 +10,7 @@ pub mod backoff;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
+pub mod process;
 pub mod prober;
 pub mod pull_policy;
 pub mod status;
