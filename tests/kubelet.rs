@@ -9,7 +9,7 @@ mod common;
 use common::{apply, final_object, run};
 use podflow::engine::trace::{Record, TraceRecord};
 
-/// The kubelet's events about `pod`: (t_ms, reason, message).
+/// The kubelet's events about `pod`: (`t_ms`, reason, message).
 fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String)> {
     records
         .iter()
@@ -23,11 +23,10 @@ fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, Strin
 }
 
 fn first(events: &[(u64, String, String)], reason: &str) -> (u64, String) {
-    events
-        .iter()
-        .find(|(_, r, _)| r == reason)
-        .map(|(t, _, m)| (*t, m.clone()))
-        .unwrap_or_else(|| panic!("no {reason} event in {events:#?}"))
+    events.iter().find(|(_, r, _)| r == reason).map_or_else(
+        || panic!("no {reason} event in {events:#?}"),
+        |(t, _, m)| (*t, m.clone()),
+    )
 }
 
 fn times(events: &[(u64, String, String)], reason: &str) -> Vec<u64> {

@@ -79,7 +79,7 @@ impl Kubelet {
         true
     }
 
-    /// CreateContainer and StartContainer: the process starts with its environment.
+    /// `CreateContainer` and `StartContainer`: the process starts with its environment.
     pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
         let me = self.me();
         let containerd = self.containerd();

@@ -1,4 +1,4 @@
-//! What a container sees of the cluster: cluster DNS (CoreDNS answering
+//! What a container sees of the cluster: cluster DNS (`CoreDNS` answering
 //! `NAME`, `NAME.NS`, `NAME.NS.svc`, `NAME.NS.svc.cluster.local` with a Service's
 //! `ClusterIP`) and HTTP to those Services, from the Services the kubelet's
 //! informer holds (`pkg/kubelet/network/dns/dns.go` writes the search path

@@ -95,7 +95,7 @@ pub struct Kubelet {
     next_timer: u64,
     /// Final status patches in flight, and the pods to delete when they are answered.
     deleting: BTreeMap<RequestId, Arc<Pod>>,
-    /// The restart back-off (CrashLoopBackOff) and the image pull back-off.
+    /// The restart back-off (`CrashLoopBackOff`) and the image pull back-off.
     crash: Backoff,
     pulls: Backoff,
 }

@@ -105,35 +105,13 @@ impl Kubelet {
                 details: &details,
             },
         );
-        // The conditions' lastTransitionTime: when their status last changed.
-        if let Some(list) = status["conditions"].as_array_mut() {
-            for c in list.iter_mut() {
-                let kind = c["type"].as_str().unwrap_or_default().to_owned();
-                let ok = c["status"] == "True";
-                let entry = w.transitions.entry(kind).or_insert((ok, now));
-                if entry.0 != ok {
-                    *entry = (ok, now);
-                }
-                c["lastTransitionTime"] = Value::String(entry.1.rfc3339());
-            }
-        }
-        // The kubelet keeps the scheduler's condition in the status it generates.
-        let scheduled = w
-            .pod
-            .status
-            .as_ref()
-            .and_then(|s| s.conditions.as_ref())
-            .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
-            .and_then(|c| serde_json::to_value(c).ok());
-        if let (Some(list), Some(condition)) = (status["conditions"].as_array_mut(), scheduled) {
-            list.push(condition);
-        }
+        stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
         if !force && w.last_status.as_ref() == Some(&status) {
             return None;
         }
         w.last_status = Some(status.clone());
         let changed_phase = w.last_phase != phase;
-        w.last_phase = phase.to_owned();
+        phase.clone_into(&mut w.last_phase);
         let all_running = regular
             .iter()
             .all(|c| matches!(c.state, status::ContainerState::Running { .. }));
@@ -174,7 +152,7 @@ impl Kubelet {
         let Some(running_at) = worker.running_reported else {
             return;
         };
-        if worker.startup_logged {
+        if worker.startup_logged.is_some() {
             return;
         }
         let created =
@@ -225,7 +203,39 @@ impl Kubelet {
             &fields,
         );
         if let Some(w) = self.workers.get_mut(key) {
-            w.startup_logged = true;
+            w.startup_logged = Some(cx.now);
         }
+    }
+}
+
+/// Gives each condition its `lastTransitionTime` (when its status last
+/// changed) and keeps the scheduler's `PodScheduled` condition, as the kubelet
+/// does in the status it generates.
+fn stamp_conditions(
+    status: &mut Value,
+    transitions: &mut std::collections::BTreeMap<String, (bool, SimTime)>,
+    pod: &k8s_openapi::api::core::v1::Pod,
+    now: SimTime,
+) {
+    let Some(list) = status["conditions"].as_array_mut() else {
+        return;
+    };
+    for c in list.iter_mut() {
+        let kind = c["type"].as_str().unwrap_or_default().to_owned();
+        let ok = c["status"] == "True";
+        let entry = transitions.entry(kind).or_insert((ok, now));
+        if entry.0 != ok {
+            *entry = (ok, now);
+        }
+        c["lastTransitionTime"] = Value::String(entry.1.rfc3339());
+    }
+    let scheduled = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
+        .and_then(|c| serde_json::to_value(c).ok());
+    if let Some(condition) = scheduled {
+        list.push(condition);
     }
 }

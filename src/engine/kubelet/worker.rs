@@ -214,7 +214,8 @@ pub struct PodWorker {
     pub first_pull: Option<SimTime>,
     pub last_pull: Option<SimTime>,
     pub running_reported: Option<SimTime>,
-    pub startup_logged: bool,
+    /// When the startup latency line was written.
+    pub startup_logged: Option<SimTime>,
     pub terminating: bool,
     /// The pod reached Succeeded or Failed: nothing more runs.
     pub finished: bool,
@@ -254,7 +255,7 @@ impl PodWorker {
             first_pull: None,
             last_pull: None,
             running_reported: None,
-            startup_logged: false,
+            startup_logged: None,
             terminating: false,
             finished: false,
             transitions: BTreeMap::new(),

@@ -12,6 +12,7 @@ mod apiserver;
 mod messages;
 mod node;
 mod notices;
+mod restarts;
 mod scheduler;
 pub(crate) mod text;
 
