@@ -263,3 +263,88 @@ fn until_idle_ends_for_sleeping_and_crashing_pods() {
     let last = records.last().unwrap().t_ms;
     assert!(last <= 30 * 60 * 1000, "{last}");
 }
+
+#[test]
+fn restart_policy_never_exit_3_fails() {
+    let records = run(None, &[&apply("fail-never-pod.yaml")], |_| {});
+    let status = status(&records, "failer");
+    assert_eq!(status["phase"], "Failed", "{status}");
+    let t = &status["containerStatuses"][0]["state"]["terminated"];
+    assert_eq!(
+        (t["exitCode"].as_i64(), t["reason"].as_str()),
+        (Some(3), Some("Error"))
+    );
+}
+
+#[test]
+fn a_failing_readiness_probe_keeps_ready_false() {
+    let records = run(
+        None,
+        &[&apply("readiness-refused-pod.yaml"), "wait 30s"],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "unready");
+    let (_, message) = first(&events, "Unhealthy");
+    assert!(
+        message.starts_with("Readiness probe failed: Get \"http://10.244."),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(":8080: connect: connection refused"),
+        "{message}"
+    );
+    let status = status(&records, "unready");
+    assert_eq!(status["phase"], "Running", "{status}");
+    let ready = status["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "Ready")
+        .cloned()
+        .unwrap();
+    assert_eq!(ready["status"], "False", "{status}");
+    assert_eq!(ready["message"], "containers with unready status: [web]");
+    // Restarts never: readiness only takes the pod out of service.
+    assert_eq!(status["containerStatuses"][0]["restartCount"], 0);
+}
+
+#[test]
+fn deleting_a_sleeping_pod_waits_for_the_grace_period() {
+    let records = run(
+        None,
+        &[
+            &apply("sleeper-pod.yaml"),
+            "wait 10s",
+            "delete pod sleeper",
+            "wait 60s",
+        ],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "sleeper");
+    let (killed_at, message) = first(&events, "Killing");
+    assert_eq!(message, "Stopping container sleeper");
+    assert!(
+        common::final_objects(&records)
+            .iter()
+            .all(|o| o["metadata"]["name"] != "sleeper"),
+        "the pod is gone"
+    );
+    // sh and sleep ignore SIGTERM as PID 1: SIGKILL after terminationGracePeriodSeconds (30 s).
+    let deleted_at = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Message { from, label, .. }
+                if from == "kubelet/node-3" && label.starts_with("DELETE") =>
+            {
+                Some(r.t_ms)
+            }
+            _ => None,
+        })
+        .next_back()
+        .expect("the kubelet deletes the pod");
+    assert!(
+        (30_000..32_000).contains(&(deleted_at - killed_at)),
+        "{}",
+        deleted_at - killed_at
+    );
+}

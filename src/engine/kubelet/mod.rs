@@ -12,6 +12,7 @@
 //! runtime's [`process`] model, [`env`] and [`dns`].
 
 pub mod backoff;
+mod catalog;
 mod containers;
 pub mod dns;
 pub mod env;
@@ -26,11 +27,12 @@ pub mod pull_policy;
 mod report;
 mod sandbox;
 pub mod status;
+mod stop;
 mod sync;
 mod worker;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
@@ -46,7 +48,7 @@ use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
 use crate::model::Object;
 use crate::model::kinds::kind_of;
-use crate::scenario::{ImageCatalog, ImageInfo, RegistryImage};
+use crate::scenario::ImageCatalog;
 
 /// A step of a pod worker, woken by a timer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,40 +110,13 @@ fn pod_key(pod: &Pod) -> String {
     )
 }
 
-/// The embedded catalog, read once.
-fn base_catalog() -> &'static ImageCatalog {
-    static CATALOG: OnceLock<ImageCatalog> = OnceLock::new();
-    CATALOG.get_or_init(crate::scenario::image_catalog)
-}
-
-/// The catalog with the registry's images (a `Simulation`'s) added.
-fn catalog_for(registry: &Registry) -> ImageCatalog {
-    let mut catalog = base_catalog().clone();
-    let extra: Vec<RegistryImage> = registry
-        .sizes
-        .iter()
-        .filter(|(name, _)| catalog.lookup(name).is_none())
-        .map(|(name, size)| RegistryImage {
-            name: name.clone(),
-            size_bytes: *size,
-        })
-        .collect();
-    if !extra.is_empty() {
-        catalog.extend(&crate::scenario::Registry {
-            missing: Vec::new(),
-            images: extra,
-        });
-    }
-    catalog
-}
-
 impl Kubelet {
     /// The kubelet of `node`, pulling from `registry`.
     pub fn new(node: &str, registry: Arc<Registry>) -> Kubelet {
         Kubelet {
             node: node.to_owned(),
             pid: klog::pid_for(node),
-            catalog: Arc::new(catalog_for(&registry)),
+            catalog: Arc::new(catalog::catalog_for(&registry)),
             registry,
             host_ip: String::new(),
             pod_cidr: String::new(),
@@ -158,29 +133,6 @@ impl Kubelet {
             crash: Backoff::crash_loop(),
             pulls: Backoff::image_pull(),
         }
-    }
-
-    /// The catalog entry of an image: the image itself, or another tag of the
-    /// same repository name (`registry.k8s.io/busybox:1.27.2` behaves as busybox).
-    fn image_info(&self, image: &str) -> Option<ImageInfo> {
-        if let Some(info) = self.catalog.lookup(image) {
-            return Some(info.clone());
-        }
-        let name = images::normalize(image);
-        let short = |n: &str| {
-            let n = n.split('@').next().unwrap_or(n);
-            let last = n.rsplit('/').next().unwrap_or(n);
-            last.split(':').next().unwrap_or(last).to_owned()
-        };
-        let wanted = short(&name);
-        self.catalog
-            .images
-            .iter()
-            .find(|i| short(&i.name) == wanted)
-            .map(|i| ImageInfo {
-                name: name.clone(),
-                ..i.clone()
-            })
     }
 
     fn me(&self) -> String {

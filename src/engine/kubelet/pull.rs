@@ -117,6 +117,7 @@ impl Kubelet {
                     return false;
                 }
                 ctr.pulling = true;
+                ctr.pull_started = Some(cx.now);
                 let image = ctr.view.image.clone();
                 w.first_pull.get_or_insert(cx.now);
                 Self::image_events(cx, key, vec![pull_policy::pulling(&spec_image)], &field);
@@ -138,8 +139,8 @@ impl Kubelet {
             return;
         };
         let uid = w.names().2;
-        let started = w.first_pull.unwrap_or(cx.now);
         let ctr = &mut w.ctrs[i];
+        let started = ctr.pull_started.unwrap_or(cx.now);
         ctr.pulling = false;
         let spec_image = ctr.spec.image.clone().unwrap_or_default();
         let image = ctr.view.image.clone();

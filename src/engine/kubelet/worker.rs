@@ -40,6 +40,8 @@ pub struct Ctr {
     pub running_since: Option<SimTime>,
     /// An image pull under way for this container.
     pub pulling: bool,
+    /// When its latest pull began.
+    pub pull_started: Option<SimTime>,
     pub kill: Option<Kill>,
     pub probes: Vec<ProbeSlot>,
     /// Whether the wait shown now (back-off) already had its event.
@@ -82,6 +84,7 @@ impl Ctr {
             process: None,
             running_since: None,
             pulling: false,
+            pull_started: None,
             kill: None,
             probes,
             waiting_announced: false,

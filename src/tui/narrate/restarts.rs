@@ -8,6 +8,10 @@ use crate::engine::trace::Stage;
 use crate::tui::lang::Lang;
 
 /// The narration of a kubelet stage outcome this module explains, if it is one.
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of bilingual sentences, one arm a case"
+)]
 pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration> {
     let d = &s.detail;
     let first = d.split([' ', ':']).next().unwrap_or_default();
