@@ -218,8 +218,13 @@ impl Engine {
                 filter: WatchFilter::all(pods).with_field("spec.nodeName", node),
             });
             subs.push(Subscription {
-                watcher: me,
+                watcher: me.clone(),
                 filter: WatchFilter::all(nodes).with_field("metadata.name", node),
+            });
+            // The kubelet's Service informer: service env vars and cluster DNS.
+            subs.push(Subscription {
+                watcher: me,
+                filter: WatchFilter::all(crate::model::kinds::kind_of("Service")),
             });
         }
         for kind in super::controllers::WATCHED {

@@ -13,6 +13,7 @@ mod controllers;
 mod messages;
 mod node;
 mod notices;
+mod restarts;
 mod scheduler;
 pub(crate) mod text;
 

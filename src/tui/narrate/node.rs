@@ -19,6 +19,11 @@ pub fn stage(s: &Stage, lang: Lang) -> Narration {
             .unwrap_or_default()
     });
     let pod = s.pod.clone().unwrap_or_default();
+    if s.component.starts_with("kubelet/")
+        && let Some(narration) = super::restarts::outcome(s, &node, &pod, lang)
+    {
+        return narration;
+    }
     match (
         s.component.split('/').next().unwrap_or_default(),
         s.stage.as_str(),

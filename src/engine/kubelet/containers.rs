@@ -1,0 +1,359 @@
+//! A container's life in the runtime: create and start it (`startContainer` in
+//! `kuberuntime_container.go`) with the restart back-off before a restart
+//! (`doBackOff`), run its process as time passes, notice its exit, kill it
+//! (`killContainer`: SIGTERM, then SIGKILL after the grace period) and stop the
+//! whole pod when it is deleted.
+
+use super::backoff::{self, Restart};
+use super::dns::Dns;
+use super::env::{self, EnvInput};
+use super::lifecycle::{self, KillReason};
+use super::process::{Launch, Process, Signal, State};
+use super::status::ContainerState;
+use super::worker::Kill;
+use super::{Kubelet, Step, until};
+use crate::engine::clock::SimTime;
+use crate::engine::component::Cx;
+
+/// A process wake-up further away than this does not keep the cluster busy:
+/// a container that sleeps for an hour must not hold `wait idle`.
+const FOREGROUND_WAKE_MS: u64 = 5 * 60 * 1000;
+
+impl Kubelet {
+    /// Starts (or restarts) container `i`, unless its restart is in back-off;
+    /// the image is ensured first. Returns whether it started now.
+    pub(super) fn start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
+        let Some(w) = self.workers.get_mut(key) else {
+            return false;
+        };
+        let (ns, name, uid) = w.names();
+        let ctr = &mut w.ctrs[i];
+        if let Some(finished) = ctr.finished_at() {
+            let crash_key = backoff::crash_key(&ns, &name, &uid, &ctr.spec.name);
+            if let Restart::Wait { backoff_ms } = self.crash.restart(&crash_key, finished, cx.now) {
+                let full = backoff::pod_full_name(&ns, &name, &uid);
+                ctr.retire();
+                ctr.view.state = ContainerState::Waiting {
+                    reason: lifecycle::CRASH_LOOP_BACK_OFF.into(),
+                    message: Some(backoff::crash_loop_message(
+                        backoff_ms,
+                        &ctr.spec.name,
+                        &full,
+                    )),
+                };
+                let announce = !ctr.waiting_announced;
+                ctr.waiting_announced = true;
+                let (field, cname) = (ctr.field_path(), ctr.spec.name.clone());
+                if announce {
+                    Self::event(
+                        cx,
+                        key,
+                        true,
+                        "BackOff",
+                        backoff::crash_loop_event(&cname, &full),
+                        Some(field),
+                    );
+                    self.stage(
+                        cx,
+                        key,
+                        "container",
+                        "backoff",
+                        format!(
+                            "{cname} CrashLoopBackOff: restart in {}",
+                            super::klog::go_duration(backoff_ms)
+                        ),
+                    );
+                }
+                let at = finished.plus(backoff_ms);
+                self.timer(cx, until(cx.now, at).max(1), key, Step::Sync);
+                if announce {
+                    self.timer(cx, super::pull::RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
+                }
+                return false;
+            }
+        }
+        if !self.ensure_image(key, i, cx) {
+            return false;
+        }
+        self.create_start(key, i, cx);
+        true
+    }
+
+    /// `CreateContainer` and `StartContainer`: the process starts with its environment.
+    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+        let me = self.me();
+        let containerd = self.containerd();
+        let Some(w) = self.workers.get(key) else {
+            return;
+        };
+        let ctr = &w.ctrs[i];
+        let image_info = self.image_info(ctr.spec.image.as_deref().unwrap_or_default());
+        let pod_ip = w.pod_ip.clone().unwrap_or_default();
+        let input = EnvInput {
+            pod: &w.pod,
+            services: &self.services,
+            node_name: &self.node,
+            pod_ip: &pod_ip,
+            host_ip: &self.host_ip,
+        };
+        let env = env::container_env(&ctr.spec, &input);
+        let files = env::service_account_files(&ctr.spec, &w.pod);
+        let ns = w.names().0;
+        let world = Dns {
+            services: &self.services,
+            namespace: &ns,
+        };
+        let empty = Vec::new();
+        let launch = Launch {
+            image: image_info.as_ref(),
+            command: ctr.spec.command.as_ref().unwrap_or(&empty),
+            args: ctr.spec.args.as_ref().unwrap_or(&empty),
+            env,
+            files,
+            memory_limit_bytes: env::memory_limit(&ctr.spec),
+        };
+        let process = Process::start(launch, cx.now, &world);
+        let image_id = self.images.get(&ctr.view.image).cloned();
+        let id = cx.rng.hex(64);
+        let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
+        cx.message(&me, &containerd, format!("CreateContainer {cname}"));
+        Self::event(
+            cx,
+            key,
+            false,
+            "Created",
+            "Container created".into(),
+            Some(field.clone()),
+        );
+        cx.message(&me, &containerd, format!("StartContainer {}", &id[..13]));
+        if let Some(error) = process.message() {
+            Self::event(
+                cx,
+                key,
+                true,
+                "Failed",
+                lifecycle::error_event(error),
+                Some(field),
+            );
+        } else {
+            Self::event(
+                cx,
+                key,
+                false,
+                "Started",
+                "Container started".into(),
+                Some(field),
+            );
+        }
+        self.stage(
+            cx,
+            key,
+            "container",
+            "started",
+            format!("{cname} ({})", &id[..13]),
+        );
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        let ctr = &mut w.ctrs[i];
+        ctr.retire();
+        if ctr.view.container_id.is_some() {
+            ctr.view.restart_count += 1;
+        }
+        ctr.view.container_id = Some(format!("containerd://{id}"));
+        ctr.view.image_id = image_id;
+        ctr.view.state = ContainerState::Running { started_at: cx.now };
+        ctr.running_since = Some(cx.now);
+        ctr.process = Some(process);
+        ctr.waiting_announced = false;
+        for slot in &mut ctr.probes {
+            slot.worker.observe_container(&id);
+            slot.generation += 1;
+            slot.last = None;
+        }
+        let slots = ctr.probes.len();
+        w.pleg.push((id, "ContainerStarted"));
+        for s in 0..slots {
+            self.schedule_probe(key, i, s, cx);
+        }
+        self.schedule_pleg(key, cx);
+    }
+
+    /// Runs every running process up to now; exits are recorded for the PLEG.
+    pub(super) fn advance(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        let ns = w.pod.metadata.namespace.clone().unwrap_or_default();
+        let world = Dns {
+            services: &self.services,
+            namespace: &ns,
+        };
+        let mut exited = Vec::new();
+        for ctr in &mut w.ctrs {
+            if !ctr.is_running() {
+                continue;
+            }
+            let Some(process) = ctr.process.as_mut() else {
+                continue;
+            };
+            if process.advance(cx.now, &world) != State::Running
+                && let Some((code, reason)) = ctr.record_exit(cx.now)
+            {
+                let id = ctr.view.container_id.clone().unwrap_or_default();
+                let id = id.trim_start_matches("containerd://").to_owned();
+                w.pleg.push((id, "ContainerDied"));
+                exited.push(format!(
+                    "{} exited with code {code} ({reason})",
+                    ctr.spec.name
+                ));
+            }
+        }
+        let any = !exited.is_empty();
+        for detail in exited {
+            self.stage(cx, key, "container", "exited", detail);
+        }
+        if any {
+            self.schedule_pleg(key, cx);
+        }
+    }
+
+    /// A process woke up (or the world it polls changed): run it, then set the next wake-up.
+    pub(super) fn wake(&mut self, key: &str, cx: &mut Cx<'_>) {
+        self.advance(key, cx);
+        self.schedule_wake(key, cx);
+    }
+
+    /// Sets a timer for the earliest process wake-up of the pod.
+    pub(super) fn schedule_wake(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        let running = w
+            .ctrs
+            .iter()
+            .filter(|c| c.is_running())
+            .filter_map(|c| c.process.as_ref());
+        let mut next: Option<SimTime> = None;
+        let mut busy = false;
+        for p in running {
+            busy |= p.is_busy();
+            if let Some(t) = p.next_wakeup() {
+                next = Some(next.map_or(t, |n: SimTime| n.min(t)));
+            }
+        }
+        if busy {
+            let t = cx.now.plus(1000);
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
+        let Some(at) = next.map(|t| t.max(cx.now)) else {
+            return;
+        };
+        if w.wake_at
+            .is_some_and(|current| current <= at && current >= cx.now)
+        {
+            return;
+        }
+        w.wake_at = Some(at);
+        let delay = until(cx.now, at);
+        if delay > FOREGROUND_WAKE_MS || busy {
+            self.background_timer(cx, delay, key, Step::Wake(at));
+        } else {
+            self.timer(cx, delay, key, Step::Wake(at));
+        }
+    }
+
+    /// Kills container `i` (`killContainer`): the `Killing` event, SIGTERM, and
+    /// SIGKILL when the grace period ends.
+    pub(super) fn kill(&mut self, key: &str, i: usize, reason: KillReason, cx: &mut Cx<'_>) {
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        let policy = w.restart_policy();
+        let mut grace = w.grace_ms();
+        let ctr = &w.ctrs[i];
+        if !ctr.is_running() || ctr.kill.is_some() {
+            return;
+        }
+        let probe = match reason {
+            KillReason::LivenessProbe => ctr.spec.liveness_probe.as_ref(),
+            KillReason::StartupProbe => ctr.spec.startup_probe.as_ref(),
+            KillReason::Stop => None,
+        };
+        if let Some(seconds) = probe.and_then(|p| p.termination_grace_period_seconds) {
+            grace = u64::try_from(seconds.max(0)).unwrap_or(0) * 1000;
+        }
+        let restart = reason != KillReason::Stop && lifecycle::is_restartable(&ctr.spec, &policy);
+        let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
+        Self::event(
+            cx,
+            key,
+            false,
+            "Killing",
+            lifecycle::kill_message(&cname, reason, restart),
+            Some(field),
+        );
+        cx.message(
+            &self.me(),
+            &self.containerd(),
+            format!("StopContainer {cname} (grace {}s)", grace / 1000),
+        );
+        self.stage(
+            cx,
+            key,
+            "container",
+            "killing",
+            format!("{cname}: SIGTERM, SIGKILL after {}s", grace / 1000),
+        );
+        let exited = self.signal(key, i, Signal::Term, cx);
+        if !exited {
+            if let Some(ctr) = self.workers.get_mut(key).map(|w| &mut w.ctrs[i]) {
+                ctr.kill = Some(Kill {
+                    deadline: cx.now.plus(grace),
+                });
+            }
+            self.timer(cx, grace, key, Step::KillDeadline(i));
+        }
+    }
+
+    /// Sends `signal` to container `i`; returns whether it has exited.
+    pub(super) fn signal(&mut self, key: &str, i: usize, signal: Signal, cx: &mut Cx<'_>) -> bool {
+        let Some(w) = self.workers.get_mut(key) else {
+            return true;
+        };
+        let ns = w.pod.metadata.namespace.clone().unwrap_or_default();
+        let world = Dns {
+            services: &self.services,
+            namespace: &ns,
+        };
+        let ctr = &mut w.ctrs[i];
+        let Some(process) = ctr.process.as_mut() else {
+            return true;
+        };
+        if process.stop(signal, cx.now, &world) == State::Running {
+            return false;
+        }
+        if let Some((code, reason)) = ctr.record_exit(cx.now) {
+            let id = ctr.view.container_id.clone().unwrap_or_default();
+            let id = id.trim_start_matches("containerd://").to_owned();
+            let detail = format!("{} exited with code {code} ({reason})", ctr.spec.name);
+            w.pleg.push((id, "ContainerDied"));
+            self.stage(cx, key, "container", "exited", detail);
+            self.schedule_pleg(key, cx);
+        }
+        true
+    }
+
+    /// The grace period of a kill ended: SIGKILL.
+    pub(super) fn kill_deadline(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+        let due = self
+            .workers
+            .get(key)
+            .and_then(|w| w.ctrs.get(i))
+            .and_then(|c| c.kill)
+            .is_some_and(|k| k.deadline <= cx.now);
+        if due {
+            self.signal(key, i, Signal::Kill, cx);
+        }
+    }
+}

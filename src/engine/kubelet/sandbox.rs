@@ -1,0 +1,130 @@
+//! Admitting a pod: the pod worker, the volumes (`volumemanager/reconciler`),
+//! the sandbox (CRI `RunPodSandbox`) and its network (CNI `ADD`, the Pod IP from
+//! the node's `podCIDR`).
+
+use k8s_openapi::api::core::v1::{Pod, Volume};
+
+use super::worker::PodWorker;
+use super::{Kubelet, Step, klog};
+use crate::engine::component::Cx;
+use crate::engine::trace::Stage;
+
+impl Kubelet {
+    /// Admits a new pod and starts its worker: volumes first, then the sandbox.
+    pub(super) fn admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+        self.workers
+            .insert(key.to_owned(), PodWorker::new(pod, cx.now));
+        let pod_field = ("pod", klog::quoted(key));
+        self.log(
+            cx,
+            "kuberuntime_manager.go:1079",
+            "No sandbox for pod can be found. Need to start a new one",
+            std::slice::from_ref(&pod_field),
+        );
+        let uid = pod.metadata.uid.clone().unwrap_or_default();
+        let name = pod.metadata.name.clone().unwrap_or_default();
+        for volume in pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.volumes.clone())
+            .unwrap_or_default()
+        {
+            let plugin = volume_plugin(&volume);
+            let unique = format!("{plugin}/{uid}-{}", volume.name);
+            let what = format!(
+                "volume \"{}\" (UniqueName: \"{unique}\") pod \"{name}\" (UID: \"{uid}\")",
+                volume.name
+            );
+            self.log(
+                cx,
+                "reconciler_common.go:251",
+                &format!("operationExecutor.VerifyControllerAttachedVolume started for {what} "),
+                std::slice::from_ref(&pod_field),
+            );
+            self.log(
+                cx,
+                "reconciler_common.go:224",
+                &format!("operationExecutor.MountVolume started for {what} "),
+                std::slice::from_ref(&pod_field),
+            );
+            self.log(
+                cx,
+                "operation_generator.go:614",
+                &format!("MountVolume.SetUp succeeded for {what} "),
+                std::slice::from_ref(&pod_field),
+            );
+            self.stage(
+                cx,
+                key,
+                "volume",
+                "mounted",
+                format!("{} ({plugin})", volume.name),
+            );
+        }
+        self.report_status(key, cx);
+        self.timer(cx, 100, key, Step::Sandbox);
+    }
+
+    pub(super) fn run_sandbox(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let me = self.me();
+        let containerd = self.containerd();
+        let cni = format!("cni/{}", self.node);
+        let ip = self.allocate_ip();
+        let sandbox_id = cx.rng.hex(64);
+        cx.message(&me, &containerd, "RunPodSandbox");
+        cx.message(&containerd, &cni, "ADD eth0");
+        cx.stage(
+            Stage::new(
+                &cni,
+                "network",
+                "ok",
+                format!("eth0 {ip} from {}", self.pod_cidr),
+            )
+            .node(self.node.clone())
+            .pod(key),
+        );
+        cx.message(&cni, &containerd, ip.clone());
+        cx.message(&containerd, &me, format!("sandbox {}", &sandbox_id[..13]));
+        self.stage(
+            cx,
+            key,
+            "sandbox",
+            "ready",
+            format!("pause container {} with IP {ip}", &sandbox_id[..13]),
+        );
+        if let Some(worker) = self.workers.get_mut(key) {
+            worker.pleg.push((sandbox_id.clone(), "ContainerStarted"));
+            worker.sandbox_id = Some(sandbox_id);
+            worker.pod_ip = Some(ip);
+        }
+        self.timer(cx, 1, key, Step::Continue);
+    }
+
+    fn allocate_ip(&mut self) -> String {
+        let base = self.pod_cidr.split('/').next().unwrap_or("10.244.0.0");
+        let octets: Vec<&str> = base.split('.').collect();
+        let ip = match octets.as_slice() {
+            [a, b, c, _] => format!("{a}.{b}.{c}.{}", self.next_ip),
+            _ => format!("10.244.0.{}", self.next_ip),
+        };
+        self.next_ip += 1;
+        ip
+    }
+}
+
+/// The volume plugin's name in the `UniqueName` (`kubernetes.io/projected`, ...).
+fn volume_plugin(volume: &Volume) -> &'static str {
+    if volume.projected.is_some() {
+        "kubernetes.io/projected"
+    } else if volume.config_map.is_some() {
+        "kubernetes.io/configmap"
+    } else if volume.secret.is_some() {
+        "kubernetes.io/secret"
+    } else if volume.host_path.is_some() {
+        "kubernetes.io/host-path"
+    } else if volume.persistent_volume_claim.is_some() {
+        "kubernetes.io/csi"
+    } else {
+        "kubernetes.io/empty-dir"
+    }
+}

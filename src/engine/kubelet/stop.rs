@@ -1,0 +1,84 @@
+//! Deleting a pod (`pkg/kubelet/pod_workers.go`, `killPodWithSyncResult`):
+//! the `Killing` events, SIGTERM to every container, SIGKILL to those still
+//! running when the grace period ends, then `StopPodSandbox` and the final
+//! status; the pod is deleted once that status is written.
+
+use super::lifecycle::{self, KillReason};
+use super::process::Signal;
+use super::{Kubelet, Step};
+use crate::engine::component::Cx;
+
+impl Kubelet {
+    /// The pod is being deleted: stop its containers, then confirm the deletion.
+    pub(super) fn terminate(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        if w.terminating {
+            return;
+        }
+        w.terminating = true;
+        let grace = w
+            .pod
+            .metadata
+            .deletion_grace_period_seconds
+            .map_or(w.grace_ms(), |s| {
+                u64::try_from(s.max(0)).unwrap_or(0) * 1000
+            });
+        let running: Vec<(usize, String, String)> = w
+            .ctrs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_running())
+            .map(|(i, c)| (i, c.spec.name.clone(), c.field_path()))
+            .collect();
+        let mut all_exited = true;
+        for (i, cname, field) in running {
+            Self::event(
+                cx,
+                key,
+                false,
+                "Killing",
+                lifecycle::kill_message(&cname, KillReason::Stop, false),
+                Some(field),
+            );
+            cx.message(
+                &self.me(),
+                &self.containerd(),
+                format!("StopContainer {cname} (grace {}s)", grace / 1000),
+            );
+            all_exited &= self.signal(key, i, Signal::Term, cx);
+        }
+        // Servers exit promptly on SIGTERM; others wait for the grace period's SIGKILL.
+        let delay = if all_exited { 200 } else { grace.max(1) };
+        self.timer(cx, delay, key, Step::Stopped);
+    }
+
+    /// The containers have stopped (SIGKILL for the ones still running): stop
+    /// the sandbox and write the final status; the pod is deleted when it is answered.
+    pub(super) fn stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let running: Vec<usize> = self.workers.get(key).map_or_else(Vec::new, |w| {
+            (0..w.ctrs.len())
+                .filter(|&i| w.ctrs[i].is_running())
+                .collect()
+        });
+        for i in running {
+            self.signal(key, i, Signal::Kill, cx);
+        }
+        let Some(w) = self.workers.get(key) else {
+            return;
+        };
+        let pod = std::sync::Arc::clone(&w.pod);
+        cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
+        self.stage(
+            cx,
+            key,
+            "status",
+            "terminated",
+            "containers stopped; confirming deletion".into(),
+        );
+        if let Some(id) = self.send_status(key, true, cx) {
+            self.deleting.insert(id, pod);
+        }
+    }
+}

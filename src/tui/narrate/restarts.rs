@@ -1,0 +1,210 @@
+//! Narrations of the kubelet's stages when things go wrong or end: failed
+//! pulls and their back-off (`pkg/kubelet/images/image_manager.go`), container
+//! exits, kills and the crash-loop back-off (`kuberuntime_manager.go`,
+//! `doBackOff`), probe results (`pkg/kubelet/prober/`), and the terminal phases.
+
+use super::{Narration, tr};
+use crate::engine::trace::Stage;
+use crate::tui::lang::Lang;
+
+/// The narration of a kubelet stage outcome this module explains, if it is one.
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of bilingual sentences, one arm a case"
+)]
+pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration> {
+    let d = &s.detail;
+    let first = d.split([' ', ':']).next().unwrap_or_default();
+    let image = d.split(' ').next().unwrap_or_default();
+    let n = |en_h: String, zh_h: String, lines: Vec<(String, String)>| {
+        Some(Narration::new(
+            tr(lang, en_h, zh_h),
+            lines.into_iter().map(|(en, zh)| tr(lang, en, zh)).collect(),
+        ))
+    };
+    match (s.stage.as_str(), s.outcome.as_str()) {
+        ("pull", "failed") => n(
+            format!("{node} cannot pull {image}"),
+            format!("{node} 无法拉取 {image}"),
+            vec![
+                (format!("{d}."), format!("{d}。")),
+                (
+                    "The container waits in ErrImagePull; the kubelet retries after the image pull back-off (10 s, doubling to 300 s).".into(),
+                    "容器处于 ErrImagePull 等待状态；kubelet 会在镜像拉取退避（10 秒起，翻倍直到 300 秒）之后重试。".into(),
+                ),
+            ],
+        ),
+        ("pull", "backoff") => n(
+            format!("Back-off pulling {image}"),
+            format!("拉取 {image} 进入退避"),
+            vec![
+                (format!("{d}."), format!("{d}。")),
+                (
+                    "ImagePullBackOff: the kubelet does not hammer the registry; each failure doubles the wait, up to 5 minutes.".into(),
+                    "ImagePullBackOff：kubelet 不会不停地请求镜像仓库；每失败一次等待时间翻倍，最长 5 分钟。".into(),
+                ),
+            ],
+        ),
+        ("pull", "never") => n(
+            format!("{image} is not on {node}"),
+            format!("{image} 不在 {node} 上"),
+            vec![(
+                "With imagePullPolicy Never the kubelet never asks the registry: the image must already be on the node, so the container waits in ErrImageNeverPull.".into(),
+                "imagePullPolicy 为 Never 时 kubelet 从不访问镜像仓库：镜像必须已在节点上，所以容器停在 ErrImageNeverPull。".into(),
+            )],
+        ),
+        ("container", "exited") => n(
+            format!("Container {d}"),
+            format!("容器 {first} 已退出"),
+            vec![(
+                format!("{d}."),
+                format!("{d}。"),
+            ), (
+                "The PLEG will report ContainerDied; the pod's restartPolicy and the container's exit code decide whether it restarts. Exit 137 is SIGKILL, and with reason OOMKilled the memory limit was exceeded.".into(),
+                "PLEG 会报告 ContainerDied；由 Pod 的 restartPolicy 和退出码决定是否重启。退出码 137 表示 SIGKILL，原因为 OOMKilled 时说明超出了内存上限。".into(),
+            )],
+        ),
+        ("container", "backoff") => n(
+            format!("CrashLoopBackOff in {pod}"),
+            format!("{pod} 进入 CrashLoopBackOff"),
+            vec![
+                (format!("{d}."), format!("{d}。")),
+                (
+                    "The restart back-off starts at 10 s and doubles to 5 minutes; it resets once a container has run for 10 minutes.".into(),
+                    "重启退避从 10 秒开始，翻倍直到 5 分钟；容器连续运行 10 分钟后才会重置。".into(),
+                ),
+            ],
+        ),
+        ("container", "killing") => n(
+            format!("The kubelet stops container {first}"),
+            format!("kubelet 停止容器 {first}"),
+            vec![
+                (format!("{d}."), format!("{d}。")),
+                (
+                    "SIGTERM first; a process that ignores it (a shell as PID 1 does) is killed with SIGKILL when the grace period ends.".into(),
+                    "先发送 SIGTERM；忽略它的进程（作为 PID 1 的 shell 就会忽略）会在宽限期结束时被 SIGKILL 杀死。".into(),
+                ),
+            ],
+        ),
+        ("probe", "failure") => n(
+            format!("A probe of {pod} failed"),
+            format!("{pod} 的探针失败"),
+            vec![
+                (format!("{d}."), format!("{d}。")),
+                (
+                    "After failureThreshold failures in a row, a liveness or startup probe gets the container killed and restarted; a readiness probe marks it not ready.".into(),
+                    "连续失败 failureThreshold 次后，存活或启动探针会让容器被杀死并重启；就绪探针则把它标记为未就绪。".into(),
+                ),
+            ],
+        ),
+        ("probe", "success" | "unready") => n(
+            format!("Probe result changed in {pod}"),
+            format!("{pod} 的探针结果发生变化"),
+            vec![(
+                format!("{d}: the Ready and ContainersReady conditions follow."),
+                format!("{d}：Ready 和 ContainersReady 条件随之更新。"),
+            )],
+        ),
+        ("status", phase @ ("succeeded" | "failed")) => {
+            let phase = if phase == "succeeded" { "Succeeded" } else { "Failed" };
+            n(
+                format!("{pod} is {phase}"),
+                format!("{pod} 进入 {phase}"),
+                vec![(
+                    "Every container has terminated and the restartPolicy restarts none: the phase is final, and the kubelet stops the sandbox.".into(),
+                    "所有容器都已终止，restartPolicy 也不再重启它们：这个阶段是最终状态，kubelet 会停止沙箱。".into(),
+                )],
+            )
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stage(name: &str, outcome: &str, detail: &str) -> Stage {
+        Stage::new("kubelet/node-1", name, outcome, detail)
+            .node("node-1".to_owned())
+            .pod("default/web")
+    }
+
+    #[test]
+    fn every_outcome_is_told_in_both_languages() {
+        let rows = [
+            (
+                "pull",
+                "failed",
+                "nginx:doesnotexist ErrImagePull: not found",
+                "node-1 cannot pull nginx:doesnotexist",
+                "node-1 无法拉取 nginx:doesnotexist",
+            ),
+            (
+                "pull",
+                "backoff",
+                "nginx:doesnotexist ImagePullBackOff: next pull in 10s",
+                "Back-off pulling nginx:doesnotexist",
+                "拉取 nginx:doesnotexist 进入退避",
+            ),
+            (
+                "pull",
+                "never",
+                "app:v1 absent, imagePullPolicy Never",
+                "app:v1 is not on node-1",
+                "app:v1 不在 node-1 上",
+            ),
+            (
+                "container",
+                "exited",
+                "app exited with code 1 (Error)",
+                "Container app exited with code 1 (Error)",
+                "容器 app 已退出",
+            ),
+            (
+                "container",
+                "backoff",
+                "app CrashLoopBackOff: restart in 20s",
+                "CrashLoopBackOff in default/web",
+                "default/web 进入 CrashLoopBackOff",
+            ),
+            (
+                "container",
+                "killing",
+                "app: SIGTERM, SIGKILL after 30s",
+                "The kubelet stops container app",
+                "kubelet 停止容器 app",
+            ),
+            (
+                "probe",
+                "failure",
+                "app: Liveness probe failed: x",
+                "A probe of default/web failed",
+                "default/web 的探针失败",
+            ),
+            (
+                "probe",
+                "success",
+                "app: readiness probe succeeded",
+                "Probe result changed in default/web",
+                "default/web 的探针结果发生变化",
+            ),
+            (
+                "status",
+                "succeeded",
+                "phase Succeeded",
+                "default/web is Succeeded",
+                "default/web 进入 Succeeded",
+            ),
+        ];
+        for (name, outcome_, detail, en, zh) in rows {
+            let s = stage(name, outcome_, detail);
+            let english = outcome(&s, "node-1", "default/web", Lang::En).unwrap();
+            let chinese = outcome(&s, "node-1", "default/web", Lang::Zh).unwrap();
+            assert!(english.headline.starts_with(en), "{english:?}");
+            assert!(chinese.headline.starts_with(zh), "{chinese:?}");
+            assert!(!english.body.is_empty() && english.body.len() == chinese.body.len());
+        }
+        assert!(outcome(&stage("pull", "pulled", "x"), "n", "p", Lang::En).is_none());
+    }
+}
