@@ -38,9 +38,32 @@ pub struct Fs {
 }
 
 /// The directories every image has.
-const BASE_DIRS: [&str; 13] = [
-    "/", "/bin", "/dev", "/etc", "/home", "/proc", "/root", "/sys", "/tmp", "/usr", "/usr/bin",
-    "/var", "/var/run",
+const BASE_DIRS: [&str; 25] = [
+    "/",
+    "/bin",
+    "/dev",
+    "/etc",
+    "/home",
+    "/lib",
+    "/mnt",
+    "/opt",
+    "/proc",
+    "/root",
+    "/run",
+    "/sbin",
+    "/srv",
+    "/sys",
+    "/tmp",
+    "/usr",
+    "/usr/bin",
+    "/usr/lib",
+    "/usr/local",
+    "/usr/local/bin",
+    "/usr/sbin",
+    "/usr/share",
+    "/var",
+    "/var/log",
+    "/var/run",
 ];
 
 impl Fs {

@@ -27,6 +27,8 @@ pub mod programs;
 pub mod shell;
 
 #[cfg(test)]
+mod script_tests;
+#[cfg(test)]
 mod tests;
 
 use self::fs::Fs;
@@ -110,6 +112,9 @@ pub struct Process {
     old_busybox: bool,
     wake: Option<SimTime>,
     busy: bool,
+    /// The image's ports and own programs (a script may start the server).
+    ports: Vec<u16>,
+    programs: Vec<String>,
 }
 
 const SHELLS: [&str; 4] = ["sh", "bash", "ash", "dash"];
@@ -136,11 +141,33 @@ impl Process {
             old_busybox,
             wake: None,
             busy: false,
+            ports: Vec::new(),
+            programs: Vec::new(),
         };
         let name = argv
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
         let ports = launch.image.map(|i| i.ports.clone()).unwrap_or_default();
+        for (image, dir) in [
+            ("nginx", "/usr/share/nginx/html"),
+            ("httpd", "/usr/local/apache2/htdocs"),
+        ] {
+            if launch.image.is_some_and(|i| i.name.contains(image)) {
+                let _ = process.fs.mkdir(dir, true);
+            }
+        }
+        if behaviour == Some(Behaviour::Server) {
+            process.ports.clone_from(&ports);
+            let image = launch
+                .image
+                .map(|i| [i.entrypoint.first(), i.command.first()]);
+            process.programs = image
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|p| p.rsplit('/').next().unwrap_or(p).to_string())
+                .collect();
+        }
         let shell_command = SHELLS.contains(&name) || shell::builtins::KNOWN.contains(&name);
         process.kind = match (behaviour, name) {
             (Some(Behaviour::Shell), "") => {
@@ -160,7 +187,9 @@ impl Process {
                 };
                 Kind::Program(Program::Stress(parse(&argv[1..])))
             }
-            (Some(Behaviour::Agnhost), "agnhost" | "server") => Kind::Program(agnhost(&argv)),
+            (Some(Behaviour::Agnhost), "agnhost" | "server") => {
+                Kind::Program(programs::agnhost(&argv))
+            }
             _ if shell_command => {
                 let mut sh = Shell::new(&process.env, if name == "bash" { "bash" } else { "sh" });
                 sh.push_argv(&argv);
@@ -202,6 +231,7 @@ impl Process {
                     capture: None,
                     budget: shell::BUDGET,
                     old_busybox: self.old_busybox,
+                    programs: &self.programs,
                 };
                 let run = sh.run(&mut sys, Some(now));
                 let stopped_at = sys.now;
@@ -297,6 +327,7 @@ impl Process {
             capture: None,
             budget: shell::BUDGET,
             old_busybox: self.old_busybox,
+            programs: &[],
         };
         let code = match sh.run(&mut sys, None) {
             Run::Exited(code) => code,
@@ -312,6 +343,9 @@ impl Process {
     pub fn http_get(&self, port: u16, path: &str, now: SimTime) -> Option<u16> {
         match (&self.state, &self.kind) {
             (State::Running, Kind::Program(p)) => p.http(port, path, self.elapsed(now)),
+            (State::Running, Kind::Shell(sh)) if sh.serving => {
+                Some(200).filter(|_| self.ports.contains(&port))
+            }
             _ => None,
         }
     }
@@ -382,46 +416,11 @@ impl Process {
         let code = match (signal, &self.kind) {
             (Signal::Kill, _) => Some(137),
             (Signal::Term, Kind::Program(p)) => p.on_sigterm(),
-            (Signal::Term, Kind::Shell(_)) => None,
+            (Signal::Term, Kind::Shell(sh)) => sh.serving.then_some(0),
         };
         if let Some(code) = code {
             self.finish(code, now);
         }
         self.state.clone()
-    }
-}
-
-/// agnhost's subcommands (`/agnhost liveness`, `netexec`, `pause`, …) and the
-/// old liveness image's `/server`.
-fn agnhost(argv: &[String]) -> Program {
-    let name = argv
-        .first()
-        .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
-    let sub = if name == "server" {
-        "liveness"
-    } else {
-        argv.get(1).map_or("", String::as_str)
-    };
-    let flag = |key: &str, default: u16| {
-        argv.iter()
-            .find_map(|a| a.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    match sub {
-        "liveness" => Program::Liveness,
-        "netexec" => Program::Server {
-            ports: vec![flag("--http-port", 8080)],
-            any: false,
-        },
-        "serve-hostname" => Program::Server {
-            ports: vec![flag("--port", 9376)],
-            any: false,
-        },
-        "test-webserver" => Program::Server {
-            ports: vec![flag("--port", 80)],
-            any: false,
-        },
-        _ => Program::Pause,
     }
 }

@@ -257,6 +257,41 @@ fn quantity(text: &str) -> Option<u64> {
     text.parse().ok()
 }
 
+/// agnhost's subcommands (`/agnhost liveness`, `netexec`, `pause`, …) and the
+/// old liveness image's `/server`.
+pub fn agnhost(argv: &[String]) -> Program {
+    let name = argv
+        .first()
+        .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
+    let sub = if name == "server" {
+        "liveness"
+    } else {
+        argv.get(1).map_or("", String::as_str)
+    };
+    let flag = |key: &str, default: u16| {
+        argv.iter()
+            .find_map(|a| a.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    match sub {
+        "liveness" => Program::Liveness,
+        "netexec" => Program::Server {
+            ports: vec![flag("--http-port", 8080)],
+            any: false,
+        },
+        "serve-hostname" => Program::Server {
+            ports: vec![flag("--port", 9376)],
+            any: false,
+        },
+        "test-webserver" => Program::Server {
+            ports: vec![flag("--port", 80)],
+            any: false,
+        },
+        _ => Program::Pause,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

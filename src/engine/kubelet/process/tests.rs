@@ -8,12 +8,12 @@ use crate::scenario::image_catalog;
 
 /// A cluster with the Services the test puts in it.
 #[derive(Default)]
-struct FakeWorld {
+pub(super) struct FakeWorld {
     services: RefCell<Vec<(String, String)>>,
 }
 
 impl FakeWorld {
-    fn add(&self, name: &str, ip: &str) {
+    pub(super) fn add(&self, name: &str, ip: &str) {
         self.services
             .borrow_mut()
             .push((name.to_string(), ip.to_string()));
@@ -41,13 +41,13 @@ impl World for FakeWorld {
     }
 }
 
-fn strings(items: &[&str]) -> Vec<String> {
+pub(super) fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(ToString::to_string).collect()
 }
 
 const NS_FILE: &str = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
-fn start(
+pub(super) fn start(
     image: &str,
     command: &[&str],
     args: &[&str],
@@ -81,12 +81,36 @@ fn start_limited(
     Process::start(launch, SimTime::ZERO, world)
 }
 
-fn secs(s: u64) -> SimTime {
+pub(super) fn secs(s: u64) -> SimTime {
     SimTime(s * 1000)
 }
 
-fn exited(code: i32, reason: &'static str) -> State {
+pub(super) fn exited(code: i32, reason: &'static str) -> State {
     State::Exited { code, reason }
+}
+
+/// "Attach Handlers to Container Lifecycle Events": lifecycle-events.yaml's postStart exec in nginx,
+/// and a script that ends by starting the image's server.
+#[test]
+fn lifecycle_and_scripted_server_examples() {
+    let world = FakeWorld::default();
+    let mut nginx = start("nginx", &[], &[], &[], &world);
+    let hook = strings(&[
+        "/bin/sh",
+        "-c",
+        "echo Hello from the postStart handler > /usr/share/message",
+    ]);
+    assert_eq!(nginx.exec(&hook, secs(1), &world).code, 0);
+    let cat = nginx.exec(&strings(&["cat", "/usr/share/message"]), secs(2), &world);
+    assert_eq!(cat.output, "Hello from the postStart handler\n");
+    let script = "echo hi > /usr/share/nginx/html/index.html && nginx -g 'daemon off;'";
+    let mut scripted = start("nginx", &["sh", "-c", script], &[], &[], &world);
+    assert_eq!(scripted.advance(secs(60), &world), State::Running);
+    assert_eq!(scripted.http_get(80, "/", secs(60)), Some(200));
+    assert_eq!(
+        scripted.stop(Signal::Term, secs(61), &world),
+        exited(0, "Completed")
+    );
 }
 
 /// "Configure Liveness, Readiness and Startup Probes": exec-liveness.yaml.
@@ -174,6 +198,7 @@ fn init_containers_example() {
         ])
     );
     world.add("myservice", "10.96.7.7");
+    // The labels file has no final newline: the next `echo -en '\n\n'` ends its last line.
     assert_eq!(p.advance(secs(7), &world), State::Running);
     assert_eq!(p.advance(secs(8), &world), exited(0, "Completed"));
     assert_eq!(p.finished_at(), Some(secs(8)));
@@ -339,149 +364,51 @@ fn image_defaults() {
     assert_eq!(unknown.state(), &State::Running);
 }
 
-/// Scripts: (script, output lines, final state) at 1 hour.
+/// "Expose Pod Information to Containers Through Files" (dapi-volume.yaml) and
+/// "Determine the Reason for Pod Failure" (termination.yaml).
 #[test]
-fn shell_scripts() {
-    check_scripts(&[
-        ("exit 3", &[], exited(3, "Error")),
-        (
-            "false || echo recovered",
-            &["recovered"],
-            exited(0, "Completed"),
-        ),
-        ("true && false", &[], exited(1, "Error")),
-        (
-            "nosuch; echo $?",
-            &["sh: nosuch: not found", "127"],
-            exited(0, "Completed"),
-        ),
-        (
-            "X=1; echo \"${X} ${Y:-none} $((X+41))\" '$X'",
-            &["1 none 42 $X"],
-            exited(0, "Completed"),
-        ),
-        (
-            "for i in a b 'c d'; do echo $i; done",
-            &["a", "b", "c d"],
-            exited(0, "Completed"),
-        ),
-        (
-            "i=0; while [ $i -lt 3 ]; do i=$((i+1)); done; echo $i",
-            &["3"],
-            exited(0, "Completed"),
-        ),
-        (
-            "if [ -f /nope ]; then echo yes; elif [ -n x ]; then echo elif; else echo no; fi",
-            &["elif"],
-            exited(0, "Completed"),
-        ),
-        (
-            "echo hi > /tmp/f; echo there >> /tmp/f; cat /tmp/f",
-            &["hi", "there"],
-            exited(0, "Completed"),
-        ),
-        (
-            "mkdir -p /data/x && touch /data/x/y && ls /data/x",
-            &["y"],
-            exited(0, "Completed"),
-        ),
-        ("echo -n a; echo b", &["ab"], exited(0, "Completed")),
-        (
-            "echo $(echo inner | grep inn)",
-            &["inner"],
-            exited(0, "Completed"),
-        ),
-        ("sh -c 'exit 4'; echo $?", &["4"], exited(0, "Completed")),
-        (
-            "cat /missing 2>/dev/null || echo gone",
-            &["gone"],
-            exited(0, "Completed"),
-        ),
-        ("while true; do :; done", &[], State::Running),
-        ("sleep infinity", &[], State::Running),
-        (
-            "echo unterminated 'quote",
-            &["sh: syntax error: unexpected end of file"],
-            exited(2, "Error"),
-        ),
-        ("[ a = b ]", &[], exited(1, "Error")),
-        ("test 3 -ge 2 -a ! -z x", &[], exited(0, "Completed")),
-        (
-            "for i in $(seq 1 3); do printf '%s-' $i; done; echo",
-            &["1-2-3-"],
-            exited(0, "Completed"),
-        ),
-        ("echo $HOME", &["/root"], exited(0, "Completed")),
-        (
-            "if true; then",
-            &["sh: syntax error: unexpected end of file (expecting \"fi\")"],
-            exited(2, "Error"),
-        ),
-    ]);
-}
-
-fn check_scripts(cases: &[(&str, &[&str], State)]) {
+fn downward_api_and_termination_message_examples() {
     let world = FakeWorld::default();
-    world.add("web", "10.96.0.20");
-    let env = [("HOSTNAME", "pod-a"), ("HOME", "/root")];
-    for (script, lines, state) in cases {
-        let mut p = start("busybox", &["sh", "-c", script], &[], &env, &world);
-        assert_eq!(&p.advance(secs(3600), &world), state, "{script}");
-        assert_eq!(p.output(), strings(lines), "{script}");
-    }
-}
-
-/// The network and system tools: (script, output lines, final state).
-#[test]
-fn shell_tools() {
-    check_scripts(&[
-        (
-            "wget -q -O- http://web && echo ok",
-            &["ok"],
-            exited(0, "Completed"),
-        ),
-        (
-            "wget -q http://nothere",
-            &["wget: bad address 'nothere'"],
-            exited(1, "Error"),
-        ),
-        (
-            "wget -q http://web/missing",
-            &["wget: server returned error: HTTP/1.1 404 Not Found"],
-            exited(1, "Error"),
-        ),
-        ("curl -s http://web:8080/", &[], exited(0, "Completed")),
-        (
-            "curl http://nothere",
-            &["curl: (6) Could not resolve host: nothere"],
-            exited(6, "Error"),
-        ),
-        (
-            "date; hostname",
-            &["Mon Nov 30 02:20:30 UTC 2026", "pod-a"],
-            exited(0, "Completed"),
-        ),
-    ]);
-}
-
-/// A loop that never sleeps is busy, never a hang.
-#[test]
-fn busy_loops_stop_at_the_budget() {
-    let world = FakeWorld::default();
-    let mut p = start(
-        "busybox",
+    let catalog = image_catalog();
+    let script = "while true; do if [[ -e /etc/podinfo/labels ]]; then echo -en '\\n\\n'; cat /etc/podinfo/labels; fi; if [[ -e /etc/podinfo/annotations ]]; then echo -en '\\n\\n'; cat /etc/podinfo/annotations; fi; sleep 5; done;";
+    let command = strings(&["sh", "-c"]);
+    let args = strings(&[script]);
+    let launch = Launch {
+        image: catalog.lookup("registry.k8s.io/busybox"),
+        command: &command,
+        args: &args,
+        env: vec![],
+        files: vec![(
+            "/etc/podinfo/labels".into(),
+            "cluster=\"test-cluster1\"\nrack=\"rack-22\"".into(),
+        )],
+        memory_limit_bytes: None,
+    };
+    let mut p = Process::start(launch, SimTime::ZERO, &world);
+    // The labels file has no final newline: the next `echo -en '\n\n'` ends its last line.
+    assert_eq!(p.advance(secs(7), &world), State::Running);
+    assert_eq!(
+        p.output(),
+        [
+            "",
+            "",
+            "cluster=\"test-cluster1\"",
+            "rack=\"rack-22\"",
+            "",
+            "cluster=\"test-cluster1\""
+        ]
+    );
+    let mut t = start(
+        "debian",
+        &["/bin/sh"],
         &[
-            "sh",
             "-c",
-            "until nslookup db >/dev/null; do :; done; echo found",
+            "sleep 10 && echo Sleep expired > /dev/termination-log",
         ],
-        &[],
         &[],
         &world,
     );
-    assert!(p.is_busy());
-    assert_eq!(p.next_wakeup(), None);
-    world.add("db", "10.96.0.9");
-    assert_eq!(p.advance(secs(1), &world), exited(0, "Completed"));
-    assert_eq!(p.output(), ["found"]);
+    assert_eq!(t.next_wakeup(), Some(secs(10)));
+    assert_eq!(t.advance(secs(10), &world), exited(0, "Completed"));
+    assert_eq!(t.file("/dev/termination-log"), Some("Sleep expired\n"));
 }

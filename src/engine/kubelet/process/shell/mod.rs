@@ -12,16 +12,17 @@
 pub mod builtins;
 pub mod compile;
 pub mod expand;
+mod files;
 pub mod lexer;
 pub mod net;
 pub mod parse;
+mod simple;
 pub mod test;
 pub mod vars;
 
 use std::sync::Arc;
 
 use self::compile::{Ins, Simple, compile};
-use self::lexer::RedirOp;
 use self::vars::Vars;
 use super::World;
 use super::fs::{Fs, normalize};
@@ -46,6 +47,9 @@ pub struct Sys<'a> {
     pub budget: u32,
     /// busybox 1.28 and older print `nslookup` the old way.
     pub old_busybox: bool,
+    /// The image's own programs (`nginx`, `docker-entrypoint.sh`): a script
+    /// that runs one becomes that server, running until stopped.
+    pub programs: &'a [String],
 }
 
 impl Sys<'_> {
@@ -110,6 +114,8 @@ pub struct Shell {
     wake: Option<SimTime>,
     /// The status of the last `$(…)`, for a command of assignments only.
     subst_status: Option<i32>,
+    /// The script went on to run the image's server (`… && nginx -g 'daemon off;'`).
+    pub serving: bool,
 }
 
 /// Compiles a script, or gives the shell's syntax error.
@@ -133,6 +139,7 @@ impl Shell {
             frames: Vec::new(),
             wake: None,
             subst_status: None,
+            serving: false,
         }
     }
 
@@ -288,6 +295,7 @@ impl Shell {
             capture: Some(&mut capture),
             budget: sys.budget,
             old_busybox: sys.old_busybox,
+            programs: sys.programs,
         };
         let run = child.run(&mut sub, None);
         sys.budget = sub.budget;
@@ -317,123 +325,4 @@ impl Shell {
         }
         out
     }
-
-    /// Expands and runs one simple command with its redirections. With
-    /// `to_log`, its output goes to the log (or capture); else it is returned.
-    fn simple(
-        &mut self,
-        sys: &mut Sys,
-        s: &Simple,
-        stdin: String,
-        to_log: bool,
-    ) -> (Outcome, String) {
-        self.subst_status = None;
-        let argv = self.expand_words(sys, &s.words);
-        let assigns: Vec<(String, String)> = s
-            .assigns
-            .iter()
-            .map(|(name, word)| (name.clone(), self.expand_single(sys, word)))
-            .collect();
-        if argv.is_empty() {
-            for (name, value) in &assigns {
-                self.vars.set(name, value);
-            }
-            return (
-                Outcome::Status(self.subst_status.unwrap_or(0)),
-                String::new(),
-            );
-        }
-        let mut io = Io {
-            stdin,
-            ..Io::default()
-        };
-        let (mut out_to, mut err_to) = (Dest::Default, Dest::Log);
-        for redir in &s.redirs {
-            let target = self.expand_single(sys, &redir.target);
-            match (redir.fd, redir.op) {
-                (_, RedirOp::Dup) if target == "2" => out_to = err_to.clone(),
-                (_, RedirOp::Dup) if target == "1" => err_to = out_to.clone(),
-                (_, RedirOp::Dup) => {}
-                (_, RedirOp::In) => match sys.fs.read(&self.path(&target)) {
-                    Ok(text) => io.stdin = text.to_string(),
-                    Err(e) => {
-                        let message =
-                            format!("{}: can't open '{target}': {}\n", self.name, e.text());
-                        let now = sys.now;
-                        sys.log.write(now, &message);
-                        return (Outcome::Status(1), String::new());
-                    }
-                },
-                (fd, op) => {
-                    let path = self.path(&target);
-                    let parent_ok = sys.fs.write(&path, "", true);
-                    if let Err(e) = parent_ok {
-                        let reason = if e == super::fs::FsError::NotFound {
-                            "nonexistent directory"
-                        } else {
-                            e.text()
-                        };
-                        let message = format!("{}: can't create {target}: {reason}\n", self.name);
-                        let now = sys.now;
-                        sys.log.write(now, &message);
-                        return (Outcome::Status(1), String::new());
-                    }
-                    if op != RedirOp::Append {
-                        let _ = sys.fs.write(&path, "", false);
-                    }
-                    let dest = Dest::File(path);
-                    match (fd, op) {
-                        (_, RedirOp::Both) => (out_to, err_to) = (dest.clone(), dest),
-                        (2, _) => err_to = dest,
-                        _ => out_to = dest,
-                    }
-                }
-            }
-        }
-        let saved: Vec<(String, Option<String>)> = assigns
-            .iter()
-            .map(|(name, value)| {
-                let old = self.vars.get(name).map(ToString::to_string);
-                self.vars.set(name, value);
-                self.vars.export(name);
-                (name.clone(), old)
-            })
-            .collect();
-        let outcome = builtins::run(self, sys, &argv, &mut io);
-        for (name, old) in saved {
-            match old {
-                Some(value) => self.vars.set(&name, &value),
-                None => self.vars.unset(&name),
-            }
-        }
-        let mut piped = String::new();
-        for (text, dest) in [(io.out, out_to), (io.err, err_to)] {
-            if text.is_empty() {
-                continue;
-            }
-            match dest {
-                Dest::Default if !to_log => piped.push_str(&text),
-                Dest::Default => sys.out(&text),
-                Dest::Log => {
-                    let now = sys.now;
-                    sys.log.write(now, &text);
-                }
-                Dest::File(path) => {
-                    let _ = sys.fs.write(&path, &text, true);
-                }
-            }
-        }
-        (outcome, piped)
-    }
-}
-
-/// Where a stream goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Dest {
-    /// Standard output: the log, a capture, or the next pipeline stage.
-    Default,
-    /// The log (standard error).
-    Log,
-    /// A file, appended to (it was truncated when the redirection opened it).
-    File(String),
 }
