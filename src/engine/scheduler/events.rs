@@ -19,7 +19,7 @@ use super::plugins::{node_affinity, taint_toleration};
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClusterEvent {
     /// A node appeared (`NodeAdd`).
-    NodeAdd(Node),
+    NodeAdd(Box<Node>),
     /// A node changed in ways that matter to scheduling (`NodeUpdate`):
     /// the node before and after.
     NodeUpdate {
@@ -238,7 +238,7 @@ mod tests {
     fn a_new_node_helps_only_if_its_taints_are_tolerated() {
         let tainted = node(json!({"metadata": {"name": "n"}, "spec": {"taints": [
             {"key": "gpu", "value": "true", "effect": "NoSchedule"}]}}));
-        let event = ClusterEvent::NodeAdd(tainted);
+        let event = ClusterEvent::NodeAdd(Box::new(tainted));
         assert!(!event.may_help(&plain_pod(), &by("TaintToleration")));
         assert!(event.may_help(&plain_pod(), &by("NodeResourcesFit")));
     }

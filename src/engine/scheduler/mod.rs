@@ -250,7 +250,7 @@ impl Scheduler {
             }
             EventType::Added => {
                 self.cache.set_node(Arc::new(node.clone()));
-                Some(ClusterEvent::NodeAdd(node.clone()))
+                Some(ClusterEvent::NodeAdd(Box::new(node.clone())))
             }
             EventType::Modified => {
                 let old = self.cache.node(name).cloned();
