@@ -348,3 +348,33 @@ fn deleting_a_sleeping_pod_waits_for_the_grace_period() {
         deleted_at - killed_at
     );
 }
+
+#[test]
+fn a_pod_of_the_starting_cluster_is_stopped_and_deleted() {
+    // The pod was running before the story; its deletion still goes through
+    // the kubelet: Killing, the grace period, then the confirming DELETE.
+    let records = run(
+        Some("running-pod-cluster.yaml"),
+        &["delete pod batch-1", "wait 40s"],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "batch-1");
+    let (at, message) = first(&events, "Killing");
+    assert_eq!(message, "Stopping container work");
+    let gone = records
+        .iter()
+        .find_map(|r| match &r.body {
+            Record::Watch(w) if w.event_type == "DELETED" && w.name == "batch-1" => Some(r.t_ms),
+            _ => None,
+        })
+        .expect("deleted");
+    assert!(
+        gone >= at + 30_000,
+        "after the 30 s grace period: {at} → {gone}"
+    );
+    let left = common::final_objects(&records)
+        .into_iter()
+        .filter(|o| o["kind"] == "Pod" && o["metadata"]["name"] == "batch-1")
+        .count();
+    assert_eq!(left, 0);
+}

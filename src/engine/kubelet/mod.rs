@@ -31,7 +31,7 @@ mod stop;
 mod sync;
 mod worker;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
@@ -76,6 +76,8 @@ enum Step {
     KillDeadline(usize),
     /// The pod's containers have stopped (or the grace period ended): finish the deletion.
     Stopped,
+    /// A pod of the starting cluster being deleted: its grace period ended.
+    SettledStopped,
 }
 
 /// The kubelet's state.
@@ -90,8 +92,9 @@ pub struct Kubelet {
     next_ip: u32,
     images: BTreeMap<String, String>,
     workers: BTreeMap<String, PodWorker>,
-    /// Pods that were running before the story started.
-    settled: BTreeSet<String>,
+    /// Pods that were running before the story started, and the one being
+    /// deleted of them (the pod as the deletion left it).
+    settled: BTreeMap<String, Option<Arc<Pod>>>,
     services: Services,
     timers: BTreeMap<u64, (String, Step)>,
     next_timer: u64,
@@ -123,7 +126,7 @@ impl Kubelet {
             next_ip: 2,
             images: BTreeMap::new(),
             workers: BTreeMap::new(),
-            settled: BTreeSet::new(),
+            settled: BTreeMap::new(),
             services: [("default/kubernetes".to_owned(), dns::kubernetes_service())]
                 .into_iter()
                 .collect(),
@@ -194,7 +197,7 @@ impl Kubelet {
             match &**object {
                 Object::Node(node) => self.learn_node(node),
                 Object::Pod(pod) => {
-                    self.settled.insert(pod_key(pod));
+                    self.settled.insert(pod_key(pod), None);
                 }
                 Object::Service(service) => {
                     self.services.insert(service_key(service), service.clone());
@@ -286,7 +289,7 @@ impl Kubelet {
                     "SyncLoop ADD",
                     &[("source", klog::quoted("api")), ("pods", pods)],
                 );
-                if self.settled.contains(&key) || self.workers.contains_key(&key) {
+                if self.settled.contains_key(&key) || self.workers.contains_key(&key) {
                     return;
                 }
                 self.admit(&key, pod, cx);
@@ -294,10 +297,12 @@ impl Kubelet {
             EventType::Modified => {
                 let previous = self.workers.get(&key).map(|w| Arc::clone(&w.pod));
                 let deleting = pod.metadata.deletion_timestamp.is_some();
+                let settled_deleting = deleting && self.settled.get(&key) == Some(&None);
                 let (op, location) = match previous {
                     Some(prev) if deleting && prev.metadata.deletion_timestamp.is_none() => {
                         ("SyncLoop DELETE", "kubelet.go:2420")
                     }
+                    None if settled_deleting => ("SyncLoop DELETE", "kubelet.go:2420"),
                     Some(prev)
                         if prev.spec == pod.spec
                             && prev.metadata.labels == pod.metadata.labels
@@ -316,7 +321,9 @@ impl Kubelet {
                 if let Some(worker) = self.workers.get_mut(&key) {
                     worker.pod = Arc::new(pod.clone());
                 }
-                if deleting {
+                if deleting && self.settled.contains_key(&key) {
+                    self.terminate_settled(&key, pod, cx);
+                } else if deleting {
                     self.terminate(&key, cx);
                 } else {
                     self.observe_running(&key, cx);
@@ -340,6 +347,10 @@ impl Kubelet {
         let Some((key, step)) = self.timers.remove(&timer) else {
             return;
         };
+        if let Step::SettledStopped = step {
+            self.settled_stopped(&key, cx);
+            return;
+        }
         if !self.workers.contains_key(&key) {
             return;
         }
@@ -368,6 +379,7 @@ impl Kubelet {
             } => self.probe_tick(&key, ctr, slot, generation, cx),
             Step::KillDeadline(i) => self.kill_deadline(&key, i, cx),
             Step::Stopped => self.stopped(&key, cx),
+            Step::SettledStopped => {}
         }
     }
 

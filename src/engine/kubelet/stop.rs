@@ -3,9 +3,14 @@
 //! running when the grace period ends, then `StopPodSandbox` and the final
 //! status; the pod is deleted once that status is written.
 
+use std::sync::Arc;
+
+use k8s_openapi::api::core::v1::Pod;
+
 use super::lifecycle::{self, KillReason};
 use super::process::Signal;
 use super::{Kubelet, Step};
+use crate::engine::apiserver::request::{Body, Verb};
 use crate::engine::component::Cx;
 
 impl Kubelet {
@@ -80,5 +85,71 @@ impl Kubelet {
         if let Some(id) = self.send_status(key, true, cx) {
             self.deleting.insert(id, pod);
         }
+    }
+
+    /// A pod that was running before the story started is being deleted.
+    /// Its containers were not started in the story, so the kubelet has no
+    /// process of theirs: each gets its `Killing` event and the whole grace
+    /// period before the deletion is confirmed (simplified: a server would
+    /// exit at once on SIGTERM).
+    pub(super) fn terminate_settled(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+        let Some(slot) = self.settled.get_mut(key) else {
+            return;
+        };
+        if slot.is_some() {
+            return;
+        }
+        *slot = Some(Arc::new(pod.clone()));
+        let grace_s = pod
+            .metadata
+            .deletion_grace_period_seconds
+            .or_else(|| {
+                pod.spec
+                    .as_ref()
+                    .and_then(|s| s.termination_grace_period_seconds)
+            })
+            .unwrap_or(30);
+        for c in pod
+            .spec
+            .as_ref()
+            .map(|s| s.containers.as_slice())
+            .unwrap_or_default()
+        {
+            Self::event(
+                cx,
+                key,
+                false,
+                "Killing",
+                lifecycle::kill_message(&c.name, KillReason::Stop, false),
+                Some(format!("spec.containers{{{}}}", c.name)),
+            );
+            cx.message(
+                &self.me(),
+                &self.containerd(),
+                format!("StopContainer {} (grace {grace_s}s)", c.name),
+            );
+        }
+        let grace_ms = u64::try_from(grace_s.max(0)).unwrap_or(0) * 1000;
+        self.timer(cx, grace_ms.max(1), key, Step::SettledStopped);
+    }
+
+    /// A settled pod's grace period ended: its sandbox stops and the kubelet
+    /// confirms the deletion (`DELETE` with grace period 0).
+    pub(super) fn settled_stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(Some(pod)) = self.settled.get(key).cloned() else {
+            return;
+        };
+        cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
+        self.stage(
+            cx,
+            key,
+            "status",
+            "terminated",
+            "containers stopped; confirming deletion".into(),
+        );
+        let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
+            grace_period_seconds: Some(0),
+        });
+        cx.send(request);
     }
 }
