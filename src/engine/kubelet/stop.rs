@@ -100,7 +100,7 @@ impl Kubelet {
             return;
         }
         *slot = Some(Arc::new(pod.clone()));
-        let grace_s = pod
+        let seconds = pod
             .metadata
             .deletion_grace_period_seconds
             .or_else(|| {
@@ -126,11 +126,11 @@ impl Kubelet {
             cx.message(
                 &self.me(),
                 &self.containerd(),
-                format!("StopContainer {} (grace {grace_s}s)", c.name),
+                format!("StopContainer {} (grace {seconds}s)", c.name),
             );
         }
-        let grace_ms = u64::try_from(grace_s.max(0)).unwrap_or(0) * 1000;
-        self.timer(cx, grace_ms.max(1), key, Step::SettledStopped);
+        let delay = u64::try_from(seconds.max(0)).unwrap_or(0) * 1000;
+        self.timer(cx, delay.max(1), key, Step::SettledStopped);
     }
 
     /// A settled pod's grace period ended: its sandbox stops and the kubelet
