@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use super::terms::{AffinityTerm, PodTerms, matches_all};
+use super::terms::{AffinityTerm, PodTerms, has_pod_affinity, matches_all};
 use super::{
     ERR_REASON_AFFINITY_RULES_NOT_MATCH, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
@@ -61,9 +61,18 @@ pub fn pre_filter(pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Stat
     let mut anti = TopologyCounts::new();
     let has_required =
         !terms.required_affinity.is_empty() || !terms.required_anti_affinity.is_empty();
-    for info in nodes {
+    // Without required terms of its own, only existing pods' anti-affinity
+    // matters: only nodes holding pods with affinity terms are visited
+    // (`HavePodsWithRequiredAntiAffinityList`).
+    for info in nodes
+        .iter()
+        .filter(|i| has_required || i.pods_with_affinity > 0)
+    {
         let node = &*info.node;
         for existing in &info.pods {
+            if !has_required && !has_pod_affinity(existing) {
+                continue;
+            }
             let existing_terms = PodTerms::of_existing(existing);
             for t in &existing_terms.required_anti_affinity {
                 if t.matches(pod) {
