@@ -26,11 +26,11 @@ fn bad_lessons_give_their_message() {
         ),
         (
             "tests/bad-lessons/unknown-step.yaml",
-            "tests/bad-lessons/unknown-step.yaml:7:5: unknown variant `dance`, expected one of `narrate`, `command`, `pause`, `quiz`, `goal`",
+            "tests/bad-lessons/unknown-step.yaml:7:5: unknown variant `dance`, expected one of narrate, command, pause, quiz, goal",
         ),
         (
             "tests/bad-lessons/unreachable-until.yaml",
-            "tests/bad-lessons/unreachable-until.yaml:15:14: until \"pod ghost scheduled\" is never reached: the run goes idle at",
+            "tests/bad-lessons/unreachable-until.yaml:16:14: until \"pod ghost scheduled\" is never reached: the run goes idle at",
         ),
         (
             "tests/bad-lessons/missing-translation.yaml",

@@ -29,7 +29,7 @@ pub fn by_id(id: &str) -> Option<Result<Lesson, InputError>> {
     LESSONS
         .iter()
         .map(|(file, text)| Lesson::parse(file, text, None))
-        .find(|l| l.as_ref().map_or(false, |l| l.id() == id))
+        .find(|l| l.as_ref().is_ok_and(|l| l.id() == id))
 }
 
 /// A lesson by id (built in) or path (`--lesson ID|PATH`), checked: a bad

@@ -110,20 +110,19 @@ impl Lesson {
     /// The manifests of `name` as a command at `at` names it: an inline
     /// file of the lesson, or a file in its folder.
     pub fn manifests(&self, name: &str, at: &Location) -> Result<Vec<Manifest>, InputError> {
-        let read = match self.doc.files.get(name) {
-            Some(text) => scenario::parse_manifests(name, text.value.as_bytes()).map_err(|e| {
+        let read = if let Some(text) = self.doc.files.get(name) {
+            scenario::parse_manifests(name, text.value.as_bytes()).map_err(|e| {
                 // Places inside an inline file count from the line after its key.
                 let inner = e.position.unwrap_or((1, 1));
+                let key_line = usize::try_from(text.referenced.line()).unwrap_or(0);
                 let mut shifted = e.clone();
                 shifted.file.clone_from(&self.file);
-                shifted.position = Some((text.referenced.line() as usize + inner.0, inner.1));
+                shifted.position = Some((key_line + inner.0, inner.1));
                 shifted
-            })?,
-            None => {
-                let path = self.path(name, at)?;
-                let path = path.to_string_lossy();
-                scenario::read_manifests(&path)?
-            }
+            })?
+        } else {
+            let path = self.path(name, at)?;
+            scenario::read_manifests(&path.to_string_lossy())?
         };
         Ok(read
             .into_iter()
@@ -147,11 +146,11 @@ mod tests {
         let cases = [
             (
                 format!("{HEAD}steps:\n  - dance: {{}}\n"),
-                "x.yaml:5:5: unknown variant `dance`, expected one of `narrate`, `command`, `pause`, `quiz`, `goal`",
+                "x.yaml:5:5: unknown variant `dance`, expected one of narrate, command, pause, quiz, goal",
             ),
             (
                 format!("{HEAD}colour: red\nsteps: []\n"),
-                "x.yaml:4:1: unknown field `colour`, expected one of `id`, `title`, `summary`, `minutes`, `cluster`, `identity`, `files`, `steps`",
+                "x.yaml:4:1: unknown field `colour`, expected one of id, title, summary, minutes, cluster, identity, files, steps",
             ),
         ];
         for (text, want) in cases {

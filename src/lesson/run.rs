@@ -55,7 +55,7 @@ pub fn setup(lesson: &Lesson) -> Result<Setup, InputError> {
         as_groups: identity.map(|i| i.groups).unwrap_or_default(),
         ..SetupArgs::default()
     };
-    build_setup_on(cluster(lesson)?, &args)
+    build_setup_on(&cluster(lesson)?, &args)
         .map_err(|e| InputError::file(&lesson.file, e.to_string()))
 }
 
@@ -97,19 +97,17 @@ pub fn enter(
             let at = lesson.at(until);
             let moment = moment::parse(&until.value).map_err(|e| InputError::at(&at, e))?;
             let from = cursor.map_or(0, |c| c + 1);
-            match moment::find(&moment, timeline, from) {
-                Some(found) => Ok(Some(found)),
-                None => {
-                    let end = timeline.view(usize::MAX).now;
-                    Err(InputError::at(
-                        &at,
-                        format!(
-                            "until {:?} is never reached: the run goes idle at {end} without it",
-                            until.value
-                        ),
-                    ))
-                }
+            if let Some(found) = moment::find(&moment, timeline, from) {
+                return Ok(Some(found));
             }
+            let end = timeline.view(usize::MAX).now;
+            Err(InputError::at(
+                &at,
+                format!(
+                    "until {:?} is never reached: the run goes idle at {end} without it",
+                    until.value
+                ),
+            ))
         }
         Step::Command(step) => Ok(submit(timeline, cursor, command(lesson, &step.run)?)),
         Step::Pause(_) | Step::Quiz(_) | Step::Goal(_) => Ok(cursor),

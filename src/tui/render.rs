@@ -66,11 +66,17 @@ impl Widget for &App {
 }
 
 /// Where a lesson's text goes: the narration pane's place, joined with the
-/// explain pane below it when both show.
+/// sequence and explain panes of the right-hand column when they show.
 fn lesson_area(screen: &Screen) -> Option<Rect> {
     let rect = |id| screen.panes.iter().find(|(p, _)| *p == id).map(|(_, r)| *r);
     let narration = rect(panes::PaneId::Narration)?;
-    Some(rect(panes::PaneId::Explain).map_or(narration, |explain| narration.union(explain)))
+    let mut area = rect(panes::PaneId::Explain).map_or(narration, |e| narration.union(e));
+    if let Some(sequence) = rect(panes::PaneId::Sequence)
+        && sequence.x.abs_diff(narration.x) <= 1
+    {
+        area = area.union(sequence);
+    }
+    Some(area)
 }
 
 fn too_small(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {

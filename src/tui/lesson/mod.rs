@@ -27,3 +27,6 @@ pub enum LessonKey {
     /// `s`: show the goal's solution.
     Solution,
 }
+
+#[cfg(test)]
+mod tests;

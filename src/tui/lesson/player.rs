@@ -95,14 +95,13 @@ impl Player {
             return Ok(None);
         }
         let step = self.step + 1;
-        let end = match self.ends.get(step) {
-            Some(end) => *end,
-            None => {
-                let end = run::enter(&self.lesson, step, timeline, opt(timeline, cursor))
-                    .map_err(|e| e.to_string())?;
-                self.ends.push(end);
-                end
-            }
+        let end = if let Some(end) = self.ends.get(step) {
+            *end
+        } else {
+            let end = run::enter(&self.lesson, step, timeline, opt(timeline, cursor))
+                .map_err(|e| e.to_string())?;
+            self.ends.push(end);
+            end
         };
         self.step = step;
         let end = end.unwrap_or(cursor);

@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::player::Player;
-use crate::lesson::format::{Step, Text};
+use crate::lesson::format::{Goal, Quiz, Step, Text};
 use crate::tui::app::App;
 use crate::tui::lang::Lang;
 use crate::tui::theme::Theme;
@@ -126,98 +126,110 @@ fn step_lines(player: &Player, app: &App, theme: &Theme) -> Vec<Line<'static>> {
                 lines.push(text(&t.value));
             }
         }
-        Some(Step::Quiz(q)) => {
-            lines.push(Line::from(Span::styled(
-                pick(&q.question.value, lang),
-                theme.active,
-            )));
-            let right = player.quiz_right();
-            for (i, choice) in q.choices.iter().enumerate() {
-                let chosen = player.quiz.chosen.contains(&i);
-                let mark = match (player.quiz.answered, choice.value.correct, chosen) {
-                    (true, true, _) => " ✓",
-                    (true, false, true) => " ✗",
-                    (false, _, true) => " ●",
-                    _ => "",
-                };
-                lines.push(Line::from(vec![
-                    Span::styled(format!(" {}) ", i + 1), theme.component),
-                    Span::styled(pick(&choice.value.text(), lang), theme.text),
-                    Span::styled(
-                        mark,
-                        if choice.value.correct {
-                            theme.ok
-                        } else {
-                            theme.bad
-                        },
-                    ),
-                ]));
-            }
-            if player.quiz.answered {
-                let verdict = if right {
-                    lang.pick("Right. ", "答对了。")
-                } else {
-                    lang.pick("Not quite. ", "不完全对。")
-                };
-                lines.push(Line::from(vec![
-                    Span::styled(verdict, if right { theme.ok } else { theme.bad }),
-                    Span::styled(pick(&q.explain.value, lang), theme.text),
-                ]));
-            }
-        }
-        Some(Step::Goal(g)) => {
-            lines.push(Line::from(Span::styled(
-                lang.pick("Goal: ", "目标："),
-                theme.active,
-            )));
-            lines.push(text(&g.task.value));
-            let solved = player.solved(&app.timeline).unwrap_or(false);
-            let check = player.check().map(|c| c.to_string()).unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::styled(
-                    if solved {
-                        lang.pick("✓ done: ", "✓ 完成：")
-                    } else {
-                        lang.pick("✗ not yet: ", "✗ 尚未完成：")
-                    },
-                    if solved { theme.ok } else { theme.bad },
-                ),
-                Span::styled(check, theme.dim),
-            ]));
-            for hint in g.hints.iter().take(player.goal.hints) {
-                lines.push(Line::from(vec![
-                    Span::styled(lang.pick("Hint: ", "提示："), theme.component),
-                    Span::styled(pick(&hint.value, lang), theme.text),
-                ]));
-            }
-            if player.goal.solution {
-                lines.push(Line::from(Span::styled(
-                    lang.pick("Solution:", "答案："),
-                    theme.component,
-                )));
-                for line in &g.solution {
-                    lines.push(Line::from(Span::styled(
-                        format!("  :{}", line.value),
-                        theme.text,
-                    )));
-                }
-            }
-        }
+        Some(Step::Quiz(q)) => quiz_lines(player, q, lang, theme, &mut lines),
+        Some(Step::Goal(g)) => goal_lines(player, g, app, theme, &mut lines),
     }
     lines
+}
+
+/// A quiz: the question, the choices (marked once answered) and the explanation.
+fn quiz_lines(
+    player: &Player,
+    q: &Quiz,
+    lang: Lang,
+    theme: &Theme,
+    lines: &mut Vec<Line<'static>>,
+) {
+    lines.push(Line::from(Span::styled(
+        pick(&q.question.value, lang),
+        theme.active,
+    )));
+    let right = player.quiz_right();
+    for (i, choice) in q.choices.iter().enumerate() {
+        let chosen = player.quiz.chosen.contains(&i);
+        let mark = match (player.quiz.answered, choice.value.correct, chosen) {
+            (true, true, _) => " ✓",
+            (true, false, true) => " ✗",
+            (false, _, true) => " ●",
+            _ => "",
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {}) ", i + 1), theme.component),
+            Span::styled(pick(&choice.value.text(), lang), theme.text),
+            Span::styled(
+                mark,
+                if choice.value.correct {
+                    theme.ok
+                } else {
+                    theme.bad
+                },
+            ),
+        ]));
+    }
+    if player.quiz.answered {
+        let verdict = if right {
+            lang.pick("Right. ", "答对了。")
+        } else {
+            lang.pick("Not quite. ", "不完全对。")
+        };
+        lines.push(Line::from(vec![
+            Span::styled(verdict, if right { theme.ok } else { theme.bad }),
+            Span::styled(pick(&q.explain.value, lang), theme.text),
+        ]));
+    }
+}
+
+/// A goal: the task, whether it holds, the hints asked for and the solution.
+fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut Vec<Line<'static>>) {
+    let lang = app.lang;
+    let text = |t: &Text| Line::from(Span::styled(pick(t, lang), theme.text));
+    lines.push(Line::from(Span::styled(
+        lang.pick("Goal: ", "目标："),
+        theme.active,
+    )));
+    lines.push(text(&g.task.value));
+    let solved = player.solved(&app.timeline).unwrap_or(false);
+    let check = player.check().map(|c| c.to_string()).unwrap_or_default();
+    lines.push(Line::from(vec![
+        Span::styled(
+            if solved {
+                lang.pick("✓ done: ", "✓ 完成：")
+            } else {
+                lang.pick("✗ not yet: ", "✗ 尚未完成：")
+            },
+            if solved { theme.ok } else { theme.bad },
+        ),
+        Span::styled(check, theme.dim),
+    ]));
+    for hint in g.hints.iter().take(player.goal.hints) {
+        lines.push(Line::from(vec![
+            Span::styled(lang.pick("Hint: ", "提示："), theme.component),
+            Span::styled(pick(&hint.value, lang), theme.text),
+        ]));
+    }
+    if player.goal.solution {
+        lines.push(Line::from(Span::styled(
+            lang.pick("Solution:", "答案："),
+            theme.component,
+        )));
+        for line in &g.solution {
+            lines.push(Line::from(Span::styled(
+                format!("  :{}", line.value),
+                theme.text,
+            )));
+        }
+    }
 }
 
 /// The keys that apply to the current step.
 fn keys(player: &Player, lang: Lang) -> &'static str {
     match player.current() {
-        Some(Step::Quiz(_)) => {
-            lang.pick("n next  p back  1-9 answer", "n 下一步  p 上一步  1-9 作答")
-        }
+        Some(Step::Quiz(_)) => lang.pick("n/p step  1-9 answer", "n/p 步骤  1-9 作答"),
         Some(Step::Goal(_)) => lang.pick(
-            "n next  p back  : command  i hint  r reset  s solution",
-            "n 下一步  p 上一步  : 命令  i 提示  r 重置  s 答案",
+            "n/p step  : command  i hint  r reset  s solution",
+            "n/p 步骤  : 命令  i 提示  r 重置  s 答案",
         ),
-        _ => lang.pick("n next  p back", "n 下一步  p 上一步"),
+        _ => lang.pick("n next step  p previous step", "n 下一步  p 上一步"),
     }
 }
 
