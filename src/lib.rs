@@ -5,6 +5,7 @@ pub mod cli;
 pub mod command;
 pub mod engine;
 pub mod export;
+pub mod lesson;
 pub mod model;
 pub mod scenario;
 pub mod timeline;

@@ -30,6 +30,10 @@ pub struct Timeline {
     checkpoints: Vec<(usize, Engine)>,
     /// The engine at the end of the run.
     engine: Engine,
+    /// The commands handed over after the start: (number of marks when
+    /// submitted, the command), so that a replay from an older checkpoint
+    /// hands them over again at the same point.
+    submitted: Vec<(usize, Command)>,
 }
 
 /// The cluster as it stands at one record.
@@ -63,6 +67,7 @@ impl Timeline {
             marks: vec![start],
             checkpoints: vec![(1, engine.clone())],
             engine,
+            submitted: Vec::new(),
         };
         timeline.run();
         timeline
@@ -167,9 +172,22 @@ impl Timeline {
                 || (1, self.checkpoints[0].1.clone()),
                 |(n, e)| (*n, e.clone()),
             );
-        // Replay from the checkpoint to the kept event.
+        // Replay from the checkpoint to the kept event, handing over the
+        // earlier commands where they were handed over (a checkpoint is never
+        // taken between a command and the run after it).
+        self.submitted.retain(|(at, _)| *at < keep);
         let mut replayed = taken;
-        while replayed < keep {
+        let mut handed = None;
+        loop {
+            if handed != Some(replayed) {
+                handed = Some(replayed);
+                for (_, earlier) in self.submitted.iter().filter(|(at, _)| *at == replayed) {
+                    engine.submit(earlier.clone());
+                }
+            }
+            if replayed >= keep {
+                break;
+            }
             if !engine.step().is_empty() {
                 replayed += 1;
             }
@@ -178,6 +196,7 @@ impl Timeline {
         self.records.truncate(kept_records);
         self.marks.truncate(keep);
         self.checkpoints.retain(|(n, _)| *n <= keep);
+        self.submitted.push((keep, command.clone()));
         engine.submit(command);
         self.engine = engine;
         self.run();
@@ -252,5 +271,26 @@ mod tests {
         again.submit_at(Some(at), command);
         assert_eq!(again.records(), t.records());
         let _ = timeline(&[], None);
+    }
+
+    #[test]
+    fn a_second_command_keeps_the_first() {
+        let resolve = |line: &str| {
+            crate::command::resolve(crate::command::parse(line).unwrap(), |_| {
+                Ok::<_, ()>(Vec::new())
+            })
+            .unwrap()
+        };
+        let mut t = nginx_timeline();
+        let end = t.len() - 1;
+        t.submit_at(Some(end), resolve("cordon node-1"));
+        let end = t.len() - 1;
+        t.submit_at(Some(end), resolve("cordon node-2"));
+        let text: Vec<String> = t.records().iter().map(crate::export::text::line).collect();
+        assert!(
+            text.iter().any(|l| l.contains("node/node-1 cordoned")),
+            "the first command stays"
+        );
+        assert!(text.iter().any(|l| l.contains("node/node-2 cordoned")));
     }
 }

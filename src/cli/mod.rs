@@ -1,5 +1,6 @@
 //! The command line (clap): one file per subcommand.
 
+mod lessons;
 mod play;
 mod setup;
 mod trace;
@@ -8,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub use setup::{NGINX_POD, SetupArgs, SetupError, build_setup, load_manifests};
+pub use setup::{NGINX_POD, SetupArgs, SetupError, build_setup, build_setup_on, load_manifests};
 
 /// Watch Kubernetes turn `kubectl apply -f pod.yaml` into a running Pod, step by step.
 #[derive(Debug, Parser)]
@@ -25,6 +26,9 @@ pub enum Commands {
     Play(play::PlayArgs),
     /// Run the engine headless and print the trace.
     Trace(trace::TraceArgs),
+    /// List the lessons, or check lesson files.
+    #[command(subcommand)]
+    Lessons(lessons::LessonsCommand),
 }
 
 /// Exit status for a usage error or unreadable input (CONTRACT.md).
@@ -43,6 +47,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Commands::Play(args)) => play::run(&args, Vec::new()),
         Some(Commands::Trace(args)) => trace::run(&args),
+        Some(Commands::Lessons(command)) => lessons::run(&command),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };

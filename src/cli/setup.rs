@@ -138,7 +138,11 @@ fn registry(spec: &ClusterSpec) -> Registry {
 
 /// Builds the engine's `Setup`.
 pub fn build_setup(args: &SetupArgs) -> Result<Setup, SetupError> {
-    let spec = cluster(args.cluster.as_deref())?;
+    build_setup_on(&cluster(args.cluster.as_deref())?, args)
+}
+
+/// Builds the engine's `Setup` on a cluster already read (a lesson's); `args.cluster` only names it.
+pub fn build_setup_on(spec: &ClusterSpec, args: &SetupArgs) -> Result<Setup, SetupError> {
     let mut tokens = TokenAuthenticator::default();
     for user in &spec.simulation.users {
         let groups: Vec<&str> = user.groups.iter().map(String::as_str).collect();
@@ -169,7 +173,7 @@ pub fn build_setup(args: &SetupArgs) -> Result<Setup, SetupError> {
         seed: args.seed,
         objects,
         tokens,
-        registry: registry(&spec),
+        registry: registry(spec),
         commands: commands(args)?,
         identity,
         detail: args.detail.unwrap_or(Detail::Full),

@@ -1,6 +1,7 @@
 //! What the user can ask for, whatever key, click or command asked for it;
 //! and what the app asks of the loop in return.
 
+use super::lesson::LessonKey;
 use super::panes::PaneId;
 
 /// One thing the user asked for.
@@ -42,6 +43,8 @@ pub enum Action {
     Seek(usize),
     /// The play timer fired.
     Tick,
+    /// A key of the lesson picker or player.
+    Lesson(LessonKey),
 }
 
 /// What the app asks the loop to do after an update.
@@ -53,4 +56,6 @@ pub enum Effect {
     Ticking(Option<u64>),
     /// Run a cluster-language command typed in the command bar.
     RunCommand(String),
+    /// Save the student's progress (a lesson step was reached).
+    SaveProgress,
 }

@@ -3,12 +3,16 @@
 //! loop must carry out. No engine state lives here beyond the timeline.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use super::action::{Action, Effect};
 use super::lang::Lang;
+use super::lesson::picker::Picker;
+use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
 use super::phases;
 use super::theme::ThemeName;
+use crate::lesson::progress::Progress;
 use crate::timeline::{Timeline, View};
 
 /// Playback speeds, slowest first.
@@ -54,6 +58,15 @@ pub struct App {
     pub simplified: &'static str,
     /// The animation frame within the current step while playing.
     frame: u8,
+    /// The lesson being played, if any.
+    pub lesson: Option<Box<Player>>,
+    /// The lesson picker, while it shows (it takes the whole screen).
+    pub picker: Option<Picker>,
+    /// The student's saved progress, and where the loop saves it.
+    pub progress: Progress,
+    pub progress_path: Option<PathBuf>,
+    /// Playing stops here (a lesson step's end) rather than at the last step.
+    stop_at: Option<usize>,
 }
 
 impl App {
@@ -77,6 +90,11 @@ impl App {
             notice: None,
             simplified: crate::tui::SIMPLIFIED,
             frame: 0,
+            lesson: None,
+            picker: None,
+            progress: Progress::default(),
+            progress_path: None,
+            stop_at: None,
         }
     }
 
@@ -118,7 +136,7 @@ impl App {
     }
 
     /// Moves to step `index` (clamped); panes follow the new step.
-    fn seek(&mut self, index: usize) {
+    pub(crate) fn seek(&mut self, index: usize) {
         self.cursor = index.min(self.last());
         for state in self.panes.values_mut() {
             state.scroll = 0;
@@ -126,8 +144,9 @@ impl App {
         }
     }
 
-    fn pause(&mut self) -> Vec<Effect> {
+    pub(crate) fn pause(&mut self) -> Vec<Effect> {
         self.set_frame(None);
+        self.stop_at = None;
         if self.playing {
             self.playing = false;
             vec![Effect::Ticking(None)]
@@ -136,15 +155,31 @@ impl App {
         }
     }
 
+    /// Plays from the current step to `end` and stops there (a lesson step).
+    pub(crate) fn play_to(&mut self, end: usize) -> Vec<Effect> {
+        if end <= self.cursor {
+            self.seek(end);
+            return Vec::new();
+        }
+        self.playing = true;
+        self.stop_at = Some(end);
+        self.set_frame(Some(0));
+        vec![Effect::Ticking(Some(self.tick_ms()))]
+    }
+
     /// Applies `action`; returns what the loop must do.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Tick {
             self.notice = None;
         }
+        if self.picker.is_some() {
+            return self.update_picker(action);
+        }
         if let Overlay::Command(_) | Overlay::Filter(..) = self.overlay {
             return self.update_bar(&action);
         }
         match action {
+            Action::Lesson(key) => self.update_lesson(key),
             Action::Quit => vec![Effect::Quit],
             Action::Cancel if self.overlay == Overlay::None => vec![Effect::Quit],
             Action::Cancel => {
@@ -195,7 +230,9 @@ impl App {
                 self.set_frame(Some(self.frame + 1));
                 Vec::new()
             }
-            Action::Tick if self.cursor >= self.last() => self.pause(),
+            Action::Tick if self.cursor >= self.stop_at.unwrap_or(self.last()).min(self.last()) => {
+                self.pause()
+            }
             Action::Tick => {
                 self.seek(self.cursor + 1);
                 self.set_frame(Some(0));
@@ -340,5 +377,8 @@ impl App {
         let at = (!self.timeline.is_empty()).then_some(self.cursor);
         let first_new = self.timeline.submit_at(at, command);
         self.seek(first_new);
+        if let Some(player) = &mut self.lesson {
+            player.forget_future();
+        }
     }
 }

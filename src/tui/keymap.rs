@@ -3,6 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::Action;
+use super::lesson::LessonKey;
 
 /// The action of `key` when no bar is open; `None` for keys podflow ignores.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
@@ -34,6 +35,15 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('/') => Action::OpenFilter,
         KeyCode::Down | KeyCode::Char('j') => Action::Select(1),
         KeyCode::Up | KeyCode::Char('k') => Action::Select(-1),
+        KeyCode::Char('n') => Action::Lesson(LessonKey::NextStep),
+        KeyCode::Char('p') => Action::Lesson(LessonKey::PrevStep),
+        KeyCode::Enter => Action::Lesson(LessonKey::Confirm),
+        KeyCode::Char('i') => Action::Lesson(LessonKey::Hint),
+        KeyCode::Char('r') => Action::Lesson(LessonKey::Reset),
+        KeyCode::Char('s') => Action::Lesson(LessonKey::Solution),
+        KeyCode::Char(c @ '1'..='9') => Action::Lesson(LessonKey::Choose(
+            u8::try_from(c.to_digit(10).unwrap_or(1)).unwrap_or(1),
+        )),
         _ => return None,
     })
 }

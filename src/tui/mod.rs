@@ -7,6 +7,7 @@ pub mod app;
 pub mod keymap;
 pub mod lang;
 pub mod layout;
+pub mod lesson;
 pub mod narrate;
 pub mod panes;
 pub mod phases;

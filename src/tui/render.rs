@@ -30,6 +30,10 @@ impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.styles();
         buf.set_style(area, theme.text);
+        if self.picker.is_some() {
+            super::lesson::view::picker(self, &theme, area, buf);
+            return;
+        }
         let screen = self.screen(area);
         if screen.too_small {
             too_small(self, &theme, area, buf);
@@ -46,6 +50,11 @@ impl Widget for &App {
             };
             panes::render(*id, &cx, *rect, buf);
         }
+        if let Some(player) = &self.lesson
+            && let Some(rect) = lesson_area(&screen)
+        {
+            super::lesson::view::panel(self, player, &theme, rect, buf);
+        }
         status_bar(self, &theme, screen.status, buf);
         match &self.overlay {
             Overlay::None => {}
@@ -54,6 +63,20 @@ impl Widget for &App {
             Overlay::Filter(_, text) => input_bar(&theme, screen.status, "/", text, buf),
         }
     }
+}
+
+/// Where a lesson's text goes: the narration pane's place, joined with the
+/// sequence and explain panes of the right-hand column when they show.
+fn lesson_area(screen: &Screen) -> Option<Rect> {
+    let rect = |id| screen.panes.iter().find(|(p, _)| *p == id).map(|(_, r)| *r);
+    let narration = rect(panes::PaneId::Narration)?;
+    let mut area = rect(panes::PaneId::Explain).map_or(narration, |e| narration.union(e));
+    if let Some(sequence) = rect(panes::PaneId::Sequence)
+        && sequence.x.abs_diff(narration.x) <= 1
+    {
+        area = area.union(sequence);
+    }
+    Some(area)
 }
 
 fn too_small(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -83,8 +106,16 @@ fn status_text(app: &App) -> String {
     } else {
         app.lang.pick("⏸ paused", "⏸ 已暂停")
     };
+    let lesson = app.lesson.as_ref().map_or_else(String::new, |player| {
+        format!(
+            " {} {}/{} ·",
+            app.lang.pick("lesson", "课程"),
+            player.step + 1,
+            player.len()
+        )
+    });
     format!(
-        " {} {step}/{total}  {}  {speed:<5} {state}",
+        "{lesson} {} {step}/{total}  {}  {speed:<5} {state}",
         app.lang.pick("step", "步骤"),
         clock(app.view().now)
     )

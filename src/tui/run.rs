@@ -52,6 +52,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                     }
                     Effect::Ticking(None) => ticker = None,
                     Effect::RunCommand(line) => run_command(app, &line),
+                    Effect::SaveProgress => save_progress(app),
                 }
             }
         }
@@ -139,6 +140,15 @@ fn run_command(app: &mut App, line: &str) {
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
         }
         Err(e) => app.notice = Some(e.to_string()),
+    }
+}
+
+/// Saves the student's progress; a failure is a notice, never an exit.
+fn save_progress(app: &mut App) {
+    if let Some(path) = &app.progress_path
+        && let Err(e) = crate::lesson::progress::save(path, &app.progress)
+    {
+        app.notice = Some(format!("saving progress to {}: {e}", path.display()));
     }
 }
 

@@ -1,0 +1,74 @@
+//! `podflow lessons list` and `podflow lessons check [PATH]...`.
+
+use clap::Subcommand;
+
+use crate::lesson::{self, Lesson, embedded};
+
+/// `podflow lessons`'s subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum LessonsCommand {
+    /// The built-in lessons: id and title.
+    List,
+    /// Check lesson files (the built-in ones without a PATH); a folder checks its `.yaml` files.
+    Check {
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+    },
+}
+
+/// The lesson files behind the paths: each file, or a folder's `.yaml`/`.yml` files in name order.
+fn files(paths: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for path in paths {
+        match std::fs::read_dir(path) {
+            Ok(entries) => {
+                let mut found: Vec<String> = entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml")
+                    })
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .collect();
+                found.sort();
+                out.extend(found);
+            }
+            Err(_) => out.push(path.clone()),
+        }
+    }
+    out
+}
+
+/// Runs `podflow lessons ...`: the first bad lesson is the error.
+pub fn run(command: &LessonsCommand) -> Result<(), String> {
+    match command {
+        LessonsCommand::List => {
+            for lesson in embedded::all().map_err(|e| e.to_string())? {
+                println!("{:<24} {}", lesson.id(), lesson.doc.title.value.pick(false));
+            }
+            Ok(())
+        }
+        LessonsCommand::Check { paths } if paths.is_empty() => {
+            for lesson in embedded::all().map_err(|e| e.to_string())? {
+                report(&lesson)?;
+            }
+            Ok(())
+        }
+        LessonsCommand::Check { paths } => {
+            for file in files(paths) {
+                report(&Lesson::load(&file).map_err(|e| e.to_string())?)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Checks one lesson and says so on standard output.
+fn report(lesson: &Lesson) -> Result<(), String> {
+    let summary = lesson::check(lesson).map_err(|e| e.to_string())?;
+    println!(
+        "ok  {}  {} ({} steps)",
+        lesson.file, summary.id, summary.steps
+    );
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! The player: which step of the lesson is shown, where each visited step
+//! left the cursor (so stepping back is a seek), the quiz's answer and the
+//! goal's hints, solution and starting point for a reset.
+
+use std::collections::BTreeSet;
+
+use crate::lesson::format::Step;
+use crate::lesson::goal::{self, Check};
+use crate::lesson::{Lesson, run};
+use crate::timeline::Timeline;
+
+/// A quiz being answered.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QuizState {
+    /// The choices picked (0-based).
+    pub chosen: BTreeSet<usize>,
+    /// The answer was given: the explanation shows.
+    pub answered: bool,
+}
+
+/// A goal being worked on.
+#[derive(Clone, Default)]
+pub struct GoalState {
+    /// How many hints show.
+    pub hints: usize,
+    pub solution: bool,
+    /// The timeline and cursor when the goal started, for a reset.
+    pub start: Option<(Timeline, usize)>,
+}
+
+/// The player's state.
+#[derive(Clone)]
+pub struct Player {
+    pub lesson: Lesson,
+    /// The step shown (0-based).
+    pub step: usize,
+    /// Where each visited step left the cursor (`None`: before any record).
+    ends: Vec<Option<usize>>,
+    pub quiz: QuizState,
+    pub goal: GoalState,
+}
+
+fn opt(timeline: &Timeline, cursor: usize) -> Option<usize> {
+    (!timeline.is_empty()).then_some(cursor)
+}
+
+impl Player {
+    /// Opens `lesson` on its fresh `timeline`: runs its first step; the cursor it leaves.
+    pub fn start(lesson: Lesson, timeline: &mut Timeline) -> Result<(Player, usize), String> {
+        let mut player = Player {
+            lesson,
+            step: 0,
+            ends: Vec::new(),
+            quiz: QuizState::default(),
+            goal: GoalState::default(),
+        };
+        let end = run::enter(&player.lesson, 0, timeline, None).map_err(|e| e.to_string())?;
+        player.ends.push(end);
+        player.begin(timeline, end.unwrap_or(0));
+        Ok((player, end.unwrap_or(0)))
+    }
+
+    /// The number of steps.
+    pub fn len(&self) -> usize {
+        self.lesson.doc.steps.len()
+    }
+
+    /// Whether the lesson has no steps (a checked lesson has some).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The step shown.
+    pub fn current(&self) -> Option<&Step> {
+        self.lesson.doc.steps.get(self.step).map(|s| &s.value)
+    }
+
+    /// Fresh quiz and goal state for the step just entered.
+    fn begin(&mut self, timeline: &Timeline, cursor: usize) {
+        self.quiz = QuizState::default();
+        self.goal = GoalState::default();
+        if matches!(self.current(), Some(Step::Goal(_))) {
+            self.goal.start = Some((timeline.clone(), cursor));
+        }
+    }
+
+    /// Moves to the next step, running it when it was not visited: the
+    /// cursor it ends at, or `None` at the last step.
+    pub fn next(
+        &mut self,
+        timeline: &mut Timeline,
+        cursor: usize,
+    ) -> Result<Option<usize>, String> {
+        if self.step + 1 >= self.len() {
+            return Ok(None);
+        }
+        let step = self.step + 1;
+        let end = if let Some(end) = self.ends.get(step) {
+            *end
+        } else {
+            let end = run::enter(&self.lesson, step, timeline, opt(timeline, cursor))
+                .map_err(|e| e.to_string())?;
+            self.ends.push(end);
+            end
+        };
+        self.step = step;
+        let end = end.unwrap_or(cursor);
+        self.begin(timeline, end);
+        Ok(Some(end))
+    }
+
+    /// Moves to the previous step: the cursor it ended at.
+    pub fn previous(&mut self, timeline: &Timeline) -> Option<usize> {
+        if self.step == 0 {
+            return None;
+        }
+        self.step -= 1;
+        let end = self.ends.get(self.step).copied().flatten().unwrap_or(0);
+        self.begin(timeline, end);
+        Some(end)
+    }
+
+    /// The student changed the run at the current step: later steps run again.
+    pub fn forget_future(&mut self) {
+        self.ends.truncate(self.step + 1);
+    }
+
+    /// Picks choice `n` (1-based) of the quiz: a single-answer quiz is
+    /// answered at once; a multiple-answer one toggles until Enter.
+    pub fn choose(&mut self, n: u8) {
+        let Some(Step::Quiz(quiz)) = self.current() else {
+            return;
+        };
+        let i = usize::from(n).saturating_sub(1);
+        if i >= quiz.choices.len() || self.quiz.answered {
+            return;
+        }
+        let multiple = quiz.choices.iter().filter(|c| c.value.correct).count() > 1;
+        if multiple {
+            if !self.quiz.chosen.remove(&i) {
+                self.quiz.chosen.insert(i);
+            }
+        } else {
+            self.quiz.chosen = BTreeSet::from([i]);
+            self.quiz.answered = true;
+        }
+    }
+
+    /// Enter on a quiz: answers it with the choices picked.
+    pub fn confirm(&mut self) {
+        if matches!(self.current(), Some(Step::Quiz(_))) && !self.quiz.chosen.is_empty() {
+            self.quiz.answered = true;
+        }
+    }
+
+    /// Whether the answer given is right (every right choice, no wrong one).
+    pub fn quiz_right(&self) -> bool {
+        let Some(Step::Quiz(quiz)) = self.current() else {
+            return false;
+        };
+        let right: BTreeSet<usize> = quiz
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.value.correct)
+            .map(|(i, _)| i)
+            .collect();
+        right == self.quiz.chosen
+    }
+
+    /// One more hint of the goal.
+    pub fn hint(&mut self) {
+        if let Some(Step::Goal(g)) = self.current() {
+            self.goal.hints = (self.goal.hints + 1).min(g.hints.len());
+        }
+    }
+
+    /// Shows or hides the goal's solution.
+    pub fn toggle_solution(&mut self) {
+        if matches!(self.current(), Some(Step::Goal(_))) {
+            self.goal.solution = !self.goal.solution;
+        }
+    }
+
+    /// The goal's check, when the step is a goal.
+    pub fn check(&self) -> Option<Check> {
+        match self.current() {
+            Some(Step::Goal(g)) => goal::parse(&g.check.value).ok(),
+            _ => None,
+        }
+    }
+
+    /// Whether the goal holds at the end of the run (`None` outside a goal).
+    pub fn solved(&self, timeline: &Timeline) -> Option<bool> {
+        self.check()
+            .map(|c| c.holds(timeline.view(usize::MAX).store))
+    }
+}

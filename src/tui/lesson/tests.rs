@@ -1,0 +1,195 @@
+//! The picker and the player: keys through `update`, and whole screens on
+//! ratatui's `TestBackend` (insta snapshots) of the picker and of a quiz.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::LessonKey;
+use super::picker::Picker;
+use crate::lesson::embedded;
+use crate::lesson::format::Step;
+use crate::tui::action::{Action, Effect};
+use crate::tui::app::App;
+use crate::tui::lang::Lang;
+use crate::tui::testing::{buffer_text, nginx_timeline};
+use crate::tui::theme::ThemeName;
+
+fn picker_app() -> App {
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    app.open_picker(Picker::new(embedded::all().unwrap()));
+    app
+}
+
+fn screen(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .expect("drawing never fails");
+    buffer_text(terminal.backend().buffer())
+}
+
+/// Presses `key` and lets the step play to its end.
+fn press(app: &mut App, key: LessonKey) -> Vec<Effect> {
+    let effects = app.update(Action::Lesson(key));
+    while app.playing {
+        app.update(Action::Tick);
+    }
+    effects
+}
+
+/// The app with lesson 1 open at its first quiz.
+fn at_first_quiz() -> App {
+    let mut app = picker_app();
+    press(&mut app, LessonKey::Confirm);
+    while !matches!(
+        app.lesson.as_ref().and_then(|p| p.current()),
+        Some(Step::Quiz(_))
+    ) {
+        press(&mut app, LessonKey::NextStep);
+    }
+    app
+}
+
+#[test]
+fn the_picker_highlights_the_first_lesson_and_opens_it() {
+    let mut app = picker_app();
+    assert_eq!(app.picker.as_ref().unwrap().selected, 0);
+    app.update(Action::Select(1));
+    app.update(Action::Select(5));
+    assert_eq!(app.picker.as_ref().unwrap().selected, 1);
+    app.update(Action::Select(-1));
+    let effects = app.update(Action::Lesson(LessonKey::Confirm));
+    assert!(app.picker.is_none());
+    assert_eq!(effects, [Effect::SaveProgress]);
+    let player = app.lesson.as_ref().unwrap();
+    assert_eq!(player.lesson.id(), "apply-to-running");
+    assert_eq!(player.step, 0);
+    assert_eq!(app.progress.lessons["apply-to-running"].step, 0);
+    // Esc on the picker leaves it for the sandbox; q quits.
+    let mut app = picker_app();
+    assert_eq!(app.update(Action::Quit), [Effect::Quit]);
+    app.update(Action::Cancel);
+    assert!(app.picker.is_none() && app.lesson.is_none());
+}
+
+#[test]
+fn next_and_previous_steps_move_the_cursor() {
+    let mut app = picker_app();
+    press(&mut app, LessonKey::Confirm);
+    press(&mut app, LessonKey::NextStep);
+    let command_at = app.cursor;
+    assert!(
+        crate::export::text::line(&app.timeline.records()[command_at]).contains("kubectl"),
+        "the command step shows kubectl's first request"
+    );
+    let effects = app.update(Action::Lesson(LessonKey::NextStep));
+    assert!(
+        matches!(effects[0], Effect::Ticking(Some(_))),
+        "the step plays to its moment"
+    );
+    while app.playing {
+        app.update(Action::Tick);
+    }
+    let authn = app.cursor;
+    assert!(crate::export::text::line(&app.timeline.records()[authn]).contains("authentication"));
+    press(&mut app, LessonKey::PrevStep);
+    assert_eq!(app.cursor, command_at);
+    press(&mut app, LessonKey::NextStep);
+    assert_eq!(app.cursor, authn, "a visited step is not run again");
+    assert_eq!(app.lesson.as_ref().unwrap().step, 2);
+    assert_eq!(app.progress.lessons["apply-to-running"].step, 2);
+}
+
+#[test]
+fn a_quiz_shows_its_explanation_after_the_answer() {
+    let mut app = at_first_quiz();
+    assert!(!app.lesson.as_ref().unwrap().quiz.answered);
+    app.update(Action::Lesson(LessonKey::Choose(2)));
+    let player = app.lesson.as_ref().unwrap();
+    assert!(player.quiz.answered);
+    assert!(!player.quiz_right());
+    // Once answered, the answer stays.
+    app.update(Action::Lesson(LessonKey::Choose(1)));
+    assert!(!app.lesson.as_ref().unwrap().quiz_right());
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("Not quite."), "{text}");
+}
+
+#[test]
+fn a_goal_is_unsolved_then_solved_and_resets() {
+    let mut app = picker_app();
+    press(&mut app, LessonKey::Confirm);
+    while !matches!(
+        app.lesson.as_ref().and_then(|p| p.current()),
+        Some(Step::Goal(_))
+    ) {
+        press(&mut app, LessonKey::NextStep);
+    }
+    let player = app.lesson.as_ref().unwrap();
+    assert_eq!(player.solved(&app.timeline), Some(false));
+    app.update(Action::Lesson(LessonKey::Hint));
+    app.update(Action::Lesson(LessonKey::Hint));
+    app.update(Action::Lesson(LessonKey::Hint));
+    app.update(Action::Lesson(LessonKey::Solution));
+    let player = app.lesson.as_ref().unwrap();
+    assert_eq!(player.goal.hints, 2, "as many hints as the goal has");
+    assert!(player.goal.solution);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains(":apply -f web-ssd.yaml"), "{text}");
+    assert!(text.contains("✗ not yet"), "{text}");
+    // The student runs the solution in the command bar.
+    let lesson = app.lesson.as_ref().unwrap().lesson.clone();
+    let at = crate::scenario::Location::new("t", 1, 1);
+    let command = crate::command::resolve(
+        crate::command::parse("apply -f web-ssd.yaml").unwrap(),
+        |f| lesson.manifests(f, &at),
+    )
+    .unwrap();
+    app.cursor = app.last();
+    app.submit(command);
+    assert_eq!(
+        app.lesson.as_ref().unwrap().solved(&app.timeline),
+        Some(true)
+    );
+    assert!(screen(&app, 120, 40).contains("✓ done"));
+    app.update(Action::Lesson(LessonKey::Reset));
+    assert_eq!(
+        app.lesson.as_ref().unwrap().solved(&app.timeline),
+        Some(false)
+    );
+}
+
+#[test]
+fn the_status_bar_counts_lesson_steps() {
+    let app = at_first_quiz();
+    let text = screen(&app, 120, 40);
+    let status = text.lines().last().unwrap();
+    assert!(status.starts_with(" lesson 7/15 · step "), "{status}");
+}
+
+#[test]
+fn picker_120x40() {
+    insta::assert_snapshot!(screen(&picker_app(), 120, 40));
+}
+
+#[test]
+fn picker_80x24() {
+    let mut app = picker_app();
+    app.progress.reached("apply-to-running", 3, 15);
+    app.lang = Lang::Zh;
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn quiz_120x40() {
+    let mut app = at_first_quiz();
+    app.update(Action::Lesson(LessonKey::Choose(1)));
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn quiz_80x24() {
+    let mut app = at_first_quiz();
+    app.update(Action::Lesson(LessonKey::Choose(3)));
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}

@@ -1,0 +1,130 @@
+//! The app's lesson keys: the picker's choice and the player's steps,
+//! quizzes and goals. Progress is saved through [`Effect::SaveProgress`].
+
+use super::LessonKey;
+use super::picker::Picker;
+use super::player::Player;
+use crate::lesson::{self, Lesson, run};
+use crate::tui::action::{Action, Effect};
+use crate::tui::app::App;
+
+impl App {
+    /// Shows the picker over the app (as `podflow` starts).
+    pub fn open_picker(&mut self, picker: Picker) {
+        self.picker = Some(picker);
+    }
+
+    /// Opens a checked lesson: its timeline replaces the app's, at its first step.
+    pub fn open_lesson(&mut self, lesson: Lesson) -> Result<Vec<Effect>, String> {
+        let mut timeline = run::timeline(&lesson).map_err(|e| e.to_string())?;
+        let (player, cursor) = Player::start(lesson, &mut timeline)?;
+        let mut effects = self.pause();
+        self.timeline = timeline;
+        self.seek(cursor);
+        self.lesson = Some(Box::new(player));
+        self.picker = None;
+        effects.extend(self.reached());
+        Ok(effects)
+    }
+
+    /// Notes the current step in the progress and asks for it to be saved.
+    fn reached(&mut self) -> Vec<Effect> {
+        let Some(player) = &self.lesson else {
+            return Vec::new();
+        };
+        self.progress
+            .reached(player.lesson.id(), player.step, player.len());
+        vec![Effect::SaveProgress]
+    }
+
+    /// Keys while the picker shows.
+    pub(crate) fn update_picker(&mut self, action: Action) -> Vec<Effect> {
+        let Some(picker) = &mut self.picker else {
+            return Vec::new();
+        };
+        match action {
+            Action::Quit => vec![Effect::Quit],
+            // Esc leaves the picker for the sandbox behind it.
+            Action::Cancel => {
+                self.picker = None;
+                Vec::new()
+            }
+            Action::Select(delta) => {
+                picker.select(delta);
+                Vec::new()
+            }
+            Action::ToggleLang => {
+                self.lang = self.lang.toggle();
+                Vec::new()
+            }
+            Action::NextTheme => {
+                self.theme = self.theme.next();
+                Vec::new()
+            }
+            Action::Lesson(LessonKey::Confirm | LessonKey::NextStep) => {
+                let Some(lesson) = picker.lessons.get(picker.selected).cloned() else {
+                    return Vec::new();
+                };
+                let opened = lesson::check(&lesson)
+                    .map_err(|e| e.to_string())
+                    .and_then(|_| self.open_lesson(lesson));
+                match opened {
+                    Ok(effects) => effects,
+                    Err(message) => {
+                        if let Some(picker) = &mut self.picker {
+                            picker.error = Some(message);
+                        }
+                        Vec::new()
+                    }
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A lesson key while a lesson plays.
+    pub(crate) fn update_lesson(&mut self, key: LessonKey) -> Vec<Effect> {
+        let Some(mut player) = self.lesson.take() else {
+            return Vec::new();
+        };
+        let mut effects = Vec::new();
+        match key {
+            LessonKey::NextStep => {
+                effects = self.pause();
+                let from = self.cursor;
+                match player.next(&mut self.timeline, from) {
+                    Ok(Some(end)) => {
+                        // Play from where the student is to where the step ends.
+                        effects.extend(self.play_to(end));
+                    }
+                    Ok(None) => {}
+                    Err(message) => self.notice = Some(message),
+                }
+            }
+            LessonKey::PrevStep => {
+                effects = self.pause();
+                if let Some(end) = player.previous(&self.timeline) {
+                    self.seek(end);
+                }
+            }
+            LessonKey::Choose(n) => player.choose(n),
+            LessonKey::Confirm => player.confirm(),
+            LessonKey::Hint => player.hint(),
+            LessonKey::Solution => player.toggle_solution(),
+            LessonKey::Reset => {
+                if let Some((timeline, cursor)) = player.goal.start.clone() {
+                    effects = self.pause();
+                    self.timeline = timeline;
+                    self.seek(cursor);
+                    player.forget_future();
+                }
+            }
+        }
+        let moved = matches!(key, LessonKey::NextStep | LessonKey::PrevStep);
+        self.lesson = Some(player);
+        if moved {
+            effects.extend(self.reached());
+        }
+        effects
+    }
+}

@@ -1,0 +1,261 @@
+//! How lessons draw: the picker over the whole screen, and the lesson panel
+//! in the narration pane's place (with the explain pane's room when there is
+//! one) while a lesson plays.
+//!
+//! ```text
+//! ┌ Lesson 7/16 · From kubectl apply to Running ──────┐
+//! │The API server has just stored the Pod. What is its│
+//! │phase?                                             │
+//! │ 1) Pending            ✓                           │
+//! │ 2) Running                                        │
+//! │Pending: accepted by the cluster, but …            │
+//! │n next  p previous  1-9 answer                     │
+//! └───────────────────────────────────────────────────┘
+//! ```
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::player::Player;
+use crate::lesson::format::{Goal, Quiz, Step, Text};
+use crate::tui::app::App;
+use crate::tui::lang::Lang;
+use crate::tui::theme::Theme;
+
+fn pick(text: &Text, lang: Lang) -> String {
+    text.pick(lang == Lang::Zh).to_owned()
+}
+
+/// The picker, over the whole screen.
+pub fn picker(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let Some(picker) = &app.picker else {
+        return;
+    };
+    let lang = app.lang;
+    Clear.render(area, buf);
+    buf.set_style(area, theme.text);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Thick)
+        .border_style(theme.border_focused)
+        .title(Span::styled(
+            lang.pick(" podflow · Lessons ", " podflow · 课程 "),
+            theme.border_focused,
+        ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let [list, about, keys] = Layout::vertical([
+        Constraint::Length(u16::try_from(picker.lessons.len() + 2).unwrap_or(u16::MAX)),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let mut lines = vec![Line::from(Span::styled(
+        lang.pick(
+            "Pick a lesson: watch, answer and do.",
+            "选择一课：观看、回答、动手。",
+        ),
+        theme.dim,
+    ))];
+    for (i, lesson) in picker.lessons.iter().enumerate() {
+        let selected = i == picker.selected;
+        let marker = if selected { "▶" } else { " " };
+        let minutes = lesson
+            .doc
+            .minutes
+            .map(|m| format!("{m} {}", lang.pick("min", "分钟")))
+            .unwrap_or_default();
+        let style = if selected { theme.active } else { theme.text };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{marker} {}. ", i + 1), style),
+            Span::styled(pick(&lesson.doc.title.value, lang), style),
+            Span::styled(format!("  {minutes}  "), theme.dim),
+            Span::styled(picker.progress_of(i, &app.progress), theme.ok),
+        ]));
+    }
+    Paragraph::new(lines).render(list, buf);
+    let mut about_lines = Vec::new();
+    if let Some(lesson) = picker.lessons.get(picker.selected) {
+        about_lines.push(Line::from(Span::styled(
+            pick(&lesson.doc.summary.value, lang),
+            theme.text,
+        )));
+    }
+    if let Some(error) = &picker.error {
+        about_lines.push(Line::default());
+        about_lines.push(Line::from(Span::styled(error.clone(), theme.bad)));
+    }
+    Paragraph::new(about_lines)
+        .wrap(Wrap { trim: true })
+        .render(about, buf);
+    Line::from(Span::styled(
+        lang.pick(
+            "↑↓ choose  Enter open  Esc sandbox  L 中文  q quit",
+            "↑↓ 选择  Enter 打开  Esc 沙盒  L English  q 退出",
+        ),
+        theme.dim,
+    ))
+    .render(keys, buf);
+}
+
+/// The lines of the current step.
+fn step_lines(player: &Player, app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let text = |t: &Text| Line::from(Span::styled(pick(t, lang), theme.text));
+    let mut lines = Vec::new();
+    match player.current() {
+        None => {}
+        Some(Step::Narrate(n)) => lines.push(text(&n.text.value)),
+        Some(Step::Command(c)) => {
+            lines.push(Line::from(Span::styled(
+                format!("$ kubectl {}", c.run.value),
+                theme.component,
+            )));
+            if let Some(t) = &c.text {
+                lines.push(text(&t.value));
+            }
+        }
+        Some(Step::Pause(p)) => {
+            lines.push(Line::from(Span::styled(
+                lang.pick("⏸ Pause", "⏸ 暂停"),
+                theme.active,
+            )));
+            if let Some(t) = &p.text {
+                lines.push(text(&t.value));
+            }
+        }
+        Some(Step::Quiz(q)) => quiz_lines(player, q, lang, theme, &mut lines),
+        Some(Step::Goal(g)) => goal_lines(player, g, app, theme, &mut lines),
+    }
+    lines
+}
+
+/// A quiz: the question, the choices (marked once answered) and the explanation.
+fn quiz_lines(
+    player: &Player,
+    q: &Quiz,
+    lang: Lang,
+    theme: &Theme,
+    lines: &mut Vec<Line<'static>>,
+) {
+    lines.push(Line::from(Span::styled(
+        pick(&q.question.value, lang),
+        theme.active,
+    )));
+    let right = player.quiz_right();
+    for (i, choice) in q.choices.iter().enumerate() {
+        let chosen = player.quiz.chosen.contains(&i);
+        let mark = match (player.quiz.answered, choice.value.correct, chosen) {
+            (true, true, _) => " ✓",
+            (true, false, true) => " ✗",
+            (false, _, true) => " ●",
+            _ => "",
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {}) ", i + 1), theme.component),
+            Span::styled(pick(&choice.value.text(), lang), theme.text),
+            Span::styled(
+                mark,
+                if choice.value.correct {
+                    theme.ok
+                } else {
+                    theme.bad
+                },
+            ),
+        ]));
+    }
+    if player.quiz.answered {
+        let verdict = if right {
+            lang.pick("Right. ", "答对了。")
+        } else {
+            lang.pick("Not quite. ", "不完全对。")
+        };
+        lines.push(Line::from(vec![
+            Span::styled(verdict, if right { theme.ok } else { theme.bad }),
+            Span::styled(pick(&q.explain.value, lang), theme.text),
+        ]));
+    }
+}
+
+/// A goal: the task, whether it holds, the hints asked for and the solution.
+fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut Vec<Line<'static>>) {
+    let lang = app.lang;
+    let text = |t: &Text| Line::from(Span::styled(pick(t, lang), theme.text));
+    lines.push(Line::from(Span::styled(
+        lang.pick("Goal: ", "目标："),
+        theme.active,
+    )));
+    lines.push(text(&g.task.value));
+    let solved = player.solved(&app.timeline).unwrap_or(false);
+    let check = player.check().map(|c| c.to_string()).unwrap_or_default();
+    lines.push(Line::from(vec![
+        Span::styled(
+            if solved {
+                lang.pick("✓ done: ", "✓ 完成：")
+            } else {
+                lang.pick("✗ not yet: ", "✗ 尚未完成：")
+            },
+            if solved { theme.ok } else { theme.bad },
+        ),
+        Span::styled(check, theme.dim),
+    ]));
+    for hint in g.hints.iter().take(player.goal.hints) {
+        lines.push(Line::from(vec![
+            Span::styled(lang.pick("Hint: ", "提示："), theme.component),
+            Span::styled(pick(&hint.value, lang), theme.text),
+        ]));
+    }
+    if player.goal.solution {
+        lines.push(Line::from(Span::styled(
+            lang.pick("Solution:", "答案："),
+            theme.component,
+        )));
+        for line in &g.solution {
+            lines.push(Line::from(Span::styled(
+                format!("  :{}", line.value),
+                theme.text,
+            )));
+        }
+    }
+}
+
+/// The keys that apply to the current step.
+fn keys(player: &Player, lang: Lang) -> &'static str {
+    match player.current() {
+        Some(Step::Quiz(_)) => lang.pick("n/p step  1-9 answer", "n/p 步骤  1-9 作答"),
+        Some(Step::Goal(_)) => lang.pick(
+            "n/p step  : command  i hint  r reset  s solution",
+            "n/p 步骤  : 命令  i 提示  r 重置  s 答案",
+        ),
+        _ => lang.pick("n next step  p previous step", "n 下一步  p 上一步"),
+    }
+}
+
+/// The lesson panel in `area` (the narration pane's place).
+pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    Clear.render(area, buf);
+    let title = format!(
+        " {} {}/{} · {} ",
+        app.lang.pick("Lesson", "课程"),
+        player.step + 1,
+        player.len(),
+        pick(&player.lesson.doc.title.value, app.lang)
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Thick)
+        .border_style(theme.border_focused)
+        .title(Span::styled(title, theme.border_focused));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height < 2 {
+        return;
+    }
+    let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+    Paragraph::new(step_lines(player, app, theme))
+        .wrap(Wrap { trim: true })
+        .render(body, buf);
+    Line::from(Span::styled(keys(player, app.lang), theme.dim)).render(footer, buf);
+}
