@@ -175,3 +175,77 @@ fn scaling_down_and_deleting_the_service_reach_the_slice() {
         "the garbage collector removed the Service's slice"
     );
 }
+
+/// The containers of this branch's kubelet run until stopped, so the Job
+/// cannot complete here: this checks its Pods' creation and its status;
+/// completion and `BackoffLimitExceeded` are unit-tested in `job_sync.rs`.
+#[test]
+fn a_job_starts_as_many_pods_as_parallelism_allows() {
+    let records = run(None, &[&apply("job.yaml")], |_| {});
+    let jobs = of_kind(&records, "Job");
+    let job = &jobs[0];
+    let uid = job["metadata"]["uid"].as_str().unwrap();
+    assert_eq!(
+        job["spec"]["selector"]["matchLabels"]["batch.kubernetes.io/controller-uid"],
+        uid
+    );
+    let labels = &job["spec"]["template"]["metadata"]["labels"];
+    assert_eq!(labels["batch.kubernetes.io/job-name"], "pi");
+    assert_eq!(labels["job-name"], "pi");
+    assert_eq!(labels["controller-uid"], uid);
+    assert_eq!(job["spec"]["backoffLimit"], 6);
+    assert_eq!(job["spec"]["completionMode"], "NonIndexed");
+    assert_eq!(job["status"]["active"], 2);
+    assert_eq!(job["status"]["succeeded"], 0);
+    assert_eq!(job["status"]["failed"], 0);
+    assert_eq!(job["status"]["ready"], 2);
+    assert!(job["status"]["startTime"].is_string());
+
+    let pods = of_kind(&records, "Pod");
+    assert_eq!(pods.len(), 2, "parallelism 2");
+    let created: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.reason == "SuccessfulCreate" && e.object.kind == "Job" => {
+                assert_eq!(e.source, "job-controller");
+                Some(e.message.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(created.len(), 2);
+    for pod in &pods {
+        let name = pod["metadata"]["name"].as_str().unwrap();
+        assert!(name.starts_with("pi-"), "{name}");
+        assert!(
+            created.contains(&format!("Created pod: {name}")),
+            "{created:?}"
+        );
+        assert_eq!(pod["metadata"]["ownerReferences"][0]["kind"], "Job");
+        assert_eq!(pod["metadata"]["ownerReferences"][0]["uid"], uid);
+        assert_eq!(
+            pod["metadata"]["labels"]["batch.kubernetes.io/job-name"],
+            "pi"
+        );
+        assert_eq!(pod["spec"]["restartPolicy"], "Never");
+    }
+
+    // Deleting the Job takes its Pods with it.
+    let records = run(
+        None,
+        &[
+            &apply("job.yaml"),
+            "wait idle",
+            "delete job pi",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    assert!(of_kind(&records, "Job").is_empty());
+    assert!(
+        of_kind(&records, "Pod")
+            .iter()
+            .all(|p| p["metadata"]["deletionTimestamp"].is_string()),
+        "the garbage collector deleted the Job's Pods"
+    );
+}

@@ -22,6 +22,11 @@ pub fn apply(object: &mut Object) {
         Object::Deployment(deployment) => {
             deployment_spec(&mut deployment.spec);
         }
+        Object::Job(job) => {
+            if let Some(spec) = job.spec.as_mut() {
+                job_spec(spec);
+            }
+        }
         Object::Service(svc) => {
             if let Some(spec) = svc.spec.as_mut() {
                 service_spec(spec);
@@ -34,6 +39,30 @@ pub fn apply(object: &mut Object) {
             }
         }
         _ => {}
+    }
+}
+
+/// `SetDefaults_Job` (`pkg/apis/batch/v1/defaults.go`): one completion and
+/// one Pod at a time when neither is set, a back-off limit of 6,
+/// `NonIndexed` completion, not suspended, Pods replaced once terminating or
+/// failed, and the template's Pod defaults.
+fn job_spec(spec: &mut k8s_openapi::api::batch::v1::JobSpec) {
+    if spec.completions.is_none() && spec.parallelism.is_none() {
+        spec.completions = Some(1);
+        spec.parallelism = Some(1);
+    }
+    spec.parallelism.get_or_insert(1);
+    spec.backoff_limit.get_or_insert(6);
+    spec.completion_mode
+        .get_or_insert_with(|| "NonIndexed".into());
+    spec.suspend.get_or_insert(false);
+    spec.manual_selector.get_or_insert(false);
+    if spec.pod_failure_policy.is_none() {
+        spec.pod_replacement_policy
+            .get_or_insert_with(|| "TerminatingOrFailed".into());
+    }
+    if let Some(pod) = spec.template.spec.as_mut() {
+        pod_spec(pod);
     }
 }
 

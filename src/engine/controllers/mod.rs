@@ -18,6 +18,8 @@ pub mod expectations;
 pub mod garbage_collector;
 pub mod hash;
 pub mod informer;
+pub mod job;
+pub mod job_sync;
 pub mod own_writes;
 pub mod pods;
 pub mod ranking;
@@ -32,6 +34,7 @@ use self::deployment::DeploymentController;
 use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
 use self::informer::{Delta, Informer};
+use self::job::JobController;
 use self::replicaset::ReplicaSetController;
 use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
@@ -180,6 +183,7 @@ pub struct ControllerManager {
     replicaset: ReplicaSetController,
     garbage_collector: GarbageCollector,
     endpointslice: EndpointSliceController,
+    job: JobController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -208,11 +212,12 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 4] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 5] {
         [
             &mut self.deployment,
             &mut self.replicaset,
             &mut self.endpointslice,
+            &mut self.job,
             &mut self.garbage_collector,
         ]
     }
