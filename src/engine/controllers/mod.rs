@@ -20,6 +20,7 @@ pub mod hash;
 pub mod informer;
 pub mod job;
 pub mod job_sync;
+pub mod node_lifecycle;
 pub mod own_writes;
 pub mod pods;
 pub mod ranking;
