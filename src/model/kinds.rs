@@ -77,6 +77,8 @@ fn short_names(kind: &Kind) -> &'static [&'static str] {
         "services" => &["svc", "service"],
         "deployments" => &["deploy", "deployment"],
         "replicasets" => &["rs", "replicaset"],
+        "jobs" => &["job"],
+        "endpointslices" => &["endpointslice"],
         "resourcequotas" => &["quota", "resourcequota"],
         "limitranges" => &["limits", "limitrange"],
         "configmaps" => &["cm", "configmap"],
@@ -117,6 +119,14 @@ pub static KINDS: &[Kind] = &[
     kind!("Service", "", "v1", "services", true),
     kind!("Deployment", "apps", "v1", "deployments", true),
     kind!("ReplicaSet", "apps", "v1", "replicasets", true),
+    kind!("Job", "batch", "v1", "jobs", true),
+    kind!(
+        "EndpointSlice",
+        "discovery.k8s.io",
+        "v1",
+        "endpointslices",
+        true
+    ),
     kind!(
         "ClusterRoleBinding",
         "rbac.authorization.k8s.io",

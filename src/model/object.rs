@@ -1,10 +1,12 @@
 //! Every stored object as one enum over the real `k8s-openapi` types.
 
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node, Pod, ResourceQuota, Secret, Service,
     ServiceAccount,
 };
+use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use k8s_openapi::api::scheduling::v1::PriorityClass;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -83,6 +85,8 @@ objects!(
     Service,
     Deployment,
     ReplicaSet,
+    Job,
+    EndpointSlice,
     ClusterRoleBinding,
     ClusterRole,
     RoleBinding,

@@ -136,6 +136,8 @@ mod tests {
                 "Node/node-1",
                 "Node/node-2",
                 "Node/node-3",
+                "Service/default/kubernetes",
+                "EndpointSlice/default/kubernetes",
             ]
         );
         assert!(
@@ -171,7 +173,7 @@ mod tests {
         .unwrap();
         let merged = merge_with_default(file);
         let names = names(&merged);
-        assert_eq!(names.len(), 13);
+        assert_eq!(names.len(), 15);
         assert!(names.contains(&"Node/node-3".to_owned()));
         assert_eq!(names.last().unwrap(), "ServiceAccount/default/default");
         assert_eq!(
@@ -202,7 +204,7 @@ mod tests {
             .filter_map(|m| m.object.as_node())
             .collect();
         assert_eq!(nodes.len(), 1);
-        assert_eq!(names(&merged).len(), 9);
+        assert_eq!(names(&merged).len(), 11);
         assert_eq!(merged.simulation.users.len(), 1);
     }
 }

@@ -265,6 +265,8 @@ fn typed(kind: &Kind, value: Value) -> Result<Object, TypeError> {
         "Service" => decode_as::<Service>(value),
         "Deployment" => decode_as::<Deployment>(value),
         "ReplicaSet" => decode_as::<ReplicaSet>(value),
+        "Job" => decode_as::<k8s_openapi::api::batch::v1::Job>(value),
+        "EndpointSlice" => decode_as::<k8s_openapi::api::discovery::v1::EndpointSlice>(value),
         "ClusterRoleBinding" => decode_as::<ClusterRoleBinding>(value),
         "ClusterRole" => decode_as::<ClusterRole>(value),
         "RoleBinding" => decode_as::<RoleBinding>(value),

@@ -22,6 +22,16 @@ pub fn apply(object: &mut Object) {
         Object::Deployment(deployment) => {
             deployment_spec(&mut deployment.spec);
         }
+        Object::Job(job) => {
+            if let Some(spec) = job.spec.as_mut() {
+                job_spec(spec);
+            }
+        }
+        Object::Service(svc) => {
+            if let Some(spec) = svc.spec.as_mut() {
+                service_spec(spec);
+            }
+        }
         Object::ReplicaSet(rs) => {
             rs.spec.replicas.get_or_insert(1);
             if let Some(pod) = rs.spec.template.as_mut().and_then(|t| t.spec.as_mut()) {
@@ -29,6 +39,61 @@ pub fn apply(object: &mut Object) {
             }
         }
         _ => {}
+    }
+}
+
+/// `SetDefaults_Job` (`pkg/apis/batch/v1/defaults.go`): one completion and
+/// one Pod at a time when neither is set, a back-off limit of 6,
+/// `NonIndexed` completion, not suspended, Pods replaced once terminating or
+/// failed, and the template's Pod defaults.
+fn job_spec(spec: &mut k8s_openapi::api::batch::v1::JobSpec) {
+    if spec.completions.is_none() && spec.parallelism.is_none() {
+        spec.completions = Some(1);
+        spec.parallelism = Some(1);
+    }
+    spec.parallelism.get_or_insert(1);
+    spec.backoff_limit.get_or_insert(6);
+    spec.completion_mode
+        .get_or_insert_with(|| "NonIndexed".into());
+    spec.suspend.get_or_insert(false);
+    spec.manual_selector.get_or_insert(false);
+    if spec.pod_failure_policy.is_none() {
+        spec.pod_replacement_policy
+            .get_or_insert_with(|| "TerminatingOrFailed".into());
+    }
+    if let Some(pod) = spec.template.spec.as_mut() {
+        pod_spec(pod);
+    }
+}
+
+/// `SetDefaults_Service` (`pkg/apis/core/v1/defaults.go`): `ClusterIP`,
+/// no session affinity, TCP ports whose `targetPort` is the port, and the
+/// traffic policies.
+fn service_spec(spec: &mut k8s_openapi::api::core::v1::ServiceSpec) {
+    use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+    spec.session_affinity.get_or_insert_with(|| "None".into());
+    let service_type = spec.type_.get_or_insert_with(|| "ClusterIP".into()).clone();
+    for port in spec.ports.iter_mut().flatten() {
+        port.protocol.get_or_insert_with(|| "TCP".into());
+        let unset = match &port.target_port {
+            None | Some(IntOrString::Int(0)) => true,
+            Some(IntOrString::String(s)) => s.is_empty(),
+            Some(IntOrString::Int(_)) => false,
+        };
+        if unset {
+            port.target_port = Some(IntOrString::Int(port.port));
+        }
+    }
+    if matches!(service_type.as_str(), "NodePort" | "LoadBalancer") {
+        spec.external_traffic_policy
+            .get_or_insert_with(|| "Cluster".into());
+    }
+    if service_type == "LoadBalancer" {
+        spec.allocate_load_balancer_node_ports.get_or_insert(true);
+    }
+    if service_type != "ExternalName" {
+        spec.internal_traffic_policy
+            .get_or_insert_with(|| "Cluster".into());
     }
 }
 

@@ -274,6 +274,10 @@ impl Handling<'_, '_> {
         prepare_for_create(&mut object, self.rng, self.now);
         let name = object.name().to_owned();
         self.admit(Operation::Create, user, &mut object, None)?;
+        if let Object::Service(svc) = &mut object {
+            // The Service registry's BeginCreate: IP families, cluster IP, node ports.
+            super::service_alloc::allocate(self.store, self.rng, svc);
+        }
         self.validate(super::validation::validate_create, &object)?;
         let effects = self.admit_validating(Operation::Create, user, &object, None)?;
         for write in effects.writes {

@@ -35,8 +35,64 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
         Object::Deployment(_) | Object::ReplicaSet(_) => {
             object.metadata_mut().generation = Some(1);
         }
+        Object::Job(job) => {
+            job.metadata.generation = Some(1);
+            job.status = None;
+            generate_job_selector(job);
+        }
         _ => {}
     }
+}
+
+/// `generateSelector` (`pkg/registry/batch/job/strategy.go`): unless
+/// `manualSelector`, the Job selects its Pods by its UID, and the template
+/// carries the labels that say so.
+fn generate_job_selector(job: &mut k8s_openapi::api::batch::v1::Job) {
+    let uid = job.metadata.uid.clone().unwrap_or_default();
+    let name = job.metadata.name.clone().unwrap_or_default();
+    let Some(spec) = job.spec.as_mut() else {
+        return;
+    };
+    if spec.manual_selector == Some(true) {
+        return;
+    }
+    let labels = spec
+        .template
+        .metadata
+        .get_or_insert_with(Default::default)
+        .labels
+        .get_or_insert_with(Default::default);
+    for (key, value) in [
+        ("batch.kubernetes.io/controller-uid", &uid),
+        ("batch.kubernetes.io/job-name", &name),
+        ("controller-uid", &uid),
+        ("job-name", &name),
+    ] {
+        labels
+            .entry(key.to_owned())
+            .or_insert_with(|| value.clone());
+    }
+    // `SetDefaults_Job`: a Job without labels takes its template's (applied again as it is read back).
+    if job
+        .metadata
+        .labels
+        .as_ref()
+        .is_none_or(std::collections::BTreeMap::is_empty)
+    {
+        job.metadata.labels.clone_from(
+            &spec
+                .template
+                .metadata
+                .as_ref()
+                .and_then(|m| m.labels.clone()),
+        );
+    }
+    spec.selector = Some(
+        k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector {
+            match_labels: Some([("batch.kubernetes.io/controller-uid".to_owned(), uid)].into()),
+            match_expressions: None,
+        },
+    );
 }
 
 /// Keeps what an update may not change: the system fields, and either the
@@ -68,6 +124,15 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
             return;
         }
         _ => {}
+    }
+    if let (Object::Job(new), Object::Job(old)) = (&mut *object, current) {
+        // `pkg/registry/batch/job/strategy.go`: the status subresource keeps the spec, the main resource keeps the status.
+        if subresource == Some("status") {
+            new.spec.clone_from(&old.spec);
+        } else {
+            new.status.clone_from(&old.status);
+        }
+        return;
     }
     if let (Object::Pod(new), Object::Pod(old_pod)) = (&mut *object, current) {
         if subresource == Some("status") {

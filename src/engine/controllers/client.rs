@@ -13,9 +13,12 @@ use crate::model::Kind;
 pub const ME: &str = "kube-controller-manager";
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 3] = [
+pub const CONTROLLERS: [&str; 6] = [
     "deployment-controller",
     "replicaset-controller",
+    "endpointslice-controller",
+    "node-controller",
+    "job-controller",
     "generic-garbage-collector",
 ];
 

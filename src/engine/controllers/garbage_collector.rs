@@ -6,8 +6,7 @@
 //!
 //! Only background cascading: podflow's API server has no finalizers or
 //! `propagationPolicy`, so a `Foreground` or `Orphan` delete cannot be asked
-//! for. The graph covers the kinds the informers watch (Deployments,
-//! `ReplicaSets`, Pods).
+//! for. The graph covers `ReplicaSets`, Pods and `EndpointSlices` as dependents.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -131,6 +130,7 @@ impl Controller for GarbageCollector {
         let ns = owner.namespace().unwrap_or_default().to_owned();
         let keys: Vec<String> = dependents_of(&informers.replicasets, &ns, &uid)
             .chain(dependents_of(&informers.pods, &ns, &uid))
+            .chain(dependents_of(&informers.endpointslices, &ns, &uid))
             .map(|o| item_key(o))
             .collect();
         for key in keys {
@@ -143,6 +143,7 @@ impl Controller for GarbageCollector {
         let informer = match kind {
             "ReplicaSet" => &informers.replicasets,
             "Pod" => &informers.pods,
+            "EndpointSlice" => &informers.endpointslices,
             _ => return Progress::Done,
         };
         let Some(object) = informer.get(rest) else {

@@ -12,10 +12,15 @@
 pub mod client;
 pub mod deployment;
 pub mod deployment_util;
+pub mod endpointslice;
+pub mod endpointslice_reconciler;
 pub mod expectations;
 pub mod garbage_collector;
 pub mod hash;
 pub mod informer;
+pub mod job;
+pub mod job_sync;
+pub mod node_lifecycle;
 pub mod own_writes;
 pub mod pods;
 pub mod ranking;
@@ -27,8 +32,10 @@ use std::sync::Arc;
 
 use self::client::ME;
 use self::deployment::DeploymentController;
+use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
 use self::informer::{Delta, Informer};
+use self::job::JobController;
 use self::replicaset::ReplicaSetController;
 use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
@@ -43,7 +50,15 @@ use crate::model::kinds::kind_of;
 const DELAYED: u64 = 1;
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 3] = ["Deployment", "ReplicaSet", "Pod"];
+pub const WATCHED: [&str; 7] = [
+    "Deployment",
+    "ReplicaSet",
+    "Pod",
+    "Service",
+    "EndpointSlice",
+    "Job",
+    "Node",
+];
 
 /// The shared informers' caches.
 #[derive(Debug, Clone, Default)]
@@ -51,26 +66,44 @@ pub struct Informers {
     pub deployments: Informer,
     pub replicasets: Informer,
     pub pods: Informer,
+    pub services: Informer,
+    pub endpointslices: Informer,
+    pub jobs: Informer,
+    pub nodes: Informer,
 }
 
 impl Informers {
-    /// The cache of `kind` (`Deployment`, `ReplicaSet`, `Pod`).
+    /// The cache of `kind` (one of [`WATCHED`]).
     pub fn of_kind(&self, kind: &str) -> Option<&Informer> {
         match kind {
             "Deployment" => Some(&self.deployments),
             "ReplicaSet" => Some(&self.replicasets),
             "Pod" => Some(&self.pods),
+            "Service" => Some(&self.services),
+            "EndpointSlice" => Some(&self.endpointslices),
+            "Job" => Some(&self.jobs),
+            "Node" => Some(&self.nodes),
+            _ => None,
+        }
+    }
+
+    fn of_kind_mut(&mut self, kind: &str) -> Option<&mut Informer> {
+        match kind {
+            "Deployment" => Some(&mut self.deployments),
+            "ReplicaSet" => Some(&mut self.replicasets),
+            "Pod" => Some(&mut self.pods),
+            "Service" => Some(&mut self.services),
+            "EndpointSlice" => Some(&mut self.endpointslices),
+            "Job" => Some(&mut self.jobs),
+            "Node" => Some(&mut self.nodes),
             _ => None,
         }
     }
 
     fn for_kind(&mut self, object: &Object) -> Option<(&'static str, &mut Informer)> {
-        match object {
-            Object::Deployment(_) => Some(("deployments", &mut self.deployments)),
-            Object::ReplicaSet(_) => Some(("replicasets", &mut self.replicasets)),
-            Object::Pod(_) => Some(("pods", &mut self.pods)),
-            _ => None,
-        }
+        let kind = object.kind();
+        let informer = self.of_kind_mut(kind.kind)?;
+        Some((kind.resource, informer))
     }
 }
 
@@ -150,6 +183,8 @@ pub struct ControllerManager {
     deployment: DeploymentController,
     replicaset: ReplicaSetController,
     garbage_collector: GarbageCollector,
+    endpointslice: EndpointSliceController,
+    job: JobController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -167,10 +202,8 @@ impl ControllerManager {
             if of_kind.is_empty() {
                 continue;
             }
-            match kind {
-                "Deployment" => self.informers.deployments.replace(&of_kind),
-                "ReplicaSet" => self.informers.replicasets.replace(&of_kind),
-                _ => self.informers.pods.replace(&of_kind),
+            if let Some(informer) = self.informers.of_kind_mut(kind) {
+                informer.replace(&of_kind);
             }
         }
     }
@@ -180,10 +213,12 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 3] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 5] {
         [
             &mut self.deployment,
             &mut self.replicaset,
+            &mut self.endpointslice,
+            &mut self.job,
             &mut self.garbage_collector,
         ]
     }

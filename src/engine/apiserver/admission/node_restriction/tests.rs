@@ -543,7 +543,7 @@ fn node_plugin_admit_mirror_pod_owners() {
         }
         o
     };
-    let table = [
+    let table = vec![
         (
             owners(json!([])),
             r#"node "mynode" can only create pods with an owner reference set to itself"#,
