@@ -10,6 +10,7 @@ pub mod controllers;
 pub mod engine;
 pub mod kubectl;
 pub mod kubectl_table;
+pub mod kubectl_table_more;
 pub mod kubelet;
 pub mod queue;
 pub mod rng;
