@@ -176,11 +176,11 @@ fn scaling_down_and_deleting_the_service_reach_the_slice() {
     );
 }
 
-/// The containers of this branch's kubelet run until stopped, so the Job
-/// cannot complete here: this checks its Pods' creation and its status;
-/// completion and `BackoffLimitExceeded` are unit-tested in `job_sync.rs`.
+/// A Job of 3 completions, 2 at a time, whose pods `exit 0`: two pods first,
+/// the third when one succeeds, then `Complete`. `BackoffLimitExceeded` is
+/// unit-tested in `job_sync.rs`.
 #[test]
-fn a_job_starts_as_many_pods_as_parallelism_allows() {
+fn a_job_runs_its_completions_parallelism_at_a_time() {
     let records = run(None, &[&apply("job.yaml")], |_| {});
     let jobs = of_kind(&records, "Job");
     let job = &jobs[0];
@@ -195,14 +195,33 @@ fn a_job_starts_as_many_pods_as_parallelism_allows() {
     assert_eq!(labels["controller-uid"], uid);
     assert_eq!(job["spec"]["backoffLimit"], 6);
     assert_eq!(job["spec"]["completionMode"], "NonIndexed");
-    assert_eq!(job["status"]["active"], 2);
-    assert_eq!(job["status"]["succeeded"], 0);
+    assert_eq!(job["status"]["active"], 0);
+    assert_eq!(job["status"]["succeeded"], 3);
     assert_eq!(job["status"]["failed"], 0);
-    assert_eq!(job["status"]["ready"], 2);
     assert!(job["status"]["startTime"].is_string());
+    assert!(job["status"]["completionTime"].is_string());
+    let complete = job["status"]["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .any(|c| c["type"] == "Complete" && c["reason"] == "CompletionsReached");
+    assert!(complete, "{job}");
 
     let pods = of_kind(&records, "Pod");
-    assert_eq!(pods.len(), 2, "parallelism 2");
+    assert_eq!(pods.len(), 3, "three completions");
+    assert!(pods.iter().all(|p| p["status"]["phase"] == "Succeeded"));
+    // Never more than `parallelism` at once: the third pod is created after the first two.
+    let created_at: Vec<u64> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.reason == "SuccessfulCreate" && e.object.kind == "Job" => {
+                Some(r.t_ms)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(created_at.len(), 3);
+    assert!(created_at[2] > created_at[1], "{created_at:?}");
     let created: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.body {
@@ -213,7 +232,7 @@ fn a_job_starts_as_many_pods_as_parallelism_allows() {
             _ => None,
         })
         .collect();
-    assert_eq!(created.len(), 2);
+    assert_eq!(created.len(), 3);
     for pod in &pods {
         let name = pod["metadata"]["name"].as_str().unwrap();
         assert!(name.starts_with("pi-"), "{name}");
