@@ -678,9 +678,7 @@ impl Controller for DeploymentController {
     }
 
     fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
-        let object = match delta {
-            Delta::Added(o) | Delta::Updated { new: o, .. } | Delta::Deleted(o) => o,
-        };
+        let object = delta.object();
         match &**object {
             Object::Deployment(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
             Object::ReplicaSet(rs) => {

@@ -25,6 +25,15 @@ pub enum Delta {
     Deleted(Arc<Object>),
 }
 
+impl Delta {
+    /// The object as the change left it (the last state of a deleted one).
+    pub fn object(&self) -> &Arc<Object> {
+        match self {
+            Delta::Added(o) | Delta::Updated { new: o, .. } | Delta::Deleted(o) => o,
+        }
+    }
+}
+
 /// The cache key of an object: `NAMESPACE/NAME`, or `NAME` for cluster-scoped ones.
 pub fn key_of(object: &Object) -> String {
     match object.namespace() {

@@ -185,9 +185,7 @@ impl Controller for JobController {
     }
 
     fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
-        let object = match delta {
-            Delta::Added(o) | Delta::Updated { new: o, .. } | Delta::Deleted(o) => o,
-        };
+        let object = delta.object();
         match &**object {
             Object::Job(_) => {
                 let key = key_of(object);
