@@ -19,7 +19,9 @@ use super::job_sync::{Plan, plan};
 use super::own_writes::OwnWrites;
 use super::pods::{controller_of, controller_ref, meta_key};
 use super::workqueue::WorkQueue;
-use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
+use super::{
+    Controller, Informers, Progress, enqueue, owned_object_changed, sync_stage, wait_for_own_write,
+};
 use crate::engine::apiserver::handler::Response;
 use crate::engine::apiserver::request::{Body, Verb};
 use crate::engine::component::{Cx, RequestId};
@@ -188,11 +190,7 @@ impl Controller for JobController {
         let object = delta.object();
         match &**object {
             Object::Job(_) => {
-                let key = key_of(object);
-                if matches!(delta, Delta::Deleted(_)) {
-                    self.expectations.forget(&key);
-                }
-                enqueue(NAME, &mut self.queue, &key, cx);
+                owned_object_changed(NAME, &mut self.queue, &mut self.expectations, delta, cx);
             }
             Object::Pod(pod) => {
                 let Some(key) = owner_key(&pod.metadata, informers) else {

@@ -147,6 +147,22 @@ pub fn enqueue(controller: &'static str, queue: &mut WorkQueue, key: &str, cx: &
     }
 }
 
+/// A change to the object a controller owns (a `ReplicaSet`, a Job): its
+/// creation expectations go with it when it is deleted, and its key is queued.
+pub fn owned_object_changed(
+    controller: &'static str,
+    queue: &mut WorkQueue,
+    expectations: &mut expectations::Expectations,
+    delta: &Delta,
+    cx: &mut Cx<'_>,
+) {
+    let key = informer::key_of(delta.object());
+    if matches!(delta, Delta::Deleted(_)) {
+        expectations.forget(&key);
+    }
+    enqueue(controller, queue, &key, cx);
+}
+
 /// Whether a sync must wait for its informer to see the controller's own
 /// latest write; records a `sync` stage `waiting` when so.
 pub fn wait_for_own_write(

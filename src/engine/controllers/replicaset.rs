@@ -22,7 +22,9 @@ use super::pods::{controller_of, controller_ref, is_active, is_available, is_rea
 use super::ranking::pods_to_delete;
 use super::slow_start::{Next, SlowStart};
 use super::workqueue::WorkQueue;
-use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
+use super::{
+    Controller, Informers, Progress, enqueue, owned_object_changed, sync_stage, wait_for_own_write,
+};
 use crate::engine::apiserver::handler::Response;
 use crate::engine::apiserver::request::{Body, Verb};
 use crate::engine::apiserver::validation::selector_matches;
@@ -549,11 +551,7 @@ impl Controller for ReplicaSetController {
         let object = delta.object();
         match &**object {
             Object::ReplicaSet(_) => {
-                let key = key_of(object);
-                if matches!(delta, Delta::Deleted(_)) {
-                    self.expectations.forget(&key);
-                }
-                enqueue(NAME, &mut self.queue, &key, cx);
+                owned_object_changed(NAME, &mut self.queue, &mut self.expectations, delta, cx);
             }
             Object::Pod(_) => self.pod_delta(delta, informers, cx),
             _ => {}
