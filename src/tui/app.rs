@@ -66,7 +66,7 @@ pub struct App {
     pub progress: Progress,
     pub progress_path: Option<PathBuf>,
     /// Playing stops here (a lesson step's end) rather than at the last step.
-    stop_at: Option<usize>,
+    pub(crate) stop_at: Option<usize>,
 }
 
 impl App {

@@ -193,3 +193,21 @@ fn quiz_80x24() {
     app.update(Action::Lesson(LessonKey::Choose(3)));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
+
+#[test]
+fn next_while_a_step_plays_finishes_that_step_first() {
+    // An impatient student presses `n` without letting any step play: each
+    // press ends the step still playing, so the quiz ("the API server has just
+    // stored the Pod") still shows the moment the Pod was stored.
+    let calm = at_first_quiz();
+    let mut quick = picker_app();
+    press(&mut quick, LessonKey::Confirm);
+    while !matches!(
+        quick.lesson.as_ref().and_then(|p| p.current()),
+        Some(Step::Quiz(_))
+    ) {
+        quick.update(Action::Lesson(LessonKey::NextStep));
+    }
+    assert!(!quick.playing, "a quiz plays nothing");
+    assert_eq!(quick.cursor, calm.cursor, "the same moment, however fast");
+}

@@ -90,7 +90,12 @@ impl App {
         let mut effects = Vec::new();
         match key {
             LessonKey::NextStep => {
+                // A step still playing ends at once: the next starts where it ends.
+                let unfinished = self.stop_at;
                 effects = self.pause();
+                if let Some(end) = unfinished {
+                    self.seek(end);
+                }
                 let from = self.cursor;
                 match player.next(&mut self.timeline, from) {
                     Ok(Some(end)) => {
