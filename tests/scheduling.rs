@@ -371,3 +371,34 @@ fn an_event_no_rejecting_plugin_cares_about_leaves_the_pod_waiting() {
         .count();
     assert_eq!(attempts, 1, "no second attempt");
 }
+
+#[test]
+fn a_toleration_added_to_the_waiting_pod_moves_it_at_once() {
+    // `PriorityQueue.Update`: the pod's own update is a `PodTolerationChange`
+    // and TaintToleration's `isSchedulableAfterPodTolerationChange` queues
+    // it, long before the five-minute flush.
+    let records = run(
+        Some("zones-cluster.yaml"),
+        &[
+            &common::apply("ssd-pod.yaml"),
+            "wait 10s",
+            &common::apply("ssd-pod-now-tolerating.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let moved = records
+        .iter()
+        .find_map(|r| match &r.body {
+            Record::Stage(s) if s.stage == "queue" && s.outcome == "active" => {
+                Some((r.t_ms, s.detail.clone()))
+            }
+            _ => None,
+        })
+        .expect("the update moves the pod");
+    assert_eq!(moved.1, "PodTolerationChange: default/ssd moved to activeQ");
+    assert!(moved.0 < 11_000, "moved when updated, at {} ms", moved.0);
+    let pod = final_object(&records, "Pod", "ssd");
+    assert_eq!(pod["spec"]["nodeName"], "node-a2");
+    assert_eq!(pod["status"]["phase"], "Running");
+}
