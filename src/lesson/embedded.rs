@@ -14,6 +14,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/02-inside-the-api-server.yaml",
         include_str!("../../lessons/02-inside-the-api-server.yaml"),
     ),
+    (
+        "lessons/04-the-scheduler.yaml",
+        include_str!("../../lessons/04-the-scheduler.yaml"),
+    ),
 ];
 
 /// Every built-in lesson, read.

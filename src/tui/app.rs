@@ -12,7 +12,10 @@ use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
 use super::phases;
 use super::theme::ThemeName;
+use crate::command;
+use crate::engine::kubectl::Command;
 use crate::lesson::progress::Progress;
+use crate::scenario::Location;
 use crate::timeline::{Timeline, View};
 
 /// Playback speeds, slowest first.
@@ -371,9 +374,27 @@ impl App {
         Vec::new()
     }
 
+    /// Reads a command-bar line into kubectl's command. In a lesson, `-f`
+    /// names the lesson's own files first (as its steps do), then files on disk.
+    pub fn resolve_command(&self, line: &str) -> Result<Command, String> {
+        let parsed = command::parse(line).map_err(|e| e.0)?;
+        let resolved = match self.lesson.as_deref() {
+            Some(player) => command::resolve(parsed, |file| {
+                let lesson = &player.lesson;
+                if lesson.owns_file(file) {
+                    lesson.manifests(file, &Location::new(&lesson.file, 1, 1))
+                } else {
+                    crate::cli::load_manifests(file)
+                }
+            }),
+            None => command::resolve(parsed, crate::cli::load_manifests),
+        };
+        resolved.map_err(|e| e.to_string())
+    }
+
     /// Runs a command typed in the command bar after the current step: the
     /// run is recomputed from there and the cursor moves to the first new step.
-    pub fn submit(&mut self, command: crate::engine::kubectl::Command) {
+    pub fn submit(&mut self, command: Command) {
         let at = (!self.timeline.is_empty()).then_some(self.cursor);
         let first_new = self.timeline.submit_at(at, command);
         self.seek(first_new);

@@ -15,7 +15,6 @@ use super::keymap;
 use super::panes::PaneId;
 use super::render::slider_step;
 use super::terminal::Tui;
-use crate::command;
 
 /// Runs the interface until the user quits or a signal arrives.
 pub async fn run(app: &mut App) -> io::Result<()> {
@@ -127,19 +126,12 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
 
 /// Runs a command typed in the command bar; errors go to the status bar.
 fn run_command(app: &mut App, line: &str) {
-    let parsed = match command::parse(line) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            app.notice = Some(e.0);
-            return;
-        }
-    };
-    match command::resolve(parsed, crate::cli::load_manifests) {
+    match app.resolve_command(line) {
         Ok(command) => {
             app.submit(command);
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
         }
-        Err(e) => app.notice = Some(e.to_string()),
+        Err(message) => app.notice = Some(message),
     }
 }
 

@@ -87,8 +87,6 @@ pub struct NodeChanges {
     pub labels: bool,
     /// `UpdateNodeTaint` (taints, or `spec.unschedulable`).
     pub taints: bool,
-    /// Of which `spec.unschedulable` (cordon, uncordon).
-    pub unschedulable: bool,
     /// `UpdateNodeCondition`.
     pub conditions: bool,
 }
@@ -111,8 +109,6 @@ impl NodeChanges {
             labels: old.metadata.labels != new.metadata.labels,
             taints: spec(old).taints != spec(new).taints
                 || spec(old).unschedulable != spec(new).unschedulable,
-            unschedulable: spec(old).unschedulable.unwrap_or(false)
-                != spec(new).unschedulable.unwrap_or(false),
             conditions: condition_states(old) != condition_states(new),
         }
     }
@@ -124,35 +120,34 @@ impl NodeChanges {
 }
 
 impl ClusterEvent {
-    /// The event's name as the queue's log names it (`NodeAdd`,
-    /// `NodeSpecUnschedulableChange`, `AssignedPodDelete`, ...).
+    /// The event's name as the queue's log names it: the resource and the
+    /// action type (`ClusterEvent.Label`, `NodeUpdateNodeTaint`,
+    /// `AssignedPodDelete`, `UnschedulablePodUpdatePodToleration`).
     pub fn label(&self) -> &'static str {
         match self {
             ClusterEvent::NodeAdd(_) => "NodeAdd",
             ClusterEvent::NodeUpdate { changes, .. } => {
-                if changes.unschedulable {
-                    "NodeSpecUnschedulableChange"
-                } else if changes.taints {
-                    "NodeTaintChange"
+                if changes.taints {
+                    "NodeUpdateNodeTaint"
                 } else if changes.labels {
-                    "NodeLabelChange"
+                    "NodeUpdateNodeLabel"
                 } else if changes.allocatable {
-                    "NodeAllocatableChange"
+                    "NodeUpdateNodeAllocatable"
                 } else {
-                    "NodeConditionChange"
+                    "NodeUpdateNodeCondition"
                 }
             }
             ClusterEvent::NodeDelete => "NodeDelete",
             ClusterEvent::AssignedPodAdd => "AssignedPodAdd",
-            ClusterEvent::AssignedPodUpdate => "AssignedPodUpdate",
+            ClusterEvent::AssignedPodUpdate => "AssignedPodUpdatePodLabel",
             ClusterEvent::AssignedPodDelete => "AssignedPodDelete",
             ClusterEvent::UnscheduledPodUpdate { changes, .. } => {
                 if changes.tolerations {
-                    "PodTolerationChange"
+                    "UnschedulablePodUpdatePodToleration"
                 } else if changes.scale_down {
-                    "PodRequestScaledDown"
+                    "UnschedulablePodUpdatePodScaleDown"
                 } else {
-                    "PodLabelChange"
+                    "UnschedulablePodUpdatePodLabel"
                 }
             }
         }
@@ -290,7 +285,7 @@ mod tests {
             node: Box::new(uncordoned.clone()),
             changes,
         };
-        assert_eq!(event.label(), "NodeSpecUnschedulableChange");
+        assert_eq!(event.label(), "NodeUpdateNodeTaint");
         assert!(event.may_help(&plain_pod(), &by("NodeUnschedulable")));
         // A pod short of cpu waits on: the node's allocatable did not change.
         assert!(!event.may_help(&plain_pod(), &by("NodeResourcesFit")));
@@ -337,7 +332,7 @@ mod tests {
             uid: "u1".into(),
             changes,
         };
-        assert_eq!(event.label(), "PodTolerationChange");
+        assert_eq!(event.label(), "UnschedulablePodUpdatePodToleration");
         assert!(event.may_help(&gpu, &by("TaintToleration")));
         assert!(!event.may_help(&gpu, &by("NodeResourcesFit")));
         // Only a toleration of the cordon taint helps NodeUnschedulable.

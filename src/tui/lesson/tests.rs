@@ -54,10 +54,12 @@ fn at_first_quiz() -> App {
 fn the_picker_highlights_the_first_lesson_and_opens_it() {
     let mut app = picker_app();
     assert_eq!(app.picker.as_ref().unwrap().selected, 0);
+    let last = app.picker.as_ref().unwrap().lessons.len() - 1;
     app.update(Action::Select(1));
-    app.update(Action::Select(5));
-    assert_eq!(app.picker.as_ref().unwrap().selected, 1);
-    app.update(Action::Select(-1));
+    app.update(Action::Select(99));
+    assert_eq!(app.picker.as_ref().unwrap().selected, last, "clamped");
+    app.update(Action::Select(-99));
+    assert_eq!(app.picker.as_ref().unwrap().selected, 0, "clamped");
     let effects = app.update(Action::Lesson(LessonKey::Confirm));
     assert!(app.picker.is_none());
     assert_eq!(effects, [Effect::SaveProgress]);
@@ -137,14 +139,9 @@ fn a_goal_is_unsolved_then_solved_and_resets() {
     let text = screen(&app, 120, 40);
     assert!(text.contains(":apply -f web-ssd.yaml"), "{text}");
     assert!(text.contains("✗ not yet"), "{text}");
-    // The student runs the solution in the command bar.
-    let lesson = app.lesson.as_ref().unwrap().lesson.clone();
-    let at = crate::scenario::Location::new("t", 1, 1);
-    let command = crate::command::resolve(
-        crate::command::parse("apply -f web-ssd.yaml").unwrap(),
-        |f| lesson.manifests(f, &at),
-    )
-    .unwrap();
+    // The student runs the solution in the command bar: `-f` reads the
+    // lesson's own file, not one on disk.
+    let command = app.resolve_command("apply -f web-ssd.yaml").unwrap();
     app.cursor = app.last();
     app.submit(command);
     assert_eq!(
