@@ -15,6 +15,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         include_str!("../../lessons/02-inside-the-api-server.yaml"),
     ),
     (
+        "lessons/03-etcd-and-watch.yaml",
+        include_str!("../../lessons/03-etcd-and-watch.yaml"),
+    ),
+    (
         "lessons/04-the-scheduler.yaml",
         include_str!("../../lessons/04-the-scheduler.yaml"),
     ),

@@ -11,7 +11,7 @@ use crate::engine::trace::Record;
 use crate::timeline::Timeline;
 
 /// The stage names of the trace (CONTRACT.md) a moment may name.
-pub const STAGES: [&str; 20] = [
+pub const STAGES: [&str; 21] = [
     "authentication",
     "authorization",
     "admission",
@@ -32,6 +32,7 @@ pub const STAGES: [&str; 20] = [
     "container",
     "probe",
     "status",
+    "compact",
 ];
 
 /// The phases of a Pod (`core/v1` `PodPhase`).
