@@ -22,6 +22,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/04-the-scheduler.yaml",
         include_str!("../../lessons/04-the-scheduler.yaml"),
     ),
+    (
+        "lessons/05-the-kubelet.yaml",
+        include_str!("../../lessons/05-the-kubelet.yaml"),
+    ),
 ];
 
 /// Every built-in lesson, read.
