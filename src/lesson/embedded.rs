@@ -26,6 +26,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/05-the-kubelet.yaml",
         include_str!("../../lessons/05-the-kubelet.yaml"),
     ),
+    (
+        "lessons/06-probes-and-restarts.yaml",
+        include_str!("../../lessons/06-probes-and-restarts.yaml"),
+    ),
 ];
 
 /// Every built-in lesson, read.
