@@ -30,6 +30,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/06-probes-and-restarts.yaml",
         include_str!("../../lessons/06-probes-and-restarts.yaml"),
     ),
+    (
+        "lessons/07-deployments.yaml",
+        include_str!("../../lessons/07-deployments.yaml"),
+    ),
 ];
 
 /// Every built-in lesson, read.
