@@ -34,6 +34,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/07-deployments.yaml",
         include_str!("../../lessons/07-deployments.yaml"),
     ),
+    (
+        "lessons/08-failure-clinic.yaml",
+        include_str!("../../lessons/08-failure-clinic.yaml"),
+    ),
 ];
 
 /// Every built-in lesson, read.
