@@ -27,6 +27,19 @@ pub struct Manifest {
     pub source: String,
 }
 
+impl Manifest {
+    /// The manifests read from `source` (a `-f` file), as kubectl sends them.
+    pub fn from_file(source: &str, read: Vec<crate::scenario::Manifest>) -> Vec<Manifest> {
+        read.into_iter()
+            .map(|m| Manifest {
+                object: m.object,
+                unknown_fields: m.unknown_fields,
+                source: source.to_owned(),
+            })
+            .collect()
+    }
+}
+
 /// A command of the cluster language, with its files already read.
 #[derive(Debug, Clone)]
 pub enum Command {

@@ -133,14 +133,7 @@ impl Lesson {
             let path = self.path(name, at)?;
             scenario::read_manifests(&path.to_string_lossy())?
         };
-        Ok(read
-            .into_iter()
-            .map(|m| Manifest {
-                source: name.to_owned(),
-                object: m.object,
-                unknown_fields: m.unknown_fields,
-            })
-            .collect())
+        Ok(Manifest::from_file(name, read))
     }
 }
 

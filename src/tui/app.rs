@@ -7,13 +7,14 @@ use std::path::PathBuf;
 
 use super::action::{Action, Effect};
 use super::lang::Lang;
+use super::lesson::editor::Editor;
 use super::lesson::picker::Picker;
 use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
 use super::phases;
 use super::theme::ThemeName;
 use crate::command;
-use crate::engine::kubectl::Command;
+use crate::engine::kubectl::{Command, Manifest};
 use crate::lesson::progress::Progress;
 use crate::scenario::Location;
 use crate::timeline::{Timeline, View};
@@ -37,6 +38,8 @@ pub enum Overlay {
     Command(String),
     /// The `/` filter of a pane and what was typed.
     Filter(PaneId, String),
+    /// The lesson's editor.
+    Editor(Box<Editor>),
 }
 
 /// The whole state of the interface.
@@ -180,6 +183,12 @@ impl App {
         }
         if let Overlay::Command(_) | Overlay::Filter(..) = self.overlay {
             return self.update_bar(&action);
+        }
+        if let Overlay::Editor(_) = self.overlay {
+            if let Action::Edit(key) = action {
+                self.update_editor(key);
+            }
+            return Vec::new();
         }
         match action {
             Action::Lesson(key) => self.update_lesson(key),
@@ -381,7 +390,10 @@ impl App {
         let resolved = match self.lesson.as_deref() {
             Some(player) => command::resolve(parsed, |file| {
                 let lesson = &player.lesson;
-                if lesson.owns_file(file) {
+                if let Some(text) = player.edited.get(file) {
+                    let read = crate::scenario::parse_manifests(file, text.as_bytes())?;
+                    Ok(Manifest::from_file(file, read))
+                } else if lesson.owns_file(file) {
                     lesson.manifests(file, &Location::new(&lesson.file, 1, 1))
                 } else {
                     crate::cli::load_manifests(file)

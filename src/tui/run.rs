@@ -12,6 +12,7 @@ use tokio::time::{Interval, MissedTickBehavior};
 use super::action::{Action, Effect};
 use super::app::{App, Overlay};
 use super::keymap;
+use super::lesson::editor::EditKey;
 use super::panes::PaneId;
 use super::render::slider_step;
 use super::terminal::Tui;
@@ -79,6 +80,17 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
     match event {
         Event::Key(key) => key_action(app, *key).into_iter().collect(),
         Event::Mouse(mouse) => mouse_action(app, *mouse, area).into_iter().collect(),
+        Event::Paste(text) if matches!(app.overlay, Overlay::Editor(_)) => text
+            .chars()
+            .filter(|c| *c == '\n' || !c.is_control())
+            .map(|c| {
+                Action::Edit(if c == '\n' {
+                    EditKey::Enter
+                } else {
+                    EditKey::Char(c)
+                })
+            })
+            .collect(),
         Event::Paste(text) if matches!(app.overlay, Overlay::Command(_) | Overlay::Filter(..)) => {
             text.chars()
                 .filter(|c| !c.is_control())
@@ -93,6 +105,7 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
 fn key_action(app: &App, key: KeyEvent) -> Option<Action> {
     match app.overlay {
         Overlay::Command(_) | Overlay::Filter(..) => keymap::bar_action_for(key),
+        Overlay::Editor(_) => keymap::editor_action_for(key),
         _ => keymap::action_for(key),
     }
 }
