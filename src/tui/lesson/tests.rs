@@ -306,3 +306,30 @@ fn the_help_lists_the_lesson_keys_in_a_lesson() {
     assert!(text.contains("edit the lesson's files"), "{text}");
     assert!(text.contains("answer a quiz"), "{text}");
 }
+
+#[test]
+fn a_quiz_with_several_right_answers_toggles_until_enter() {
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    app.open_lesson(embedded::by_id("the-scheduler").unwrap().unwrap())
+        .unwrap();
+    let mut quizzes = 0;
+    while quizzes < 2 {
+        press(&mut app, LessonKey::NextStep);
+        if matches!(
+            app.lesson.as_ref().and_then(|p| p.current()),
+            Some(Step::Quiz(_))
+        ) {
+            quizzes += 1;
+        }
+    }
+    // Toggling: 1, 3 and 3 again leaves 1; Enter is needed to answer.
+    for n in [1, 3, 3, 2] {
+        app.update(Action::Lesson(LessonKey::Choose(n)));
+    }
+    let player = app.lesson.as_ref().unwrap();
+    assert!(!player.quiz.answered);
+    assert_eq!(player.quiz.chosen, [0, 1].into());
+    app.update(Action::Lesson(LessonKey::Confirm));
+    assert!(app.lesson.as_ref().unwrap().quiz_right());
+    insta::assert_snapshot!("multiple_answer_quiz_100x30", screen(&app, 100, 30));
+}
