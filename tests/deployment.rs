@@ -206,6 +206,15 @@ fn scaling_down_deletes_pods_and_scaling_up_creates_them() {
                 && e.4 == "replicaset-controller")
     );
     assert_eq!(of_kind(&records, "Pod").len(), 1);
+    // kubectl scale patches the scale subresource (`scale.ScaleREST`).
+    let scale_patches = records
+        .iter()
+        .filter(|r| {
+            matches!(&r.body, Record::Message { from, label, .. }
+                if from == "kubectl" && label == "PATCH /apis/apps/v1/namespaces/default/deployments/web/scale")
+        })
+        .count();
+    assert_eq!(scale_patches, 2);
     let rs = &of_kind(&records, "ReplicaSet")[0];
     assert_eq!(rs["spec"]["replicas"], 1);
     assert_eq!(rs["status"]["replicas"], 1);

@@ -273,9 +273,11 @@ impl Kubectl {
                 namespace,
                 replicas,
             } => {
+                // kubectl scale patches the scale subresource (`scale.ScaleREST`).
                 let patch = serde_json::json!({"spec": {"replicas": replicas}});
                 let req = self
                     .request(Verb::Patch, kind, or_default(namespace), &name)
+                    .subresource("scale")
                     .body(Body::Patch(patch));
                 let done = format!("{}/{name} scaled", type_name(kind));
                 self.send_plain(req, done, cx);

@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use k8s_openapi::api::autoscaling::v1::Scale;
+
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 use super::admission::{AdmissionRequest, Plugin, SideEffects, Verdict};
@@ -29,6 +31,8 @@ pub struct Response {
     pub items: Vec<Arc<Object>>,
     /// A `Status`, for failures (and the binding subresource's success).
     pub status: Option<Status>,
+    /// The `scale` subresource's answer: the parent seen as a `Scale`.
+    pub scale: Option<Box<Scale>>,
 }
 
 impl Response {
@@ -38,6 +42,7 @@ impl Response {
             object: Some(object),
             items: Vec::new(),
             status: None,
+            scale: None,
         }
     }
 
@@ -50,6 +55,7 @@ impl Response {
             object: None,
             items: Vec::new(),
             status: Some(status),
+            scale: None,
         }
     }
 
@@ -173,7 +179,8 @@ impl Handling<'_, '_> {
         match (self.request.verb, self.request.subresource.as_deref()) {
             (Verb::Create, Some("binding")) => self.bind(&user),
             (Verb::Create, _) => self.create(&user),
-            (Verb::Update | Verb::Patch, _) => self.update(&user),
+            (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
+            (Verb::Update | Verb::Patch, _) => self.update(&user, self.request.body.as_ref()),
             (Verb::Get, _) => self.get(),
             (Verb::List, _) => Ok(self.list()),
             (Verb::Watch, _) => self.watch(),
@@ -300,14 +307,15 @@ impl Handling<'_, '_> {
         }
     }
 
-    fn update(&mut self, user: &UserInfo) -> Step<Response> {
+    /// An update or patch of the named object with `body`.
+    fn update(&mut self, user: &UserInfo, body: Option<&Body>) -> Step<Response> {
         let req = self.request;
         let kind = req.kind;
         let key = key_for(kind, req.namespace.as_deref(), &req.name);
         let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
-        let mut object = match &req.body {
+        let mut object = match body {
             Some(Body::Patch(patch)) => {
                 let mut json = current.to_json();
                 super::patch::apply(&mut json, patch);
@@ -368,6 +376,34 @@ impl Handling<'_, '_> {
             }
             Err(_) => Err(Box::new(status::not_found(kind, &req.name))),
         }
+    }
+
+    /// A patch or update of the `scale` subresource: it becomes a patch of
+    /// the parent's `spec.replicas`, answered with the parent as a `Scale`.
+    fn scale(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Box::new(status::not_found(req.kind, &req.name)));
+        };
+        let Some(scale) = super::scale::scale_of(&current) else {
+            return Err(Box::new(status::no_such_resource()));
+        };
+        let asked = match &req.body {
+            Some(Body::Patch(patch)) => super::scale::patched_replicas(&scale, patch),
+            _ => None,
+        };
+        let replicas = asked
+            .or_else(|| scale.spec.as_ref().and_then(|s| s.replicas).map(i64::from))
+            .unwrap_or(0);
+        let patch = Body::Patch(serde_json::json!({"spec": {"replicas": replicas}}));
+        let mut response = self.update(user, Some(&patch))?;
+        response.scale = response
+            .object
+            .as_deref()
+            .and_then(super::scale::scale_of)
+            .map(Box::new);
+        Ok(response)
     }
 
     fn bind(&mut self, user: &UserInfo) -> Step<Response> {
@@ -434,6 +470,7 @@ impl Handling<'_, '_> {
             object: Some(entry.object),
             items: Vec::new(),
             status: Some(ok),
+            scale: None,
         })
     }
 
@@ -459,6 +496,7 @@ impl Handling<'_, '_> {
             object: None,
             items,
             status: None,
+            scale: None,
         }
     }
 
