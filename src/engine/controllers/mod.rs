@@ -11,6 +11,7 @@
 
 pub mod client;
 pub mod deployment;
+pub mod deployment_history;
 pub mod deployment_util;
 pub mod endpointslice;
 pub mod endpointslice_reconciler;
