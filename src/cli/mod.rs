@@ -1,5 +1,6 @@
 //! The command line (clap): one file per subcommand.
 
+mod gen_cluster;
 mod lessons;
 mod play;
 mod setup;
@@ -29,6 +30,8 @@ pub enum Commands {
     /// List the lessons, or check lesson files.
     #[command(subcommand)]
     Lessons(lessons::LessonsCommand),
+    /// Write a generated cluster file: a control plane and N workers over Z zones.
+    GenCluster(gen_cluster::GenClusterArgs),
 }
 
 /// Exit status for a usage error or unreadable input (CONTRACT.md).
@@ -48,6 +51,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Play(args)) => play::run(&args, Vec::new()),
         Some(Commands::Trace(args)) => trace::run(&args),
         Some(Commands::Lessons(command)) => lessons::run(&command),
+        Some(Commands::GenCluster(args)) => gen_cluster::run(&args),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };
