@@ -36,11 +36,9 @@ pub fn run(args: &GenClusterArgs) -> Result<(), String> {
         pods: args.pods,
     };
     let text = generate(args.nodes, args.zones, &shape)?;
-    match &args.output {
-        Some(path) => std::fs::write(path, text).map_err(|e| format!("error: writing {path}: {e}")),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+    if let Some(path) = &args.output {
+        return std::fs::write(path, text).map_err(|e| format!("error: writing {path}: {e}"));
     }
+    print!("{text}");
+    Ok(())
 }
