@@ -16,6 +16,7 @@ mod catalog;
 mod containers;
 pub mod dns;
 pub mod env;
+pub mod hooks;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
