@@ -359,7 +359,13 @@ impl Kubelet {
     /// hook, at most the grace period) and the grace period SIGTERM then gets
     /// (what is left, at least two seconds). A `sleep` hook's SIGTERM is
     /// queued on the process.
-    pub(super) fn pre_stop(&mut self, key: &str, i: usize, grace: u64, cx: &mut Cx<'_>) -> (u64, u64) {
+    pub(super) fn pre_stop(
+        &mut self,
+        key: &str,
+        i: usize,
+        grace: u64,
+        cx: &mut Cx<'_>,
+    ) -> (u64, u64) {
         if grace == 0 {
             return (0, grace);
         }

@@ -23,8 +23,8 @@ use k8s_openapi::api::core::v1::{Container, LifecycleHandler, Pod};
 use super::Kubelet;
 use super::backoff::pod_full_name;
 use super::dns::Dns;
-use super::process::{Process, World};
 use super::prober::{self, Handler, Outcome, Port, Target};
+use super::process::{Process, World};
 use crate::engine::apiserver::validation::go_quote;
 use crate::engine::clock::SimTime;
 use crate::engine::component::Cx;
@@ -217,7 +217,10 @@ impl Kubelet {
             HookRun::Done => ("hook", format!("{cname}: {name} hook succeeded")),
             HookRun::Sleep(ms) => (
                 "hook",
-                format!("{cname}: {name} hook sleeps {}", super::klog::go_duration(*ms)),
+                format!(
+                    "{cname}: {name} hook sleeps {}",
+                    super::klog::go_duration(*ms)
+                ),
             ),
             HookRun::Failed(message) => ("hook-failed", format!("{cname}: {message}")),
         };
@@ -235,9 +238,7 @@ impl Kubelet {
 
 #[cfg(test)]
 mod tests {
-    use k8s_openapi::api::core::v1::{
-        ExecAction, HTTPGetAction, SleepAction, TCPSocketAction,
-    };
+    use k8s_openapi::api::core::v1::{ExecAction, HTTPGetAction, SleepAction, TCPSocketAction};
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 

@@ -85,7 +85,10 @@ pub fn run(sh: &mut Shell, sys: &mut Sys, argv: &[String], io: &mut Io) -> Outco
         "nslookup" | "wget" | "curl" | "date" | "hostname" => {
             super::net::run(sh, sys, name, rest, io)
         }
-        "nginx" if sys.programs.iter().any(|p| p == name) && rest.first().is_some_and(|a| a == "-s") => {
+        "nginx"
+            if sys.programs.iter().any(|p| p == name)
+                && rest.first().is_some_and(|a| a == "-s") =>
+        {
             nginx_signal(sys, rest.get(1).map_or("", String::as_str), io)
         }
         _ if sys.programs.iter().any(|p| p == name) => {
