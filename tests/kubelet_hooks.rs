@@ -158,3 +158,28 @@ fn a_pre_stop_sleep_delays_sigterm() {
     let took = deleted_at(&records) - killed_at;
     assert!((5000..6000).contains(&took), "{took}");
 }
+
+/// A pod that names its node itself skips the scheduler; the kubelet's own
+/// admission rejects it when it does not fit (`predicate.go`, `rejectPod`).
+#[test]
+fn a_pod_bound_to_a_node_too_small_is_rejected() {
+    let records = run(None, &[&apply("bound-big-pod.yaml"), "wait 5s"], |_| {});
+    let events = kubelet_events(&records, "bound-big");
+    let (_, kind, reason, message) = &events[0];
+    assert_eq!(
+        (kind.as_str(), reason.as_str(), message.as_str()),
+        (
+            "Warning",
+            "OutOfcpu",
+            "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000"
+        )
+    );
+    assert_eq!(events.len(), 1, "nothing runs: {events:#?}");
+    let status = &final_object(&records, "Pod", "bound-big")["status"];
+    assert_eq!(status["phase"], "Failed");
+    assert_eq!(status["reason"], "OutOfcpu");
+    assert_eq!(
+        status["message"],
+        "Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000"
+    );
+}
