@@ -183,3 +183,42 @@ fn a_pod_bound_to_a_node_too_small_is_rejected() {
         "Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000"
     );
 }
+
+/// The docs' gRPC liveness example (`pods/probe/grpc-liveness.yaml`): etcd
+/// answers the gRPC health check on 2379, so the container is never restarted.
+#[test]
+fn the_grpc_liveness_example_stays_healthy() {
+    let records = run(None, &[&apply("grpc-liveness.yaml"), "wait 60s"], |_| {});
+    let events = kubelet_events(&records, "etcd-with-grpc");
+    let names = reasons(&events);
+    assert!(names.contains(&"Started"), "{events:#?}");
+    assert!(!names.contains(&"Unhealthy"), "{events:#?}");
+    assert!(!names.contains(&"Killing"), "{events:#?}");
+    let status = &final_object(&records, "Pod", "etcd-with-grpc")["status"];
+    assert_eq!(status["phase"], "Running");
+    assert_eq!(status["containerStatuses"][0]["restartCount"], 0);
+}
+
+/// The same probe on a port nothing serves: the gRPC prober's connect error,
+/// three times, then the restart.
+#[test]
+fn a_grpc_probe_on_a_closed_port_restarts_the_container() {
+    let records = run(
+        None,
+        &[&apply("grpc-liveness-wrong-port.yaml"), "wait 60s"],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "etcd-wrong-port");
+    let (_, kind, _, message) = first(&events, "Unhealthy");
+    assert_eq!(kind, "Warning");
+    assert!(
+        message.starts_with("Liveness probe failed: timeout: failed to connect service \"10.244.")
+            && message.ends_with(":2381\" within 1s: context deadline exceeded"),
+        "{message}"
+    );
+    let (_, _, _, killing) = first(&events, "Killing");
+    assert_eq!(
+        killing,
+        "Container etcd failed liveness probe, will be restarted"
+    );
+}
