@@ -258,138 +258,147 @@ mod tests {
         })
     }
 
+    fn taint(key: &str, effect: &str) -> Taint {
+        Taint {
+            key: key.into(),
+            value: Some("db".into()),
+            effect: effect.into(),
+            ..Taint::default()
+        }
+    }
+
+    /// One case: the pod, the node, the pods already there, the verdict.
+    struct Row {
+        name: &'static str,
+        pod: Pod,
+        node: Arc<Node>,
+        others: Vec<Arc<Pod>>,
+        want: Result<(), Rejection>,
+    }
+
+    fn check(rows: Vec<Row>) {
+        for row in rows {
+            assert_eq!(
+                admit(&row.pod, &row.node, row.others),
+                row.want,
+                "{}",
+                row.name
+            );
+        }
+    }
+
     /// `predicate_test.go` `TestGeneralPredicates` and `kubelet_test.go`
-    /// `TestHandlePortConflicts` / `TestHandleNodeSelector` /
-    /// `TestHandleMemExceeded`, with the newest wording.
+    /// `TestHandleMemExceeded`: the first resource short, with its amounts.
     #[test]
-    fn general_filter() {
-        let no_taints = node("4", "110", Vec::new());
-        let busy = Arc::new(pod("3", |_| {}));
-        let with_port = Arc::new(pod("100m", |s| {
+    fn resources() {
+        let small = node("4", "110", Vec::new());
+        check(vec![
+            Row {
+                name: "fits",
+                pod: pod("1", |_| {}),
+                node: small.clone(),
+                others: Vec::new(),
+                want: Ok(()),
+            },
+            Row {
+                name: "too much cpu",
+                pod: pod("5", |_| {}),
+                node: small.clone(),
+                others: Vec::new(),
+                want: reject(
+                    "OutOfcpu",
+                    "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000",
+                ),
+            },
+            Row {
+                name: "cpu used by others",
+                pod: pod("2", |_| {}),
+                node: small,
+                others: vec![Arc::new(pod("3", |_| {}))],
+                want: reject(
+                    "OutOfcpu",
+                    "Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000",
+                ),
+            },
+            Row {
+                name: "too many pods",
+                pod: pod("1", |_| {}),
+                node: node("4", "1", Vec::new()),
+                others: vec![Arc::new(pod("0", |_| {}))],
+                want: reject(
+                    "OutOfpods",
+                    "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1",
+                ),
+            },
+        ]);
+    }
+
+    /// `kubelet_test.go` `TestHandlePortConflicts`, `TestHandleNodeSelector`,
+    /// and `generalFilter`'s `NoExecute` check.
+    #[test]
+    fn predicates() {
+        let plain = node("4", "110", Vec::new());
+        let with_port = pod("100m", |s| {
             s.containers[0].ports = Some(vec![ContainerPort {
                 container_port: 80,
                 host_port: Some(8080),
                 ..ContainerPort::default()
             }]);
-        }));
-        let rows: Vec<(&str, Pod, Arc<Node>, Vec<Arc<Pod>>, Result<(), Rejection>)> = vec![
-            (
-                "fits",
-                pod("1", |_| {}),
-                no_taints.clone(),
-                Vec::new(),
-                Ok(()),
-            ),
-            (
-                "too much cpu",
-                pod("5", |_| {}),
-                no_taints.clone(),
-                Vec::new(),
-                reject(
-                    "OutOfcpu",
-                    "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000",
-                ),
-            ),
-            (
-                "cpu used by others",
-                pod("2", |_| {}),
-                no_taints.clone(),
-                vec![Arc::clone(&busy)],
-                reject(
-                    "OutOfcpu",
-                    "Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000",
-                ),
-            ),
-            (
-                "too many pods",
-                pod("1", |_| {}),
-                node("4", "1", Vec::new()),
-                vec![Arc::new(pod("0", |_| {}))],
-                reject(
-                    "OutOfpods",
-                    "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1",
-                ),
-            ),
-            (
-                "node selector",
-                pod("1", |s| {
+        });
+        let tolerating = pod("1", |s| {
+            s.tolerations = Some(vec![Toleration {
+                key: Some("dedicated".into()),
+                operator: Some("Exists".into()),
+                ..Toleration::default()
+            }]);
+        });
+        check(vec![
+            Row {
+                name: "node selector",
+                pod: pod("1", |s| {
                     s.node_selector = Some([("disk".to_owned(), "ssd".to_owned())].into());
                 }),
-                no_taints.clone(),
-                Vec::new(),
-                reject(
+                node: plain.clone(),
+                others: Vec::new(),
+                want: reject(
                     "NodeAffinity",
                     "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
                 ),
-            ),
-            (
-                "host port taken",
-                (*with_port).clone(),
-                no_taints.clone(),
-                vec![Arc::clone(&with_port)],
-                reject(
+            },
+            Row {
+                name: "host port taken",
+                pod: with_port.clone(),
+                node: plain,
+                others: vec![Arc::new(with_port)],
+                want: reject(
                     "NodePorts",
                     "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports",
                 ),
-            ),
-            (
-                "NoExecute taint",
-                pod("1", |_| {}),
-                node(
-                    "4",
-                    "110",
-                    vec![Taint {
-                        key: "dedicated".into(),
-                        value: Some("db".into()),
-                        effect: "NoExecute".into(),
-                        ..Taint::default()
-                    }],
-                ),
-                Vec::new(),
-                reject(
+            },
+            Row {
+                name: "NoExecute taint",
+                pod: pod("1", |_| {}),
+                node: node("4", "110", vec![taint("dedicated", "NoExecute")]),
+                others: Vec::new(),
+                want: reject(
                     "TaintToleration",
                     "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate",
                 ),
-            ),
-            (
-                "NoSchedule taints are the scheduler's",
-                pod("1", |_| {}),
-                node(
-                    "4",
-                    "110",
-                    vec![Taint {
-                        key: "dedicated".into(),
-                        effect: "NoSchedule".into(),
-                        ..Taint::default()
-                    }],
-                ),
-                Vec::new(),
-                Ok(()),
-            ),
-            (
-                "tolerated NoExecute taint",
-                pod("1", |s| {
-                    s.tolerations = Some(vec![Toleration {
-                        key: Some("dedicated".into()),
-                        operator: Some("Exists".into()),
-                        ..Toleration::default()
-                    }]);
-                }),
-                node(
-                    "4",
-                    "110",
-                    vec![Taint {
-                        key: "dedicated".into(),
-                        effect: "NoExecute".into(),
-                        ..Taint::default()
-                    }],
-                ),
-                Vec::new(),
-                Ok(()),
-            ),
-        ];
-        for (name, pod, node, others, want) in rows {
-            assert_eq!(admit(&pod, &node, others), want, "{name}");
-        }
+            },
+            Row {
+                name: "NoSchedule taints are the scheduler's",
+                pod: pod("1", |_| {}),
+                node: node("4", "110", vec![taint("dedicated", "NoSchedule")]),
+                others: Vec::new(),
+                want: Ok(()),
+            },
+            Row {
+                name: "tolerated NoExecute taint",
+                pod: tolerating,
+                node: node("4", "110", vec![taint("dedicated", "NoExecute")]),
+                others: Vec::new(),
+                want: Ok(()),
+            },
+        ]);
     }
 }
