@@ -11,11 +11,13 @@
 //! stop), [`probes`], [`report`] (PLEG, status, startup latency), with the
 //! runtime's [`process`] model, [`env`] and [`dns`].
 
+mod admission;
 pub mod backoff;
 mod catalog;
 mod containers;
 pub mod dns;
 pub mod env;
+pub mod hooks;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
@@ -103,6 +105,8 @@ pub struct Kubelet {
     /// The restart back-off (`CrashLoopBackOff`) and the image pull back-off.
     crash: Backoff,
     pulls: Backoff,
+    /// Its Node and the starting cluster's pods, for admission.
+    known: admission::Known,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -135,6 +139,7 @@ impl Kubelet {
             deleting: BTreeMap::new(),
             crash: Backoff::crash_loop(),
             pulls: Backoff::image_pull(),
+            known: admission::Known::default(),
         }
     }
 
@@ -166,6 +171,7 @@ impl Kubelet {
     }
 
     fn learn_node(&mut self, node: &Node) {
+        self.known.node = Some(Arc::new(node.clone()));
         if let Some(addresses) = node.status.as_ref().and_then(|s| s.addresses.as_ref())
             && let Some(ip) = addresses.iter().find(|a| a.type_ == "InternalIP")
         {
@@ -198,6 +204,9 @@ impl Kubelet {
                 Object::Node(node) => self.learn_node(node),
                 Object::Pod(pod) => {
                     self.settled.insert(pod_key(pod), None);
+                    self.known
+                        .settled
+                        .insert(pod_key(pod), Arc::new(pod.clone()));
                 }
                 Object::Service(service) => {
                     self.services.insert(service_key(service), service.clone());
@@ -338,6 +347,7 @@ impl Kubelet {
                 );
                 self.workers.remove(&key);
                 self.settled.remove(&key);
+                self.known.settled.remove(&key);
             }
         }
     }

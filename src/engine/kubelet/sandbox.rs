@@ -12,6 +12,9 @@ use crate::engine::trace::Stage;
 impl Kubelet {
     /// Admits a new pod and starts its worker: volumes first, then the sandbox.
     pub(super) fn admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+        if !self.can_admit(key, pod, cx) {
+            return;
+        }
         self.workers
             .insert(key.to_owned(), PodWorker::new(pod, cx.now));
         let pod_field = ("pod", klog::quoted(key));
