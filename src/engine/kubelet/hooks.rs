@@ -330,7 +330,7 @@ mod tests {
         let pre_stop = exec(&[
             "/bin/sh",
             "-c",
-            "nginx -s quit; while killall -C nginx; do sleep 1; done",
+            "nginx -s quit; while killall -0 nginx; do sleep 1; done",
         ]);
         assert_eq!(run_on(&pre_stop, &mut p), HookRun::Done);
         assert_eq!(
