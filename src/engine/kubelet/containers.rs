@@ -11,7 +11,7 @@ use super::lifecycle::{self, KillReason};
 use super::process::{Launch, Process, Signal, State};
 use super::status::ContainerState;
 use super::worker::Kill;
-use super::{Kubelet, Step, until};
+use super::{Kubelet, Step, payload, until};
 use crate::engine::clock::SimTime;
 use crate::engine::component::Cx;
 
@@ -23,6 +23,9 @@ impl Kubelet {
     /// Starts (or restarts) container `i`, unless its restart is in back-off;
     /// the image is ensured first. Returns whether it started now.
     pub(super) fn start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
+        if self.config_blocked(key, i) {
+            return false;
+        }
         let Some(w) = self.workers.get_mut(key) else {
             return false;
         };
@@ -75,16 +78,17 @@ impl Kubelet {
         if !self.ensure_image(key, i, cx) {
             return false;
         }
-        self.create_start(key, i, cx);
-        true
+        self.create_start(key, i, cx)
     }
 
-    /// `CreateContainer` and `StartContainer`: the process starts with its environment.
-    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+    /// `CreateContainer` and `StartContainer`: the process starts with its
+    /// environment and mounted files; returns whether it started (not when its
+    /// configuration refers to a missing `ConfigMap`, `Secret` or key).
+    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
         let me = self.me();
         let containerd = self.containerd();
         let Some(w) = self.workers.get(key) else {
-            return;
+            return false;
         };
         let ctr = &w.ctrs[i];
         let image_info = self.image_info(ctr.spec.image.as_deref().unwrap_or_default());
@@ -95,9 +99,21 @@ impl Kubelet {
             node_name: &self.node,
             pod_ip: &pod_ip,
             host_ip: &self.host_ip,
+            config: &self.config.cache,
         };
-        let env = env::container_env(&ctr.spec, &input);
-        let files = env::service_account_files(&ctr.spec, &w.pod);
+        let env = match env::container_env(&ctr.spec, &input) {
+            Ok(env) => env,
+            Err(message) => {
+                self.config_error(key, i, &message, cx);
+                return false;
+            }
+        };
+        let mut files = env::service_account_files(&ctr.spec, &w.pod);
+        files.extend(payload::container_files(
+            &ctr.spec,
+            &w.pod,
+            &self.config.cache,
+        ));
         let ns = w.names().0;
         let world = Dns {
             services: &self.services,
@@ -153,7 +169,7 @@ impl Kubelet {
             format!("{cname} ({})", &id[..13]),
         );
         let Some(w) = self.workers.get_mut(key) else {
-            return;
+            return false;
         };
         let ctr = &mut w.ctrs[i];
         ctr.retire();
@@ -177,6 +193,7 @@ impl Kubelet {
             self.schedule_probe(key, i, s, cx);
         }
         self.schedule_pleg(key, cx);
+        true
     }
 
     /// Runs every running process up to now; exits are recorded for the PLEG.
