@@ -1,14 +1,14 @@
-//! ConfigMaps and Secrets for the kubelet, end to end, with the examples of
+//! `ConfigMaps` and `Secrets` for the kubelet, end to end, with the examples of
 //! the Kubernetes documentation unmodified ("Configure a Pod to Use a
-//! ConfigMap", "Distribute Credentials Securely Using Secrets"): the
+//! `ConfigMap`", "Distribute Credentials Securely Using Secrets"): the
 //! environment (`makeEnvironmentVariables` in `pkg/kubelet/kubelet_pods.go`),
 //! `configMap`/`secret` volumes (`pkg/volume/configmap`, `pkg/volume/secret`),
-//! `CreateContainerConfigError` and `FailedMount` while a ConfigMap is
+//! `CreateContainerConfigError` and `FailedMount` while a `ConfigMap` is
 //! missing, and the recovery when it is applied later.
 //!
 //! What a container printed is not in the trace, so the output checks run the
 //! container as the kubelet launches it (its environment and mounted files
-//! from the ConfigMaps and Secrets of the final store) in the runtime's shell.
+//! from the `ConfigMaps` and `Secrets` of the final store) in the runtime's shell.
 
 mod common;
 
@@ -55,7 +55,7 @@ fn status(records: &[TraceRecord], pod: &str) -> serde_json::Value {
 }
 
 /// What the pod's first container prints when started as the kubelet starts
-/// it, from the final store's ConfigMaps and Secrets.
+/// it, from the final store's `ConfigMaps` and `Secrets`.
 fn container_output(records: &[TraceRecord], pod: &str) -> String {
     let mut cache = ConfigCache::default();
     for object in final_objects(records) {
@@ -395,4 +395,43 @@ fn pending_while_the_volume_is_missing() {
     );
     let out = common::kubectl_output(&records).join("\n");
     assert!(out.contains("ContainerCreating"), "{out}");
+}
+
+#[test]
+fn projected_volumes_and_optional_keys() {
+    let records = run(
+        None,
+        &[
+            &apply("configmap-multikeys.yaml"),
+            &apply("secret.yaml"),
+            &apply("projected-config-pod.yaml"),
+            "wait 30s",
+        ],
+        |_| {},
+    );
+    assert_eq!(status(&records, "projected-config")["phase"], "Succeeded");
+    assert_eq!(
+        container_output(&records, "projected-config"),
+        "verymy-app[]"
+    );
+}
+
+#[test]
+fn a_missing_secret_volume_fails_its_mount() {
+    let records = run(None, &[&apply("secret-pod.yaml"), "wait 5s"], |_| {});
+    let events = kubelet_events(&records, "secret-test-pod");
+    let (_, kind, _, message) = events
+        .iter()
+        .find(|e| e.2 == "FailedMount")
+        .expect("a FailedMount event");
+    assert_eq!(kind, "Warning");
+    assert_eq!(
+        message,
+        "MountVolume.SetUp failed for volume \"secret-volume\" : secret \"test-secret\" not found"
+    );
+    let status = status(&records, "secret-test-pod");
+    assert_eq!(
+        status["containerStatuses"][0]["state"]["waiting"]["reason"], "ContainerCreating",
+        "{status}"
+    );
 }

@@ -7,10 +7,11 @@
 //! tries again after its back-off (`pod_workers.go`, `completeWork`:
 //! `wait.Jitter(backOffPeriod, 0.5)`, 10 to 15 s).
 
+use super::env::{self, EnvInput};
 use super::lifecycle;
 use super::mount::{SYNC_BACK_OFF_MS, error_s};
 use super::status::ContainerState;
-use super::{Kubelet, Step, klog, until};
+use super::{Kubelet, Step, klog, payload, until};
 use crate::engine::component::Cx;
 
 /// Go's `%q` of a string (the `SyncResult` message in the pod worker's error).
@@ -27,7 +28,36 @@ pub fn start_error(container: &str, message: &str) -> String {
     )
 }
 
+/// A container's environment and its mounted files.
+pub(super) type ContainerConfig = (Vec<(String, String)>, Vec<(String, String)>);
+
 impl Kubelet {
+    /// `generateContainerConfig`'s config part: container `i`'s environment
+    /// and the files of its mounts; `Err` is the `CreateContainerConfigError` message.
+    pub(super) fn generate_container_config(
+        &self,
+        key: &str,
+        i: usize,
+    ) -> Result<ContainerConfig, String> {
+        let Some(w) = self.workers.get(key) else {
+            return Err(format!("pod {key} is not known"));
+        };
+        let spec = &w.ctrs[i].spec;
+        let pod_ip = w.pod_ip.clone().unwrap_or_default();
+        let input = EnvInput {
+            pod: &w.pod,
+            services: &self.services,
+            node_name: &self.node,
+            pod_ip: &pod_ip,
+            host_ip: &self.host_ip,
+            config: &self.config.cache,
+        };
+        let environment = env::container_env(spec, &input)?;
+        let mut files = env::service_account_files(spec, &w.pod);
+        files.extend(payload::container_files(spec, &w.pod, &self.config.cache));
+        Ok((environment, files))
+    }
+
     /// Whether container `i` failed its configuration in this sync (it is
     /// tried again when the pod worker's back-off ends).
     pub(super) fn config_blocked(&self, key: &str, i: usize) -> bool {

@@ -6,12 +6,12 @@
 
 use super::backoff::{self, Restart};
 use super::dns::Dns;
-use super::env::{self, EnvInput};
+use super::env;
 use super::lifecycle::{self, KillReason};
 use super::process::{Launch, Process, Signal, State};
 use super::status::ContainerState;
 use super::worker::Kill;
-use super::{Kubelet, Step, payload, until};
+use super::{Kubelet, Step, until};
 use crate::engine::clock::SimTime;
 use crate::engine::component::Cx;
 
@@ -92,28 +92,13 @@ impl Kubelet {
         };
         let ctr = &w.ctrs[i];
         let image_info = self.image_info(ctr.spec.image.as_deref().unwrap_or_default());
-        let pod_ip = w.pod_ip.clone().unwrap_or_default();
-        let input = EnvInput {
-            pod: &w.pod,
-            services: &self.services,
-            node_name: &self.node,
-            pod_ip: &pod_ip,
-            host_ip: &self.host_ip,
-            config: &self.config.cache,
-        };
-        let env = match env::container_env(&ctr.spec, &input) {
-            Ok(env) => env,
+        let (env, files) = match self.generate_container_config(key, i) {
+            Ok(config) => config,
             Err(message) => {
                 self.config_error(key, i, &message, cx);
                 return false;
             }
         };
-        let mut files = env::service_account_files(&ctr.spec, &w.pod);
-        files.extend(payload::container_files(
-            &ctr.spec,
-            &w.pod,
-            &self.config.cache,
-        ));
         let ns = w.names().0;
         let world = Dns {
             services: &self.services,

@@ -537,7 +537,8 @@ mod tests {
         // pkg/kubelet/kubelet_pods_test.go, TestMakeEnvironmentVariables
         // ("configmap", "configmap_missing", "configmap_missing_optional",
         // "configmap_invalid_keys_valid", "secret", "secret_missing", ... rows).
-        let rows: Vec<(Vec<EnvVar>, Result<Vec<(&str, &str)>, &str>)> = vec![
+        type Row<'a> = (Vec<EnvVar>, Result<Vec<(&'a str, &'a str)>, &'a str>);
+        let rows: Vec<Row<'_>> = vec![
             (
                 vec![
                     from_var(

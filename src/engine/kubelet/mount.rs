@@ -12,6 +12,8 @@
 //! the pod worker logs `Error syncing pod, skipping` and syncs again after its
 //! back-off (`pod_workers.go`: 10 s with a jitter factor of 0.5).
 
+use std::fmt::Write as _;
+
 use k8s_openapi::api::core::v1::{Pod, Volume};
 
 use super::config::{PendingVolume, PodMounts};
@@ -52,7 +54,7 @@ pub(super) fn error_s(
         klog::quoted(err)
     );
     for (key, value) in fields {
-        line.push_str(&format!(" {key}={value}"));
+        let _ = write!(line, " {key}={value}");
     }
     line
 }
@@ -98,6 +100,9 @@ impl Kubelet {
     /// The reconciler's first pass over a new pod's volumes; returns whether
     /// all are set up (else the pod waits, see [`Kubelet::config_due`]).
     pub(super) fn mount_volumes(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) -> bool {
+        // A new pod of this name starts afresh.
+        self.config.retry_at.remove(key);
+        self.config.blocked.retain(|(k, _)| k != key);
         let mut pending = Vec::new();
         for volume in Self::volumes_of(pod) {
             let (what, _) = detailed(&volume, pod);
