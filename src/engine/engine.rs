@@ -223,9 +223,16 @@ impl Engine {
             });
             // The kubelet's Service informer: service env vars and cluster DNS.
             subs.push(Subscription {
-                watcher: me,
+                watcher: me.clone(),
                 filter: WatchFilter::all(crate::model::kinds::kind_of("Service")),
             });
+            // Its ConfigMap and Secret managers: env and volumes.
+            for kind in ["ConfigMap", "Secret"] {
+                subs.push(Subscription {
+                    watcher: me.clone(),
+                    filter: WatchFilter::all(crate::model::kinds::kind_of(kind)),
+                });
+            }
         }
         for kind in super::controllers::WATCHED {
             subs.push(Subscription {

@@ -40,7 +40,21 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
             job.status = None;
             generate_job_selector(job);
         }
+        Object::Secret(secret) => merge_string_data(secret),
         _ => {}
+    }
+}
+
+/// `stringData` is write-only: its keys are merged over `data` and it is not
+/// stored (`Convert_v1_Secret_To_core_Secret` in `pkg/apis/core/v1/conversion.go`,
+/// on every write).
+pub fn merge_string_data(secret: &mut k8s_openapi::api::core::v1::Secret) {
+    let Some(strings) = secret.string_data.take() else {
+        return;
+    };
+    let data = secret.data.get_or_insert_with(Default::default);
+    for (key, value) in strings {
+        data.insert(key, k8s_openapi::ByteString(value.into_bytes()));
     }
 }
 
@@ -106,6 +120,9 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
     meta.deletion_timestamp.clone_from(&old.deletion_timestamp);
     meta.deletion_grace_period_seconds = old.deletion_grace_period_seconds;
     meta.generation = old.generation;
+    if let Object::Secret(secret) = &mut *object {
+        merge_string_data(secret);
+    }
     match (&mut *object, current) {
         (Object::Deployment(new), Object::Deployment(old)) => {
             apps_update(
@@ -266,5 +283,36 @@ mod tests {
             )),
             "Burstable"
         );
+    }
+
+    #[test]
+    fn string_data_merges_into_data() {
+        // pkg/apis/core/v1/conversion_test.go, TestSecretStringDataConversion:
+        // stringData wins over data for the same key and is not kept.
+        let mut object = Object::Secret(k8s_openapi::api::core::v1::Secret {
+            data: Some(
+                [
+                    (
+                        "username".to_owned(),
+                        k8s_openapi::ByteString(b"my-app".to_vec()),
+                    ),
+                    (
+                        "password".to_owned(),
+                        k8s_openapi::ByteString(b"old".to_vec()),
+                    ),
+                ]
+                .into(),
+            ),
+            string_data: Some([("password".to_owned(), "39528$vdg7Jb".to_owned())].into()),
+            ..Default::default()
+        });
+        prepare_for_create(&mut object, &mut Rng::new(1), SimTime::ZERO);
+        let Object::Secret(secret) = object else {
+            unreachable!()
+        };
+        assert_eq!(secret.string_data, None);
+        let data = secret.data.unwrap();
+        assert_eq!(data["password"].0, b"39528$vdg7Jb");
+        assert_eq!(data["username"].0, b"my-app");
     }
 }

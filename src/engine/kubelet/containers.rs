@@ -6,7 +6,7 @@
 
 use super::backoff::{self, Restart};
 use super::dns::Dns;
-use super::env::{self, EnvInput};
+use super::env;
 use super::hooks::{self, Hook, HookRun};
 use super::lifecycle::{self, KillReason};
 use super::process::{Launch, Process, Signal, State};
@@ -24,6 +24,9 @@ impl Kubelet {
     /// Starts (or restarts) container `i`, unless its restart is in back-off;
     /// the image is ensured first. Returns whether it started now.
     pub(super) fn start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
+        if self.config_blocked(key, i) {
+            return false;
+        }
         let Some(w) = self.workers.get_mut(key) else {
             return false;
         };
@@ -76,29 +79,27 @@ impl Kubelet {
         if !self.ensure_image(key, i, cx) {
             return false;
         }
-        self.create_start(key, i, cx);
-        true
+        self.create_start(key, i, cx)
     }
 
-    /// `CreateContainer` and `StartContainer`: the process starts with its environment.
-    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+    /// `CreateContainer` and `StartContainer`: the process starts with its
+    /// environment and mounted files; returns whether it started (not when its
+    /// configuration refers to a missing `ConfigMap`, `Secret` or key).
+    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
         let me = self.me();
         let containerd = self.containerd();
         let Some(w) = self.workers.get(key) else {
-            return;
+            return false;
         };
         let ctr = &w.ctrs[i];
         let image_info = self.image_info(ctr.spec.image.as_deref().unwrap_or_default());
-        let pod_ip = w.pod_ip.clone().unwrap_or_default();
-        let input = EnvInput {
-            pod: &w.pod,
-            services: &self.services,
-            node_name: &self.node,
-            pod_ip: &pod_ip,
-            host_ip: &self.host_ip,
+        let (env, files) = match self.generate_container_config(key, i) {
+            Ok(config) => config,
+            Err(message) => {
+                self.config_error(key, i, &message, cx);
+                return false;
+            }
         };
-        let env = env::container_env(&ctr.spec, &input);
-        let files = env::service_account_files(&ctr.spec, &w.pod);
         let ns = w.names().0;
         let world = Dns {
             services: &self.services,
@@ -154,7 +155,7 @@ impl Kubelet {
             format!("{cname} ({})", &id[..13]),
         );
         let Some(w) = self.workers.get_mut(key) else {
-            return;
+            return false;
         };
         let ctr = &mut w.ctrs[i];
         ctr.retire();
@@ -179,6 +180,7 @@ impl Kubelet {
         }
         self.schedule_pleg(key, cx);
         self.post_start(key, i, cx);
+        true
     }
 
     /// `startContainer` step 4: the `postStart` hook. On failure the container

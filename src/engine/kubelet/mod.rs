@@ -1,5 +1,6 @@
 //! The kubelet of one node: watches the pods bound to its node (and the
-//! Services, for the containers' environment and DNS), and for each pod runs the
+//! Services, for the containers' environment and DNS; the `ConfigMaps` and
+//! `Secrets`, for their environment and volumes), and for each pod runs the
 //! pod worker — volumes, sandbox (CRI `RunPodSandbox`, CNI `ADD`), init
 //! containers one after another, image pulls with their back-off, container
 //! create and start, probes, restarts with the crash-loop back-off, PLEG, and
@@ -14,6 +15,8 @@
 mod admission;
 pub mod backoff;
 mod catalog;
+pub mod config;
+mod config_error;
 mod containers;
 pub mod dns;
 pub mod env;
@@ -21,6 +24,8 @@ pub mod hooks;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
+mod mount;
+pub mod payload;
 pub mod prober;
 mod probes;
 pub mod process;
@@ -78,6 +83,8 @@ enum Step {
     KillDeadline(usize),
     /// The pod's containers have stopped (or the grace period ended): finish the deletion.
     Stopped,
+    /// Volume mounts and config retries fall due (`mount.rs`).
+    Config,
     /// A pod of the starting cluster being deleted: its grace period ended.
     SettledStopped,
 }
@@ -98,6 +105,8 @@ pub struct Kubelet {
     /// deleted of them (the pod as the deletion left it).
     settled: BTreeMap<String, Option<Arc<Pod>>>,
     services: Services,
+    /// The `ConfigMap`/`Secret` cache and the pods waiting on config.
+    config: config::ConfigState,
     timers: BTreeMap<u64, (String, Step)>,
     next_timer: u64,
     /// Final status patches in flight, and the pods to delete when they are answered.
@@ -134,6 +143,7 @@ impl Kubelet {
             services: [("default/kubernetes".to_owned(), dns::kubernetes_service())]
                 .into_iter()
                 .collect(),
+            config: config::ConfigState::default(),
             timers: BTreeMap::new(),
             next_timer: 1,
             deleting: BTreeMap::new(),
@@ -211,7 +221,9 @@ impl Kubelet {
                 Object::Service(service) => {
                     self.services.insert(service_key(service), service.clone());
                 }
-                _ => {}
+                other => {
+                    self.config.cache.observe(other, false);
+                }
             }
         }
     }
@@ -286,7 +298,11 @@ impl Kubelet {
                 return;
             }
             Object::Pod(pod) => pod,
-            _ => return,
+            other => {
+                let deleted = event.event_type == EventType::Deleted;
+                self.config.cache.observe(other, deleted);
+                return;
+            }
         };
         let key = pod_key(pod);
         let pods = klog::pods(&[&key]);
@@ -389,6 +405,7 @@ impl Kubelet {
             } => self.probe_tick(&key, ctr, slot, generation, cx),
             Step::KillDeadline(i) => self.kill_deadline(&key, i, cx),
             Step::Stopped => self.stopped(&key, cx),
+            Step::Config => self.config_due(&key, cx),
             Step::SettledStopped => {}
         }
     }
