@@ -115,7 +115,8 @@ impl Kubelet {
             memory_limit_bytes: env::memory_limit(&ctr.spec),
         };
         let process = Process::start(launch, cx.now, &world);
-        let image_id = self.images.get(&ctr.view.image).cloned();
+        let image = ctr.image();
+        let image_id = self.images.get(&image).cloned();
         let id = cx.rng.hex(64);
         let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
         cx.message(&me, &containerd, format!("CreateContainer {cname}"));
@@ -163,7 +164,9 @@ impl Kubelet {
             ctr.view.restart_count += 1;
         }
         ctr.view.container_id = Some(format!("containerd://{id}"));
+        ctr.view.image = image;
         ctr.view.image_id = image_id;
+        ctr.definition_changed = false;
         ctr.view.state = ContainerState::Running { started_at: cx.now };
         ctr.running_since = Some(cx.now);
         ctr.process = Some(process);

@@ -36,6 +36,7 @@ mod sandbox;
 pub mod status;
 mod stop;
 mod sync;
+mod update;
 mod worker;
 
 use std::collections::BTreeMap;
@@ -351,6 +352,9 @@ impl Kubelet {
                 } else if deleting {
                     self.terminate(&key, cx);
                 } else {
+                    if op == "SyncLoop UPDATE" {
+                        self.spec_updated(&key, pod, cx);
+                    }
                     self.observe_running(&key, cx);
                 }
             }
