@@ -6,6 +6,7 @@ use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node, Pod, ResourceQuota, Secret, Service,
     ServiceAccount,
 };
+use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use k8s_openapi::api::scheduling::v1::PriorityClass;
@@ -87,6 +88,7 @@ objects!(
     ReplicaSet,
     Job,
     EndpointSlice,
+    Lease,
     ClusterRoleBinding,
     ClusterRole,
     RoleBinding,

@@ -16,6 +16,7 @@ mod catalog;
 mod containers;
 pub mod dns;
 pub mod env;
+pub mod heartbeat;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
@@ -103,6 +104,8 @@ pub struct Kubelet {
     /// The restart back-off (`CrashLoopBackOff`) and the image pull back-off.
     crash: Backoff,
     pulls: Backoff,
+    /// The Lease renewal and node status sync ([`heartbeat`]).
+    heartbeat: heartbeat::Heartbeat,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -135,6 +138,7 @@ impl Kubelet {
             deleting: BTreeMap::new(),
             crash: Backoff::crash_loop(),
             pulls: Backoff::image_pull(),
+            heartbeat: heartbeat::Heartbeat::default(),
         }
     }
 
@@ -166,6 +170,7 @@ impl Kubelet {
     }
 
     fn learn_node(&mut self, node: &Node) {
+        self.heartbeat.saw_node(node);
         if let Some(addresses) = node.status.as_ref().and_then(|s| s.addresses.as_ref())
             && let Some(ip) = addresses.iter().find(|a| a.type_ == "InternalIP")
         {
@@ -344,6 +349,9 @@ impl Kubelet {
 
     /// A timer fired.
     pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if self.heartbeat_timer(timer, cx) {
+            return;
+        }
         let Some((key, step)) = self.timers.remove(&timer) else {
             return;
         };
@@ -384,7 +392,10 @@ impl Kubelet {
     }
 
     /// An answer arrived: after a terminated pod's final status, delete it.
-    pub fn on_response(&mut self, id: RequestId, _response: &Response, cx: &mut Cx<'_>) {
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if self.heartbeat_response(id, response, cx) {
+            return;
+        }
         if let Some(pod) = self.deleting.remove(&id) {
             let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
                 grace_period_seconds: Some(0),
