@@ -14,9 +14,9 @@ fn sent(records: &[TraceRecord], from: &str, label: &str) -> Vec<u64> {
     records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Message { from: f, label: l, .. } if f == from && l.starts_with(label) => {
-                Some(r.t_ms)
-            }
+            Record::Message {
+                from: f, label: l, ..
+            } if f == from && l.starts_with(label) => Some(r.t_ms),
             _ => None,
         })
         .collect()
@@ -41,7 +41,9 @@ fn events(records: &[TraceRecord], reason: &str) -> Vec<(u64, String, String, St
 /// When the stage `component`/`stage` with `outcome` was first recorded.
 fn stage_at(records: &[TraceRecord], component: &str, stage: &str, outcome: &str) -> Option<u64> {
     records.iter().find_map(|r| match &r.body {
-        Record::Stage(s) if s.component == component && s.stage == stage && s.outcome == outcome => {
+        Record::Stage(s)
+            if s.component == component && s.stage == stage && s.outcome == outcome =>
+        {
             Some(r.t_ms)
         }
         _ => None,
@@ -55,7 +57,10 @@ fn leases_are_renewed_every_ten_seconds_while_time_passes() {
     let records = run(None, &["wait 60s"], |_| {});
     let puts = sent(&records, "kubelet/node-1", LEASE_PUT);
     assert!(puts.len() >= 5, "{puts:?}");
-    assert_eq!(puts[0], 10_002, "the first renewal GETs the Lease, then PUTs it");
+    assert_eq!(
+        puts[0], 10_002,
+        "the first renewal GETs the Lease, then PUTs it"
+    );
     for pair in puts[1..].windows(2) {
         assert_eq!(pair[1] - pair[0], 10_000, "{puts:?}");
     }
@@ -65,7 +70,14 @@ fn leases_are_renewed_every_ten_seconds_while_time_passes() {
     assert_eq!(lease["spec"]["leaseDurationSeconds"], 40);
     assert_eq!(lease["metadata"]["ownerReferences"][0]["kind"], "Node");
     // Nothing changed on the nodes: no status PATCH before the 5-minute report.
-    assert!(sent(&records, "kubelet/node-1", "PATCH /api/v1/nodes/node-1/status").is_empty());
+    assert!(
+        sent(
+            &records,
+            "kubelet/node-1",
+            "PATCH /api/v1/nodes/node-1/status"
+        )
+        .is_empty()
+    );
 }
 
 #[test]
@@ -143,7 +155,10 @@ fn pods(records: &[TraceRecord]) -> Vec<(String, String, String, bool)> {
         .map(|p| {
             (
                 p["metadata"]["name"].as_str().unwrap().to_owned(),
-                p["spec"]["nodeName"].as_str().unwrap_or_default().to_owned(),
+                p["spec"]["nodeName"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
                 p["status"]["phase"].as_str().unwrap_or_default().to_owned(),
                 p["metadata"]["deletionTimestamp"].is_string(),
             )
@@ -172,7 +187,11 @@ fn a_silent_node_goes_unknown_its_pods_are_evicted_and_replaced() {
 
     let fault = stage_at(&records, "kubelet/node-1", "fault", "partitioned").expect("fault");
     // The kubelet is silent from then on.
-    assert!(sent(&records, "kubelet/node-1", LEASE_PUT).iter().all(|t| *t < fault));
+    assert!(
+        sent(&records, "kubelet/node-1", LEASE_PUT)
+            .iter()
+            .all(|t| *t < fault)
+    );
     // The Lease was last renewed before the fault (at the start, when the fault came first).
     let last_renewal = sent(&records, "kubelet/node-1", LEASE_PUT)
         .last()
@@ -186,8 +205,14 @@ fn a_silent_node_goes_unknown_its_pods_are_evicted_and_replaced() {
         "PUT /api/v1/nodes/node-1/status",
     );
     assert_eq!(unknown.len(), 1, "{unknown:?}");
-    assert!(unknown[0] > last_renewal + 50_000, "{unknown:?} {last_renewal}");
-    assert!(unknown[0] <= last_renewal + 55_000, "the next 5 s monitor pass");
+    assert!(
+        unknown[0] > last_renewal + 50_000,
+        "{unknown:?} {last_renewal}"
+    );
+    assert!(
+        unknown[0] <= last_renewal + 55_000,
+        "the next 5 s monitor pass"
+    );
     let node_events = events(&records, "NodeNotReady");
     assert_eq!(
         (node_events[0].1.as_str(), node_events[0].2.as_str()),
@@ -201,7 +226,11 @@ fn a_silent_node_goes_unknown_its_pods_are_evicted_and_replaced() {
             "{node_events:?}"
         );
     }
-    let tainted = sent(&records, "kube-controller-manager", "PATCH /api/v1/nodes/node-1");
+    let tainted = sent(
+        &records,
+        "kube-controller-manager",
+        "PATCH /api/v1/nodes/node-1",
+    );
     assert_eq!(tainted.len(), 1);
 
     // Evicted 300 s after the NoExecute taint, not before.
@@ -211,7 +240,10 @@ fn a_silent_node_goes_unknown_its_pods_are_evicted_and_replaced() {
         assert!(on_node_1.contains(&pod));
         assert_eq!(message, &format!("Marking for deletion Pod default/{pod}"));
         assert_eq!(source, "taint-eviction-controller");
-        assert!(*at >= tainted[0] + 300_000 && *at < tainted[0] + 301_000, "{at}");
+        assert!(
+            *at >= tainted[0] + 300_000 && *at < tainted[0] + 301_000,
+            "{at}"
+        );
     }
 
     let node = final_object(&records, "Node", "node-1");
@@ -222,8 +254,14 @@ fn a_silent_node_goes_unknown_its_pods_are_evicted_and_replaced() {
     assert_eq!(
         taints(&node),
         [
-            ("node.kubernetes.io/unreachable".to_owned(), "NoSchedule".to_owned()),
-            ("node.kubernetes.io/unreachable".to_owned(), "NoExecute".to_owned()),
+            (
+                "node.kubernetes.io/unreachable".to_owned(),
+                "NoSchedule".to_owned()
+            ),
+            (
+                "node.kubernetes.io/unreachable".to_owned(),
+                "NoExecute".to_owned()
+            ),
         ]
     );
 
@@ -276,9 +314,11 @@ fn a_recovered_node_is_ready_again_and_untainted() {
     let ready_events = events(&records, "NodeReady");
     assert_eq!(ready_events[0].2, "Node node-1 status is now: NodeReady");
     // Within the 300 s toleration: nothing was evicted, and the deletions were cancelled.
-    assert!(events(&records, "TaintManagerEviction")
-        .iter()
-        .all(|e| e.2.starts_with("Cancelling deletion of Pod default/")));
+    assert!(
+        events(&records, "TaintManagerEviction")
+            .iter()
+            .all(|e| e.2.starts_with("Cancelling deletion of Pod default/"))
+    );
     assert!(pods(&records).iter().all(|p| !p.3 && p.2 == "Running"));
 }
 

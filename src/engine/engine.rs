@@ -303,7 +303,10 @@ impl Engine {
             records.push(Record::Log {
                 component: "kubectl".into(),
                 node: None,
-                line: format!("error: no node \"{node}\" to {}", if faulted { "fault" } else { "recover" }),
+                line: format!(
+                    "error: no node \"{node}\" to {}",
+                    if faulted { "fault" } else { "recover" }
+                ),
             });
             return;
         };

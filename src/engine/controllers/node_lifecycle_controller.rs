@@ -57,9 +57,17 @@ fn probe_ms(node: &Node, informers: &Informers) -> Option<i64> {
     let name = node.metadata.name.as_deref().unwrap_or_default();
     let lease = informers
         .leases
-        .get(&format!("{}/{name}", crate::engine::kubelet::heartbeat::LEASE_NAMESPACE))
+        .get(&format!(
+            "{}/{name}",
+            crate::engine::kubelet::heartbeat::LEASE_NAMESPACE
+        ))
         .and_then(|o| match &**o {
-            Object::Lease(l) => l.spec.as_ref()?.renew_time.as_ref().map(|t| t.0.as_millisecond()),
+            Object::Lease(l) => l
+                .spec
+                .as_ref()?
+                .renew_time
+                .as_ref()
+                .map(|t| t.0.as_millisecond()),
             _ => None,
         });
     last_heartbeat(node).max(lease)
@@ -81,7 +89,13 @@ pub fn retainted(node: &Node, wanted: &[Taint]) -> Option<Vec<Taint>> {
     }
     let mut out: Vec<Taint> = current.iter().filter(|t| !ours(t)).cloned().collect();
     for w in wanted {
-        out.push(current.iter().find(|h| same(h, w)).cloned().unwrap_or_else(|| w.clone()));
+        out.push(
+            current
+                .iter()
+                .find(|h| same(h, w))
+                .cloned()
+                .unwrap_or_else(|| w.clone()),
+        );
     }
     Some(out)
 }
@@ -127,7 +141,11 @@ impl NodeLifecycleController {
             silent_ms as f64 / 1000.0,
             super::node_lifecycle::GRACE_PERIOD_MS / 1000
         );
-        cx.stage(Stage::new(ME, "sync", "unknown", detail).plugin(PLUGIN).node(name));
+        cx.stage(
+            Stage::new(ME, "sync", "unknown", detail)
+                .plugin(PLUGIN)
+                .node(name),
+        );
         let req = request(NAME, Verb::Update, kind_of("Node"), None, name)
             .subresource("status")
             .body(Body::Object(Box::new(Object::Node(updated))));
@@ -136,12 +154,12 @@ impl NodeLifecycleController {
         self.busy.insert(name.to_owned());
         if ready_status(node) == "True" {
             cx.event(node_event(name, "NodeNotReady"));
-            self.mark_pods_not_ready(name, informers, cx);
+            Self::mark_pods_not_ready(name, informers, cx);
         }
     }
 
     /// `MarkPodsNotReady`: each pod on the node whose `Ready` is `True` gets `False`.
-    fn mark_pods_not_ready(&mut self, node: &str, informers: &Informers, cx: &mut Cx<'_>) {
+    fn mark_pods_not_ready(node: &str, informers: &Informers, cx: &mut Cx<'_>) {
         let pods: Vec<Pod> = informers
             .pods
             .iter()
@@ -168,7 +186,14 @@ impl NodeLifecycleController {
                 .subresource("status")
                 .body(Body::Object(Box::new(Object::Pod(pod))));
             cx.send(req);
-            cx.event(pod_event(true, "NodeNotReady", "Node is not ready", (&ns, &name), None, NAME));
+            cx.event(pod_event(
+                true,
+                "NodeNotReady",
+                "Node is not ready",
+                (&ns, &name),
+                None,
+                NAME,
+            ));
         }
     }
 
@@ -185,13 +210,25 @@ impl NodeLifecycleController {
         let detail = if wanted.is_empty() {
             format!("{name} is Ready: its {UNREACHABLE} and {NOT_READY} taints removed")
         } else {
-            let keys: Vec<String> = wanted.iter().map(|t| format!("{}:{}", t.key, t.effect)).collect();
-            format!("{name} is {}: tainted {}", ready_word(ready_status(node)), keys.join(", "))
+            let keys: Vec<String> = wanted
+                .iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect();
+            format!(
+                "{name} is {}: tainted {}",
+                ready_word(ready_status(node)),
+                keys.join(", ")
+            )
         };
-        cx.stage(Stage::new(ME, "sync", "taint", detail).plugin(PLUGIN).node(name.clone()));
+        cx.stage(
+            Stage::new(ME, "sync", "taint", detail)
+                .plugin(PLUGIN)
+                .node(name.clone()),
+        );
         let taints = serde_json::to_value(&taints).unwrap_or_default();
-        let req = request(NAME, Verb::Patch, kind_of("Node"), None, &name)
-            .body(Body::Patch(serde_json::json!({ "spec": { "taints": taints } })));
+        let req = request(NAME, Verb::Patch, kind_of("Node"), None, &name).body(Body::Patch(
+            serde_json::json!({ "spec": { "taints": taints } }),
+        ));
         let id = cx.send(req);
         self.inflight.insert(id, name.clone());
         self.busy.insert(name);
@@ -277,7 +314,10 @@ mod tests {
         let other = taint("dedicated", "NoSchedule");
         let unreachable = taints_for_ready("Unknown", SimTime(1000));
         let got = retainted(&node(vec![other.clone()]), &unreachable).unwrap();
-        let keys: Vec<(&str, &str)> = got.iter().map(|t| (t.key.as_str(), t.effect.as_str())).collect();
+        let keys: Vec<(&str, &str)> = got
+            .iter()
+            .map(|t| (t.key.as_str(), t.effect.as_str()))
+            .collect();
         assert_eq!(
             keys,
             [
@@ -286,7 +326,13 @@ mod tests {
                 (UNREACHABLE, "NoExecute")
             ]
         );
-        assert_eq!(retainted(&node(got.clone()), &taints_for_ready("Unknown", SimTime(9000))), None);
+        assert_eq!(
+            retainted(
+                &node(got.clone()),
+                &taints_for_ready("Unknown", SimTime(9000))
+            ),
+            None
+        );
         let healed = retainted(&node(got), &[]).unwrap();
         assert_eq!(healed, [other]);
         assert_eq!(retainted(&node(vec![]), &[]), None);
@@ -296,6 +342,9 @@ mod tests {
     fn the_node_event_says_the_new_status() {
         let e = node_event("node-1", "NodeNotReady");
         assert_eq!(e.message, "Node node-1 status is now: NodeNotReady");
-        assert_eq!((e.object.kind.as_str(), e.source.as_str()), ("Node", "node-controller"));
+        assert_eq!(
+            (e.object.kind.as_str(), e.source.as_str()),
+            ("Node", "node-controller")
+        );
     }
 }

@@ -74,7 +74,11 @@ impl TaintEvictionController {
             } else {
                 no_execute(node)
             };
-            if self.tainted.get(&name).map_or(taints.is_empty(), |t| *t == taints) {
+            if self
+                .tainted
+                .get(&name)
+                .map_or(taints.is_empty(), |t| *t == taints)
+            {
                 return;
             }
             if taints.is_empty() {
@@ -101,7 +105,8 @@ impl TaintEvictionController {
             if let Delta::Updated { old, .. } = delta
                 && let Some(old) = old.as_pod()
                 && node_of(old) == node_of(pod)
-                && old.spec.as_ref().map(|s| &s.tolerations) == pod.spec.as_ref().map(|s| &s.tolerations)
+                && old.spec.as_ref().map(|s| &s.tolerations)
+                    == pod.spec.as_ref().map(|s| &s.tolerations)
             {
                 return;
             }
@@ -150,7 +155,11 @@ impl TaintEvictionController {
             "{key} does not tolerate the NoExecute taints of its node beyond {} s: deletion scheduled",
             delay / 1000
         );
-        cx.stage(Stage::new(ME, "sync", "scheduled", detail).plugin(NAME).pod(key));
+        cx.stage(
+            Stage::new(ME, "sync", "scheduled", detail)
+                .plugin(NAME)
+                .pod(key),
+        );
     }
 
     /// `cancelWorkWithEvent`.
@@ -210,8 +219,10 @@ impl TaintEvictionController {
     /// An answer to one of its requests; `false` when `id` is not its.
     pub fn on_response(&mut self, id: RequestId, _response: &Response, cx: &mut Cx<'_>) -> bool {
         if let Some((ns, name)) = self.patching.remove(&id) {
-            let req = request(NAME, Verb::Delete, kind_of("Pod"), Some(&ns), &name)
-                .body(Body::Delete { grace_period_seconds: None });
+            let req =
+                request(NAME, Verb::Delete, kind_of("Pod"), Some(&ns), &name).body(Body::Delete {
+                    grace_period_seconds: None,
+                });
             let id = cx.send(req);
             self.deleting.insert(id, format!("{ns}/{name}"));
             return true;

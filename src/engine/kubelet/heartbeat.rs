@@ -127,7 +127,12 @@ const HEALTHY: [(&str, &str, &str, &str); 4] = [
         "KubeletHasSufficientPID",
         "kubelet has sufficient PID available",
     ),
-    ("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+    (
+        "Ready",
+        "True",
+        "KubeletReady",
+        "kubelet is posting ready status",
+    ),
 ];
 
 /// What the kubelet reports of its node's conditions: those the node started
@@ -208,17 +213,16 @@ pub fn computed_status(
     status.images = Some(images);
     let list = status.conditions.get_or_insert_with(Vec::new);
     for (type_, state, reason, message) in conditions {
-        let entry = match list.iter_mut().position(|c| c.type_ == *type_) {
-            Some(i) => &mut list[i],
-            None => {
-                list.push(NodeCondition {
-                    type_: type_.clone(),
-                    ..NodeCondition::default()
-                });
-                let last = list.len() - 1;
-                &mut list[last]
-            }
+        let index = if let Some(i) = list.iter().position(|c| c.type_ == *type_) {
+            i
+        } else {
+            list.push(NodeCondition {
+                type_: type_.clone(),
+                ..NodeCondition::default()
+            });
+            list.len() - 1
         };
+        let entry = &mut list[index];
         if entry.status != *state || entry.last_transition_time.is_none() {
             entry.last_transition_time = Some(at.clone());
         }
@@ -280,9 +284,10 @@ impl Kubelet {
     }
 
     fn heartbeat_pending(&self, what: Pending) -> bool {
-        self.heartbeat.pending.iter().any(|(_, p)| {
-            *p == what || (what == Pending::GetLease && *p == Pending::WriteLease)
-        })
+        self.heartbeat
+            .pending
+            .iter()
+            .any(|(_, p)| *p == what || (what == Pending::GetLease && *p == Pending::WriteLease))
     }
 
     fn lease_request(&self, verb: Verb) -> Request {
@@ -369,11 +374,11 @@ impl Kubelet {
                 let Some(node) = self.heartbeat.node.clone() else {
                     return true;
                 };
-                let request = self
-                    .lease_request(Verb::Create)
-                    .body(Body::Object(Box::new(Object::Lease(node_lease(
-                        &node, cx.now,
-                    )))));
+                let request =
+                    self.lease_request(Verb::Create)
+                        .body(Body::Object(Box::new(Object::Lease(node_lease(
+                            &node, cx.now,
+                        )))));
                 let id = cx.send(request);
                 self.heartbeat.pending.push((id, Pending::WriteLease));
             }
@@ -409,9 +414,7 @@ mod tests {
     #[test]
     fn images_are_reported_largest_first() {
         let mut registry = Registry::default();
-        registry
-            .sizes
-            .insert(normalize("nginx:1.27"), 72_000_000);
+        registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
         let held: BTreeMap<String, String> = [
             (
                 normalize("registry.k8s.io/pause:3.10"),

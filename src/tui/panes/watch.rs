@@ -10,6 +10,9 @@
 //! └───────────────────────────────────────────────────┘
 //! ```
 //!
+//! A node Lease's renewal (`leases/kube-node-lease/NODE`) is a heartbeat,
+//! real but routine: its line is drawn dim so the pod story stands out.
+//!
 //! The `/` filter keeps the lines whose watcher or `resource/namespace/name`
 //! holds every word of it (`sched pods`). Building walks back from the current
 //! record only as far as the tallest pane (plus the scroll) needs.
@@ -38,6 +41,8 @@ pub struct WatchLine {
     pub object: String,
     /// The object's `resourceVersion` in the event.
     pub resource_version: String,
+    /// A heartbeat (a Lease renewal): drawn dim.
+    pub heartbeat: bool,
 }
 
 /// What the pane shows.
@@ -81,6 +86,7 @@ impl Model {
                 event_type: w.event_type.clone(),
                 object,
                 resource_version: w.resource_version.clone(),
+                heartbeat: w.resource == "leases",
             });
         }
         lines.reverse();
@@ -199,6 +205,15 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
                 "DELETED" => theme.bad,
                 _ => theme.changed,
             };
+            if l.heartbeat {
+                return Line::styled(
+                    format!(
+                        "{} ← {} {} rv={}",
+                        l.watcher, l.event_type, l.object, l.resource_version
+                    ),
+                    theme.dim,
+                );
+            }
             Line::from(vec![
                 Span::styled(l.watcher.clone(), theme.component),
                 Span::styled(" ← ", theme.dim),

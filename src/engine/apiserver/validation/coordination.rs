@@ -25,18 +25,24 @@ pub fn validate_lease_spec(lease: &Lease, errs: &mut Vec<FieldError>) {
         ));
     }
     if let Some(transitions) = spec.lease_transitions {
-        errs.extend(nonnegative(
-            "spec.leaseTransitions",
-            i64::from(transitions),
-        ));
+        errs.extend(nonnegative("spec.leaseTransitions", i64::from(transitions)));
     }
     let strategy = spec.strategy.as_deref().unwrap_or_default();
     // A strategy with a `/` is a qualified name of the user's own; podflow
     // accepts those as written.
     if spec.strategy.is_some() && !strategy.contains('/') && !STRATEGIES.contains(&strategy) {
-        errs.push(not_supported("spec.strategy.strategy", strategy, &STRATEGIES));
+        errs.push(not_supported(
+            "spec.strategy.strategy",
+            strategy,
+            &STRATEGIES,
+        ));
     }
-    if spec.preferred_holder.as_deref().is_some_and(|h| !h.is_empty()) && strategy.is_empty() {
+    if spec
+        .preferred_holder
+        .as_deref()
+        .is_some_and(|h| !h.is_empty())
+        && strategy.is_empty()
+    {
         errs.push(forbidden(
             "spec.preferredHolder",
             "may only be specified if `strategy` is defined",
@@ -61,23 +67,43 @@ mod tests {
     #[test]
     fn lease_spec_table() {
         let cases = [
-            ("a node's lease", LeaseSpec {
-                holder_identity: Some("node-1".into()),
-                lease_duration_seconds: Some(40),
-                ..LeaseSpec::default()
-            }, vec![]),
-            ("zero duration", LeaseSpec {
-                lease_duration_seconds: Some(0),
-                ..LeaseSpec::default()
-            }, vec!["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"]),
-            ("negative transitions", LeaseSpec {
-                lease_transitions: Some(-1),
-                ..LeaseSpec::default()
-            }, vec!["spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0"]),
-            ("preferred holder alone", LeaseSpec {
-                preferred_holder: Some("node-2".into()),
-                ..LeaseSpec::default()
-            }, vec!["spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined"]),
+            (
+                "a node's lease",
+                LeaseSpec {
+                    holder_identity: Some("node-1".into()),
+                    lease_duration_seconds: Some(40),
+                    ..LeaseSpec::default()
+                },
+                vec![],
+            ),
+            (
+                "zero duration",
+                LeaseSpec {
+                    lease_duration_seconds: Some(0),
+                    ..LeaseSpec::default()
+                },
+                vec!["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"],
+            ),
+            (
+                "negative transitions",
+                LeaseSpec {
+                    lease_transitions: Some(-1),
+                    ..LeaseSpec::default()
+                },
+                vec![
+                    "spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0",
+                ],
+            ),
+            (
+                "preferred holder alone",
+                LeaseSpec {
+                    preferred_holder: Some("node-2".into()),
+                    ..LeaseSpec::default()
+                },
+                vec![
+                    "spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined",
+                ],
+            ),
         ];
         for (name, spec, want) in cases {
             let mut errs = Vec::new();
