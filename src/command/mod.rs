@@ -72,6 +72,14 @@ pub fn resolve<E>(
             node,
             unschedulable: false,
         },
+        Parsed::FaultNode { node } => Command::NodeFault {
+            node,
+            faulted: true,
+        },
+        Parsed::RecoverNode { node } => Command::NodeFault {
+            node,
+            faulted: false,
+        },
         Parsed::WaitIdle => Command::Wait(Wait::Idle),
         Parsed::WaitFor(ms) => Command::Wait(Wait::For(ms)),
     })

@@ -1,7 +1,9 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
 //! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
-//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording.
+//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording;
+//! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
+//! they cut a node off from the control plane and reconnect it).
 
 use crate::engine::clock::parse_duration;
 use crate::model::Kind;
@@ -37,6 +39,14 @@ pub enum Parsed {
         node: String,
     },
     Uncordon {
+        node: String,
+    },
+    /// `fault node NODE`: the node's kubelet loses the API server.
+    FaultNode {
+        node: String,
+    },
+    /// `recover node NODE`: it reaches the API server again.
+    RecoverNode {
         node: String,
     },
     WaitIdle,
@@ -147,6 +157,11 @@ fn kind_and_name(
     }
 }
 
+/// Whether `word` names the Node kind (`node`, `nodes`, `no`).
+fn is_node_kind(word: &str) -> bool {
+    Kind::lookup(word).is_some_and(|k| k.kind == "Node")
+}
+
 /// Parses one command line.
 pub fn parse(line: &str) -> Result<Parsed, ParseError> {
     let mut words = words(line)?;
@@ -221,6 +236,21 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             }),
             _ => err("error: USAGE: cordon NODE [flags]"),
         },
+        "fault" | "recover" => {
+            let node = match positional.as_slice() {
+                [kind, node] if is_node_kind(kind) => Some(node.clone()),
+                [one] => one
+                    .split_once('/')
+                    .filter(|(kind, _)| is_node_kind(kind))
+                    .map(|(_, node)| node.to_owned()),
+                _ => None,
+            };
+            match node.filter(|n| !n.is_empty()) {
+                Some(node) if verb == "fault" => Ok(Parsed::FaultNode { node }),
+                Some(node) => Ok(Parsed::RecoverNode { node }),
+                None => err(format!("error: USAGE: {verb} node NODE")),
+            }
+        }
         "wait" => match positional.as_slice() {
             [what] if what == "idle" => Ok(Parsed::WaitIdle),
             [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
@@ -288,6 +318,18 @@ mod tests {
                 node: "node-1".into()
             }
         );
+        assert_eq!(
+            parse("fault node node-1").unwrap(),
+            Parsed::FaultNode {
+                node: "node-1".into()
+            }
+        );
+        assert_eq!(
+            parse("recover node/node-1").unwrap(),
+            Parsed::RecoverNode {
+                node: "node-1".into()
+            }
+        );
         assert_eq!(parse("wait 10m").unwrap(), Parsed::WaitFor(600_000));
         assert_eq!(parse("wait idle").unwrap(), Parsed::WaitIdle);
     }
@@ -314,6 +356,8 @@ mod tests {
             r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#
         );
         assert_eq!(e(""), "error: empty command");
+        assert_eq!(e("fault node-1"), "error: USAGE: fault node NODE");
+        assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
     }
 }

@@ -74,6 +74,9 @@ pub enum Command {
     },
     /// `cordon NODE` (`true`) or `uncordon NODE` (`false`).
     Cordon { node: String, unschedulable: bool },
+    /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
+    /// request; the node's kubelet loses (or regains) the API server.
+    NodeFault { node: String, faulted: bool },
     /// `wait DURATION` / `wait idle`
     Wait(Wait),
 }
@@ -306,6 +309,7 @@ impl Kubectl {
                 );
                 self.send_plain(req, done, cx);
             }
+            Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;

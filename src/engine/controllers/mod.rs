@@ -22,11 +22,13 @@ pub mod informer;
 pub mod job;
 pub mod job_sync;
 pub mod node_lifecycle;
+pub mod node_lifecycle_controller;
 pub mod own_writes;
 pub mod pods;
 pub mod ranking;
 pub mod replicaset;
 pub mod slow_start;
+pub mod taint_eviction;
 pub mod workqueue;
 
 use std::sync::Arc;
@@ -37,7 +39,9 @@ use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
 use self::informer::{Delta, Informer};
 use self::job::JobController;
+use self::node_lifecycle_controller::NodeLifecycleController;
 use self::replicaset::ReplicaSetController;
+use self::taint_eviction::TaintEvictionController;
 use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
 use super::clock::SimTime;
@@ -49,9 +53,16 @@ use crate::model::kinds::kind_of;
 
 /// The timer that brings back keys whose retry delay is over.
 const DELAYED: u64 = 1;
+/// The node lifecycle controller's monitor timer (`--node-monitor-period`).
+const NODE_MONITOR: u64 = 2;
+
+/// The node lifecycle controller's first monitor pass, as `(timer, delay_ms)`.
+pub fn first_monitor_timer() -> (u64, u64) {
+    (NODE_MONITOR, node_lifecycle::MONITOR_PERIOD_MS)
+}
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 7] = [
+pub const WATCHED: [&str; 8] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -59,6 +70,7 @@ pub const WATCHED: [&str; 7] = [
     "EndpointSlice",
     "Job",
     "Node",
+    "Lease",
 ];
 
 /// The shared informers' caches.
@@ -71,6 +83,7 @@ pub struct Informers {
     pub endpointslices: Informer,
     pub jobs: Informer,
     pub nodes: Informer,
+    pub leases: Informer,
 }
 
 impl Informers {
@@ -84,6 +97,7 @@ impl Informers {
             "EndpointSlice" => Some(&self.endpointslices),
             "Job" => Some(&self.jobs),
             "Node" => Some(&self.nodes),
+            "Lease" => Some(&self.leases),
             _ => None,
         }
     }
@@ -97,6 +111,7 @@ impl Informers {
             "EndpointSlice" => Some(&mut self.endpointslices),
             "Job" => Some(&mut self.jobs),
             "Node" => Some(&mut self.nodes),
+            "Lease" => Some(&mut self.leases),
             _ => None,
         }
     }
@@ -202,6 +217,8 @@ pub struct ControllerManager {
     garbage_collector: GarbageCollector,
     endpointslice: EndpointSliceController,
     job: JobController,
+    node_lifecycle: NodeLifecycleController,
+    taint_eviction: TaintEvictionController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -263,11 +280,18 @@ impl ControllerManager {
         for controller in self.controllers() {
             controller.on_delta(&delta, &informers, cx);
         }
+        self.node_lifecycle.on_delta(&delta, cx);
+        self.taint_eviction.on_delta(&delta, &informers, cx);
         self.run(cx);
     }
 
     /// An answer to a controller's request.
     pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if self.node_lifecycle.on_response(id, response)
+            || self.taint_eviction.on_response(id, response, cx)
+        {
+            return self.run(cx);
+        }
         let informers = self.informers.clone();
         for controller in self.controllers() {
             if let Some((key, progress)) = controller.on_response(id, response, &informers, cx) {
@@ -282,6 +306,15 @@ impl ControllerManager {
 
     /// The retry timer fired: keys whose delay is over are queued again.
     pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if timer == NODE_MONITOR {
+            cx.after_background(node_lifecycle::MONITOR_PERIOD_MS, NODE_MONITOR);
+            self.node_lifecycle.monitor(&self.informers, cx);
+            return;
+        }
+        if TaintEvictionController::owns_timer(timer) {
+            self.taint_eviction.on_timer(timer, cx);
+            return;
+        }
         if timer == DELAYED {
             self.timer_at = None;
             for controller in self.controllers() {

@@ -21,6 +21,7 @@ mod containers;
 pub mod dns;
 pub mod env;
 pub mod hooks;
+pub mod heartbeat;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
@@ -117,6 +118,8 @@ pub struct Kubelet {
     pulls: Backoff,
     /// Its Node and the starting cluster's pods, for admission.
     known: admission::Known,
+    /// The Lease renewal and node status sync ([`heartbeat`]).
+    heartbeat: heartbeat::Heartbeat,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -151,6 +154,7 @@ impl Kubelet {
             crash: Backoff::crash_loop(),
             pulls: Backoff::image_pull(),
             known: admission::Known::default(),
+            heartbeat: heartbeat::Heartbeat::default(),
         }
     }
 
@@ -183,6 +187,7 @@ impl Kubelet {
 
     fn learn_node(&mut self, node: &Node) {
         self.known.node = Some(Arc::new(node.clone()));
+        self.heartbeat.saw_node(node);
         if let Some(addresses) = node.status.as_ref().and_then(|s| s.addresses.as_ref())
             && let Some(ip) = addresses.iter().find(|a| a.type_ == "InternalIP")
         {
@@ -374,6 +379,9 @@ impl Kubelet {
 
     /// A timer fired.
     pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if self.heartbeat_timer(timer, cx) {
+            return;
+        }
         let Some((key, step)) = self.timers.remove(&timer) else {
             return;
         };
@@ -415,7 +423,10 @@ impl Kubelet {
     }
 
     /// An answer arrived: after a terminated pod's final status, delete it.
-    pub fn on_response(&mut self, id: RequestId, _response: &Response, cx: &mut Cx<'_>) {
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if self.heartbeat_response(id, response, cx) {
+            return;
+        }
         if let Some(pod) = self.deleting.remove(&id) {
             let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
                 grace_period_seconds: Some(0),
