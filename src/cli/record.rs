@@ -20,7 +20,12 @@ pub struct RecordArgs {
     #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["files", "steps", "cluster"])]
     pub lesson: Option<String>,
     /// A manifest to apply, for a sandbox recording. Repeatable.
-    #[arg(short = 'f', long = "filename", visible_alias = "manifest", value_name = "FILE")]
+    #[arg(
+        short = 'f',
+        long = "filename",
+        visible_alias = "manifest",
+        value_name = "FILE"
+    )]
     pub files: Vec<String>,
     /// A cluster-language command to run after the files. Repeatable.
     #[arg(long = "step", value_name = "CMD")]

@@ -121,12 +121,7 @@ pub fn record_lesson(lesson: Lesson, options: &Options) -> Result<Recording, Str
         if index > 0 {
             app.update(Action::Lesson(LessonKey::NextStep));
         }
-        let Some(step) = app
-            .lesson
-            .as_ref()
-            .and_then(|p| p.current())
-            .cloned()
-        else {
+        let Some(step) = app.lesson.as_ref().and_then(|p| p.current()).cloned() else {
             break;
         };
         rec.marker(&label(index, &step, options.lang));
