@@ -255,12 +255,11 @@ impl Recorder {
     /// Draws the app and writes what changed on the screen.
     fn show(&mut self, app: &App) {
         let next = draw(app, self.cols, self.rows);
-        let data = match &self.screen {
-            Some(prev) => ansi::diff(prev, &next),
-            None => {
-                let blank = Buffer::empty(next.area);
-                format!("{}{}", ansi::START, ansi::diff(&blank, &next))
-            }
+        let data = if let Some(prev) = &self.screen {
+            ansi::diff(prev, &next)
+        } else {
+            let blank = Buffer::empty(next.area);
+            format!("{}{}", ansi::START, ansi::diff(&blank, &next))
         };
         if !data.is_empty() {
             self.cast.output(self.now, &data);
