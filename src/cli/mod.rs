@@ -3,6 +3,7 @@
 mod gen_cluster;
 mod lessons;
 mod play;
+mod record;
 mod setup;
 mod trace;
 
@@ -32,6 +33,8 @@ pub enum Commands {
     Lessons(lessons::LessonsCommand),
     /// Write a generated cluster file: a control plane and N workers over Z zones.
     GenCluster(gen_cluster::GenClusterArgs),
+    /// Render a lesson (or a sandbox run) headless to an asciicast v2 file.
+    Record(record::RecordArgs),
 }
 
 /// Exit status for a usage error or unreadable input (CONTRACT.md).
@@ -52,6 +55,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Trace(args)) => trace::run(&args),
         Some(Commands::Lessons(command)) => lessons::run(&command),
         Some(Commands::GenCluster(args)) => gen_cluster::run(&args),
+        Some(Commands::Record(args)) => record::run(&args),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };

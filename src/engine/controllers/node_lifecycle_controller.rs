@@ -44,11 +44,15 @@ pub struct NodeLifecycleController {
 }
 
 fn ready_status(node: &Node) -> &str {
+    ready_condition(node).map_or("Unknown", |c| c.status.as_str())
+}
+
+/// The node's `Ready` condition, if its kubelet ever posted one.
+fn ready_condition(node: &Node) -> Option<&k8s_openapi::api::core::v1::NodeCondition> {
     node.status
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
         .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-        .map_or("Unknown", |c| c.status.as_str())
 }
 
 /// The node's latest sign of life, in Kubernetes milliseconds: its `Ready`
@@ -200,7 +204,9 @@ impl NodeLifecycleController {
     /// The taints the node's `Ready` condition calls for.
     fn reconcile_taints(&mut self, node: &Node, cx: &mut Cx<'_>) {
         let name = node.metadata.name.clone().unwrap_or_default();
-        if self.busy.contains(&name) {
+        // A node that never posted a Ready condition is not judged by it
+        // (`monitorNodeHealth` skips a nil `currentReadyCondition`).
+        if self.busy.contains(&name) || ready_condition(node).is_none() {
             return;
         }
         let wanted = taints_for_ready(ready_status(node), cx.now);
