@@ -137,7 +137,7 @@ fn split_args(words: &[String]) -> Result<Args, ParseError> {
             "--replicas" => args.replicas = Some(value("--replicas")?),
             // A bare `--cascade` means background (the flag's NoOptDefVal).
             "--cascade" => {
-                args.cascade = Some(inline.clone().unwrap_or_else(|| "background".into()))
+                args.cascade = Some(inline.clone().unwrap_or_else(|| "background".into()));
             }
             f if f.starts_with('-') => return err(format!("error: unknown flag: {f}")),
             _ => args.positional.push(word.clone()),

@@ -299,8 +299,8 @@ mod tests {
     fn cut_label_keeps_the_kind() {
         let cases = [
             ("Pod web-66fd85854b-6cksn", 40, "Pod web-66fd85854b-6cksn"),
-            ("Pod web-66fd85854b-6cksn", 16, "Pod …854b-6cksn"),
-            ("ReplicaSet web-66fd85854b", 12, "…fd85854b"),
+            ("Pod web-66fd85854b-6cksn", 16, "Pod …5854b-6cksn"),
+            ("ReplicaSet web-66fd85854b", 12, "…-66fd85854b"),
         ];
         for (label, room, want) in cases {
             assert_eq!(cut_label(label, room), want, "{label} {room}");

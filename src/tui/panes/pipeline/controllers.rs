@@ -107,21 +107,17 @@ impl Controllers {
                         continue;
                     };
                     let known = out.queues.iter_mut().find(|q| q.controller == controller);
-                    match known {
-                        Some(q) => {
-                            if q.key.is_none() && s.outcome == "processing" {
-                                q.key.clone_from(&s.item);
-                            }
+                    if let Some(q) = known {
+                        if q.key.is_none() && s.outcome == "processing" {
+                            q.key.clone_from(&s.item);
                         }
-                        None => {
-                            let Some(depth) = s.size else { continue };
-                            out.queues.push(QueueState {
-                                controller: controller.to_owned(),
-                                depth,
-                                key: s.item.clone().filter(|_| s.outcome == "processing"),
-                                current: current == Some(controller),
-                            });
-                        }
+                    } else if let Some(depth) = s.size {
+                        out.queues.push(QueueState {
+                            controller: controller.to_owned(),
+                            depth,
+                            key: s.item.clone().filter(|_| s.outcome == "processing"),
+                            current: current == Some(controller),
+                        });
                     }
                 }
                 _ => {}
