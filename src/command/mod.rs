@@ -48,10 +48,12 @@ pub fn resolve<E>(
             kind,
             name,
             namespace,
+            cascade,
         } => Command::Delete {
             kind,
             name,
             namespace,
+            cascade,
         },
         Parsed::Scale {
             kind,

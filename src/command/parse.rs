@@ -1,10 +1,11 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
-//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME`, `scale KIND NAME
+//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
 //! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording;
 //! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
 //! they cut a node off from the control plane and reconnect it).
 
+use crate::engine::apiserver::request::Propagation;
 use crate::engine::clock::parse_duration;
 use crate::model::Kind;
 
@@ -28,6 +29,8 @@ pub enum Parsed {
         kind: &'static Kind,
         name: String,
         namespace: Option<String>,
+        /// `--cascade` (default `background`).
+        cascade: Propagation,
     },
     Scale {
         kind: &'static Kind,
@@ -104,6 +107,24 @@ struct Args {
     files: Vec<String>,
     namespace: Option<String>,
     replicas: Option<String>,
+    cascade: Option<String>,
+}
+
+/// `--cascade`'s value as kubectl reads it (`GetCascadingStrategy` in
+/// `staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go`): `background`,
+/// `foreground`, `orphan`, or the deprecated booleans (true: background,
+/// false: orphan).
+fn cascade(value: &str) -> Result<Propagation, ParseError> {
+    Ok(match value {
+        "background" | "1" | "t" | "T" | "TRUE" | "true" | "True" => Propagation::Background,
+        "foreground" => Propagation::Foreground,
+        "orphan" | "0" | "f" | "F" | "FALSE" | "false" | "False" => Propagation::Orphan,
+        other => {
+            return err(format!(
+                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
+            ));
+        }
+    })
 }
 
 fn split_args(words: &[String]) -> Result<Args, ParseError> {
@@ -124,6 +145,10 @@ fn split_args(words: &[String]) -> Result<Args, ParseError> {
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
             "--replicas" => args.replicas = Some(value("--replicas")?),
+            // A bare `--cascade` means background (the flag's NoOptDefVal).
+            "--cascade" => {
+                args.cascade = Some(inline.clone().unwrap_or_else(|| "background".into()));
+            }
             f if f.starts_with('-') => return err(format!("error: unknown flag: {f}")),
             _ => args.positional.push(word.clone()),
         }
@@ -177,6 +202,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         files,
         namespace,
         replicas,
+        cascade: cascade_flag,
     } = args;
     match verb.as_str() {
         "apply" | "create" => {
@@ -205,6 +231,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
                 kind,
                 name,
                 namespace,
+                cascade: cascade(cascade_flag.as_deref().unwrap_or("background"))?,
             }),
             (_, None) => err("error: resource(s) were provided, but no name was specified"),
         },
@@ -300,9 +327,36 @@ mod tests {
             Parsed::Delete {
                 kind: kind_of("Pod"),
                 name: "nginx".into(),
-                namespace: Some("dev".into())
+                namespace: Some("dev".into()),
+                cascade: Propagation::Background,
             }
         );
+        // kubectl's --cascade (GetCascadingStrategy), booleans deprecated but read.
+        let cascades = [
+            (
+                "delete deploy web --cascade=foreground",
+                Ok(Propagation::Foreground),
+            ),
+            (
+                "delete deploy web --cascade=orphan",
+                Ok(Propagation::Orphan),
+            ),
+            ("delete deploy web --cascade", Ok(Propagation::Background)),
+            ("delete deploy web --cascade=false", Ok(Propagation::Orphan)),
+            (
+                "delete deploy web --cascade=sideways",
+                Err(
+                    "error: invalid cascade value (sideways). Must be \"background\", \"foreground\", or \"orphan\"",
+                ),
+            ),
+        ];
+        for (line, want) in cascades {
+            let got = parse(line).map(|p| match p {
+                Parsed::Delete { cascade, .. } => cascade,
+                other => panic!("{other:?}"),
+            });
+            assert_eq!(got, want.map_err(|m| ParseError(m.to_owned())), "{line}");
+        }
         assert_eq!(
             parse("scale deploy web --replicas=3").unwrap(),
             Parsed::Scale {

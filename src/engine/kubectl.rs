@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::apiserver::handler::Response;
 use super::apiserver::patch;
-use super::apiserver::request::{Body, Credentials, Request, Verb};
+use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
 use super::component::{Cx, RequestId};
 use crate::model::{Kind, Object, status};
 
@@ -64,6 +64,8 @@ pub enum Command {
         kind: &'static Kind,
         name: String,
         namespace: Option<String>,
+        /// `--cascade`: sent as `propagationPolicy`.
+        cascade: Propagation,
     },
     /// `scale KIND NAME --replicas=N`
     Scale {
@@ -258,6 +260,7 @@ impl Kubectl {
                 kind,
                 name,
                 namespace,
+                cascade,
             } => {
                 let namespace = or_default(namespace).filter(|_| kind.namespaced);
                 // kubectl names the namespace since 1.34 (kubernetes/kubernetes#126619).
@@ -267,7 +270,9 @@ impl Kubectl {
                     }
                     None => format!("{} \"{name}\" deleted", type_name(kind)),
                 };
-                let req = self.request(Verb::Delete, kind, namespace, &name);
+                let req = self
+                    .request(Verb::Delete, kind, namespace, &name)
+                    .propagation(cascade);
                 self.send_plain(req, done, cx);
             }
             Command::Scale {

@@ -5,8 +5,10 @@
 //! (DESIGN.md rule 2).
 //!
 //! The trace shows each step as a `stage` of `kube-controller-manager`:
-//! `informer` (a watch event reached a cache), `queue` (a key was queued or
-//! requeued after a failure) and `sync` (a controller reconciled a key), with
+//! `informer` (a watch event reached a cache; `key`, `revision` and the
+//! cache's `size`), `queue` (a key was queued, handed to a worker —
+//! `processNextWorkItem` — or requeued after a failure; the key in `item`, the
+//! queue's depth in `size`) and `sync` (a controller reconciled a key), with
 //! the controller's name in `plugin`.
 
 pub mod client;
@@ -46,7 +48,7 @@ use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
 use super::clock::SimTime;
 use super::component::{Cx, RequestId};
-use super::store::WatchEvent;
+use super::store::{WatchEvent, key_for};
 use super::trace::Stage;
 use crate::model::Object;
 use crate::model::kinds::kind_of;
@@ -159,7 +161,11 @@ pub trait Controller {
 pub fn enqueue(controller: &'static str, queue: &mut WorkQueue, key: &str, cx: &mut Cx<'_>) {
     if queue.add(key) {
         let detail = format!("{key} queued ({} waiting)", queue.len());
-        cx.stage(Stage::new(ME, "queue", "added", detail).plugin(controller));
+        cx.stage(
+            Stage::new(ME, "queue", "added", detail)
+                .plugin(controller)
+                .queued(Some(key), queue.len()),
+        );
     }
 }
 
@@ -270,12 +276,18 @@ impl ControllerManager {
             event.revision,
             informer.len()
         );
-        cx.stage(Stage::new(
-            ME,
-            "informer",
-            &event.event_type.as_str().to_ascii_lowercase(),
-            detail,
-        ));
+        let object = &event.object;
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        cx.stage(
+            Stage::new(
+                ME,
+                "informer",
+                &event.event_type.as_str().to_ascii_lowercase(),
+                detail,
+            )
+            .at_key(key, event.revision)
+            .queued(None, informer.len()),
+        );
         let informers = self.informers.clone();
         for controller in self.controllers() {
             controller.on_delta(&delta, &informers, cx);
@@ -323,7 +335,11 @@ impl ControllerManager {
                 for key in queue.promote_due(cx.now) {
                     let detail =
                         format!("{key} back from its retry delay ({} waiting)", queue.len());
-                    cx.stage(Stage::new(ME, "queue", "added", detail).plugin(name));
+                    cx.stage(
+                        Stage::new(ME, "queue", "added", detail)
+                            .plugin(name)
+                            .queued(Some(&key), queue.len()),
+                    );
                 }
             }
         }
@@ -335,6 +351,14 @@ impl ControllerManager {
         let informers = self.informers.clone();
         for controller in self.controllers() {
             while let Some(key) = controller.queue().get() {
+                let name = controller.name();
+                let waiting = controller.queue().len();
+                let detail = format!("{key} handed to a worker ({waiting} waiting)");
+                cx.stage(
+                    Stage::new(ME, "queue", "processing", detail)
+                        .plugin(name)
+                        .queued(Some(&key), waiting),
+                );
                 let progress = controller.sync(&key, &informers, cx);
                 if progress != Progress::Waiting {
                     finish(controller, &key, progress, cx);
@@ -376,7 +400,11 @@ fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &m
                 "{key}: {error}; requeued in {delay} ms (retry {})",
                 queue.requeues(key)
             );
-            cx.stage(Stage::new(ME, "queue", "requeued", detail).plugin(name));
+            cx.stage(
+                Stage::new(ME, "queue", "requeued", detail)
+                    .plugin(name)
+                    .queued(Some(key), queue.len()),
+            );
         }
         Progress::Done | Progress::Waiting => queue.forget(key),
     }

@@ -18,6 +18,10 @@
 //! └────────────────────────────────────────────────────────────────────┘
 //! ```
 //!
+//! Under the nodes, once a controller has queued a key and there is room,
+//! two lines show the controller manager's informer caches and work queues
+//! (`controllers.rs`).
+//!
 //! Narrower areas give fewer boxes (the busy nodes first, `+N more`) and drop
 //! the stage brackets (the lit stage then follows the name:
 //! `kube-apiserver:authn`); lower ones draw one line per node (`node-3 ▸ pull
@@ -38,9 +42,11 @@
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go`), the
 //! scheduler's `filter`, `score`, `select`, `bind` (`pkg/scheduler/schedule_one.go`).
 
+mod controllers;
 mod draw;
 mod queue;
 
+pub use controllers::{Controllers, InformerState, QueueState};
 pub use queue::QueueCounts;
 
 use k8s_openapi::api::core::v1::Node;
@@ -84,6 +90,8 @@ pub struct Model {
     pub scheduler: Option<String>,
     /// How many pods wait in the scheduling queue, and where.
     pub queue: QueueCounts,
+    /// The controller manager's informer caches and work queues.
+    pub controllers: Controllers,
     /// The current record in words (the trace's text line, without its time).
     pub caption: String,
 }
@@ -147,6 +155,7 @@ impl Model {
         }
         model.recent(view.records);
         model.queue = queue::counts(view.store, view.records);
+        model.controllers = Controllers::build(view.records);
         model
     }
 
