@@ -187,6 +187,49 @@ fn is_node_kind(word: &str) -> bool {
     Kind::lookup(word).is_some_and(|k| k.kind == "Node")
 }
 
+/// `scale KIND NAME --replicas=N`.
+fn scale(
+    positional: &[String],
+    namespace: Option<String>,
+    replicas: Option<&str>,
+) -> Result<Parsed, ParseError> {
+    let (kind, name) = kind_and_name(positional, "scale")?;
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    let Some(replicas) = replicas else {
+        return err("error: required flag(s) \"replicas\" not set");
+    };
+    match replicas.parse::<i32>() {
+        Ok(n) if n >= 0 => Ok(Parsed::Scale {
+            kind,
+            name,
+            namespace,
+            replicas: n,
+        }),
+        _ => err(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
+        ),
+    }
+}
+
+/// `fault node NODE` / `recover node NODE` (also `node/NODE`).
+fn node_fault(verb: &str, positional: &[String]) -> Result<Parsed, ParseError> {
+    let node = match positional {
+        [kind, node] if is_node_kind(kind) => Some(node.clone()),
+        [one] => one
+            .split_once('/')
+            .filter(|(kind, _)| is_node_kind(kind))
+            .map(|(_, node)| node.to_owned()),
+        _ => None,
+    };
+    match node.filter(|n| !n.is_empty()) {
+        Some(node) if verb == "fault" => Ok(Parsed::FaultNode { node }),
+        Some(node) => Ok(Parsed::RecoverNode { node }),
+        None => err(format!("error: USAGE: {verb} node NODE")),
+    }
+}
+
 /// Parses one command line.
 pub fn parse(line: &str) -> Result<Parsed, ParseError> {
     let mut words = words(line)?;
@@ -235,26 +278,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             }),
             (_, None) => err("error: resource(s) were provided, but no name was specified"),
         },
-        "scale" => {
-            let (kind, name) = kind_and_name(&positional, "scale")?;
-            let Some(name) = name else {
-                return err("error: resource(s) were provided, but no name was specified");
-            };
-            let Some(replicas) = replicas else {
-                return err("error: required flag(s) \"replicas\" not set");
-            };
-            match replicas.parse::<i32>() {
-                Ok(n) if n >= 0 => Ok(Parsed::Scale {
-                    kind,
-                    name,
-                    namespace,
-                    replicas: n,
-                }),
-                _ => err(
-                    "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
-                ),
-            }
-        }
+        "scale" => scale(&positional, namespace, replicas.as_deref()),
         "cordon" | "uncordon" => match positional.as_slice() {
             [node] => Ok(if verb == "cordon" {
                 Parsed::Cordon { node: node.clone() }
@@ -263,21 +287,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             }),
             _ => err("error: USAGE: cordon NODE [flags]"),
         },
-        "fault" | "recover" => {
-            let node = match positional.as_slice() {
-                [kind, node] if is_node_kind(kind) => Some(node.clone()),
-                [one] => one
-                    .split_once('/')
-                    .filter(|(kind, _)| is_node_kind(kind))
-                    .map(|(_, node)| node.to_owned()),
-                _ => None,
-            };
-            match node.filter(|n| !n.is_empty()) {
-                Some(node) if verb == "fault" => Ok(Parsed::FaultNode { node }),
-                Some(node) => Ok(Parsed::RecoverNode { node }),
-                None => err(format!("error: USAGE: {verb} node NODE")),
-            }
-        }
+        "fault" | "recover" => node_fault(verb, &positional),
         "wait" => match positional.as_slice() {
             [what] if what == "idle" => Ok(Parsed::WaitIdle),
             [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
