@@ -329,7 +329,8 @@ fn caption(record: &TraceRecord) -> String {
 
 /// The step a record shows on a node, if it is about one: a stage of a
 /// node's component, or a message to or from one (a CRI or CNI call, a pull
-/// from the registry, the kubelet's status PATCH).
+/// from the registry, the kubelet's status PATCH). The kubelet's Lease
+/// renewals are routine and leave the node's last real step in view.
 fn node_step(body: &Record) -> Option<(String, NodeStep)> {
     match body {
         Record::Stage(s) => {
@@ -345,6 +346,7 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
                 },
             ))
         }
+        Record::Message { label, .. } if label.contains("/kube-node-lease/leases/") => None,
         Record::Message { from, to, label } => {
             let (component, node) = on_node(from)
                 .map(|(_, n)| (from, n))
@@ -545,6 +547,26 @@ mod tests {
         assert_eq!(
             m.caption,
             "etcd persist → ok: wrote /registry/pods/default/nginx at revision 69"
+        );
+    }
+
+    #[test]
+    fn a_lease_renewal_is_not_a_nodes_step() {
+        let renewal = Record::Message {
+            from: "kubelet/node-1".into(),
+            to: "kube-apiserver".into(),
+            label: "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1"
+                .into(),
+        };
+        assert!(node_step(&renewal).is_none());
+        let status = Record::Message {
+            from: "kubelet/node-1".into(),
+            to: "kube-apiserver".into(),
+            label: "PATCH /api/v1/namespaces/default/pods/nginx/status".into(),
+        };
+        assert_eq!(
+            node_step(&status).map(|(n, _)| n).as_deref(),
+            Some("node-1")
         );
     }
 
