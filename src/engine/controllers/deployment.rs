@@ -29,7 +29,7 @@ use super::deployment_util::{
 use super::hash::compute_hash;
 use super::informer::{Delta, key_of};
 use super::own_writes::OwnWrites;
-use super::pods::{controller_of, controller_ref, meta_key, phase};
+use super::pods::{controlled_by, controller_key, controller_of, controller_ref, meta_key, phase};
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
 use crate::engine::apiserver::handler::Response;
@@ -123,7 +123,7 @@ fn replica_sets(sync: &Sync, informers: &Informers) -> Vec<Arc<ReplicaSet>> {
         .list_in(ns)
         .filter_map(|o| as_rs(o))
         .filter(|rs| {
-            controller_of(&rs.metadata).is_some_and(|r| Some(&r.uid) == d.metadata.uid.as_ref())
+            controlled_by(&rs.metadata, &d.metadata)
                 && !sync.deleted.contains(name_of(&rs.metadata))
         })
         .map(|rs| (name_of(&rs.metadata).to_owned(), Arc::new(rs.clone())))
@@ -704,21 +704,6 @@ impl DeploymentController {
         self.syncs.insert(key.to_owned(), sync);
         Progress::Waiting
     }
-
-    /// The key of the Deployment that controls `meta`, if it is cached with that UID.
-    fn owner_key(meta: &ObjectMeta, informers: &Informers) -> Option<String> {
-        let owner = controller_of(meta)?;
-        if owner.kind != "Deployment" {
-            return None;
-        }
-        let key = format!(
-            "{}/{}",
-            meta.namespace.as_deref().unwrap_or_default(),
-            owner.name
-        );
-        let cached = informers.deployments.get(&key)?;
-        (cached.metadata().uid.as_deref() == Some(owner.uid.as_str())).then_some(key)
-    }
 }
 
 impl Controller for DeploymentController {
@@ -736,13 +721,16 @@ impl Controller for DeploymentController {
             Object::Deployment(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
             Object::ReplicaSet(rs) => {
                 if let Delta::Updated { old, .. } = delta
-                    && let Some(key) = Self::owner_key(old.metadata(), informers)
+                    && let Some(key) =
+                        controller_key(old.metadata(), "Deployment", &informers.deployments)
                     && controller_of(old.metadata()).map(|r| &r.uid)
                         != controller_of(&rs.metadata).map(|r| &r.uid)
                 {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
-                if let Some(key) = Self::owner_key(&rs.metadata, informers) {
+                if let Some(key) =
+                    controller_key(&rs.metadata, "Deployment", &informers.deployments)
+                {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
             }
@@ -754,7 +742,8 @@ impl Controller for DeploymentController {
                 let ns = pod.metadata.namespace.as_deref().unwrap_or_default();
                 let rs_key = format!("{ns}/{}", owner.name);
                 if let Some(rs) = informers.replicasets.get(&rs_key)
-                    && let Some(key) = Self::owner_key(rs.metadata(), informers)
+                    && let Some(key) =
+                        controller_key(rs.metadata(), "Deployment", &informers.deployments)
                     && informers
                         .deployments
                         .get(&key)
