@@ -11,14 +11,9 @@ use podflow::engine::trace::{Record, TraceRecord};
 
 /// The kubelet's events about `pod`: (`t_ms`, reason, message).
 fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String)> {
-    records
-        .iter()
-        .filter_map(|r| match &r.body {
-            Record::Event(e) if e.source == "kubelet" && e.object.name == pod => {
-                Some((r.t_ms, e.reason.clone(), e.message.clone()))
-            }
-            _ => None,
-        })
+    common::kubelet_events(records, pod)
+        .into_iter()
+        .map(|(t, _, reason, message)| (t, reason, message))
         .collect()
 }
 

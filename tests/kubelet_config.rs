@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{apply, final_object, final_objects, run};
+use common::{apply, final_object, final_objects, kubelet_events, run};
 use podflow::engine::kubelet::config::ConfigCache;
 use podflow::engine::kubelet::dns::{Dns, Services};
 use podflow::engine::kubelet::env::{self, EnvInput};
@@ -21,22 +21,6 @@ use podflow::engine::kubelet::process::{Launch, Process};
 use podflow::engine::trace::{Record, TraceRecord};
 use podflow::model::Object;
 use podflow::model::kinds::kind_of;
-
-/// The kubelet's events about `pod`: (`t_ms`, type, reason, message, fieldPath).
-fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String, String)> {
-    records
-        .iter()
-        .filter_map(|r| match &r.body {
-            Record::Event(e) if e.source == "kubelet" && e.object.name == pod => Some((
-                r.t_ms,
-                e.event_type.clone(),
-                e.reason.clone(),
-                e.message.clone(),
-            )),
-            _ => None,
-        })
-        .collect()
-}
 
 fn kubelet_logs(records: &[TraceRecord]) -> Vec<String> {
     records

@@ -5,24 +5,8 @@
 
 mod common;
 
-use common::{apply, final_object, run};
+use common::{apply, final_object, kubelet_events, run};
 use podflow::engine::trace::{Record, TraceRecord};
-
-/// The kubelet's events about `pod`: (`t_ms`, type, reason, message).
-fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String, String)> {
-    records
-        .iter()
-        .filter_map(|r| match &r.body {
-            Record::Event(e) if e.source == "kubelet" && e.object.name == pod => Some((
-                r.t_ms,
-                e.event_type.clone(),
-                e.reason.clone(),
-                e.message.clone(),
-            )),
-            _ => None,
-        })
-        .collect()
-}
 
 fn reasons(events: &[(u64, String, String, String)]) -> Vec<&str> {
     events.iter().map(|(_, _, r, _)| r.as_str()).collect()
