@@ -124,16 +124,7 @@ pub fn run(
     if let Some(http) = &handler.http_get {
         let path = http.path.clone().unwrap_or_default();
         let probe = prober::Probe {
-            handler: Some(Handler::HttpGet {
-                scheme: http
-                    .scheme
-                    .as_deref()
-                    .unwrap_or("HTTP")
-                    .to_ascii_lowercase(),
-                host: http.host.clone().filter(|h| !h.is_empty()),
-                port: Port::from(&http.port),
-                path: path.clone(),
-            }),
+            handler: Some(Handler::http_get(http)),
             ..prober::Probe::from_api(&k8s_openapi::api::core::v1::Probe::default())
         };
         let failed = |error: String| {
