@@ -114,14 +114,7 @@ impl Kubelet {
             return;
         };
         let pod = std::sync::Arc::clone(&w.pod);
-        cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
-        self.stage(
-            cx,
-            key,
-            "status",
-            "terminated",
-            "containers stopped; confirming deletion".into(),
-        );
+        self.sandbox_stopped(key, cx);
         if let Some(id) = self.send_status(key, true, cx) {
             self.deleting.insert(id, pod);
         }
@@ -173,12 +166,8 @@ impl Kubelet {
         self.timer(cx, delay.max(1), key, Step::SettledStopped);
     }
 
-    /// A settled pod's grace period ended: its sandbox stops and the kubelet
-    /// confirms the deletion (`DELETE` with grace period 0).
-    pub(super) fn settled_stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
-        let Some(Some(pod)) = self.settled.get(key).cloned() else {
-            return;
-        };
+    /// `StopPodSandbox`: the pod's containers are gone; its deletion is confirmed next.
+    fn sandbox_stopped(&self, key: &str, cx: &mut Cx<'_>) {
         cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
         self.stage(
             cx,
@@ -187,6 +176,15 @@ impl Kubelet {
             "terminated",
             "containers stopped; confirming deletion".into(),
         );
+    }
+
+    /// A settled pod's grace period ended: its sandbox stops and the kubelet
+    /// confirms the deletion (`DELETE` with grace period 0).
+    pub(super) fn settled_stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(Some(pod)) = self.settled.get(key).cloned() else {
+            return;
+        };
+        self.sandbox_stopped(key, cx);
         let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
             grace_period_seconds: Some(0),
         });
