@@ -268,3 +268,47 @@ fn a_job_runs_its_completions_parallelism_at_a_time() {
         "the garbage collector deleted the Job's Pods"
     );
 }
+
+/// A Job whose Pod always fails (`restartPolicy: Never`, `backoffLimit: 2`):
+/// three Pods fail (the first and two retries), then the Job is `Failed` with
+/// `BackoffLimitExceeded` and makes no more (`pkg/controller/job/job_controller.go`,
+/// `exceedsBackoffLimit`; message as upstream words it).
+#[test]
+fn a_failing_job_stops_at_its_backoff_limit() {
+    let records = run(None, &[&apply("job-failing.yaml")], |_| {});
+    let job = common::final_object(&records, "Job", "flaky");
+    assert_eq!(job["status"]["failed"], 3);
+    assert_eq!(job["status"]["active"], 0);
+    let conditions = job["status"]["conditions"].as_array().unwrap();
+    let failed = conditions
+        .iter()
+        .find(|c| c["type"] == "Failed")
+        .expect("a Failed condition");
+    assert_eq!(failed["status"], "True");
+    assert_eq!(failed["reason"], "BackoffLimitExceeded");
+    assert_eq!(
+        failed["message"],
+        "Job has reached the specified backoff limit"
+    );
+    let created = records
+        .iter()
+        .filter(|r| {
+            matches!(&r.body, podflow::engine::trace::Record::Event(e)
+            if e.reason == "SuccessfulCreate" && e.object.name == "flaky")
+        })
+        .count();
+    assert_eq!(created, 3, "no Pod after the limit");
+    let reasons: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            podflow::engine::trace::Record::Event(e) if e.object.name == "flaky" => {
+                Some(e.reason.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reasons.last().map(String::as_str),
+        Some("BackoffLimitExceeded")
+    );
+}

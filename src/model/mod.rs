@@ -5,6 +5,7 @@ pub mod image;
 pub mod kinds;
 pub mod object;
 pub mod quantity;
+pub mod quantity_go;
 pub mod status;
 
 pub use kinds::{KINDS, Kind};

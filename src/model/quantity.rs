@@ -70,11 +70,11 @@ pub fn parse_k8s(
 }
 
 /// The pieces `parseQuantityString` scans out.
-struct Scanned<'a> {
-    positive: bool,
-    num: &'a str,
-    denom: &'a str,
-    suffix: &'a str,
+pub(super) struct Scanned<'a> {
+    pub(super) positive: bool,
+    pub(super) num: &'a str,
+    pub(super) denom: &'a str,
+    pub(super) suffix: &'a str,
 }
 
 fn is_digit(b: u8) -> bool {
@@ -83,7 +83,7 @@ fn is_digit(b: u8) -> bool {
 
 /// Upstream's fast scanner: sign, digits, optional `.digits`, then a suffix of
 /// `eEinumkKMGTP` letters followed by an optional sign and digits.
-fn scan(s: &str) -> Result<Scanned<'_>, QuantityError> {
+pub(super) fn scan(s: &str) -> Result<Scanned<'_>, QuantityError> {
     let b = s.as_bytes();
     let end = b.len();
     let mut pos = 0;
@@ -143,7 +143,7 @@ fn scan(s: &str) -> Result<Scanned<'_>, QuantityError> {
 }
 
 /// `suffixer.interpret`: (base, exponent, format).
-fn interpret(suffix: &str) -> Option<(u32, i64, Format)> {
+pub(super) fn interpret(suffix: &str) -> Option<(u32, i64, Format)> {
     let decimal = |e| Some((10, e, Format::DecimalSI));
     let binary = |e| Some((2, e, Format::BinarySI));
     match suffix {

@@ -2,7 +2,10 @@
 //! (`pkg/apis/core/v1/defaults.go`, `SetDefaults_Pod`, `SetDefaults_PodSpec`,
 //! `SetDefaults_Container`, `SetDefaults_Probe`, ...; `SetDefaults_PriorityClass`).
 
-use k8s_openapi::api::core::v1::{Container, PodSecurityContext, PodSpec, Probe};
+use k8s_openapi::api::core::v1::{
+    Container, EmptyDirVolumeSource, HTTPGetAction, ObjectFieldSelector, PodSecurityContext,
+    PodSpec, Probe, Volume,
+};
 
 use crate::model::Object;
 
@@ -12,6 +15,7 @@ pub fn apply(object: &mut Object) {
         Object::Pod(pod) => {
             if let Some(spec) = pod.spec.as_mut() {
                 pod_spec(spec);
+                pod_only(spec);
             }
         }
         // `SetDefaults_PriorityClass` (`pkg/apis/scheduling/v1/defaults.go`).
@@ -123,7 +127,9 @@ fn deployment_spec(spec: &mut k8s_openapi::api::apps::v1::DeploymentSpec) {
     }
 }
 
-/// `SetDefaults_PodSpec` and `SetDefaults_Pod`'s spec part.
+/// `SetDefaults_PodSpec` and the defaults of what a spec holds (containers,
+/// ports, probes, handlers, volumes, field selectors): what every Pod
+/// template gets, in a Deployment, `ReplicaSet` or Job as in a Pod.
 pub fn pod_spec(spec: &mut PodSpec) {
     spec.dns_policy.get_or_insert_with(|| "ClusterFirst".into());
     spec.restart_policy.get_or_insert_with(|| "Always".into());
@@ -132,7 +138,6 @@ pub fn pod_spec(spec: &mut PodSpec) {
     spec.termination_grace_period_seconds.get_or_insert(30);
     spec.scheduler_name
         .get_or_insert_with(|| "default-scheduler".into());
-    spec.enable_service_links.get_or_insert(true);
     for container in spec
         .containers
         .iter_mut()
@@ -141,20 +146,44 @@ pub fn pod_spec(spec: &mut PodSpec) {
         container_defaults(container);
     }
     for volume in spec.volumes.iter_mut().flatten() {
-        if let Some(secret) = volume.secret.as_mut() {
-            secret.default_mode.get_or_insert(0o644);
+        volume_defaults(volume);
+    }
+}
+
+/// `SetDefaults_Pod`: what a Pod gets and a Pod template does not (upstream
+/// keeps these out of `SetDefaults_PodSpec` on purpose, so that templates do
+/// not change): requests defaulted from limits, service links on, and with
+/// host networking each container port's `hostPort`.
+fn pod_only(spec: &mut PodSpec) {
+    spec.enable_service_links.get_or_insert(true);
+    let host_network = spec.host_network == Some(true);
+    for container in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut().flatten())
+    {
+        if let Some(resources) = container.resources.as_mut()
+            && let Some(limits) = resources.limits.as_ref()
+        {
+            let requests = resources.requests.get_or_insert_with(Default::default);
+            for (name, value) in limits {
+                requests
+                    .entry(name.clone())
+                    .or_insert_with(|| value.clone());
+            }
         }
-        if let Some(config_map) = volume.config_map.as_mut() {
-            config_map.default_mode.get_or_insert(0o644);
-        }
-        if let Some(projected) = volume.projected.as_mut() {
-            projected.default_mode.get_or_insert(0o644);
+        if host_network {
+            for port in container.ports.iter_mut().flatten() {
+                if port.host_port.unwrap_or(0) == 0 {
+                    port.host_port = Some(port.container_port);
+                }
+            }
         }
     }
 }
 
-/// `SetDefaults_Container`, the ports' protocol, the probes, and requests
-/// defaulted from limits (`SetDefaults_Pod`).
+/// `SetDefaults_Container`, the ports' protocol, the probes, the lifecycle
+/// handlers' `httpGet`, and the `fieldRef`s' API version.
 fn container_defaults(container: &mut Container) {
     container
         .termination_message_path
@@ -179,16 +208,82 @@ fn container_defaults(container: &mut Container) {
     {
         probe_defaults(probe);
     }
-    if let Some(resources) = container.resources.as_mut()
-        && let Some(limits) = resources.limits.as_ref()
-    {
-        let requests = resources.requests.get_or_insert_with(Default::default);
-        for (name, value) in limits {
-            requests
-                .entry(name.clone())
-                .or_insert_with(|| value.clone());
+    if let Some(lifecycle) = container.lifecycle.as_mut() {
+        for handler in [lifecycle.post_start.as_mut(), lifecycle.pre_stop.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(http) = handler.http_get.as_mut() {
+                http_get_defaults(http);
+            }
         }
     }
+    for env in container.env.iter_mut().flatten() {
+        if let Some(field) = env.value_from.as_mut().and_then(|f| f.field_ref.as_mut()) {
+            field_selector_defaults(field);
+        }
+    }
+}
+
+/// `SetDefaults_Volume` (a volume of no kind is an `emptyDir`) and the
+/// sources' `defaultMode` 0644 (`SetDefaults_SecretVolumeSource`,
+/// `…ConfigMapVolumeSource`, `…DownwardAPIVolumeSource`,
+/// `…ProjectedVolumeSource`), a token's hour (`SetDefaults_ServiceAccountTokenProjection`)
+/// and a host path's empty type (`SetDefaults_HostPathVolumeSource`).
+fn volume_defaults(volume: &mut Volume) {
+    let has_source = serde_json::to_value(&*volume)
+        .ok()
+        .and_then(|v| v.as_object().map(|o| o.keys().any(|k| k != "name")))
+        .unwrap_or(true);
+    if !has_source {
+        volume.empty_dir = Some(EmptyDirVolumeSource::default());
+    }
+    if let Some(secret) = volume.secret.as_mut() {
+        secret.default_mode.get_or_insert(0o644);
+    }
+    if let Some(config_map) = volume.config_map.as_mut() {
+        config_map.default_mode.get_or_insert(0o644);
+    }
+    if let Some(host_path) = volume.host_path.as_mut() {
+        host_path.type_.get_or_insert_with(String::new);
+    }
+    if let Some(downward) = volume.downward_api.as_mut() {
+        downward.default_mode.get_or_insert(0o644);
+        for item in downward.items.iter_mut().flatten() {
+            if let Some(field) = item.field_ref.as_mut() {
+                field_selector_defaults(field);
+            }
+        }
+    }
+    if let Some(projected) = volume.projected.as_mut() {
+        projected.default_mode.get_or_insert(0o644);
+        for source in projected.sources.iter_mut().flatten() {
+            if let Some(token) = source.service_account_token.as_mut() {
+                token.expiration_seconds.get_or_insert(3600);
+            }
+            let items = source.downward_api.as_mut().and_then(|d| d.items.as_mut());
+            for item in items.into_iter().flatten() {
+                if let Some(field) = item.field_ref.as_mut() {
+                    field_selector_defaults(field);
+                }
+            }
+        }
+    }
+}
+
+/// `SetDefaults_ObjectFieldSelector`: API version `v1`.
+fn field_selector_defaults(field: &mut ObjectFieldSelector) {
+    if field.api_version.as_deref().unwrap_or_default().is_empty() {
+        field.api_version = Some("v1".into());
+    }
+}
+
+/// `SetDefaults_HTTPGetAction`: path `/`, scheme `HTTP`.
+fn http_get_defaults(http: &mut HTTPGetAction) {
+    if http.path.as_deref().unwrap_or_default().is_empty() {
+        http.path = Some("/".into());
+    }
+    http.scheme.get_or_insert_with(|| "HTTP".into());
 }
 
 /// `Always` for `:latest` or an untagged image, else `IfNotPresent`.
@@ -207,8 +302,7 @@ fn probe_defaults(probe: &mut Probe) {
     probe.success_threshold.get_or_insert(1);
     probe.failure_threshold.get_or_insert(3);
     if let Some(http) = probe.http_get.as_mut() {
-        http.path.get_or_insert_with(|| "/".into());
-        http.scheme.get_or_insert_with(|| "HTTP".into());
+        http_get_defaults(http);
     }
 }
 
@@ -236,12 +330,64 @@ mod tests {
         }))
         .unwrap();
         pod_spec(&mut spec);
+        let template = serde_json::to_value(&spec).unwrap();
+        // A template gets neither requests from limits nor service links.
+        assert_eq!(
+            template["containers"][0]["resources"]["requests"],
+            serde_json::Value::Null
+        );
+        assert_eq!(template["enableServiceLinks"], serde_json::Value::Null);
+        pod_only(&mut spec);
         let value = serde_json::to_value(&spec).unwrap();
+        assert_eq!(value["enableServiceLinks"], true);
         assert_eq!(value["restartPolicy"], "Always");
         assert_eq!(value["schedulerName"], "default-scheduler");
         assert_eq!(value["terminationGracePeriodSeconds"], 30);
         assert_eq!(value["containers"][0]["ports"][0]["protocol"], "TCP");
         assert_eq!(value["containers"][0]["resources"]["requests"]["cpu"], "1");
         assert_eq!(value["containers"][0]["imagePullPolicy"], "IfNotPresent");
+    }
+
+    #[test]
+    fn volume_and_field_selector_defaults() {
+        // pkg/apis/core/v1/defaults_test.go: TestSetDefaultVolume (an empty
+        // source is an emptyDir), TestSetDefaultDownwardAPIVolumeSource,
+        // TestSetDefaultProjectedVolumeSource, TestSetDefaultObjectFieldSelectorAPIVersion.
+        let mut spec: PodSpec = serde_json::from_value(serde_json::json!({
+            "containers": [{"name": "a", "image": "busybox:1.36",
+                "env": [{"name": "N", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+                "lifecycle": {"preStop": {"httpGet": {"port": 80}}}}],
+            "volumes": [
+                {"name": "plain"},
+                {"name": "info", "downwardAPI": {"items": [{"path": "n", "fieldRef": {"fieldPath": "metadata.name"}}]}},
+                {"name": "token", "projected": {"sources": [{"serviceAccountToken": {"path": "t"}}]}},
+                {"name": "host", "hostPath": {"path": "/data"}}
+            ]
+        }))
+        .unwrap();
+        pod_spec(&mut spec);
+        let v = serde_json::to_value(&spec).unwrap();
+        assert_eq!(v["volumes"][0]["emptyDir"], serde_json::json!({}));
+        assert_eq!(v["volumes"][1]["downwardAPI"]["defaultMode"], 420);
+        assert_eq!(
+            v["volumes"][1]["downwardAPI"]["items"][0]["fieldRef"]["apiVersion"],
+            "v1"
+        );
+        assert_eq!(v["volumes"][2]["projected"]["defaultMode"], 420);
+        assert_eq!(
+            v["volumes"][2]["projected"]["sources"][0]["serviceAccountToken"]["expirationSeconds"],
+            3600
+        );
+        assert_eq!(v["volumes"][3]["hostPath"]["type"], "");
+        let container = &v["containers"][0];
+        assert_eq!(
+            container["env"][0]["valueFrom"]["fieldRef"]["apiVersion"],
+            "v1"
+        );
+        assert_eq!(container["lifecycle"]["preStop"]["httpGet"]["path"], "/");
+        assert_eq!(
+            container["lifecycle"]["preStop"]["httpGet"]["scheme"],
+            "HTTP"
+        );
     }
 }
