@@ -117,10 +117,10 @@ fn is_recreate(d: &Deployment) -> bool {
 /// The `ReplicaSets` `d` controls, the cache overlaid with this sync's writes, oldest first.
 fn replica_sets(sync: &Sync, informers: &Informers) -> Vec<Arc<ReplicaSet>> {
     let d = &sync.d;
-    let ns = d.metadata.namespace.as_deref().unwrap_or_default();
+    let uid = d.metadata.uid.as_deref().unwrap_or_default();
     let mut by_name: BTreeMap<String, Arc<ReplicaSet>> = informers
         .replicasets
-        .list_in(ns)
+        .owned_by(uid)
         .filter_map(|o| as_rs(o))
         .filter(|rs| {
             controlled_by(&rs.metadata, &d.metadata)
@@ -261,10 +261,10 @@ fn old_pods_running(olds: &[&ReplicaSet], informers: &Informers) -> bool {
         return true;
     }
     olds.iter().any(|rs| {
-        let ns = rs.metadata.namespace.as_deref().unwrap_or_default();
+        let uid = rs.metadata.uid.as_deref().unwrap_or_default();
         informers
             .pods
-            .list_in(ns)
+            .owned_by(uid)
             .filter_map(|o| o.as_pod())
             .any(|pod| {
                 controller_of(&pod.metadata)

@@ -85,7 +85,7 @@ fn deleting_with(object: &Object, finalizer: &str) -> bool {
 /// Every cached dependent of the owner with `uid`, across the dependents' informers.
 fn all_dependents<'a>(
     informers: &'a Informers,
-    namespace: &str,
+    namespace: &'a str,
     uid: &'a str,
 ) -> Vec<&'a Arc<Object>> {
     dependents_of(&informers.replicasets, namespace, uid)
@@ -106,16 +106,12 @@ fn informer_for<'a>(informers: &'a Informers, kind: &str) -> Option<&'a Informer
 
 fn dependents_of<'a>(
     informer: &'a Informer,
-    namespace: &str,
+    namespace: &'a str,
     uid: &'a str,
 ) -> impl Iterator<Item = &'a Arc<Object>> + 'a {
-    informer.list_in(namespace).filter(move |o| {
-        o.metadata()
-            .owner_references
-            .iter()
-            .flatten()
-            .any(|r| r.uid == uid)
-    })
+    informer
+        .owned_by(uid)
+        .filter(move |o| o.namespace().unwrap_or_default() == namespace)
 }
 
 impl GarbageCollector {

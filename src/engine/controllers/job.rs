@@ -66,10 +66,10 @@ fn as_job(object: &Object) -> Option<&Job> {
 
 /// The Pods `job` controls.
 fn owned_pods<'a>(job: &Job, informers: &'a Informers) -> Vec<&'a Pod> {
-    let ns = job.metadata.namespace.as_deref().unwrap_or_default();
+    let uid = job.metadata.uid.as_deref().unwrap_or_default();
     informers
         .pods
-        .list_in(ns)
+        .owned_by(uid)
         .filter_map(|o| o.as_pod())
         .filter(|p| controlled_by(&p.metadata, &job.metadata))
         .collect()

@@ -85,11 +85,11 @@ pub fn replicas_of(rs: &ReplicaSet) -> i32 {
 
 /// The Pods `rs` controls whose labels its selector matches: (active, terminating).
 pub fn owned_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> (Vec<&'a Pod>, Vec<&'a Pod>) {
-    let ns = rs.metadata.namespace.as_deref().unwrap_or_default();
     let selector = Some(&rs.spec.selector);
+    let uid = rs.metadata.uid.as_deref().unwrap_or_default();
     let mut active = Vec::new();
     let mut terminating = Vec::new();
-    for pod in informers.pods.list_in(ns).filter_map(|o| o.as_pod()) {
+    for pod in informers.pods.owned_by(uid).filter_map(|o| o.as_pod()) {
         let owned = controlled_by(&pod.metadata, &rs.metadata);
         if !owned || !selector_matches(selector, pod.metadata.labels.as_ref()) {
             continue;
@@ -117,8 +117,7 @@ fn calculate_status(
         .template
         .as_ref()
         .and_then(|t| t.metadata.as_ref())
-        .and_then(|m| m.labels.clone())
-        .unwrap_or_default();
+        .and_then(|m| m.labels.as_ref());
     let min_ready = rs.spec.min_ready_seconds.unwrap_or(0);
     let count = |f: &dyn Fn(&Pod) -> bool| {
         i32::try_from(active.iter().filter(|p| f(p)).count()).unwrap_or(i32::MAX)
@@ -127,10 +126,11 @@ fn calculate_status(
     ReplicaSetStatus {
         replicas: count(&|_| true),
         fully_labeled_replicas: Some(count(&|p| {
-            let labels = p.metadata.labels.clone().unwrap_or_default();
+            let labels = p.metadata.labels.as_ref();
             template_labels
-                .iter()
-                .all(|(k, v)| labels.get(k) == Some(v))
+                .into_iter()
+                .flatten()
+                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
         })),
         ready_replicas: Some(count(&is_ready)),
         available_replicas: Some(count(&|p| is_available(p, min_ready, now))),
@@ -168,12 +168,14 @@ impl ReplicaSetController {
     }
 
     /// `manageReplicas`: starts the creations or deletions `diff` asks for.
+    /// The Pods of the owner's other `ReplicaSets` are looked up only to
+    /// rank deletions, as upstream's `getIndirectlyRelatedPods` is.
     fn manage(
         &mut self,
         key: &str,
         rs: &Arc<ReplicaSet>,
         active: &[&Pod],
-        related: &[&Pod],
+        informers: &Informers,
         sync: &mut Sync,
         cx: &mut Cx<'_>,
     ) {
@@ -203,8 +205,9 @@ impl ReplicaSetController {
             }
             std::cmp::Ordering::Greater => {
                 let diff = (have - want).min(BURST_REPLICAS);
+                let related = related_pods(rs, informers);
                 let victims =
-                    pods_to_delete(active, related, diff, cx.now.to_k8s().as_millisecond());
+                    pods_to_delete(active, &related, diff, cx.now.to_k8s().as_millisecond());
                 let names: Vec<String> = victims
                     .iter()
                     .map(|p| p.metadata.name.clone().unwrap_or_default())
@@ -563,8 +566,7 @@ impl Controller for ReplicaSetController {
                 cx,
             );
         } else if rs.metadata.deletion_timestamp.is_none() {
-            let related = related_pods(&rs, informers);
-            self.manage(key, &rs, &active, &related, &mut sync, cx);
+            self.manage(key, &rs, &active, informers, &mut sync, cx);
         }
         sync.status = calculate_status(&rs, &active, terminating.len(), cx.now);
         if sync.slow.is_some() || sync.deletes > 0 {
@@ -608,10 +610,9 @@ fn related_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> Vec<&'a Pod> {
     let Some(owner) = controller_of(&rs.metadata) else {
         return Vec::new();
     };
-    let ns = rs.metadata.namespace.as_deref().unwrap_or_default();
     informers
         .replicasets
-        .list_in(ns)
+        .owned_by(&owner.uid)
         .filter_map(|o| as_rs(o))
         .filter(|other| controller_of(&other.metadata).is_some_and(|r| r.uid == owner.uid))
         .flat_map(|other| owned_pods(other, informers).0)
