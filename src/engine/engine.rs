@@ -211,6 +211,24 @@ impl Engine {
                 filter: WatchFilter::all(nodes),
             },
         ];
+        // The scheduler's and the kubelets' storage informers (`VolumeBinding`, the volume manager).
+        for kind in ["PersistentVolumeClaim", "PersistentVolume", "StorageClass"] {
+            let kind = crate::model::kinds::kind_of(kind);
+            subs.push(Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(kind),
+            });
+            if kind.kind == "StorageClass" {
+                continue;
+            }
+            // Simplified: upstream's populator GETs the pod's claim and volume.
+            for node in self.kubelets.keys() {
+                subs.push(Subscription {
+                    watcher: ComponentId::Kubelet(node.clone()),
+                    filter: WatchFilter::all(kind),
+                });
+            }
+        }
         for node in self.kubelets.keys() {
             let me = ComponentId::Kubelet(node.clone());
             subs.push(Subscription {

@@ -11,6 +11,7 @@ pub mod engine;
 pub mod kubectl;
 pub mod kubectl_table;
 pub mod kubectl_table_more;
+pub mod kubectl_table_storage;
 pub mod kubelet;
 pub mod queue;
 pub mod rng;

@@ -6,6 +6,7 @@ pub mod kinds;
 pub mod object;
 pub mod quantity;
 pub mod status;
+pub mod storage;
 
 pub use kinds::{KINDS, Kind};
 pub use object::Object;

@@ -10,6 +10,7 @@ pub mod handler;
 pub mod patch;
 pub mod request;
 pub mod service_alloc;
+pub mod storage_strategy;
 pub mod strategy;
 pub mod validation;
 

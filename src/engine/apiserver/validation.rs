@@ -33,6 +33,7 @@ mod meta;
 mod names;
 mod pod;
 mod scheduling;
+mod storage;
 mod workloads;
 
 use k8s_openapi::api::core::v1::{Pod, PodSpec, PodTemplateSpec};
@@ -122,6 +123,9 @@ fn validate_kind(object: &Object, errs: &mut Vec<FieldError>) {
         Object::Service(s) => workloads::validate_service_spec(s, errs),
         Object::Node(n) => workloads::validate_node_spec(n, errs),
         Object::PriorityClass(pc) => scheduling::validate_priority_class(pc, errs),
+        Object::PersistentVolumeClaim(pvc) => storage::validate_claim(pvc, errs),
+        Object::PersistentVolume(pv) => storage::validate_volume(pv, errs),
+        Object::StorageClass(sc) => storage::validate_storage_class(sc, errs),
         _ => {}
     }
 }

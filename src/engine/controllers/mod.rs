@@ -10,6 +10,7 @@
 //! the controller's name in `plugin`.
 
 pub mod client;
+pub mod csi_provisioner;
 pub mod deployment;
 pub mod deployment_util;
 pub mod endpointslice;
@@ -23,6 +24,7 @@ pub mod job_sync;
 pub mod node_lifecycle;
 pub mod own_writes;
 pub mod pods;
+pub mod pv_controller;
 pub mod ranking;
 pub mod replicaset;
 pub mod slow_start;
@@ -50,7 +52,7 @@ use crate::model::kinds::kind_of;
 const DELAYED: u64 = 1;
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 7] = [
+pub const WATCHED: [&str; 10] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -58,6 +60,9 @@ pub const WATCHED: [&str; 7] = [
     "EndpointSlice",
     "Job",
     "Node",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "StorageClass",
 ];
 
 /// The shared informers' caches.
@@ -70,6 +75,9 @@ pub struct Informers {
     pub endpointslices: Informer,
     pub jobs: Informer,
     pub nodes: Informer,
+    pub pvcs: Informer,
+    pub pvs: Informer,
+    pub storageclasses: Informer,
 }
 
 impl Informers {
@@ -83,6 +91,9 @@ impl Informers {
             "EndpointSlice" => Some(&self.endpointslices),
             "Job" => Some(&self.jobs),
             "Node" => Some(&self.nodes),
+            "PersistentVolumeClaim" => Some(&self.pvcs),
+            "PersistentVolume" => Some(&self.pvs),
+            "StorageClass" => Some(&self.storageclasses),
             _ => None,
         }
     }
@@ -96,6 +107,9 @@ impl Informers {
             "EndpointSlice" => Some(&mut self.endpointslices),
             "Job" => Some(&mut self.jobs),
             "Node" => Some(&mut self.nodes),
+            "PersistentVolumeClaim" => Some(&mut self.pvcs),
+            "PersistentVolume" => Some(&mut self.pvs),
+            "StorageClass" => Some(&mut self.storageclasses),
             _ => None,
         }
     }
@@ -201,6 +215,8 @@ pub struct ControllerManager {
     garbage_collector: GarbageCollector,
     endpointslice: EndpointSliceController,
     job: JobController,
+    pv: pv_controller::PvController,
+    provisioner: csi_provisioner::CsiProvisioner,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -229,13 +245,15 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 5] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 7] {
         [
             &mut self.deployment,
             &mut self.replicaset,
             &mut self.endpointslice,
             &mut self.job,
             &mut self.garbage_collector,
+            &mut self.pv,
+            &mut self.provisioner,
         ]
     }
 

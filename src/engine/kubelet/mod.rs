@@ -14,6 +14,7 @@
 pub mod backoff;
 mod catalog;
 mod containers;
+mod csi;
 pub mod dns;
 pub mod env;
 pub mod images;
@@ -103,6 +104,8 @@ pub struct Kubelet {
     /// The restart back-off (`CrashLoopBackOff`) and the image pull back-off.
     crash: Backoff,
     pulls: Backoff,
+    /// The claims and volumes its pods use, and the pods waiting for a claim.
+    claims: csi::Claims,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -135,6 +138,7 @@ impl Kubelet {
             deleting: BTreeMap::new(),
             crash: Backoff::crash_loop(),
             pulls: Backoff::image_pull(),
+            claims: csi::Claims::default(),
         }
     }
 
@@ -202,7 +206,9 @@ impl Kubelet {
                 Object::Service(service) => {
                     self.services.insert(service_key(service), service.clone());
                 }
-                _ => {}
+                other => {
+                    self.claims.apply(other, false);
+                }
             }
         }
     }
@@ -277,7 +283,10 @@ impl Kubelet {
                 return;
             }
             Object::Pod(pod) => pod,
-            _ => return,
+            other => {
+                self.claims_changed(other, event.event_type == EventType::Deleted, cx);
+                return;
+            }
         };
         let key = pod_key(pod);
         let pods = klog::pods(&[&key]);

@@ -12,6 +12,9 @@ use crate::engine::trace::Stage;
 impl Kubelet {
     /// Admits a new pod and starts its worker: volumes first, then the sandbox.
     pub(super) fn admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+        if !self.claims_ready(key, pod, cx) {
+            return;
+        }
         self.workers
             .insert(key.to_owned(), PodWorker::new(pod, cx.now));
         let pod_field = ("pod", klog::quoted(key));
@@ -29,6 +32,17 @@ impl Kubelet {
             .and_then(|s| s.volumes.clone())
             .unwrap_or_default()
         {
+            if volume.persistent_volume_claim.is_some() {
+                let plugin = self.mount_claim(cx, key, pod, &volume);
+                self.stage(
+                    cx,
+                    key,
+                    "volume",
+                    "mounted",
+                    format!("{} ({plugin})", volume.name),
+                );
+                continue;
+            }
             let plugin = volume_plugin(&volume);
             let unique = format!("{plugin}/{uid}-{}", volume.name);
             let what = format!(

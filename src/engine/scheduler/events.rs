@@ -35,6 +35,9 @@ pub enum ClusterEvent {
     AssignedPodUpdate,
     /// An assigned pod was deleted or finished, freeing its node (`AssignedPodDelete`).
     AssignedPodDelete,
+    /// A `PersistentVolumeClaim`, `PersistentVolume` or `StorageClass` was
+    /// added or changed (`PersistentVolumeClaimAdd`/`Update`, ...): the kind.
+    Storage(&'static str),
 }
 
 /// The `ActionType`s of a node update (`nodeSchedulingPropertiesChange`).
@@ -106,6 +109,7 @@ impl ClusterEvent {
             ClusterEvent::AssignedPodAdd => "AssignedPodAdd",
             ClusterEvent::AssignedPodUpdate => "AssignedPodUpdate",
             ClusterEvent::AssignedPodDelete => "AssignedPodDelete",
+            ClusterEvent::Storage(kind) => kind,
         }
     }
 
@@ -160,6 +164,9 @@ impl ClusterEvent {
                 E::NodeAdd(_) | E::AssignedPodAdd | E::AssignedPodUpdate | E::AssignedPodDelete,
             ) => true,
             ("InterPodAffinity", E::NodeUpdate { changes, .. }) => changes.labels,
+            // `volumebinding.EventsToRegister`: claims, volumes, classes, new or relabelled nodes.
+            ("VolumeBinding", E::Storage(_) | E::NodeAdd(_)) => true,
+            ("VolumeBinding", E::NodeUpdate { changes, .. }) => changes.labels,
             _ => false,
         }
     }
