@@ -7,6 +7,7 @@ pub mod engine;
 pub mod export;
 pub mod lesson;
 pub mod model;
+pub mod record;
 pub mod scenario;
 pub mod timeline;
 pub mod tui;

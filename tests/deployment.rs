@@ -206,6 +206,15 @@ fn scaling_down_deletes_pods_and_scaling_up_creates_them() {
                 && e.4 == "replicaset-controller")
     );
     assert_eq!(of_kind(&records, "Pod").len(), 1);
+    // kubectl scale patches the scale subresource (`scale.ScaleREST`).
+    let scale_patches = records
+        .iter()
+        .filter(|r| {
+            matches!(&r.body, Record::Message { from, label, .. }
+                if from == "kubectl" && label == "PATCH /apis/apps/v1/namespaces/default/deployments/web/scale")
+        })
+        .count();
+    assert_eq!(scale_patches, 2);
     let rs = &of_kind(&records, "ReplicaSet")[0];
     assert_eq!(rs["spec"]["replicas"], 1);
     assert_eq!(rs["status"]["replicas"], 1);
@@ -288,4 +297,92 @@ fn a_new_template_rolls_out_one_surge_pod_at_a_time() {
         "2"
     );
     assert_eq!(deployment["status"]["updatedReplicas"], 3);
+}
+
+#[test]
+fn old_replica_sets_beyond_the_revision_history_limit_are_deleted() {
+    // cleanupDeployment (sync.go): with revisionHistoryLimit 1, after three
+    // revisions the oldest scaled-down ReplicaSet is deleted.
+    let records = run(
+        None,
+        &[
+            &apply("web-history-v1.yaml"),
+            "wait idle",
+            &apply("web-history-v2.yaml"),
+            "wait idle",
+            &apply("web-history-v3.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let sets = of_kind(&records, "ReplicaSet");
+    let revisions: Vec<&str> = sets
+        .iter()
+        .map(|rs| {
+            rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(sets.len(), 2, "{revisions:?}");
+    assert!(revisions.contains(&"2") && revisions.contains(&"3"));
+    let deletes = records
+        .iter()
+        .filter(|r| {
+            matches!(&r.body, Record::Message { from, label, .. }
+                if from == "kube-controller-manager" && label.starts_with("DELETE /apis/apps/v1/namespaces/default/replicasets/"))
+        })
+        .count();
+    assert_eq!(deletes, 1);
+    assert_eq!(of_kind(&records, "Pod").len(), 2);
+}
+
+#[test]
+fn a_paused_deployment_scales_but_does_not_roll_out_until_resumed() {
+    let records = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            "wait idle",
+            &apply("web-deployment-paused-v2.yaml"),
+            "wait idle",
+            "scale deployment web --replicas=4",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    assert_eq!(
+        of_kind(&records, "ReplicaSet").len(),
+        1,
+        "no new ReplicaSet while paused"
+    );
+    let deployment = common::final_object(&records, "Deployment", "web");
+    let progressing = deployment["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "Progressing")
+        .unwrap()
+        .clone();
+    assert_eq!(progressing["status"], "Unknown");
+    assert_eq!(progressing["reason"], "DeploymentPaused");
+    assert_eq!(progressing["message"], "Deployment is paused");
+    let rs = &of_kind(&records, "ReplicaSet")[0];
+    assert_eq!(rs["spec"]["replicas"], 4, "scaling still happens");
+    // Resumed (the file without paused), the rollout proceeds.
+    let resumed = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            "wait idle",
+            &apply("web-deployment-paused-v2.yaml"),
+            "wait idle",
+            &apply("web-deployment-v2.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    assert_eq!(of_kind(&resumed, "ReplicaSet").len(), 2);
+    let d = common::final_object(&resumed, "Deployment", "web");
+    assert_eq!(d["status"]["updatedReplicas"], 3);
 }

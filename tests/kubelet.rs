@@ -11,14 +11,9 @@ use podflow::engine::trace::{Record, TraceRecord};
 
 /// The kubelet's events about `pod`: (`t_ms`, reason, message).
 fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String)> {
-    records
-        .iter()
-        .filter_map(|r| match &r.body {
-            Record::Event(e) if e.source == "kubelet" && e.object.name == pod => {
-                Some((r.t_ms, e.reason.clone(), e.message.clone()))
-            }
-            _ => None,
-        })
+    common::kubelet_events(records, pod)
+        .into_iter()
+        .map(|(t, _, reason, message)| (t, reason, message))
         .collect()
 }
 
@@ -377,4 +372,49 @@ fn a_pod_of_the_starting_cluster_is_stopped_and_deleted() {
         .filter(|o| o["kind"] == "Pod" && o["metadata"]["name"] == "batch-1")
         .count();
     assert_eq!(left, 0);
+}
+
+#[test]
+fn a_new_image_applied_to_a_pod_is_pulled_at_once_and_restarts_the_container() {
+    // The image is the one container field a Pod's update may change; the
+    // kubelet hashes name and image (`pickFieldsToHash`): a waiting container
+    // takes the new image at once (the pull back-off is per image), a running
+    // one is killed as its definition changed and started again.
+    let records = run(
+        Some("missing-image-cluster.yaml"),
+        &[
+            &apply("missing-image-pod.yaml"),
+            "wait 30s",
+            &apply("missing-image-pod-fixed.yaml"),
+            "wait 10s",
+            &apply("missing-image-pod-v2.yaml"),
+            "wait 10s",
+        ],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "missing");
+    let fixed_pull = events
+        .iter()
+        .find(|(_, r, m)| r == "Pulling" && m == "Pulling image \"nginx:1.27\"")
+        .map(|(t, _, _)| *t)
+        .expect("the fixed image is pulled");
+    assert!(
+        (30_000..30_100).contains(&fixed_pull),
+        "pulled when applied, not after the back-off: {fixed_pull}"
+    );
+    let (killed_at, killing) = first(&events, "Killing");
+    assert_eq!(
+        killing,
+        "Container web definition changed, will be restarted"
+    );
+    let restarted = events
+        .iter()
+        .filter(|(t, r, _)| r == "Started" && *t > killed_at)
+        .count();
+    assert_eq!(restarted, 1);
+    let status = status(&records, "missing");
+    let ctr = &status["containerStatuses"][0];
+    assert_eq!(ctr["image"], "docker.io/library/nginx:1.28");
+    assert_eq!(ctr["restartCount"], 1);
+    assert!(ctr["state"]["running"].is_object(), "{status}");
 }

@@ -65,7 +65,7 @@ fn unschedulable_until_a_node_is_uncordoned() {
     assert_eq!(pod["spec"]["nodeName"], "node-2");
     assert_eq!(pod["status"]["phase"], "Running");
     let waited = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.outcome == "unschedulable"));
-    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.detail.starts_with("NodeSpecUnschedulableChange")));
+    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.detail.starts_with("NodeUpdateNodeTaint")));
     assert!(
         waited && moved,
         "the queue records show the wait and the move"
@@ -370,4 +370,38 @@ fn an_event_no_rejecting_plugin_cares_about_leaves_the_pod_waiting() {
         .filter(|r| matches!(&r.body, Record::Event(e) if e.reason == "FailedScheduling"))
         .count();
     assert_eq!(attempts, 1, "no second attempt");
+}
+
+#[test]
+fn a_toleration_added_to_the_waiting_pod_moves_it_at_once() {
+    // `PriorityQueue.Update`: the pod's own update is an `UnschedulablePod`/`UpdatePodToleration` event
+    // and TaintToleration's `isSchedulableAfterPodTolerationChange` queues
+    // it, long before the five-minute flush.
+    let records = run(
+        Some("zones-cluster.yaml"),
+        &[
+            &common::apply("ssd-pod.yaml"),
+            "wait 10s",
+            &common::apply("ssd-pod-now-tolerating.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let moved = records
+        .iter()
+        .find_map(|r| match &r.body {
+            Record::Stage(s) if s.stage == "queue" && s.outcome == "active" => {
+                Some((r.t_ms, s.detail.clone()))
+            }
+            _ => None,
+        })
+        .expect("the update moves the pod");
+    assert_eq!(
+        moved.1,
+        "UnschedulablePodUpdatePodToleration: default/ssd moved to activeQ"
+    );
+    assert!(moved.0 < 11_000, "moved when updated, at {} ms", moved.0);
+    let pod = final_object(&records, "Pod", "ssd");
+    assert_eq!(pod["spec"]["nodeName"], "node-a2");
+    assert_eq!(pod["status"]["phase"], "Running");
 }

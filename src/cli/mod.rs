@@ -1,7 +1,9 @@
 //! The command line (clap): one file per subcommand.
 
+mod gen_cluster;
 mod lessons;
 mod play;
+mod record;
 mod setup;
 mod trace;
 
@@ -29,6 +31,10 @@ pub enum Commands {
     /// List the lessons, or check lesson files.
     #[command(subcommand)]
     Lessons(lessons::LessonsCommand),
+    /// Write a generated cluster file: a control plane and N workers over Z zones.
+    GenCluster(gen_cluster::GenClusterArgs),
+    /// Render a lesson (or a sandbox run) headless to an asciicast v2 file.
+    Record(record::RecordArgs),
 }
 
 /// Exit status for a usage error or unreadable input (CONTRACT.md).
@@ -48,6 +54,8 @@ pub fn main() -> ExitCode {
         Some(Commands::Play(args)) => play::run(&args, Vec::new()),
         Some(Commands::Trace(args)) => trace::run(&args),
         Some(Commands::Lessons(command)) => lessons::run(&command),
+        Some(Commands::GenCluster(args)) => gen_cluster::run(&args),
+        Some(Commands::Record(args)) => record::run(&args),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };

@@ -8,7 +8,9 @@ use clap::{Args, ValueEnum};
 use super::setup::{NGINX_POD, SetupArgs, build_setup};
 use crate::engine::engine::Engine;
 use crate::lesson::{Lesson, embedded, progress};
+use crate::record;
 use crate::timeline::Timeline;
+use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::lang::Lang;
 use crate::tui::lesson::picker::Picker;
@@ -20,6 +22,16 @@ pub enum LangArg {
     #[default]
     En,
     Zh,
+}
+
+impl LangArg {
+    /// The interface's language.
+    pub fn lang(self) -> Lang {
+        match self {
+            LangArg::En => Lang::En,
+            LangArg::Zh => Lang::Zh,
+        }
+    }
 }
 
 /// `--theme`.
@@ -55,6 +67,23 @@ pub struct PlayArgs {
     /// Open a lesson: a built-in lesson's id, or the path of a lesson file.
     #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["files", "steps", "cluster"])]
     pub lesson: Option<String>,
+    /// Write the screen at `--at-step` to FILE (`-` for standard output) and
+    /// exit, without a terminal.
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<String>,
+    /// The step of the screenshot, as the status bar counts: a trace step, or
+    /// with `--lesson` a lesson step (played to its end). Default: 1.
+    #[arg(long, value_name = "N", requires = "screenshot")]
+    pub at_step: Option<usize>,
+    /// Keep the colours in the screenshot (SGR escape sequences).
+    #[arg(long, requires = "screenshot")]
+    pub ansi: bool,
+    /// The screenshot's width in columns (default 120).
+    #[arg(long, value_name = "C", requires = "screenshot", value_parser = super::record::size_parser())]
+    pub cols: Option<u16>,
+    /// The screenshot's height in rows (default 40).
+    #[arg(long, value_name = "R", requires = "screenshot", value_parser = super::record::size_parser())]
+    pub rows: Option<u16>,
 }
 
 /// How `podflow play` starts.
@@ -74,7 +103,72 @@ pub fn run(args: &PlayArgs, embedded: Vec<(&'static str, &'static str)>) -> Resu
         Some(lesson) => Start::Lesson(Box::new(embedded::open(lesson).map_err(|e| e.to_string())?)),
         None => Start::Sandbox,
     };
+    if let Some(file) = &args.screenshot {
+        return screenshot(args, embedded, start, file);
+    }
     run_with(args, embedded, start)
+}
+
+/// The sandbox's timeline: the embedded manifests, then the files and steps.
+fn sandbox_timeline(
+    args: &PlayArgs,
+    embedded: Vec<(&'static str, &'static str)>,
+) -> Result<Timeline, String> {
+    let setup_args = SetupArgs {
+        embedded,
+        files: args.files.clone(),
+        steps: args.steps.clone(),
+        cluster: args.cluster.clone(),
+        seed: args.seed,
+        ..SetupArgs::default()
+    };
+    let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
+    Ok(Timeline::new(Engine::new(setup)))
+}
+
+/// `--screenshot FILE`: the screen at `--at-step`, written without a terminal.
+fn screenshot(
+    args: &PlayArgs,
+    embedded: Vec<(&'static str, &'static str)>,
+    start: Start,
+    file: &str,
+) -> Result<(), String> {
+    let lang = args.lang.lang();
+    let step = args.at_step.unwrap_or(1);
+    let out_of_range =
+        |last: usize| format!("error: --at-step {step}: there are steps 1 to {last}");
+    let app = match start {
+        Start::Lesson(lesson) => {
+            let mut app = record::driver::lesson_app(*lesson, lang)?;
+            let len = app.lesson.as_ref().map_or(0, |p| p.len());
+            if step == 0 || step > len {
+                return Err(out_of_range(len));
+            }
+            record::driver::advance_lesson(&mut app, step - 1);
+            app
+        }
+        Start::Sandbox | Start::Picker => {
+            let mut app = record::driver::app(sandbox_timeline(args, embedded)?, lang);
+            let len = app.timeline.len();
+            if step == 0 || step > len.max(1) {
+                return Err(out_of_range(len));
+            }
+            app.update(Action::Seek(step - 1));
+            app
+        }
+    };
+    let format = if args.ansi {
+        record::Format::Ansi
+    } else {
+        record::Format::Text
+    };
+    let text = record::screenshot(
+        &app,
+        args.cols.unwrap_or(record::Options::default().cols),
+        args.rows.unwrap_or(record::Options::default().rows),
+        format,
+    );
+    super::record::write_output(file, &text)
 }
 
 fn run_with(
@@ -87,20 +181,8 @@ fn run_with(
             "error: podflow play needs a terminal; use `podflow trace` to print the trace".into(),
         );
     }
-    let setup_args = SetupArgs {
-        embedded,
-        files: args.files.clone(),
-        steps: args.steps.clone(),
-        cluster: args.cluster.clone(),
-        seed: args.seed,
-        ..SetupArgs::default()
-    };
-    let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
-    let timeline = Timeline::new(Engine::new(setup));
-    let lang = match args.lang {
-        LangArg::En => Lang::En,
-        LangArg::Zh => Lang::Zh,
-    };
+    let timeline = sandbox_timeline(args, embedded)?;
+    let lang = args.lang.lang();
     let theme = match args.theme {
         ThemeArg::Dark => ThemeName::Dark,
         ThemeArg::Light => ThemeName::Light,

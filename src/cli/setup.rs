@@ -76,14 +76,8 @@ fn commands(args: &SetupArgs) -> Result<Vec<Command>, SetupError> {
         .chain(args.steps.iter().map(|s| (s.clone(), s.clone())));
     let mut out = Vec::new();
     for (name, yaml) in &args.embedded {
-        let manifests = scenario::parse_manifests(name, yaml.as_bytes())?
-            .into_iter()
-            .map(|m| Manifest {
-                source: (*name).to_owned(),
-                object: m.object,
-                unknown_fields: m.unknown_fields,
-            })
-            .collect();
+        let manifests =
+            Manifest::from_file(name, scenario::parse_manifests(name, yaml.as_bytes())?);
         out.push(Command::Apply {
             manifests,
             namespace: None,
@@ -105,14 +99,7 @@ fn shell_quote(path: &str) -> String {
 
 /// Reads the manifests of one `-f` path, as kubectl sends them.
 pub fn load_manifests(path: &str) -> Result<Vec<Manifest>, InputError> {
-    Ok(scenario::read_manifests(path)?
-        .into_iter()
-        .map(|m| Manifest {
-            source: path.to_owned(),
-            object: m.object,
-            unknown_fields: m.unknown_fields,
-        })
-        .collect())
+    Ok(Manifest::from_file(path, scenario::read_manifests(path)?))
 }
 
 /// The registry the nodes pull from: the image catalog, extended and
@@ -133,6 +120,7 @@ fn registry(spec: &ClusterSpec) -> Registry {
         .iter()
         .map(|m| images::normalize(m))
         .collect::<BTreeSet<_>>();
+    registry.closed = spec.simulation.registry.closed;
     registry
 }
 

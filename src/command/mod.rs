@@ -48,10 +48,12 @@ pub fn resolve<E>(
             kind,
             name,
             namespace,
+            cascade,
         } => Command::Delete {
             kind,
             name,
             namespace,
+            cascade,
         },
         Parsed::Scale {
             kind,
@@ -71,6 +73,14 @@ pub fn resolve<E>(
         Parsed::Uncordon { node } => Command::Cordon {
             node,
             unschedulable: false,
+        },
+        Parsed::FaultNode { node } => Command::NodeFault {
+            node,
+            faulted: true,
+        },
+        Parsed::RecoverNode { node } => Command::NodeFault {
+            node,
+            faulted: false,
         },
         Parsed::WaitIdle => Command::Wait(Wait::Idle),
         Parsed::WaitFor(ms) => Command::Wait(Wait::For(ms)),

@@ -1,8 +1,11 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
-//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME`, `scale KIND NAME
+//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
-//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording.
+//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording;
+//! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
+//! they cut a node off from the control plane and reconnect it).
 
+use crate::engine::apiserver::request::Propagation;
 use crate::engine::clock::parse_duration;
 use crate::model::Kind;
 
@@ -26,6 +29,8 @@ pub enum Parsed {
         kind: &'static Kind,
         name: String,
         namespace: Option<String>,
+        /// `--cascade` (default `background`).
+        cascade: Propagation,
     },
     Scale {
         kind: &'static Kind,
@@ -37,6 +42,14 @@ pub enum Parsed {
         node: String,
     },
     Uncordon {
+        node: String,
+    },
+    /// `fault node NODE`: the node's kubelet loses the API server.
+    FaultNode {
+        node: String,
+    },
+    /// `recover node NODE`: it reaches the API server again.
+    RecoverNode {
         node: String,
     },
     WaitIdle,
@@ -94,6 +107,24 @@ struct Args {
     files: Vec<String>,
     namespace: Option<String>,
     replicas: Option<String>,
+    cascade: Option<String>,
+}
+
+/// `--cascade`'s value as kubectl reads it (`GetCascadingStrategy` in
+/// `staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go`): `background`,
+/// `foreground`, `orphan`, or the deprecated booleans (true: background,
+/// false: orphan).
+fn cascade(value: &str) -> Result<Propagation, ParseError> {
+    Ok(match value {
+        "background" | "1" | "t" | "T" | "TRUE" | "true" | "True" => Propagation::Background,
+        "foreground" => Propagation::Foreground,
+        "orphan" | "0" | "f" | "F" | "FALSE" | "false" | "False" => Propagation::Orphan,
+        other => {
+            return err(format!(
+                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
+            ));
+        }
+    })
 }
 
 fn split_args(words: &[String]) -> Result<Args, ParseError> {
@@ -114,6 +145,10 @@ fn split_args(words: &[String]) -> Result<Args, ParseError> {
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
             "--replicas" => args.replicas = Some(value("--replicas")?),
+            // A bare `--cascade` means background (the flag's NoOptDefVal).
+            "--cascade" => {
+                args.cascade = Some(inline.clone().unwrap_or_else(|| "background".into()));
+            }
             f if f.starts_with('-') => return err(format!("error: unknown flag: {f}")),
             _ => args.positional.push(word.clone()),
         }
@@ -147,6 +182,54 @@ fn kind_and_name(
     }
 }
 
+/// Whether `word` names the Node kind (`node`, `nodes`, `no`).
+fn is_node_kind(word: &str) -> bool {
+    Kind::lookup(word).is_some_and(|k| k.kind == "Node")
+}
+
+/// `scale KIND NAME --replicas=N`.
+fn scale(
+    positional: &[String],
+    namespace: Option<String>,
+    replicas: Option<&str>,
+) -> Result<Parsed, ParseError> {
+    let (kind, name) = kind_and_name(positional, "scale")?;
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    let Some(replicas) = replicas else {
+        return err("error: required flag(s) \"replicas\" not set");
+    };
+    match replicas.parse::<i32>() {
+        Ok(n) if n >= 0 => Ok(Parsed::Scale {
+            kind,
+            name,
+            namespace,
+            replicas: n,
+        }),
+        _ => err(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
+        ),
+    }
+}
+
+/// `fault node NODE` / `recover node NODE` (also `node/NODE`).
+fn node_fault(verb: &str, positional: &[String]) -> Result<Parsed, ParseError> {
+    let node = match positional {
+        [kind, node] if is_node_kind(kind) => Some(node.clone()),
+        [one] => one
+            .split_once('/')
+            .filter(|(kind, _)| is_node_kind(kind))
+            .map(|(_, node)| node.to_owned()),
+        _ => None,
+    };
+    match node.filter(|n| !n.is_empty()) {
+        Some(node) if verb == "fault" => Ok(Parsed::FaultNode { node }),
+        Some(node) => Ok(Parsed::RecoverNode { node }),
+        None => err(format!("error: USAGE: {verb} node NODE")),
+    }
+}
+
 /// Parses one command line.
 pub fn parse(line: &str) -> Result<Parsed, ParseError> {
     let mut words = words(line)?;
@@ -162,6 +245,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         files,
         namespace,
         replicas,
+        cascade: cascade_flag,
     } = args;
     match verb.as_str() {
         "apply" | "create" => {
@@ -190,29 +274,11 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
                 kind,
                 name,
                 namespace,
+                cascade: cascade(cascade_flag.as_deref().unwrap_or("background"))?,
             }),
             (_, None) => err("error: resource(s) were provided, but no name was specified"),
         },
-        "scale" => {
-            let (kind, name) = kind_and_name(&positional, "scale")?;
-            let Some(name) = name else {
-                return err("error: resource(s) were provided, but no name was specified");
-            };
-            let Some(replicas) = replicas else {
-                return err("error: required flag(s) \"replicas\" not set");
-            };
-            match replicas.parse::<i32>() {
-                Ok(n) if n >= 0 => Ok(Parsed::Scale {
-                    kind,
-                    name,
-                    namespace,
-                    replicas: n,
-                }),
-                _ => err(
-                    "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
-                ),
-            }
-        }
+        "scale" => scale(&positional, namespace, replicas.as_deref()),
         "cordon" | "uncordon" => match positional.as_slice() {
             [node] => Ok(if verb == "cordon" {
                 Parsed::Cordon { node: node.clone() }
@@ -221,6 +287,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             }),
             _ => err("error: USAGE: cordon NODE [flags]"),
         },
+        "fault" | "recover" => node_fault(verb, &positional),
         "wait" => match positional.as_slice() {
             [what] if what == "idle" => Ok(Parsed::WaitIdle),
             [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
@@ -270,9 +337,36 @@ mod tests {
             Parsed::Delete {
                 kind: kind_of("Pod"),
                 name: "nginx".into(),
-                namespace: Some("dev".into())
+                namespace: Some("dev".into()),
+                cascade: Propagation::Background,
             }
         );
+        // kubectl's --cascade (GetCascadingStrategy), booleans deprecated but read.
+        let cascades = [
+            (
+                "delete deploy web --cascade=foreground",
+                Ok(Propagation::Foreground),
+            ),
+            (
+                "delete deploy web --cascade=orphan",
+                Ok(Propagation::Orphan),
+            ),
+            ("delete deploy web --cascade", Ok(Propagation::Background)),
+            ("delete deploy web --cascade=false", Ok(Propagation::Orphan)),
+            (
+                "delete deploy web --cascade=sideways",
+                Err(
+                    "error: invalid cascade value (sideways). Must be \"background\", \"foreground\", or \"orphan\"",
+                ),
+            ),
+        ];
+        for (line, want) in cascades {
+            let got = parse(line).map(|p| match p {
+                Parsed::Delete { cascade, .. } => cascade,
+                other => panic!("{other:?}"),
+            });
+            assert_eq!(got, want.map_err(|m| ParseError(m.to_owned())), "{line}");
+        }
         assert_eq!(
             parse("scale deploy web --replicas=3").unwrap(),
             Parsed::Scale {
@@ -285,6 +379,18 @@ mod tests {
         assert_eq!(
             parse("cordon node-1").unwrap(),
             Parsed::Cordon {
+                node: "node-1".into()
+            }
+        );
+        assert_eq!(
+            parse("fault node node-1").unwrap(),
+            Parsed::FaultNode {
+                node: "node-1".into()
+            }
+        );
+        assert_eq!(
+            parse("recover node/node-1").unwrap(),
+            Parsed::RecoverNode {
                 node: "node-1".into()
             }
         );
@@ -314,6 +420,8 @@ mod tests {
             r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#
         );
         assert_eq!(e(""), "error: empty command");
+        assert_eq!(e("fault node-1"), "error: USAGE: fault node NODE");
+        assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
     }
 }

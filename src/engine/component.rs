@@ -48,6 +48,9 @@ pub enum Outgoing {
         timer: u64,
         background: bool,
     },
+    /// Cut `node` off from the control plane (`faulted`), or reconnect it
+    /// (the cluster language's `fault node` / `recover node`).
+    NodeFault { node: String, faulted: bool },
 }
 
 /// A component's window on the engine while it handles one event.
@@ -116,6 +119,14 @@ impl<'a> Cx<'a> {
             delay_ms,
             timer,
             background: true,
+        });
+    }
+
+    /// Cuts `node`'s kubelet off from the API server, or reconnects it.
+    pub fn fault_node(&mut self, node: &str, faulted: bool) {
+        self.outgoing.push(Outgoing::NodeFault {
+            node: node.to_owned(),
+            faulted,
         });
     }
 

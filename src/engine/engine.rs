@@ -119,6 +119,17 @@ pub struct Engine {
     scheduler: Scheduler,
     kubelets: BTreeMap<String, Kubelet>,
     controller_manager: ControllerManager,
+    /// Nodes cut off from the control plane (`fault node`), and what their
+    /// kubelets would have sent and received meanwhile.
+    faults: BTreeMap<String, Held>,
+}
+
+/// What a faulted node's kubelet missed: its watch events and its requests,
+/// delivered when it reconnects (a watch resumes from its resourceVersion).
+#[derive(Debug, Clone, Default)]
+struct Held {
+    watches: Vec<WatchEvent>,
+    requests: Vec<(RequestId, Box<Request>)>,
 }
 
 /// A cheap, immutable view of the cluster at one moment.
@@ -150,6 +161,7 @@ impl Engine {
             .range("/registry/nodes/")
             .map(|(_, e)| e.object.name().to_owned())
             .collect();
+        bootstrap_node_leases(&mut store, setup.seed);
         let mut tokens = setup.tokens;
         super::controllers::client::register_tokens(&mut tokens);
         let mut engine = Engine {
@@ -174,6 +186,7 @@ impl Engine {
             },
             kubelets: BTreeMap::new(),
             controller_manager: ControllerManager::default(),
+            faults: BTreeMap::new(),
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -182,6 +195,7 @@ impl Engine {
                 .insert(node.clone(), Kubelet::new(&node, Arc::clone(&registry)));
         }
         engine.start_informers();
+        engine.start_heartbeats();
         engine
             .queue
             .push(SimTime(COMPACTION_INTERVAL_MS), Event::Compact, true);
@@ -241,9 +255,16 @@ impl Engine {
             });
             // The kubelet's Service informer: service env vars and cluster DNS.
             subs.push(Subscription {
-                watcher: me,
+                watcher: me.clone(),
                 filter: WatchFilter::all(crate::model::kinds::kind_of("Service")),
             });
+            // Its ConfigMap and Secret managers: env and volumes.
+            for kind in ["ConfigMap", "Secret"] {
+                subs.push(Subscription {
+                    watcher: me.clone(),
+                    filter: WatchFilter::all(crate::model::kinds::kind_of(kind)),
+                });
+            }
         }
         for kind in super::controllers::WATCHED {
             subs.push(Subscription {
@@ -270,6 +291,116 @@ impl Engine {
             }
         }
         self.watches = subs;
+    }
+
+    /// Arms the periodic background work: each kubelet's Lease renewal and
+    /// node status sync, and the node lifecycle controller's monitor.
+    fn start_heartbeats(&mut self) {
+        use super::kubelet::heartbeat;
+        for node in self.kubelets.keys() {
+            for (timer, delay) in heartbeat::first_timers() {
+                self.queue.push(
+                    SimTime(delay),
+                    Event::Timer {
+                        to: ComponentId::Kubelet(node.clone()),
+                        timer,
+                    },
+                    true,
+                );
+            }
+        }
+        let (timer, delay) = super::controllers::first_monitor_timer();
+        self.queue.push(
+            SimTime(delay),
+            Event::Timer {
+                to: ComponentId::ControllerManager,
+                timer,
+            },
+            true,
+        );
+    }
+
+    /// `fault node` / `recover node`: cuts a node's kubelet off from the API
+    /// server, or reconnects it and delivers what it missed.
+    fn set_fault(&mut self, node: &str, faulted: bool, records: &mut Vec<Record>) {
+        let me = format!("kubelet/{node}");
+        let Some(kubelet) = self.kubelets.get_mut(node) else {
+            records.push(Record::Log {
+                component: "kubectl".into(),
+                node: None,
+                line: format!(
+                    "error: no node \"{node}\" to {}",
+                    if faulted { "fault" } else { "recover" }
+                ),
+            });
+            return;
+        };
+        kubelet.set_faulted(faulted);
+        if faulted {
+            self.faults.entry(node.to_owned()).or_default();
+            records.push(Record::Message {
+                from: me.clone(),
+                to: "kube-apiserver".into(),
+                label: "✕ connection lost (node fault)".into(),
+            });
+            records.push(Record::Stage(Box::new(
+                Stage::new(
+                    &me,
+                    "fault",
+                    "partitioned",
+                    format!(
+                        "{node} is cut off from the control plane: its kubelet stops renewing its Lease and posting node status; its containers keep running"
+                    ),
+                )
+                .node(node.to_owned()),
+            )));
+            return;
+        }
+        let Some(held) = self.faults.remove(node) else {
+            return;
+        };
+        records.push(Record::Message {
+            from: me.clone(),
+            to: "kube-apiserver".into(),
+            label: "connection restored (node recovered)".into(),
+        });
+        records.push(Record::Stage(Box::new(
+            Stage::new(
+                &me,
+                "fault",
+                "recovered",
+                format!(
+                    "{node} reaches the control plane again: {} watch events and {} requests it missed are delivered",
+                    held.watches.len(),
+                    held.requests.len()
+                ),
+            )
+            .node(node.to_owned()),
+        )));
+        let who = ComponentId::Kubelet(node.to_owned());
+        for (id, request) in held.requests {
+            self.queue.push(
+                self.now.plus(HOP_MS),
+                Event::Request {
+                    id,
+                    from: who.clone(),
+                    request,
+                },
+                false,
+            );
+        }
+        let last = self.last_delivery.entry(who.clone()).or_default();
+        for event in held.watches {
+            *last = (*last).max(self.now.plus(HOP_MS));
+            self.queue.push(
+                *last,
+                Event::Watch {
+                    to: who.clone(),
+                    event,
+                },
+                false,
+            );
+        }
     }
 
     /// Simulated time now.
@@ -418,6 +549,13 @@ impl Engine {
         for change in &handled.changes {
             for sub in &self.watches {
                 if let Some(event) = sub.filter.event_for(change) {
+                    // A faulted node's kubelet hears nothing until it reconnects.
+                    if let ComponentId::Kubelet(node) = &sub.watcher
+                        && let Some(held) = self.faults.get_mut(node)
+                    {
+                        held.watches.push(event);
+                        continue;
+                    }
                     // A watch stream delivers in order: never before the watcher's previous event.
                     let rng = if sub.watcher == ComponentId::ControllerManager {
                         &mut self.controller_manager_rng
@@ -483,6 +621,12 @@ impl Engine {
         for out in outgoing {
             match out {
                 Outgoing::Request { id, request } => {
+                    if let ComponentId::Kubelet(node) = who
+                        && let Some(held) = self.faults.get_mut(node)
+                    {
+                        held.requests.push((id, request));
+                        continue;
+                    }
                     let at = self.now.plus(HOP_MS);
                     self.queue.push(
                         at,
@@ -507,6 +651,9 @@ impl Engine {
                         },
                         background,
                     );
+                }
+                Outgoing::NodeFault { node, faulted } => {
+                    self.set_fault(&node, faulted, &mut records);
                 }
             }
         }
@@ -538,6 +685,34 @@ fn bootstrap_priority_classes(store: &mut Store, seed: u64) {
     for mut object in super::apiserver::admission::priority::system_priority_classes() {
         let key = key_for(object.kind(), None, object.name());
         if store.get(&key).is_none() {
+            existing_object_metadata(&mut object, &mut rng);
+            let _ = store.create(&key, object);
+        }
+    }
+}
+
+/// Gives every node the Lease its kubelet keeps in `kube-node-lease`
+/// (`pkg/kubelet/nodelease`: holder the node, 40 s, owned by the Node), as it
+/// stood when the story starts; a cluster file's own Lease is kept. Their UIDs
+/// come from a random source of their own, so adding them changes no other object's.
+fn bootstrap_node_leases(store: &mut Store, seed: u64) {
+    let mut rng = Rng::new(seed ^ 0x6c65_6173_6573);
+    let nodes: Vec<Arc<Object>> = store
+        .range("/registry/nodes/")
+        .map(|(_, e)| Arc::clone(&e.object))
+        .collect();
+    for node in nodes {
+        let Some(node) = node.as_node() else {
+            continue;
+        };
+        let mut lease = super::kubelet::heartbeat::node_lease(node, SimTime::ZERO);
+        let key = key_for(
+            crate::model::kinds::kind_of("Lease"),
+            lease.metadata.namespace.as_deref(),
+            lease.metadata.name.as_deref().unwrap_or_default(),
+        );
+        if store.get(&key).is_none() {
+            let mut object = Object::Lease(std::mem::take(&mut lease));
             existing_object_metadata(&mut object, &mut rng);
             let _ = store.create(&key, object);
         }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::apiserver::handler::Response;
 use super::apiserver::patch;
-use super::apiserver::request::{Body, Credentials, Request, Verb};
+use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
 use super::component::{Cx, RequestId};
 use crate::model::{Kind, Object, status};
 
@@ -25,6 +25,19 @@ pub struct Manifest {
     pub unknown_fields: Vec<String>,
     /// The file it came from, as kubectl names it in errors.
     pub source: String,
+}
+
+impl Manifest {
+    /// The manifests read from `source` (a `-f` file), as kubectl sends them.
+    pub fn from_file(source: &str, read: Vec<crate::scenario::Manifest>) -> Vec<Manifest> {
+        read.into_iter()
+            .map(|m| Manifest {
+                object: m.object,
+                unknown_fields: m.unknown_fields,
+                source: source.to_owned(),
+            })
+            .collect()
+    }
 }
 
 /// A command of the cluster language, with its files already read.
@@ -51,6 +64,8 @@ pub enum Command {
         kind: &'static Kind,
         name: String,
         namespace: Option<String>,
+        /// `--cascade`: sent as `propagationPolicy`.
+        cascade: Propagation,
     },
     /// `scale KIND NAME --replicas=N`
     Scale {
@@ -61,6 +76,9 @@ pub enum Command {
     },
     /// `cordon NODE` (`true`) or `uncordon NODE` (`false`).
     Cordon { node: String, unschedulable: bool },
+    /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
+    /// request; the node's kubelet loses (or regains) the API server.
+    NodeFault { node: String, faulted: bool },
     /// `wait DURATION` / `wait idle`
     Wait(Wait),
 }
@@ -242,6 +260,7 @@ impl Kubectl {
                 kind,
                 name,
                 namespace,
+                cascade,
             } => {
                 let namespace = or_default(namespace).filter(|_| kind.namespaced);
                 // kubectl names the namespace since 1.34 (kubernetes/kubernetes#126619).
@@ -251,7 +270,9 @@ impl Kubectl {
                     }
                     None => format!("{} \"{name}\" deleted", type_name(kind)),
                 };
-                let req = self.request(Verb::Delete, kind, namespace, &name);
+                let req = self
+                    .request(Verb::Delete, kind, namespace, &name)
+                    .propagation(cascade);
                 self.send_plain(req, done, cx);
             }
             Command::Scale {
@@ -260,9 +281,11 @@ impl Kubectl {
                 namespace,
                 replicas,
             } => {
+                // kubectl scale patches the scale subresource (`scale.ScaleREST`).
                 let patch = serde_json::json!({"spec": {"replicas": replicas}});
                 let req = self
                     .request(Verb::Patch, kind, or_default(namespace), &name)
+                    .subresource("scale")
                     .body(Body::Patch(patch));
                 let done = format!("{}/{name} scaled", type_name(kind));
                 self.send_plain(req, done, cx);
@@ -291,6 +314,7 @@ impl Kubectl {
                 );
                 self.send_plain(req, done, cx);
             }
+            Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;

@@ -79,6 +79,12 @@ pub struct Stage {
     pub revision: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<Value>,
+    /// A controller's work-queue key (`NAMESPACE/NAME`) the stage is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    /// How many items an informer's cache or a work queue holds after the stage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
 }
 
 impl Stage {
@@ -111,6 +117,22 @@ impl Stage {
     #[must_use]
     pub fn plugin(mut self, plugin: impl Into<String>) -> Stage {
         self.plugin = Some(plugin.into());
+        self
+    }
+
+    /// With the etcd key and revision it concerns.
+    #[must_use]
+    pub fn at_key(mut self, key: impl Into<String>, revision: u64) -> Stage {
+        self.key = Some(key.into());
+        self.revision = Some(revision);
+        self
+    }
+
+    /// With the work-queue key it concerns and the queue's (or cache's) size.
+    #[must_use]
+    pub fn queued(mut self, item: Option<&str>, size: usize) -> Stage {
+        self.item = item.map(str::to_owned);
+        self.size = u64::try_from(size).ok();
         self
     }
 }

@@ -121,6 +121,17 @@ fn statics(lesson: &Lesson) -> Result<(), InputError> {
                 for line in &g.solution {
                     run::command(lesson, line)?;
                 }
+                if let Some(file) = &g.edit
+                    && !doc.files.contains_key(&file.value)
+                {
+                    return Err(InputError::at(
+                        &lesson.at(file),
+                        format!(
+                            "step {n} (goal): edit names {:?}, which is not one of the lesson's `files:`",
+                            file.value
+                        ),
+                    ));
+                }
             }
         }
     }

@@ -14,6 +14,30 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/02-inside-the-api-server.yaml",
         include_str!("../../lessons/02-inside-the-api-server.yaml"),
     ),
+    (
+        "lessons/03-etcd-and-watch.yaml",
+        include_str!("../../lessons/03-etcd-and-watch.yaml"),
+    ),
+    (
+        "lessons/04-the-scheduler.yaml",
+        include_str!("../../lessons/04-the-scheduler.yaml"),
+    ),
+    (
+        "lessons/05-the-kubelet.yaml",
+        include_str!("../../lessons/05-the-kubelet.yaml"),
+    ),
+    (
+        "lessons/06-probes-and-restarts.yaml",
+        include_str!("../../lessons/06-probes-and-restarts.yaml"),
+    ),
+    (
+        "lessons/07-deployments.yaml",
+        include_str!("../../lessons/07-deployments.yaml"),
+    ),
+    (
+        "lessons/08-failure-clinic.yaml",
+        include_str!("../../lessons/08-failure-clinic.yaml"),
+    ),
 ];
 
 /// Every built-in lesson, read.

@@ -159,6 +159,9 @@ pub struct Goal {
     pub hints: Vec<Spanned<Text>>,
     /// Cluster-language commands that reach the goal from its start.
     pub solution: Vec<Spanned<String>>,
+    /// The lesson file the editor opens at (`e`), for the student to change.
+    #[serde(default)]
+    pub edit: Option<Spanned<String>>,
 }
 
 #[cfg(test)]

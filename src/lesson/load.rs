@@ -107,6 +107,15 @@ impl Lesson {
         }
     }
 
+    /// Whether `name` is one of the lesson's own files: inline, or inside
+    /// its folder and present there.
+    pub fn owns_file(&self, name: &str) -> bool {
+        self.doc.files.contains_key(name)
+            || self
+                .path(name, &Location::new(&self.file, 1, 1))
+                .is_ok_and(|p| p.is_file())
+    }
+
     /// The manifests of `name` as a command at `at` names it: an inline
     /// file of the lesson, or a file in its folder.
     pub fn manifests(&self, name: &str, at: &Location) -> Result<Vec<Manifest>, InputError> {
@@ -124,14 +133,7 @@ impl Lesson {
             let path = self.path(name, at)?;
             scenario::read_manifests(&path.to_string_lossy())?
         };
-        Ok(read
-            .into_iter()
-            .map(|m| Manifest {
-                source: name.to_owned(),
-                object: m.object,
-                unknown_fields: m.unknown_fields,
-            })
-            .collect())
+        Ok(Manifest::from_file(name, read))
     }
 }
 

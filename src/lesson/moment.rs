@@ -1,8 +1,9 @@
 //! The moments a narration step runs to (`until:`): `pod NAME scheduled`,
 //! `pod NAME Running` (any phase), `phase Running` (the first Pod to reach
 //! it), a stage name of the trace (`bind`, `pull`, `admission`, …),
-//! `response 403` (the API server answers kubectl with that code), a
-//! simulated duration (`30s`, `2m`) or `idle`.
+//! `response 403` (the API server answers kubectl with that code), `event
+//! FailedScheduling` (the next `core/v1` Event with that reason), a simulated
+//! duration (`30s`, `2m`) or `idle`.
 
 use crate::engine::clock::parse_duration;
 use crate::engine::store::Store;
@@ -10,15 +11,19 @@ use crate::engine::trace::Record;
 use crate::timeline::Timeline;
 
 /// The stage names of the trace (CONTRACT.md) a moment may name.
-pub const STAGES: [&str; 16] = [
+pub const STAGES: [&str; 21] = [
     "authentication",
     "authorization",
     "admission",
     "validation",
     "persist",
+    "queue",
+    "prefilter",
     "filter",
+    "postfilter",
     "score",
     "select",
+    "reserve",
     "bind",
     "sandbox",
     "network",
@@ -27,6 +32,7 @@ pub const STAGES: [&str; 16] = [
     "container",
     "probe",
     "status",
+    "compact",
 ];
 
 /// The phases of a Pod (`core/v1` `PodPhase`).
@@ -46,6 +52,8 @@ pub enum Moment {
     Stage(String),
     /// A response to kubectl with this status code.
     Response(u16),
+    /// A `core/v1` Event with this reason (`FailedScheduling`, `BackOff`).
+    Event(String),
     /// This many simulated milliseconds after the step starts.
     After(u64),
     /// The end of the run.
@@ -78,13 +86,14 @@ pub fn parse(text: &str) -> Result<Moment, String> {
             phase: (*phase).to_owned(),
         }),
         ["response", code] => code.parse().ok().map(Moment::Response),
+        ["event", reason] => Some(Moment::Event((*reason).to_owned())),
         [stage] if STAGES.contains(stage) => Some(Moment::Stage((*stage).to_owned())),
         [duration] => parse_duration(duration).map(Moment::After),
         _ => None,
     };
     moment.ok_or_else(|| {
         format!(
-            "unknown moment {text:?}: want `pod NAME scheduled`, `pod NAME PHASE`, `phase PHASE`, `response CODE`, a stage ({}), a duration such as 30s, or idle",
+            "unknown moment {text:?}: want `pod NAME scheduled`, `pod NAME PHASE`, `phase PHASE`, `response CODE`, `event REASON`, a stage ({}), a duration such as 30s, or idle",
             STAGES.join(", ")
         )
     })
@@ -168,6 +177,8 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
         Moment::Response(code) => (from..records.len()).find(|&i| {
             matches!(&records[i].body, Record::Response { to, code: c, .. } if to == "kubectl" && c == code)
         }),
+        Moment::Event(reason) => (from..records.len())
+            .find(|&i| matches!(&records[i].body, Record::Event(e) if &e.reason == reason)),
         Moment::Scheduled { .. } | Moment::Phase { .. } => {
             let before = match moment {
                 Moment::Phase { pod: None, phase } => pods_in_phase(start.store, phase),
@@ -216,6 +227,7 @@ mod tests {
             ),
             ("bind", Moment::Stage("bind".into())),
             ("response 403", Moment::Response(403)),
+            ("event Pulled", Moment::Event("Pulled".into())),
             ("30s", Moment::After(30_000)),
             ("idle", Moment::Idle),
         ];
@@ -248,6 +260,10 @@ mod tests {
             Some(running)
         );
         assert_eq!(find(&parse("response 403").unwrap(), &t, 0), None);
+        let pulled = find(&parse("event Pulled").unwrap(), &t, 0).unwrap();
+        assert!(matches!(&t.records()[pulled].body, Record::Event(e) if e.reason == "Pulled"));
+        assert!(pulled > scheduled && pulled < running);
+        assert_eq!(find(&parse("event FailedScheduling").unwrap(), &t, 0), None);
         // Already true at the start: reached at once.
         assert_eq!(
             find(&parse("pod nginx Running").unwrap(), &t, running),

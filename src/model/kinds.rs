@@ -79,6 +79,7 @@ fn short_names(kind: &Kind) -> &'static [&'static str] {
         "replicasets" => &["rs", "replicaset"],
         "jobs" => &["job"],
         "endpointslices" => &["endpointslice"],
+        "leases" => &["lease"],
         "resourcequotas" => &["quota", "resourcequota"],
         "limitranges" => &["limits", "limitrange"],
         "configmaps" => &["cm", "configmap"],
@@ -139,6 +140,7 @@ pub static KINDS: &[Kind] = &[
         "endpointslices",
         true
     ),
+    kind!("Lease", "coordination.k8s.io", "v1", "leases", true),
     kind!(
         "ClusterRoleBinding",
         "rbac.authorization.k8s.io",

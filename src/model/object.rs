@@ -2,6 +2,7 @@
 
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
     ResourceQuota, Secret, Service, ServiceAccount,
@@ -88,6 +89,7 @@ objects!(
     ReplicaSet,
     Job,
     EndpointSlice,
+    Lease,
     ClusterRoleBinding,
     ClusterRole,
     RoleBinding,

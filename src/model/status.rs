@@ -109,6 +109,16 @@ pub fn unauthorized() -> Status {
     failure(401, "Unauthorized", "Unauthorized".into(), None)
 }
 
+/// 404 for a path the server does not serve (a kind without the subresource asked for).
+pub fn no_such_resource() -> Status {
+    failure(
+        404,
+        "NotFound",
+        "the server could not find the requested resource".into(),
+        None,
+    )
+}
+
 /// 400: a bad request, such as a strict decoding error.
 pub fn bad_request(message: String) -> Status {
     failure(400, "BadRequest", message, None)

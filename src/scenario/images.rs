@@ -154,6 +154,7 @@ mod tests {
         let mut catalog = image_catalog();
         let registry = Registry {
             missing: vec![],
+            closed: false,
             images: vec![
                 RegistryImage {
                     name: "nginx:1.27".into(),

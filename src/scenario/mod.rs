@@ -2,6 +2,7 @@
 //! with file, line, column and field path for every error.
 
 mod cluster;
+pub mod generate;
 mod images;
 mod input;
 mod location;

@@ -46,6 +46,10 @@ pub struct Registry {
     /// Images the registry holds besides (or instead of) the catalog's.
     #[serde(default)]
     pub images: Vec<RegistryImage>,
+    /// Only the catalog's images and `images` exist: a pull of any other
+    /// reference fails as a `missing` one does (a mistyped tag, say).
+    #[serde(default)]
+    pub closed: bool,
 }
 
 /// One image of the registry.
@@ -64,6 +68,7 @@ impl Simulation {
         self.users.extend(other.users);
         self.registry.missing.extend(other.registry.missing);
         self.registry.images.extend(other.registry.images);
+        self.registry.closed |= other.registry.closed;
     }
 
     /// Reads a `Simulation` document; errors name the file, line, column and field.

@@ -2,6 +2,7 @@
 //! and what the app asks of the loop in return.
 
 use super::lesson::LessonKey;
+use super::lesson::editor::EditKey;
 use super::panes::PaneId;
 
 /// One thing the user asked for.
@@ -45,6 +46,8 @@ pub enum Action {
     Tick,
     /// A key of the lesson picker or player.
     Lesson(LessonKey),
+    /// A key of the lesson's editor.
+    Edit(EditKey),
 }
 
 /// What the app asks the loop to do after an update.

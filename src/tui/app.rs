@@ -7,12 +7,16 @@ use std::path::PathBuf;
 
 use super::action::{Action, Effect};
 use super::lang::Lang;
+use super::lesson::editor::Editor;
 use super::lesson::picker::Picker;
 use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
 use super::phases;
 use super::theme::ThemeName;
+use crate::command;
+use crate::engine::kubectl::{Command, Manifest};
 use crate::lesson::progress::Progress;
+use crate::scenario::Location;
 use crate::timeline::{Timeline, View};
 
 /// Playback speeds, slowest first.
@@ -34,6 +38,8 @@ pub enum Overlay {
     Command(String),
     /// The `/` filter of a pane and what was typed.
     Filter(PaneId, String),
+    /// The lesson's editor.
+    Editor(Box<Editor>),
 }
 
 /// The whole state of the interface.
@@ -177,6 +183,12 @@ impl App {
         }
         if let Overlay::Command(_) | Overlay::Filter(..) = self.overlay {
             return self.update_bar(&action);
+        }
+        if let Overlay::Editor(_) = self.overlay {
+            if let Action::Edit(key) = action {
+                self.update_editor(key);
+            }
+            return Vec::new();
         }
         match action {
             Action::Lesson(key) => self.update_lesson(key),
@@ -371,9 +383,30 @@ impl App {
         Vec::new()
     }
 
+    /// Reads a command-bar line into kubectl's command. In a lesson, `-f`
+    /// names the lesson's own files first (as its steps do), then files on disk.
+    pub fn resolve_command(&self, line: &str) -> Result<Command, String> {
+        let parsed = command::parse(line).map_err(|e| e.0)?;
+        let resolved = match self.lesson.as_deref() {
+            Some(player) => command::resolve(parsed, |file| {
+                let lesson = &player.lesson;
+                if let Some(text) = player.edited.get(file) {
+                    let read = crate::scenario::parse_manifests(file, text.as_bytes())?;
+                    Ok(Manifest::from_file(file, read))
+                } else if lesson.owns_file(file) {
+                    lesson.manifests(file, &Location::new(&lesson.file, 1, 1))
+                } else {
+                    crate::cli::load_manifests(file)
+                }
+            }),
+            None => command::resolve(parsed, crate::cli::load_manifests),
+        };
+        resolved.map_err(|e| e.to_string())
+    }
+
     /// Runs a command typed in the command bar after the current step: the
     /// run is recomputed from there and the cursor moves to the first new step.
-    pub fn submit(&mut self, command: crate::engine::kubectl::Command) {
+    pub fn submit(&mut self, command: Command) {
         let at = (!self.timeline.is_empty()).then_some(self.cursor);
         let first_new = self.timeline.submit_at(at, command);
         self.seek(first_new);

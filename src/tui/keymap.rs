@@ -4,6 +4,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::Action;
 use super::lesson::LessonKey;
+use super::lesson::editor::EditKey;
 
 /// The action of `key` when no bar is open; `None` for keys podflow ignores.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
@@ -41,6 +42,7 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('i') => Action::Lesson(LessonKey::Hint),
         KeyCode::Char('r') => Action::Lesson(LessonKey::Reset),
         KeyCode::Char('s') => Action::Lesson(LessonKey::Solution),
+        KeyCode::Char('e') => Action::Lesson(LessonKey::Edit),
         KeyCode::Char(c @ '1'..='9') => Action::Lesson(LessonKey::Choose(
             u8::try_from(c.to_digit(10).unwrap_or(1)).unwrap_or(1),
         )),
@@ -64,6 +66,63 @@ pub fn bar_action_for(key: KeyEvent) -> Option<Action> {
         _ => return None,
     })
 }
+
+/// The action of `key` while the lesson's editor is open: every character
+/// types, Ctrl-S saves, Ctrl-N shows the next file, Esc closes.
+pub fn editor_action_for(key: KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return match key.code {
+            KeyCode::Char('s') => Some(Action::Edit(EditKey::Save)),
+            KeyCode::Char('n') => Some(Action::Edit(EditKey::NextFile)),
+            KeyCode::Char('c') => Some(Action::Edit(EditKey::Close)),
+            _ => None,
+        };
+    }
+    Some(Action::Edit(match key.code {
+        KeyCode::Char(c) => EditKey::Char(c),
+        KeyCode::Enter => EditKey::Enter,
+        KeyCode::Backspace => EditKey::Backspace,
+        KeyCode::Delete => EditKey::Delete,
+        KeyCode::Left => EditKey::Left,
+        KeyCode::Right => EditKey::Right,
+        KeyCode::Up => EditKey::Up,
+        KeyCode::Down => EditKey::Down,
+        KeyCode::Home => EditKey::Home,
+        KeyCode::End => EditKey::End,
+        KeyCode::Tab => EditKey::Tab,
+        KeyCode::Esc => EditKey::Close,
+        _ => return None,
+    }))
+}
+
+/// The lesson keys the help overlay lists while a lesson plays.
+pub const LESSON_HELP: &[(&str, &str, &str)] = &[
+    (
+        "n p",
+        "next / previous lesson step",
+        "下一个 / 上一个课程步骤",
+    ),
+    (
+        "1-9 Enter",
+        "answer a quiz (Enter when several are right)",
+        "回答测验（多选时按 Enter 提交）",
+    ),
+    ("i", "a hint of the goal", "目标的提示"),
+    ("s", "the goal's solution", "目标的答案"),
+    (
+        "r",
+        "reset the cluster to the goal's start",
+        "把集群重置到目标开始时",
+    ),
+    (
+        "e",
+        "edit the lesson's files (Ctrl-S save, Ctrl-N next file, Esc close)",
+        "编辑课程文件（Ctrl-S 保存，Ctrl-N 下一个文件，Esc 关闭）",
+    ),
+];
 
 /// The keys the help overlay and the status bar list: (keys, English, Chinese).
 pub const HELP: &[(&str, &str, &str)] = &[
@@ -124,6 +183,17 @@ mod tests {
         assert_eq!(
             bar_action_for(key(KeyCode::Char('q'))),
             Some(Action::Input('q'))
+        );
+        // In the editor every character types, even q; Ctrl-S saves.
+        assert_eq!(
+            editor_action_for(key(KeyCode::Char('q'))),
+            Some(Action::Edit(EditKey::Char('q')))
+        );
+        let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        assert_eq!(editor_action_for(ctrl_s), Some(Action::Edit(EditKey::Save)));
+        assert_eq!(
+            editor_action_for(key(KeyCode::Esc)),
+            Some(Action::Edit(EditKey::Close))
         );
     }
 }

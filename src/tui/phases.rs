@@ -5,7 +5,7 @@
 use crate::engine::trace::{Record, TraceRecord};
 
 /// Who acts in a record, as a phase sees it.
-fn actor(record: &TraceRecord) -> String {
+pub fn actor(record: &TraceRecord) -> String {
     let component = match &record.body {
         Record::Message { from, .. } => from.as_str(),
         Record::Stage(stage) => stage.component.as_str(),

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::app::{App, Overlay, SPEEDS};
-use super::keymap::HELP;
+use super::keymap::{HELP, LESSON_HELP};
 use super::layout::{self, Screen};
 use super::panes::{self, PaneCx};
 use super::theme::Theme;
@@ -61,6 +61,10 @@ impl Widget for &App {
             Overlay::Help => help(self, &theme, area, buf),
             Overlay::Command(text) => input_bar(&theme, screen.status, ":", text, buf),
             Overlay::Filter(_, text) => input_bar(&theme, screen.status, "/", text, buf),
+            Overlay::Editor(editor) => {
+                let rect = editor_area(&screen).unwrap_or(area);
+                super::lesson::editor_view::editor(self, editor, &theme, rect, buf);
+            }
         }
     }
 }
@@ -75,6 +79,22 @@ fn lesson_area(screen: &Screen) -> Option<Rect> {
         && sequence.x.abs_diff(narration.x) <= 1
     {
         area = area.union(sequence);
+    }
+    Some(area)
+}
+
+/// Where the editor goes: the left column above the logs (pipeline, watch
+/// and objects panes), so the lesson's goal stays in sight.
+fn editor_area(screen: &Screen) -> Option<Rect> {
+    let rect = |id| screen.panes.iter().find(|(p, _)| *p == id).map(|(_, r)| *r);
+    let pipeline = rect(panes::PaneId::Pipeline)?;
+    let mut area = pipeline;
+    for id in [panes::PaneId::Watch, panes::PaneId::Objects] {
+        if let Some(r) = rect(id)
+            && r.x < pipeline.x + pipeline.width
+        {
+            area = area.union(r);
+        }
     }
     Some(area)
 }
@@ -199,8 +219,13 @@ fn input_bar(theme: &Theme, area: Rect, prompt: &str, text: &str, buf: &mut Buff
 }
 
 fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let lesson_keys: &[(&str, &str, &str)] = if app.lesson.is_some() {
+        LESSON_HELP
+    } else {
+        &[]
+    };
     let width = area.width.saturating_sub(4).min(72);
-    let height = u16::try_from(HELP.len() + 6)
+    let height = u16::try_from(HELP.len() + lesson_keys.len() + 6)
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
     let rect = Rect::new(
@@ -212,6 +237,7 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Clear.render(rect, buf);
     let mut lines: Vec<Line> = HELP
         .iter()
+        .chain(lesson_keys)
         .map(|(keys, en, zh)| {
             Line::from(vec![
                 Span::styled(format!(" {keys:<10} "), theme.component),

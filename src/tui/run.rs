@@ -12,10 +12,10 @@ use tokio::time::{Interval, MissedTickBehavior};
 use super::action::{Action, Effect};
 use super::app::{App, Overlay};
 use super::keymap;
+use super::lesson::editor::EditKey;
 use super::panes::PaneId;
 use super::render::slider_step;
 use super::terminal::Tui;
-use crate::command;
 
 /// Runs the interface until the user quits or a signal arrives.
 pub async fn run(app: &mut App) -> io::Result<()> {
@@ -80,6 +80,17 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
     match event {
         Event::Key(key) => key_action(app, *key).into_iter().collect(),
         Event::Mouse(mouse) => mouse_action(app, *mouse, area).into_iter().collect(),
+        Event::Paste(text) if matches!(app.overlay, Overlay::Editor(_)) => text
+            .chars()
+            .filter(|c| *c == '\n' || !c.is_control())
+            .map(|c| {
+                Action::Edit(if c == '\n' {
+                    EditKey::Enter
+                } else {
+                    EditKey::Char(c)
+                })
+            })
+            .collect(),
         Event::Paste(text) if matches!(app.overlay, Overlay::Command(_) | Overlay::Filter(..)) => {
             text.chars()
                 .filter(|c| !c.is_control())
@@ -94,6 +105,7 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
 fn key_action(app: &App, key: KeyEvent) -> Option<Action> {
     match app.overlay {
         Overlay::Command(_) | Overlay::Filter(..) => keymap::bar_action_for(key),
+        Overlay::Editor(_) => keymap::editor_action_for(key),
         _ => keymap::action_for(key),
     }
 }
@@ -127,19 +139,12 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
 
 /// Runs a command typed in the command bar; errors go to the status bar.
 fn run_command(app: &mut App, line: &str) {
-    let parsed = match command::parse(line) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            app.notice = Some(e.0);
-            return;
-        }
-    };
-    match command::resolve(parsed, crate::cli::load_manifests) {
+    match app.resolve_command(line) {
         Ok(command) => {
             app.submit(command);
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
         }
-        Err(e) => app.notice = Some(e.to_string()),
+        Err(message) => app.notice = Some(message),
     }
 }
 

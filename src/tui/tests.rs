@@ -307,3 +307,24 @@ fn screens() {
         insta::assert_snapshot!(format!("{name}_80x24"), screen(app, 80, 24));
     }
 }
+
+/// A Deployment: the objects pane's owner tree (Deployment ▸ `ReplicaSet` ▸
+/// Pods) and the controller manager's caches and queues under the nodes.
+#[test]
+fn deployment_screens() {
+    let steps = [format!(
+        "apply -f {}/tests/fixtures/web-deployment.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    )];
+    let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+    let creating = at(timeline(&steps, None), "replicaset-controller → create");
+    let mut settled = app(timeline(&steps, None));
+    settled.update(Action::Last);
+    for (name, app) in [
+        ("deployment_creating", &creating),
+        ("deployment_settled", &settled),
+    ] {
+        insta::assert_snapshot!(format!("{name}_120x40"), screen(app, 120, 40));
+        insta::assert_snapshot!(format!("{name}_80x24"), screen(app, 80, 24));
+    }
+}

@@ -92,3 +92,19 @@ pub fn jsonl(records: &[TraceRecord]) -> String {
     podflow::export::jsonl::write(&mut out, records).expect("writing to memory");
     String::from_utf8(out).expect("jsonl is UTF-8")
 }
+
+/// The kubelet's events about Pod `pod`: (`t_ms`, type, reason, message).
+pub fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String, String)> {
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.source == "kubelet" && e.object.name == pod => Some((
+                r.t_ms,
+                e.event_type.clone(),
+                e.reason.clone(),
+                e.message.clone(),
+            )),
+            _ => None,
+        })
+        .collect()
+}

@@ -577,6 +577,14 @@ fn controller_roles() -> Vec<(&'static str, Vec<PolicyRule>)> {
             ],
         ),
         (
+            "taint-eviction-controller",
+            vec![
+                rule(&["get", "list", "watch", "delete"], &[CORE], &["pods"]),
+                rule(&["patch", "update"], &[CORE], &["pods/status"]),
+                events_rule(),
+            ],
+        ),
+        (
             "persistent-volume-binder",
             vec![
                 rule(

@@ -5,12 +5,17 @@
 
 use std::sync::Arc;
 
+use k8s_openapi::api::autoscaling::v1::Scale;
+
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 use super::admission::{AdmissionRequest, Plugin, SideEffects, Verdict};
 use super::authn::TokenAuthenticator;
 use super::request::{Body, Operation, Request, UserInfo, Verb};
-use super::strategy::{prepare_for_create, prepare_for_update, same_ignoring_resource_version};
+use super::strategy::{
+    deletes_during_update, deletion_finalizers, prepare_for_create, prepare_for_update,
+    same_ignoring_resource_version,
+};
 use super::{ClusterView, authz};
 use crate::engine::clock::SimTime;
 use crate::engine::rng::Rng;
@@ -29,6 +34,8 @@ pub struct Response {
     pub items: Vec<Arc<Object>>,
     /// A `Status`, for failures (and the binding subresource's success).
     pub status: Option<Status>,
+    /// The `scale` subresource's answer: the parent seen as a `Scale`.
+    pub scale: Option<Box<Scale>>,
 }
 
 impl Response {
@@ -38,6 +45,7 @@ impl Response {
             object: Some(object),
             items: Vec::new(),
             status: None,
+            scale: None,
         }
     }
 
@@ -50,6 +58,7 @@ impl Response {
             object: None,
             items: Vec::new(),
             status: Some(status),
+            scale: None,
         }
     }
 
@@ -173,7 +182,8 @@ impl Handling<'_, '_> {
         match (self.request.verb, self.request.subresource.as_deref()) {
             (Verb::Create, Some("binding")) => self.bind(&user),
             (Verb::Create, _) => self.create(&user),
-            (Verb::Update | Verb::Patch, _) => self.update(&user),
+            (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
+            (Verb::Update | Verb::Patch, _) => self.update(&user, self.request.body.as_ref()),
             (Verb::Get, _) => self.get(),
             (Verb::List, _) => Ok(self.list()),
             (Verb::Watch, _) => self.watch(),
@@ -300,14 +310,15 @@ impl Handling<'_, '_> {
         }
     }
 
-    fn update(&mut self, user: &UserInfo) -> Step<Response> {
+    /// An update or patch of the named object with `body`.
+    fn update(&mut self, user: &UserInfo, body: Option<&Body>) -> Step<Response> {
         let req = self.request;
         let kind = req.kind;
         let key = key_for(kind, req.namespace.as_deref(), &req.name);
         let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
-        let mut object = match &req.body {
+        let mut object = match body {
             Some(Body::Patch(patch)) => {
                 let mut json = current.to_json();
                 super::patch::apply(&mut json, patch);
@@ -350,6 +361,13 @@ impl Handling<'_, '_> {
             ));
             return Ok(Response::ok(200, current));
         }
+        if deletes_during_update(&object, &current) {
+            if expected.is_some_and(|rv| self.store.get(&key).is_some_and(|e| e.mod_revision != rv))
+            {
+                return Err(Box::new(status::conflict(kind, &req.name)));
+            }
+            return self.remove(&key, kind);
+        }
         match self.store.update(&key, object, expected) {
             Ok(entry) => {
                 let entry = entry.clone();
@@ -368,6 +386,34 @@ impl Handling<'_, '_> {
             }
             Err(_) => Err(Box::new(status::not_found(kind, &req.name))),
         }
+    }
+
+    /// A patch or update of the `scale` subresource: it becomes a patch of
+    /// the parent's `spec.replicas`, answered with the parent as a `Scale`.
+    fn scale(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Box::new(status::not_found(req.kind, &req.name)));
+        };
+        let Some(scale) = super::scale::scale_of(&current) else {
+            return Err(Box::new(status::no_such_resource()));
+        };
+        let asked = match &req.body {
+            Some(Body::Patch(patch)) => super::scale::patched_replicas(&scale, patch),
+            _ => None,
+        };
+        let replicas = asked
+            .or_else(|| scale.spec.as_ref().and_then(|s| s.replicas).map(i64::from))
+            .unwrap_or(0);
+        let patch = Body::Patch(serde_json::json!({"spec": {"replicas": replicas}}));
+        let mut response = self.update(user, Some(&patch))?;
+        response.scale = response
+            .object
+            .as_deref()
+            .and_then(super::scale::scale_of)
+            .map(Box::new);
+        Ok(response)
     }
 
     fn bind(&mut self, user: &UserInfo) -> Step<Response> {
@@ -434,6 +480,7 @@ impl Handling<'_, '_> {
             object: Some(entry.object),
             items: Vec::new(),
             status: Some(ok),
+            scale: None,
         })
     }
 
@@ -459,6 +506,7 @@ impl Handling<'_, '_> {
             object: None,
             items,
             status: None,
+            scale: None,
         }
     }
 
@@ -487,41 +535,68 @@ impl Handling<'_, '_> {
         // A Pod bound to a node and not yet told to stop ends gracefully: the
         // API server sets deletionTimestamp and the kubelet deletes it once its
         // containers have stopped (pkg/registry/core/pod/strategy.go, CheckGracefulDelete).
-        if let Object::Pod(pod) = &mut object {
-            let grace = match &req.body {
-                Some(Body::Delete {
-                    grace_period_seconds: Some(g),
-                }) => *g,
-                _ => pod
+        let graceful = match &mut object {
+            Object::Pod(pod) => {
+                let grace = match &req.body {
+                    Some(Body::Delete {
+                        grace_period_seconds: Some(g),
+                    }) => *g,
+                    _ => pod
+                        .spec
+                        .as_ref()
+                        .and_then(|s| s.termination_grace_period_seconds)
+                        .unwrap_or(30),
+                };
+                let bound = pod
                     .spec
                     .as_ref()
-                    .and_then(|s| s.termination_grace_period_seconds)
-                    .unwrap_or(30),
-            };
-            let bound = pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.node_name.as_deref())
-                .is_some_and(|n| !n.is_empty());
-            if bound && grace > 0 {
-                if pod.metadata.deletion_timestamp.is_some() {
-                    return Ok(Response::ok(200, current));
-                }
+                    .and_then(|s| s.node_name.as_deref())
+                    .is_some_and(|n| !n.is_empty());
+                Some(grace).filter(|g| bound && *g > 0)
+            }
+            _ => None,
+        };
+        // Finalizers keep the object until they are gone
+        // (store.go, updateForGracefulDeletionAndFinalizers).
+        let finalizers = deletion_finalizers(&object, req.propagation_policy);
+        let same_finalizers =
+            object.metadata().finalizers.clone().unwrap_or_default() == finalizers;
+        let deleting = object.metadata().deletion_timestamp.is_some();
+        if graceful.is_some() || !finalizers.is_empty() {
+            if deleting && same_finalizers && graceful.is_some() {
+                return Ok(Response::ok(200, current));
+            }
+            let meta = object.metadata_mut();
+            if !deleting {
+                let grace = graceful.unwrap_or(0);
                 let when = self.now.plus(u64::try_from(grace).unwrap_or(0) * 1000);
-                pod.metadata.deletion_timestamp = Some(
+                meta.deletion_timestamp = Some(
                     k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(when.to_k8s()),
                 );
-                pod.metadata.deletion_grace_period_seconds = Some(grace);
-                let entry = self
-                    .store
-                    .update(&key, object, None)
-                    .map_err(|_| Box::new(status::not_found(kind, &req.name)))?
-                    .clone();
-                self.record_persist(&key, entry.mod_revision, &entry.object);
-                self.push_last_change();
-                return Ok(Response::ok(200, entry.object));
+                meta.deletion_grace_period_seconds = Some(grace);
+            } else if graceful.is_none() {
+                meta.deletion_grace_period_seconds = Some(0);
             }
+            meta.finalizers = Some(finalizers).filter(|f| !f.is_empty());
+            if (*current).clone().metadata() == object.metadata() {
+                return Ok(Response::ok(200, current));
+            }
+            let entry = self
+                .store
+                .update(&key, object, None)
+                .map_err(|_| Box::new(status::not_found(kind, &req.name)))?
+                .clone();
+            self.record_persist(&key, entry.mod_revision, &entry.object);
+            self.push_last_change();
+            return Ok(Response::ok(200, entry.object));
         }
+        self.remove(&key, kind)
+    }
+
+    /// Deletes `key` from etcd (`deleteWithoutFinalizers`); answers with its last state.
+    fn remove(&mut self, key: &str, kind: &'static Kind) -> Step<Response> {
+        let req = self.request;
+        let key = key.to_owned();
         let last = self
             .store
             .delete(&key)

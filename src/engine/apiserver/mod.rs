@@ -9,6 +9,7 @@ pub mod defaults;
 pub mod handler;
 pub mod patch;
 pub mod request;
+pub mod scale;
 pub mod service_alloc;
 pub mod storage_strategy;
 pub mod strategy;

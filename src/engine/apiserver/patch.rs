@@ -31,7 +31,6 @@ fn merge_key(field: &str, elements: &[Value]) -> Option<&'static str> {
         "conditions" => "type",
         "podIPs" | "hostIPs" => "ip",
         "ownerReferences" => "uid",
-        "taints" => "key",
         // Container ports merge by containerPort, Service ports by port.
         "ports" => {
             if elements.iter().any(|e| e.get("containerPort").is_some()) {

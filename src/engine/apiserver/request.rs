@@ -132,6 +132,30 @@ pub struct Request {
     pub unknown_fields: Vec<String>,
     /// For a watch: the resourceVersion to start after.
     pub resource_version: Option<u64>,
+    /// For a delete: `DeleteOptions.propagationPolicy`.
+    pub propagation_policy: Option<Propagation>,
+}
+
+/// `DeleteOptions.propagationPolicy`: what happens to an object's dependents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Propagation {
+    /// Deleted by the garbage collector after the owner is gone.
+    Background,
+    /// Deleted before the owner (the `foregroundDeletion` finalizer).
+    Foreground,
+    /// Left, their owner references removed (the `orphan` finalizer).
+    Orphan,
+}
+
+impl Propagation {
+    /// `Background`, `Foreground`, `Orphan`, as `DeletionPropagation` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Propagation::Background => "Background",
+            Propagation::Foreground => "Foreground",
+            Propagation::Orphan => "Orphan",
+        }
+    }
 }
 
 /// A request's payload.
@@ -169,6 +193,7 @@ impl Request {
             body: None,
             unknown_fields: Vec::new(),
             resource_version: None,
+            propagation_policy: None,
         }
     }
 
@@ -176,6 +201,13 @@ impl Request {
     #[must_use]
     pub fn subresource(mut self, subresource: &str) -> Request {
         self.subresource = Some(subresource.to_owned());
+        self
+    }
+
+    /// With `DeleteOptions.propagationPolicy`.
+    #[must_use]
+    pub fn propagation(mut self, policy: Propagation) -> Request {
+        self.propagation_policy = Some(policy);
         self
     }
 

@@ -1,11 +1,13 @@
 //! What the registry does to an object before it is stored: system fields on
 //! create (`uid`, `creationTimestamp`, `generateName`), a new Pod's status
 //! (`pkg/registry/core/pod/strategy.go`, `PrepareForCreate`), what an update of
-//! the main resource or of `status` may change (`PrepareForUpdate`).
+//! the main resource or of `status` may change (`PrepareForUpdate`), and the
+//! finalizers a delete leaves for the garbage collector.
 
 use k8s_openapi::api::core::v1::{Pod, PodStatus};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
+use super::request::Propagation;
 use crate::engine::clock::SimTime;
 use crate::engine::rng::Rng;
 use crate::model::Object;
@@ -41,7 +43,21 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
             job.status = None;
             generate_job_selector(job);
         }
+        Object::Secret(secret) => merge_string_data(secret),
         _ => {}
+    }
+}
+
+/// `stringData` is write-only: its keys are merged over `data` and it is not
+/// stored (`Convert_v1_Secret_To_core_Secret` in `pkg/apis/core/v1/conversion.go`,
+/// on every write).
+pub fn merge_string_data(secret: &mut k8s_openapi::api::core::v1::Secret) {
+    let Some(strings) = secret.string_data.take() else {
+        return;
+    };
+    let data = secret.data.get_or_insert_with(Default::default);
+    for (key, value) in strings {
+        data.insert(key, k8s_openapi::ByteString(value.into_bytes()));
     }
 }
 
@@ -96,6 +112,55 @@ fn generate_job_selector(job: &mut k8s_openapi::api::batch::v1::Job) {
     );
 }
 
+/// The finalizer that orphans an object's dependents (`metav1.FinalizerOrphanDependents`).
+pub const ORPHAN_FINALIZER: &str = "orphan";
+/// The finalizer that deletes an object's dependents first (`metav1.FinalizerDeleteDependents`).
+pub const FOREGROUND_FINALIZER: &str = "foregroundDeletion";
+
+/// The finalizers a delete leaves on `object` for the garbage collector
+/// (`staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`,
+/// `deletionFinalizersForGarbageCollection`, `shouldOrphanDependents`,
+/// `shouldDeleteDependents`): the request's `propagationPolicy` wins; without
+/// one, an `orphan` or `foregroundDeletion` finalizer already there; else the
+/// kind's default policy — orphan for `batch/v1` Jobs
+/// (`pkg/registry/batch/job/strategy.go`, `DefaultGarbageCollectionPolicy`),
+/// background (no finalizer) for the rest.
+pub fn deletion_finalizers(object: &Object, policy: Option<Propagation>) -> Vec<String> {
+    let existing = object.metadata().finalizers.clone().unwrap_or_default();
+    let policy = policy.or_else(|| {
+        existing.iter().find_map(|f| match f.as_str() {
+            FOREGROUND_FINALIZER => Some(Propagation::Foreground),
+            ORPHAN_FINALIZER => Some(Propagation::Orphan),
+            _ => None,
+        })
+    });
+    let policy = policy.unwrap_or(match object {
+        Object::Job(_) => Propagation::Orphan,
+        _ => Propagation::Background,
+    });
+    let mut out: Vec<String> = existing
+        .into_iter()
+        .filter(|f| f != ORPHAN_FINALIZER && f != FOREGROUND_FINALIZER)
+        .collect();
+    match policy {
+        Propagation::Orphan => out.push(ORPHAN_FINALIZER.to_owned()),
+        Propagation::Foreground => out.push(FOREGROUND_FINALIZER.to_owned()),
+        Propagation::Background => {}
+    }
+    out
+}
+
+/// Whether an update leaves nothing to wait for on an object being deleted,
+/// so the update deletes it (`store.go`, `shouldDeleteDuringUpdate`): the
+/// stored object has a deletionTimestamp with a grace period of 0 and the
+/// new one no finalizers.
+pub fn deletes_during_update(new: &Object, current: &Object) -> bool {
+    let old = current.metadata();
+    old.deletion_timestamp.is_some()
+        && old.deletion_grace_period_seconds == Some(0)
+        && new.metadata().finalizers.as_ref().is_none_or(Vec::is_empty)
+}
+
 /// Keeps what an update may not change: the system fields, and either the
 /// status (an update of the main resource) or everything but the status (an
 /// update of the `status` subresource).
@@ -107,6 +172,9 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
     meta.deletion_timestamp.clone_from(&old.deletion_timestamp);
     meta.deletion_grace_period_seconds = old.deletion_grace_period_seconds;
     meta.generation = old.generation;
+    if let Object::Secret(secret) = &mut *object {
+        merge_string_data(secret);
+    }
     match (&mut *object, current) {
         (Object::Deployment(new), Object::Deployment(old)) => {
             apps_update(
@@ -267,5 +335,36 @@ mod tests {
             )),
             "Burstable"
         );
+    }
+
+    #[test]
+    fn string_data_merges_into_data() {
+        // pkg/apis/core/v1/conversion_test.go, TestSecretStringDataConversion:
+        // stringData wins over data for the same key and is not kept.
+        let mut object = Object::Secret(k8s_openapi::api::core::v1::Secret {
+            data: Some(
+                [
+                    (
+                        "username".to_owned(),
+                        k8s_openapi::ByteString(b"my-app".to_vec()),
+                    ),
+                    (
+                        "password".to_owned(),
+                        k8s_openapi::ByteString(b"old".to_vec()),
+                    ),
+                ]
+                .into(),
+            ),
+            string_data: Some([("password".to_owned(), "39528$vdg7Jb".to_owned())].into()),
+            ..Default::default()
+        });
+        prepare_for_create(&mut object, &mut Rng::new(1), SimTime::ZERO);
+        let Object::Secret(secret) = object else {
+            unreachable!()
+        };
+        assert_eq!(secret.string_data, None);
+        let data = secret.data.unwrap();
+        assert_eq!(data["password"].0, b"39528$vdg7Jb");
+        assert_eq!(data["username"].0, b"my-app");
     }
 }

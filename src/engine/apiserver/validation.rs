@@ -11,7 +11,7 @@
 //! images, ports, env names, volumes and mounts, pull/restart/DNS policies,
 //! resources, probes, the update rules); Deployments and `ReplicaSets`
 //! (replicas, selector, template); Services (ports, type, selector);
-//! Nodes (taints); Namespaces; `PriorityClasses` (reserved names, value, policy).
+//! Nodes (taints); Leases (`ValidateLeaseSpec`); Namespaces; `PriorityClasses` (reserved names, value, policy).
 //!
 //! Out of scope: volume source details (only `hostPath.path`), security
 //! contexts, affinity, topology spread, tolerations, DNS config, resize
@@ -28,6 +28,7 @@
 
 use std::fmt::Write as _;
 
+mod coordination;
 mod field;
 mod meta;
 mod names;
@@ -123,6 +124,7 @@ fn validate_kind(object: &Object, errs: &mut Vec<FieldError>) {
         Object::Service(s) => workloads::validate_service_spec(s, errs),
         Object::Node(n) => workloads::validate_node_spec(n, errs),
         Object::PriorityClass(pc) => scheduling::validate_priority_class(pc, errs),
+        Object::Lease(lease) => coordination::validate_lease_spec(lease, errs),
         Object::PersistentVolumeClaim(pvc) => storage::validate_claim(pvc, errs),
         Object::PersistentVolume(pv) => storage::validate_volume(pv, errs),
         Object::StorageClass(sc) => storage::validate_storage_class(sc, errs),

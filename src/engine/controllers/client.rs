@@ -13,11 +13,12 @@ use crate::model::Kind;
 pub const ME: &str = "kube-controller-manager";
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 8] = [
+pub const CONTROLLERS: [&str; 9] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
     "node-controller",
+    "taint-eviction-controller",
     "job-controller",
     "generic-garbage-collector",
     "persistent-volume-binder",

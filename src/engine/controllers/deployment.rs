@@ -8,17 +8,20 @@
 //! plan that is worked out again after every answer, with the objects this
 //! sync wrote laid over the informer cache. Once it has scaled a
 //! `ReplicaSet`, a sync only writes the status, as upstream returns after a
-//! scale. Not modelled yet: adoption of orphan `ReplicaSets`, proportional
-//! scaling of several active ones, `revisionHistoryLimit` clean-up, `paused`,
-//! rollbacks, hash collisions, the `ProgressDeadlineExceeded` timeout.
+//! scale. A paused Deployment only scales (no rollout) and marks
+//! `Progressing`; old `ReplicaSets` beyond `revisionHistoryLimit` are deleted
+//! ([`super::deployment_history`]). Not modelled yet: adoption of orphan
+//! `ReplicaSets`, proportional scaling of several active ones, rollbacks,
+//! hash collisions, the `ProgressDeadlineExceeded` timeout.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentStatus, ReplicaSet, ReplicaSetSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::client::{self, event};
+use super::deployment_history as history;
 use super::deployment_util::{
     self as util, FOUND_NEW_RS, HASH_LABEL, NEW_RS_CREATED, REVISION, annotation_number, condition,
     copy_annotations, equal_ignore_hash, rs_replicas, set_condition, set_replicas_annotations,
@@ -26,7 +29,7 @@ use super::deployment_util::{
 use super::hash::compute_hash;
 use super::informer::{Delta, key_of};
 use super::own_writes::OwnWrites;
-use super::pods::{controller_of, controller_ref, meta_key, phase};
+use super::pods::{controlled_by, controller_key, controller_of, controller_ref, meta_key, phase};
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
 use crate::engine::apiserver::handler::Response;
@@ -52,6 +55,10 @@ enum Write {
         scaled: Option<(i32, i32)>,
         scaling_event: bool,
     },
+    /// `cleanupDeployment` deletes an old `ReplicaSet`.
+    DeleteRs {
+        name: String,
+    },
     Status,
 }
 
@@ -65,6 +72,8 @@ struct Sync {
     scaled: bool,
     /// The status to write is `syncDeploymentStatus`'s (a scaling event), not `syncRolloutStatus`'s.
     scaling_event: bool,
+    /// `ReplicaSets` this sync deleted (the cache still holds them).
+    deleted: BTreeSet<String>,
     steps: u32,
 }
 
@@ -114,7 +123,8 @@ fn replica_sets(sync: &Sync, informers: &Informers) -> Vec<Arc<ReplicaSet>> {
         .list_in(ns)
         .filter_map(|o| as_rs(o))
         .filter(|rs| {
-            controller_of(&rs.metadata).is_some_and(|r| Some(&r.uid) == d.metadata.uid.as_ref())
+            controlled_by(&rs.metadata, &d.metadata)
+                && !sync.deleted.contains(name_of(&rs.metadata))
         })
         .map(|rs| (name_of(&rs.metadata).to_owned(), Arc::new(rs.clone())))
         .collect();
@@ -393,6 +403,11 @@ impl DeploymentController {
             .unwrap_or(0);
         let revision = max_old + 1;
         let deleting = d.metadata.deletion_timestamp.is_some();
+        let paused = d.spec.paused == Some(true);
+        if !deleting && let Some(status) = history::paused_condition(d, now) {
+            let detail = format!("Progressing: {}", if paused { "paused" } else { "resumed" });
+            return Plan::Send(status_request(d, status), Write::Status, detail);
+        }
         if !deleting
             && !sync.scaled
             && let Some(plan) = Self::plan_replica_sets(
@@ -408,7 +423,25 @@ impl DeploymentController {
             return plan;
         }
         let new_rs = new_rs.map(|rs| &**rs);
-        let status = if sync.scaling_event || deleting {
+        // cleanupDeployment: when paused, or once the rollout is complete.
+        let complete = util::complete(d, &d.status.clone().unwrap_or_default());
+        if !deleting
+            && !sync.scaled
+            && (paused || complete)
+            && let Some(rs) = history::to_clean_up(d, &olds)
+        {
+            let name = name_of(&rs.metadata).to_owned();
+            let request = client::request(
+                NAME,
+                Verb::Delete,
+                kind_of("ReplicaSet"),
+                rs.metadata.namespace.as_deref(),
+                &name,
+            );
+            let detail = format!("deleting old replica set {name} (revisionHistoryLimit)");
+            return Plan::Send(Box::new(request), Write::DeleteRs { name }, detail);
+        }
+        let status = if sync.scaling_event || deleting || paused {
             util::calculate_status(d, &all, new_rs, now)
         } else {
             util::rollout_status(d, &all, new_rs, now)
@@ -443,6 +476,26 @@ impl DeploymentController {
     ) -> Option<Plan> {
         let d = &*sync.d;
         let want = util::replicas(d);
+        if d.spec.paused == Some(true) {
+            // sync's scale: the active (or latest) ReplicaSet takes the new size; no rollout.
+            let active: Vec<&&ReplicaSet> = all.iter().filter(|rs| rs_replicas(rs) > 0).collect();
+            let target = match active.as_slice() {
+                [one] => Some(**one),
+                [] => new_rs.or_else(|| all.last().copied()),
+                _ => None,
+            }?;
+            let from = rs_replicas(target);
+            return match scale(d, target, want) {
+                Some(Plan::Send(request, _, detail)) => {
+                    let write = Write::UpdateRs {
+                        scaled: Some((from, want)),
+                        scaling_event: true,
+                    };
+                    Some(Plan::Send(request, write, detail))
+                }
+                other => other,
+            };
+        }
         let Some(new_rs) = new_rs else {
             if is_recreate(d) {
                 // rolloutRecreate: the old Pods go first.
@@ -651,21 +704,6 @@ impl DeploymentController {
         self.syncs.insert(key.to_owned(), sync);
         Progress::Waiting
     }
-
-    /// The key of the Deployment that controls `meta`, if it is cached with that UID.
-    fn owner_key(meta: &ObjectMeta, informers: &Informers) -> Option<String> {
-        let owner = controller_of(meta)?;
-        if owner.kind != "Deployment" {
-            return None;
-        }
-        let key = format!(
-            "{}/{}",
-            meta.namespace.as_deref().unwrap_or_default(),
-            owner.name
-        );
-        let cached = informers.deployments.get(&key)?;
-        (cached.metadata().uid.as_deref() == Some(owner.uid.as_str())).then_some(key)
-    }
 }
 
 impl Controller for DeploymentController {
@@ -683,13 +721,16 @@ impl Controller for DeploymentController {
             Object::Deployment(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
             Object::ReplicaSet(rs) => {
                 if let Delta::Updated { old, .. } = delta
-                    && let Some(key) = Self::owner_key(old.metadata(), informers)
+                    && let Some(key) =
+                        controller_key(old.metadata(), "Deployment", &informers.deployments)
                     && controller_of(old.metadata()).map(|r| &r.uid)
                         != controller_of(&rs.metadata).map(|r| &r.uid)
                 {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
-                if let Some(key) = Self::owner_key(&rs.metadata, informers) {
+                if let Some(key) =
+                    controller_key(&rs.metadata, "Deployment", &informers.deployments)
+                {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
             }
@@ -701,7 +742,8 @@ impl Controller for DeploymentController {
                 let ns = pod.metadata.namespace.as_deref().unwrap_or_default();
                 let rs_key = format!("{ns}/{}", owner.name);
                 if let Some(rs) = informers.replicasets.get(&rs_key)
-                    && let Some(key) = Self::owner_key(rs.metadata(), informers)
+                    && let Some(key) =
+                        controller_key(rs.metadata(), "Deployment", &informers.deployments)
                     && informers
                         .deployments
                         .get(&key)
@@ -739,6 +781,7 @@ impl Controller for DeploymentController {
             written: BTreeMap::new(),
             scaled: false,
             scaling_event: false,
+            deleted: BTreeSet::new(),
             steps: 0,
         };
         self.advance(key, sync, informers, cx)
@@ -771,6 +814,10 @@ impl Controller for DeploymentController {
             } => {
                 sync.scaling_event |= scaling_event;
                 Self::on_rs_update(&mut sync, scaled, response, cx);
+                self.advance(&key, sync, informers, cx)
+            }
+            Write::DeleteRs { name } => {
+                sync.deleted.insert(name);
                 self.advance(&key, sync, informers, cx)
             }
             Write::Status => {

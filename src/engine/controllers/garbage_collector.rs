@@ -4,9 +4,16 @@
 //! owners are looked up live, and a dependent whose owners are all gone is
 //! deleted with background propagation, so its own dependents follow in turn.
 //!
-//! Only background cascading: podflow's API server has no finalizers or
-//! `propagationPolicy`, so a `Foreground` or `Orphan` delete cannot be asked
-//! for. The graph covers `ReplicaSets`, Pods and `EndpointSlices` as dependents.
+//! Foreground and orphan deletion go through finalizers the API server sets
+//! (`staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`):
+//! an owner deleting with `foregroundDeletion` has its blocking dependents
+//! (`blockOwnerDeletion: true`) deleted first — in the foreground themselves
+//! when they have dependents — and loses the finalizer once none is left
+//! (`processDeletingDependentsItem`); an owner deleting with `orphan` has its
+//! reference removed from each dependent, then loses the finalizer
+//! (`orphanDependents`, `orphanFinalizer`). Losing the last finalizer deletes
+//! it. The graph covers `ReplicaSets`, Pods and `EndpointSlices` as
+//! dependents, and Deployments, `ReplicaSets`, Jobs and Services as owners.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,7 +25,8 @@ use super::informer::{Delta, Informer};
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage};
 use crate::engine::apiserver::handler::Response;
-use crate::engine::apiserver::request::Verb;
+use crate::engine::apiserver::request::{Body, Propagation, Verb};
+use crate::engine::apiserver::strategy::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER};
 use crate::engine::component::{Cx, RequestId};
 use crate::model::Object;
 use crate::model::kinds::{Kind, kind_of};
@@ -31,6 +39,11 @@ enum Step {
     /// A live look-up of the dependent's owner at this index.
     GetOwner(usize),
     Delete,
+    /// A dependent's reference to an orphaning owner removed; the owner's
+    /// finalizer goes once none is left.
+    Unlink,
+    /// The owner's `foregroundDeletion` or `orphan` finalizer removed.
+    RemoveFinalizer,
 }
 
 /// An attempt to delete one dependent.
@@ -40,6 +53,12 @@ struct Attempt {
     namespace: String,
     name: String,
     owners: Vec<OwnerReference>,
+    /// An owner is deleting its dependents in the foreground and this one blocks it.
+    waited_for: bool,
+    /// Whether objects name this one as their owner.
+    has_dependents: bool,
+    /// The propagation its own finalizers ask for.
+    own_policy: Propagation,
 }
 
 /// The collector's state.
@@ -48,11 +67,41 @@ pub struct GarbageCollector {
     queue: WorkQueue,
     inflight: BTreeMap<RequestId, (String, Step)>,
     attempts: BTreeMap<String, Attempt>,
+    /// Orphaning owners: the unlink patches still unanswered, and the owner's finalizers.
+    orphaning: BTreeMap<String, (usize, Arc<Object>)>,
 }
 
 /// The queue key of an object: `Kind:NAMESPACE/NAME`.
 fn item_key(object: &Object) -> String {
     format!("{}:{}", object.kind().kind, super::informer::key_of(object))
+}
+
+/// Whether `object` is being deleted and holds `finalizer`.
+fn deleting_with(object: &Object, finalizer: &str) -> bool {
+    let meta = object.metadata();
+    meta.deletion_timestamp.is_some() && meta.finalizers.iter().flatten().any(|f| f == finalizer)
+}
+
+/// Every cached dependent of the owner with `uid`, across the dependents' informers.
+fn all_dependents<'a>(
+    informers: &'a Informers,
+    namespace: &str,
+    uid: &'a str,
+) -> Vec<&'a Arc<Object>> {
+    dependents_of(&informers.replicasets, namespace, uid)
+        .chain(dependents_of(&informers.pods, namespace, uid))
+        .chain(dependents_of(&informers.endpointslices, namespace, uid))
+        .collect()
+}
+
+/// The informer holding objects of `kind`, for the kinds the graph covers.
+fn informer_for<'a>(informers: &'a Informers, kind: &str) -> Option<&'a Informer> {
+    match kind {
+        "Deployment" | "ReplicaSet" | "Pod" | "EndpointSlice" | "Job" | "Service" => {
+            informers.of_kind(kind)
+        }
+        _ => None,
+    }
 }
 
 fn dependents_of<'a>(
@@ -86,12 +135,28 @@ impl GarbageCollector {
                 .iter()
                 .map(|o| format!("{} {}", o.kind, o.name))
                 .collect();
+            // An owner waiting for this dependent makes it go in the
+            // foreground when it has dependents of its own; else its own
+            // finalizers decide (attemptToDeleteItem).
+            let policy = if attempt.waited_for && attempt.has_dependents {
+                Propagation::Foreground
+            } else {
+                attempt.own_policy
+            };
+            let why = if attempt.waited_for {
+                format!(
+                    "an owner is deleting its dependents in the foreground ({})",
+                    owners.join(", ")
+                )
+            } else {
+                format!("every owner is gone ({})", owners.join(", "))
+            };
             sync_stage(
                 NAME,
                 "delete",
                 format!(
-                    "{key}: every owner is gone ({}); deleting it with propagationPolicy Background",
-                    owners.join(", ")
+                    "{key}: {why}; deleting it with propagationPolicy {}",
+                    policy.as_str()
                 ),
                 cx,
             );
@@ -101,12 +166,154 @@ impl GarbageCollector {
                 attempt.kind,
                 Some(&attempt.namespace),
                 &attempt.name,
-            );
+            )
+            .propagation(policy);
             (request, Step::Delete)
         };
         let id = cx.send(request);
         self.inflight.insert(id, (key.to_owned(), step));
         self.attempts.insert(key.to_owned(), attempt);
+        Progress::Waiting
+    }
+}
+
+impl GarbageCollector {
+    /// An owner deleting in the foreground (`processDeletingDependentsItem`):
+    /// its blocking dependents are deleted first; with none left, its
+    /// `foregroundDeletion` finalizer goes.
+    fn deleting_dependents(
+        &mut self,
+        key: &str,
+        owner: &Arc<Object>,
+        informers: &Informers,
+        cx: &mut Cx<'_>,
+    ) -> Progress {
+        let uid = owner.metadata().uid.clone().unwrap_or_default();
+        let ns = owner.namespace().unwrap_or_default().to_owned();
+        let blocking: Vec<String> = all_dependents(informers, &ns, &uid)
+            .into_iter()
+            .filter(|d| {
+                d.metadata()
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|r| r.uid == uid && r.block_owner_deletion == Some(true))
+            })
+            .map(|d| item_key(d))
+            .collect();
+        if blocking.is_empty() {
+            sync_stage(
+                NAME,
+                "finalize",
+                format!(
+                    "{key}: no dependent blocks its deletion; removing the foregroundDeletion finalizer"
+                ),
+                cx,
+            );
+            return self.remove_finalizer(key, owner, FOREGROUND_FINALIZER, cx);
+        }
+        sync_stage(
+            NAME,
+            "waiting",
+            format!(
+                "{key}: deleting in the foreground; waiting for {} blocking dependent(s): {}",
+                blocking.len(),
+                blocking.join(", ")
+            ),
+            cx,
+        );
+        for dependent in blocking {
+            enqueue(NAME, &mut self.queue, &dependent, cx);
+        }
+        Progress::Done
+    }
+
+    /// An owner deleting with the `orphan` finalizer (`orphanDependents`):
+    /// its reference is removed from every dependent, then the finalizer goes.
+    fn orphan_dependents(
+        &mut self,
+        key: &str,
+        owner: &Arc<Object>,
+        informers: &Informers,
+        cx: &mut Cx<'_>,
+    ) -> Progress {
+        let uid = owner.metadata().uid.clone().unwrap_or_default();
+        let ns = owner.namespace().unwrap_or_default().to_owned();
+        let dependents = all_dependents(informers, &ns, &uid);
+        if dependents.is_empty() {
+            sync_stage(
+                NAME,
+                "finalize",
+                format!("{key}: no dependents left to orphan; removing the orphan finalizer"),
+                cx,
+            );
+            return self.remove_finalizer(key, owner, ORPHAN_FINALIZER, cx);
+        }
+        let names: Vec<String> = dependents.iter().map(|d| item_key(d)).collect();
+        sync_stage(
+            NAME,
+            "orphan",
+            format!(
+                "{key}: removing its owner reference from {}",
+                names.join(", ")
+            ),
+            cx,
+        );
+        for dependent in &dependents {
+            let patch = serde_json::json!({
+                "metadata": {
+                    "ownerReferences": [{"$patch": "delete", "uid": uid}],
+                    "uid": dependent.metadata().uid,
+                }
+            });
+            let request = client::request(
+                NAME,
+                Verb::Patch,
+                dependent.kind(),
+                dependent.namespace(),
+                dependent.name(),
+            )
+            .body(Body::Patch(patch));
+            let id = cx.send(request);
+            self.inflight.insert(id, (key.to_owned(), Step::Unlink));
+        }
+        self.orphaning
+            .insert(key.to_owned(), (dependents.len(), Arc::clone(owner)));
+        Progress::Waiting
+    }
+
+    /// Patches `finalizer` out of `owner`'s finalizers (`removeFinalizer`).
+    fn remove_finalizer(
+        &mut self,
+        key: &str,
+        owner: &Object,
+        finalizer: &str,
+        cx: &mut Cx<'_>,
+    ) -> Progress {
+        let left: Vec<&String> = owner
+            .metadata()
+            .finalizers
+            .iter()
+            .flatten()
+            .filter(|f| *f != finalizer)
+            .collect();
+        let finalizers = if left.is_empty() {
+            serde_json::Value::Null
+        } else {
+            serde_json::json!(left)
+        };
+        let patch = serde_json::json!({"metadata": {"finalizers": finalizers}});
+        let request = client::request(
+            NAME,
+            Verb::Patch,
+            owner.kind(),
+            owner.namespace(),
+            owner.name(),
+        )
+        .body(Body::Patch(patch));
+        let id = cx.send(request);
+        self.inflight
+            .insert(id, (key.to_owned(), Step::RemoveFinalizer));
         Progress::Waiting
     }
 }
@@ -121,18 +328,43 @@ impl Controller for GarbageCollector {
     }
 
     fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
-        let Delta::Deleted(owner) = delta else {
-            return;
-        };
-        let Some(uid) = owner.metadata().uid.clone() else {
-            return;
-        };
-        let ns = owner.namespace().unwrap_or_default().to_owned();
-        let keys: Vec<String> = dependents_of(&informers.replicasets, &ns, &uid)
-            .chain(dependents_of(&informers.pods, &ns, &uid))
-            .chain(dependents_of(&informers.endpointslices, &ns, &uid))
-            .map(|o| item_key(o))
-            .collect();
+        let object = delta.object();
+        let mut keys = Vec::new();
+        match delta {
+            Delta::Deleted(owner) => {
+                if let Some(uid) = owner.metadata().uid.as_deref() {
+                    let ns = owner.namespace().unwrap_or_default();
+                    keys.extend(
+                        all_dependents(informers, ns, uid)
+                            .iter()
+                            .map(|o| item_key(o)),
+                    );
+                }
+                // An owner waiting for this dependent may now lose its finalizer.
+                for r in object.metadata().owner_references.iter().flatten() {
+                    let Some(informer) = informer_for(informers, &r.kind) else {
+                        continue;
+                    };
+                    let owner_key = match object.namespace() {
+                        Some(ns) => format!("{ns}/{}", r.name),
+                        None => r.name.clone(),
+                    };
+                    if let Some(owner) = informer.get(&owner_key)
+                        && owner.metadata().uid.as_deref() == Some(r.uid.as_str())
+                        && deleting_with(owner, FOREGROUND_FINALIZER)
+                    {
+                        keys.push(item_key(owner));
+                    }
+                }
+            }
+            Delta::Added(_) | Delta::Updated { .. } => {
+                if deleting_with(object, FOREGROUND_FINALIZER)
+                    || deleting_with(object, ORPHAN_FINALIZER)
+                {
+                    keys.push(item_key(object));
+                }
+            }
+        }
         for key in keys {
             enqueue(NAME, &mut self.queue, &key, cx);
         }
@@ -140,17 +372,36 @@ impl Controller for GarbageCollector {
 
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
         let (kind, rest) = key.split_once(':').unwrap_or(("", key));
-        let informer = match kind {
-            "ReplicaSet" => &informers.replicasets,
-            "Pod" => &informers.pods,
-            "EndpointSlice" => &informers.endpointslices,
-            _ => return Progress::Done,
+        let Some(informer) = informer_for(informers, kind) else {
+            return Progress::Done;
         };
-        let Some(object) = informer.get(rest) else {
+        let Some(object) = informer.get(rest).cloned() else {
             sync_stage(NAME, "gone", format!("{key} is already gone"), cx);
             return Progress::Done;
         };
+        if deleting_with(&object, FOREGROUND_FINALIZER) {
+            return self.deleting_dependents(key, &object, informers, cx);
+        }
+        if deleting_with(&object, ORPHAN_FINALIZER) {
+            return self.orphan_dependents(key, &object, informers, cx);
+        }
+        if object.metadata().deletion_timestamp.is_some() {
+            // Already on its way out; nothing for the collector to do.
+            return Progress::Done;
+        }
+        let uid = object.metadata().uid.clone().unwrap_or_default();
+        let ns = object.namespace().unwrap_or_default().to_owned();
+        let finalizers = object.metadata().finalizers.clone().unwrap_or_default();
         let attempt = Attempt {
+            waited_for: false,
+            has_dependents: !all_dependents(informers, &ns, &uid).is_empty(),
+            own_policy: if finalizers.iter().any(|f| f == ORPHAN_FINALIZER) {
+                Propagation::Orphan
+            } else if finalizers.iter().any(|f| f == FOREGROUND_FINALIZER) {
+                Propagation::Foreground
+            } else {
+                Propagation::Background
+            },
             kind: kind_of(kind),
             namespace: object.namespace().unwrap_or_default().to_owned(),
             name: object.name().to_owned(),
@@ -174,18 +425,66 @@ impl Controller for GarbageCollector {
         cx: &mut Cx<'_>,
     ) -> Option<(String, Progress)> {
         let (key, step) = self.inflight.remove(&id)?;
-        let Some(attempt) = self.attempts.remove(&key) else {
+        match step {
+            Step::RemoveFinalizer => {
+                let ok = response.code < 300 || response.code == 404;
+                let progress = if ok {
+                    Progress::Done
+                } else {
+                    Progress::Failed(response.message())
+                };
+                return Some((key, progress));
+            }
+            Step::Unlink => {
+                let Some((left, owner)) = self.orphaning.get_mut(&key) else {
+                    return Some((key, Progress::Done));
+                };
+                *left -= 1;
+                if response.code >= 300 && response.code != 404 {
+                    self.orphaning.remove(&key);
+                    return Some((key, Progress::Failed(response.message())));
+                }
+                if *left > 0 {
+                    return Some((key, Progress::Waiting));
+                }
+                let owner = Arc::clone(owner);
+                self.orphaning.remove(&key);
+                sync_stage(
+                    NAME,
+                    "finalize",
+                    format!("{key}: its dependents are orphaned; removing the orphan finalizer"),
+                    cx,
+                );
+                return Some((
+                    key.clone(),
+                    self.remove_finalizer(&key, &owner, ORPHAN_FINALIZER, cx),
+                ));
+            }
+            Step::GetOwner(_) | Step::Delete => {}
+        }
+        let Some(mut attempt) = self.attempts.remove(&key) else {
             return Some((key, Progress::Done));
         };
         let progress = match step {
             Step::GetOwner(index) => {
-                let owner = &attempt.owners[index.min(attempt.owners.len() - 1)];
+                let owner = attempt.owners[index.min(attempt.owners.len() - 1)].clone();
                 let live = response.code < 300
                     && response
                         .object
                         .as_ref()
                         .is_some_and(|o| o.metadata().uid.as_deref() == Some(owner.uid.as_str()));
-                if live {
+                // An owner deleting in the foreground that this reference
+                // blocks is not a solid owner: it waits for this dependent.
+                let waiting = live
+                    && owner.block_owner_deletion == Some(true)
+                    && response
+                        .object
+                        .as_ref()
+                        .is_some_and(|o| deleting_with(o, FOREGROUND_FINALIZER));
+                if waiting {
+                    attempt.waited_for = true;
+                    self.next(&key, attempt, index + 1, cx)
+                } else if live {
                     sync_stage(
                         NAME,
                         "keep",
@@ -206,6 +505,7 @@ impl Controller for GarbageCollector {
                     Progress::Failed(response.message())
                 }
             }
+            Step::Unlink | Step::RemoveFinalizer => Progress::Done,
         };
         Some((key, progress))
     }

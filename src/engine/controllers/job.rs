@@ -10,14 +10,13 @@ use std::sync::Arc;
 
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::client::{self, event};
 use super::expectations::Expectations;
 use super::informer::{Delta, key_of};
 use super::job_sync::{Plan, plan};
 use super::own_writes::OwnWrites;
-use super::pods::{controller_of, controller_ref, meta_key};
+use super::pods::{controlled_by, controller_key, meta_key, pod_from_template};
 use super::workqueue::WorkQueue;
 use super::{
     Controller, Informers, Progress, enqueue, owned_object_changed, sync_stage, wait_for_own_write,
@@ -65,21 +64,6 @@ fn as_job(object: &Object) -> Option<&Job> {
     }
 }
 
-/// The key of the Job that controls a Pod, if it is cached with that UID.
-fn owner_key(meta: &ObjectMeta, informers: &Informers) -> Option<String> {
-    let owner = controller_of(meta)?;
-    if owner.kind != "Job" {
-        return None;
-    }
-    let key = format!(
-        "{}/{}",
-        meta.namespace.as_deref().unwrap_or_default(),
-        owner.name
-    );
-    let cached = informers.jobs.get(&key)?;
-    (cached.metadata().uid.as_deref() == Some(owner.uid.as_str())).then_some(key)
-}
-
 /// The Pods `job` controls.
 fn owned_pods<'a>(job: &Job, informers: &'a Informers) -> Vec<&'a Pod> {
     let ns = job.metadata.namespace.as_deref().unwrap_or_default();
@@ -87,29 +71,8 @@ fn owned_pods<'a>(job: &Job, informers: &'a Informers) -> Vec<&'a Pod> {
         .pods
         .list_in(ns)
         .filter_map(|o| o.as_pod())
-        .filter(|p| {
-            controller_of(&p.metadata).is_some_and(|r| Some(&r.uid) == job.metadata.uid.as_ref())
-        })
+        .filter(|p| controlled_by(&p.metadata, &job.metadata))
         .collect()
-}
-
-/// A Pod for `job` from its template, named by the API server from `<job>-`.
-fn pod_from_template(job: &Job) -> Pod {
-    let template = job.spec.clone().unwrap_or_default().template;
-    let meta = template.metadata.unwrap_or_default();
-    let name = job.metadata.name.as_deref().unwrap_or_default();
-    Pod {
-        metadata: ObjectMeta {
-            generate_name: Some(format!("{name}-")),
-            namespace: job.metadata.namespace.clone(),
-            labels: meta.labels,
-            annotations: meta.annotations,
-            owner_references: Some(vec![controller_ref("batch/v1", "Job", &job.metadata)]),
-            ..ObjectMeta::default()
-        },
-        spec: template.spec,
-        status: None,
-    }
 }
 
 impl JobController {
@@ -193,7 +156,7 @@ impl Controller for JobController {
                 owned_object_changed(NAME, &mut self.queue, &mut self.expectations, delta, cx);
             }
             Object::Pod(pod) => {
-                let Some(key) = owner_key(&pod.metadata, informers) else {
+                let Some(key) = controller_key(&pod.metadata, "Job", &informers.jobs) else {
                     return;
                 };
                 match delta {
@@ -245,8 +208,14 @@ impl Controller for JobController {
             self.expectations.expect_creations(key, plan.create, cx.now);
             for _ in 0..plan.create {
                 let request =
-                    client::request(NAME, Verb::Create, kind_of("Pod"), ns.as_deref(), "")
-                        .body(Body::Object(Box::new(Object::Pod(pod_from_template(&job)))));
+                    client::request(NAME, Verb::Create, kind_of("Pod"), ns.as_deref(), "").body(
+                        Body::Object(Box::new(Object::Pod(pod_from_template(
+                            job.spec.clone().unwrap_or_default().template,
+                            &job.metadata,
+                            "batch/v1",
+                            "Job",
+                        )))),
+                    );
                 let id = cx.send(request);
                 self.inflight.insert(id, Pending::Create(key.to_owned()));
             }

@@ -5,13 +5,16 @@
 //! (DESIGN.md rule 2).
 //!
 //! The trace shows each step as a `stage` of `kube-controller-manager`:
-//! `informer` (a watch event reached a cache), `queue` (a key was queued or
-//! requeued after a failure) and `sync` (a controller reconciled a key), with
+//! `informer` (a watch event reached a cache; `key`, `revision` and the
+//! cache's `size`), `queue` (a key was queued, handed to a worker —
+//! `processNextWorkItem` — or requeued after a failure; the key in `item`, the
+//! queue's depth in `size`) and `sync` (a controller reconciled a key), with
 //! the controller's name in `plugin`.
 
 pub mod client;
 pub mod csi_provisioner;
 pub mod deployment;
+pub mod deployment_history;
 pub mod deployment_util;
 pub mod endpointslice;
 pub mod endpointslice_reconciler;
@@ -22,12 +25,14 @@ pub mod informer;
 pub mod job;
 pub mod job_sync;
 pub mod node_lifecycle;
+pub mod node_lifecycle_controller;
 pub mod own_writes;
 pub mod pods;
 pub mod pv_controller;
 pub mod ranking;
 pub mod replicaset;
 pub mod slow_start;
+pub mod taint_eviction;
 pub mod workqueue;
 
 use std::sync::Arc;
@@ -38,21 +43,30 @@ use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
 use self::informer::{Delta, Informer};
 use self::job::JobController;
+use self::node_lifecycle_controller::NodeLifecycleController;
 use self::replicaset::ReplicaSetController;
+use self::taint_eviction::TaintEvictionController;
 use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
 use super::clock::SimTime;
 use super::component::{Cx, RequestId};
-use super::store::WatchEvent;
+use super::store::{WatchEvent, key_for};
 use super::trace::Stage;
 use crate::model::Object;
 use crate::model::kinds::kind_of;
 
 /// The timer that brings back keys whose retry delay is over.
 const DELAYED: u64 = 1;
+/// The node lifecycle controller's monitor timer (`--node-monitor-period`).
+const NODE_MONITOR: u64 = 2;
+
+/// The node lifecycle controller's first monitor pass, as `(timer, delay_ms)`.
+pub fn first_monitor_timer() -> (u64, u64) {
+    (NODE_MONITOR, node_lifecycle::MONITOR_PERIOD_MS)
+}
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 10] = [
+pub const WATCHED: [&str; 11] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -60,6 +74,7 @@ pub const WATCHED: [&str; 10] = [
     "EndpointSlice",
     "Job",
     "Node",
+    "Lease",
     "PersistentVolumeClaim",
     "PersistentVolume",
     "StorageClass",
@@ -75,6 +90,7 @@ pub struct Informers {
     pub endpointslices: Informer,
     pub jobs: Informer,
     pub nodes: Informer,
+    pub leases: Informer,
     pub pvcs: Informer,
     pub pvs: Informer,
     pub storageclasses: Informer,
@@ -91,6 +107,7 @@ impl Informers {
             "EndpointSlice" => Some(&self.endpointslices),
             "Job" => Some(&self.jobs),
             "Node" => Some(&self.nodes),
+            "Lease" => Some(&self.leases),
             "PersistentVolumeClaim" => Some(&self.pvcs),
             "PersistentVolume" => Some(&self.pvs),
             "StorageClass" => Some(&self.storageclasses),
@@ -107,6 +124,7 @@ impl Informers {
             "EndpointSlice" => Some(&mut self.endpointslices),
             "Job" => Some(&mut self.jobs),
             "Node" => Some(&mut self.nodes),
+            "Lease" => Some(&mut self.leases),
             "PersistentVolumeClaim" => Some(&mut self.pvcs),
             "PersistentVolume" => Some(&mut self.pvs),
             "StorageClass" => Some(&mut self.storageclasses),
@@ -157,7 +175,11 @@ pub trait Controller {
 pub fn enqueue(controller: &'static str, queue: &mut WorkQueue, key: &str, cx: &mut Cx<'_>) {
     if queue.add(key) {
         let detail = format!("{key} queued ({} waiting)", queue.len());
-        cx.stage(Stage::new(ME, "queue", "added", detail).plugin(controller));
+        cx.stage(
+            Stage::new(ME, "queue", "added", detail)
+                .plugin(controller)
+                .queued(Some(key), queue.len()),
+        );
     }
 }
 
@@ -215,6 +237,8 @@ pub struct ControllerManager {
     garbage_collector: GarbageCollector,
     endpointslice: EndpointSliceController,
     job: JobController,
+    node_lifecycle: NodeLifecycleController,
+    taint_eviction: TaintEvictionController,
     pv: pv_controller::PvController,
     provisioner: csi_provisioner::CsiProvisioner,
     /// When the retry timer is set for.
@@ -270,21 +294,34 @@ impl ControllerManager {
             event.revision,
             informer.len()
         );
-        cx.stage(Stage::new(
-            ME,
-            "informer",
-            &event.event_type.as_str().to_ascii_lowercase(),
-            detail,
-        ));
+        let object = &event.object;
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        cx.stage(
+            Stage::new(
+                ME,
+                "informer",
+                &event.event_type.as_str().to_ascii_lowercase(),
+                detail,
+            )
+            .at_key(key, event.revision)
+            .queued(None, informer.len()),
+        );
         let informers = self.informers.clone();
         for controller in self.controllers() {
             controller.on_delta(&delta, &informers, cx);
         }
+        self.node_lifecycle.on_delta(&delta, cx);
+        self.taint_eviction.on_delta(&delta, &informers, cx);
         self.run(cx);
     }
 
     /// An answer to a controller's request.
     pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if self.node_lifecycle.on_response(id, response)
+            || self.taint_eviction.on_response(id, response, cx)
+        {
+            return self.run(cx);
+        }
         let informers = self.informers.clone();
         for controller in self.controllers() {
             if let Some((key, progress)) = controller.on_response(id, response, &informers, cx) {
@@ -299,6 +336,15 @@ impl ControllerManager {
 
     /// The retry timer fired: keys whose delay is over are queued again.
     pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if timer == NODE_MONITOR {
+            cx.after_background(node_lifecycle::MONITOR_PERIOD_MS, NODE_MONITOR);
+            self.node_lifecycle.monitor(&self.informers, cx);
+            return;
+        }
+        if TaintEvictionController::owns_timer(timer) {
+            self.taint_eviction.on_timer(timer, cx);
+            return;
+        }
         if timer == DELAYED {
             self.timer_at = None;
             for controller in self.controllers() {
@@ -307,7 +353,11 @@ impl ControllerManager {
                 for key in queue.promote_due(cx.now) {
                     let detail =
                         format!("{key} back from its retry delay ({} waiting)", queue.len());
-                    cx.stage(Stage::new(ME, "queue", "added", detail).plugin(name));
+                    cx.stage(
+                        Stage::new(ME, "queue", "added", detail)
+                            .plugin(name)
+                            .queued(Some(&key), queue.len()),
+                    );
                 }
             }
         }
@@ -319,6 +369,14 @@ impl ControllerManager {
         let informers = self.informers.clone();
         for controller in self.controllers() {
             while let Some(key) = controller.queue().get() {
+                let name = controller.name();
+                let waiting = controller.queue().len();
+                let detail = format!("{key} handed to a worker ({waiting} waiting)");
+                cx.stage(
+                    Stage::new(ME, "queue", "processing", detail)
+                        .plugin(name)
+                        .queued(Some(&key), waiting),
+                );
                 let progress = controller.sync(&key, &informers, cx);
                 if progress != Progress::Waiting {
                     finish(controller, &key, progress, cx);
@@ -360,7 +418,11 @@ fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &m
                 "{key}: {error}; requeued in {delay} ms (retry {})",
                 queue.requeues(key)
             );
-            cx.stage(Stage::new(ME, "queue", "requeued", detail).plugin(name));
+            cx.stage(
+                Stage::new(ME, "queue", "requeued", detail)
+                    .plugin(name)
+                    .queued(Some(key), queue.len()),
+            );
         }
         Progress::Done | Progress::Waiting => queue.forget(key),
     }

@@ -2,8 +2,8 @@
 //! decisions, as pure functions (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`:
 //! `tryUpdateNodeHealth`, `processTaintBaseEviction`, `doNoScheduleTaintingPass`;
 //! `pkg/controller/tainteviction/taint_eviction.go`: `getMinTolerationTime`,
-//! `processPodOnNode`, the `TaintManagerEviction` event). Not wired into the
-//! manager yet: that needs the kubelets' heartbeats and a node fault.
+//! `processPodOnNode`, the `TaintManagerEviction` event). The controllers that
+//! act on them: [`super::node_lifecycle_controller`], [`super::taint_eviction`].
 
 use k8s_openapi::api::core::v1::{Node, NodeCondition, Taint, Toleration};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;

@@ -1,9 +1,10 @@
 //! Pod and owner helpers the controllers share (`pkg/controller/controller_utils.go`,
 //! `pkg/api/v1/pod/util.go`): active, ready, available, the controller reference.
 
-use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 
+use super::informer::Informer;
 use crate::engine::clock::SimTime;
 
 /// `IsPodActive`: not finished and not being deleted.
@@ -75,6 +76,53 @@ pub fn controller_ref(api_version: &str, kind: &str, owner: &ObjectMeta) -> Owne
         uid: owner.uid.clone().unwrap_or_default(),
         controller: Some(true),
         block_owner_deletion: Some(true),
+    }
+}
+
+/// Whether `owner` is the controller of the object with `meta` (by UID).
+pub fn controlled_by(meta: &ObjectMeta, owner: &ObjectMeta) -> bool {
+    controller_of(meta).is_some_and(|r| Some(&r.uid) == owner.uid.as_ref())
+}
+
+/// The key of the `kind` object that controls `meta`, if `informer` caches
+/// it with the controller reference's UID (`resolveControllerRef`).
+pub fn controller_key(meta: &ObjectMeta, kind: &str, informer: &Informer) -> Option<String> {
+    let owner = controller_of(meta)?;
+    if owner.kind != kind {
+        return None;
+    }
+    let key = format!(
+        "{}/{}",
+        meta.namespace.as_deref().unwrap_or_default(),
+        owner.name
+    );
+    let cached = informer.get(&key)?;
+    (cached.metadata().uid.as_deref() == Some(owner.uid.as_str())).then_some(key)
+}
+
+/// `GetPodFromTemplate`: a Pod from `template` for the controller `owner`
+/// (`apps/v1` `ReplicaSet`, `batch/v1` `Job`), named by the API server from
+/// `<owner>-`, with the template's labels, annotations and finalizers.
+pub fn pod_from_template(
+    template: PodTemplateSpec,
+    owner: &ObjectMeta,
+    api_version: &str,
+    kind: &str,
+) -> Pod {
+    let meta = template.metadata.unwrap_or_default();
+    let name = owner.name.as_deref().unwrap_or_default();
+    Pod {
+        metadata: ObjectMeta {
+            generate_name: Some(format!("{name}-")),
+            namespace: owner.namespace.clone(),
+            labels: meta.labels,
+            annotations: meta.annotations,
+            finalizers: meta.finalizers,
+            owner_references: Some(vec![controller_ref(api_version, kind, owner)]),
+            ..ObjectMeta::default()
+        },
+        spec: template.spec,
+        status: None,
     }
 }
 

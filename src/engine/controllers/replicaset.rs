@@ -12,13 +12,15 @@ use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::{ReplicaSet, ReplicaSetStatus};
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::client::{self, event};
 use super::expectations::Expectations;
 use super::informer::{Delta, key_of};
 use super::own_writes::OwnWrites;
-use super::pods::{controller_of, controller_ref, is_active, is_available, is_ready, meta_key};
+use super::pods::{
+    controlled_by, controller_key, controller_of, is_active, is_available, is_ready, meta_key,
+    pod_from_template,
+};
 use super::ranking::pods_to_delete;
 use super::slow_start::{Next, SlowStart};
 use super::workqueue::WorkQueue;
@@ -81,21 +83,6 @@ pub fn replicas_of(rs: &ReplicaSet) -> i32 {
     rs.spec.replicas.unwrap_or(1)
 }
 
-/// The key of the `ReplicaSet` that controls `pod`, if it is in the cache with that UID.
-fn owner_key(meta: &ObjectMeta, informers: &Informers) -> Option<String> {
-    let owner = controller_of(meta)?;
-    if owner.kind != "ReplicaSet" {
-        return None;
-    }
-    let key = format!(
-        "{}/{}",
-        meta.namespace.as_deref().unwrap_or_default(),
-        owner.name
-    );
-    let cached = informers.replicasets.get(&key)?;
-    (cached.metadata().uid.as_deref() == Some(owner.uid.as_str())).then_some(key)
-}
-
 /// The Pods `rs` controls whose labels its selector matches: (active, terminating).
 pub fn owned_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> (Vec<&'a Pod>, Vec<&'a Pod>) {
     let ns = rs.metadata.namespace.as_deref().unwrap_or_default();
@@ -103,8 +90,7 @@ pub fn owned_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> (Vec<&'a Pod
     let mut active = Vec::new();
     let mut terminating = Vec::new();
     for pod in informers.pods.list_in(ns).filter_map(|o| o.as_pod()) {
-        let owned =
-            controller_of(&pod.metadata).is_some_and(|r| Some(&r.uid) == rs.metadata.uid.as_ref());
+        let owned = controlled_by(&pod.metadata, &rs.metadata);
         if !owned || !selector_matches(selector, pod.metadata.labels.as_ref()) {
             continue;
         }
@@ -154,26 +140,6 @@ fn calculate_status(
     }
 }
 
-/// `GetPodFromTemplate`: a Pod for `rs`, named by the API server from `generateName`.
-fn pod_from_template(rs: &ReplicaSet) -> Pod {
-    let template = rs.spec.template.clone().unwrap_or_default();
-    let template_meta = template.metadata.unwrap_or_default();
-    let name = rs.metadata.name.as_deref().unwrap_or_default();
-    Pod {
-        metadata: ObjectMeta {
-            generate_name: Some(format!("{name}-")),
-            namespace: rs.metadata.namespace.clone(),
-            labels: template_meta.labels,
-            annotations: template_meta.annotations,
-            finalizers: template_meta.finalizers,
-            owner_references: Some(vec![controller_ref("apps/v1", "ReplicaSet", &rs.metadata)]),
-            ..ObjectMeta::default()
-        },
-        spec: template.spec,
-        status: None,
-    }
-}
-
 impl ReplicaSetController {
     fn track(&mut self, id: RequestId, pending: Pending) {
         self.inflight.insert(id, pending);
@@ -182,7 +148,12 @@ impl ReplicaSetController {
     /// Sends `count` creations for the sync of `key`.
     fn send_creates(&mut self, key: &str, rs: &ReplicaSet, count: usize, cx: &mut Cx<'_>) {
         for _ in 0..count {
-            let pod = pod_from_template(rs);
+            let pod = pod_from_template(
+                rs.spec.template.clone().unwrap_or_default(),
+                &rs.metadata,
+                "apps/v1",
+                "ReplicaSet",
+            );
             let request = client::request(
                 NAME,
                 Verb::Create,
@@ -490,7 +461,9 @@ impl ReplicaSetController {
                 let Some(pod) = object.as_pod() else { return };
                 if pod.metadata.deletion_timestamp.is_some() {
                     self.pod_gone(pod, informers, cx);
-                } else if let Some(key) = owner_key(&pod.metadata, informers) {
+                } else if let Some(key) =
+                    controller_key(&pod.metadata, "ReplicaSet", &informers.replicasets)
+                {
                     self.expectations.creation_observed(&key);
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
@@ -509,8 +482,8 @@ impl ReplicaSetController {
                     }
                     return;
                 }
-                let old_owner = owner_key(&old.metadata, informers);
-                let new_owner = owner_key(&new.metadata, informers);
+                let old_owner = controller_key(&old.metadata, "ReplicaSet", &informers.replicasets);
+                let new_owner = controller_key(&new.metadata, "ReplicaSet", &informers.replicasets);
                 if old_owner != new_owner
                     && let Some(key) = old_owner
                 {
@@ -530,7 +503,7 @@ impl ReplicaSetController {
 
     /// `deletePod`: the deletion is observed, the owner queued.
     fn pod_gone(&mut self, pod: &Pod, informers: &Informers, cx: &mut Cx<'_>) {
-        if let Some(key) = owner_key(&pod.metadata, informers) {
+        if let Some(key) = controller_key(&pod.metadata, "ReplicaSet", &informers.replicasets) {
             self.expectations
                 .deletion_observed(&key, &meta_key(&pod.metadata));
             enqueue(NAME, &mut self.queue, &key, cx);

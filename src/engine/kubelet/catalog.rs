@@ -27,8 +27,8 @@ pub(super) fn catalog_for(registry: &Registry) -> ImageCatalog {
         .collect();
     if !extra.is_empty() {
         catalog.extend(&crate::scenario::Registry {
-            missing: Vec::new(),
             images: extra,
+            ..crate::scenario::Registry::default()
         });
     }
     catalog

@@ -6,7 +6,8 @@
 
 use super::backoff::{self, Restart};
 use super::dns::Dns;
-use super::env::{self, EnvInput};
+use super::env;
+use super::hooks::{self, Hook, HookRun};
 use super::lifecycle::{self, KillReason};
 use super::process::{Launch, Process, Signal, State};
 use super::status::ContainerState;
@@ -23,6 +24,9 @@ impl Kubelet {
     /// Starts (or restarts) container `i`, unless its restart is in back-off;
     /// the image is ensured first. Returns whether it started now.
     pub(super) fn start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
+        if self.config_blocked(key, i) {
+            return false;
+        }
         let Some(w) = self.workers.get_mut(key) else {
             return false;
         };
@@ -75,29 +79,27 @@ impl Kubelet {
         if !self.ensure_image(key, i, cx) {
             return false;
         }
-        self.create_start(key, i, cx);
-        true
+        self.create_start(key, i, cx)
     }
 
-    /// `CreateContainer` and `StartContainer`: the process starts with its environment.
-    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+    /// `CreateContainer` and `StartContainer`: the process starts with its
+    /// environment and mounted files; returns whether it started (not when its
+    /// configuration refers to a missing `ConfigMap`, `Secret` or key).
+    pub(super) fn create_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
         let me = self.me();
         let containerd = self.containerd();
         let Some(w) = self.workers.get(key) else {
-            return;
+            return false;
         };
         let ctr = &w.ctrs[i];
         let image_info = self.image_info(ctr.spec.image.as_deref().unwrap_or_default());
-        let pod_ip = w.pod_ip.clone().unwrap_or_default();
-        let input = EnvInput {
-            pod: &w.pod,
-            services: &self.services,
-            node_name: &self.node,
-            pod_ip: &pod_ip,
-            host_ip: &self.host_ip,
+        let (env, files) = match self.generate_container_config(key, i) {
+            Ok(config) => config,
+            Err(message) => {
+                self.config_error(key, i, &message, cx);
+                return false;
+            }
         };
-        let env = env::container_env(&ctr.spec, &input);
-        let files = env::service_account_files(&ctr.spec, &w.pod);
         let ns = w.names().0;
         let world = Dns {
             services: &self.services,
@@ -113,7 +115,8 @@ impl Kubelet {
             memory_limit_bytes: env::memory_limit(&ctr.spec),
         };
         let process = Process::start(launch, cx.now, &world);
-        let image_id = self.images.get(&ctr.view.image).cloned();
+        let image = ctr.image();
+        let image_id = self.images.get(&image).cloned();
         let id = cx.rng.hex(64);
         let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
         cx.message(&me, &containerd, format!("CreateContainer {cname}"));
@@ -153,7 +156,7 @@ impl Kubelet {
             format!("{cname} ({})", &id[..13]),
         );
         let Some(w) = self.workers.get_mut(key) else {
-            return;
+            return false;
         };
         let ctr = &mut w.ctrs[i];
         ctr.retire();
@@ -161,7 +164,9 @@ impl Kubelet {
             ctr.view.restart_count += 1;
         }
         ctr.view.container_id = Some(format!("containerd://{id}"));
+        ctr.view.image = image;
         ctr.view.image_id = image_id;
+        ctr.definition_changed = false;
         ctr.view.state = ContainerState::Running { started_at: cx.now };
         ctr.running_since = Some(cx.now);
         ctr.process = Some(process);
@@ -177,6 +182,26 @@ impl Kubelet {
             self.schedule_probe(key, i, s, cx);
         }
         self.schedule_pleg(key, cx);
+        self.post_start(key, i, cx);
+        true
+    }
+
+    /// `startContainer` step 4: the `postStart` hook. On failure the container
+    /// is killed (`Killing` with the message `FailedPostStartHook`) and
+    /// restarts as its policy says.
+    fn post_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+        match self.run_hook(key, i, Hook::PostStart, cx) {
+            None => {}
+            Some(HookRun::Failed(_)) => {
+                let Some(w) = self.workers.get(key) else {
+                    return;
+                };
+                let grace = w.grace_ms();
+                self.kill_with(key, i, hooks::FAILED_POST_START_HOOK.into(), grace, cx);
+            }
+            // The hook may have changed the process (`nginx -s quit`).
+            Some(_) => self.wake(key, cx),
+        }
     }
 
     /// Runs every running process up to now; exits are recorded for the PLEG.
@@ -284,15 +309,30 @@ impl Kubelet {
             grace = u64::try_from(seconds.max(0)).unwrap_or(0) * 1000;
         }
         let restart = reason != KillReason::Stop && lifecycle::is_restartable(&ctr.spec, &policy);
+        let message = lifecycle::kill_message(&ctr.spec.name, reason, restart);
+        self.kill_with(key, i, message, grace, cx);
+    }
+
+    /// `killContainer` with the `Killing` event's `message`: the event, the
+    /// `preStop` hook (its time counts against `grace`), SIGTERM, and SIGKILL
+    /// when the grace period ends.
+    pub(super) fn kill_with(
+        &mut self,
+        key: &str,
+        i: usize,
+        message: String,
+        grace: u64,
+        cx: &mut Cx<'_>,
+    ) {
+        let Some(ctr) = self.workers.get(key).and_then(|w| w.ctrs.get(i)) else {
+            return;
+        };
+        if !ctr.is_running() || ctr.kill.is_some() {
+            return;
+        }
         let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
-        Self::event(
-            cx,
-            key,
-            false,
-            "Killing",
-            lifecycle::kill_message(&cname, reason, restart),
-            Some(field),
-        );
+        Self::event(cx, key, false, "Killing", message, Some(field));
+        let (term_in, grace) = self.pre_stop(key, i, grace, cx);
         cx.message(
             &self.me(),
             &self.containerd(),
@@ -305,15 +345,50 @@ impl Kubelet {
             "killing",
             format!("{cname}: SIGTERM, SIGKILL after {}s", grace / 1000),
         );
-        let exited = self.signal(key, i, Signal::Term, cx);
+        let exited = term_in == 0 && self.signal(key, i, Signal::Term, cx);
         if !exited {
             if let Some(ctr) = self.workers.get_mut(key).map(|w| &mut w.ctrs[i]) {
                 ctr.kill = Some(Kill {
-                    deadline: cx.now.plus(grace),
+                    deadline: cx.now.plus(term_in + grace),
                 });
             }
-            self.timer(cx, grace, key, Step::KillDeadline(i));
+            self.timer(cx, term_in + grace, key, Step::KillDeadline(i));
+            if term_in > 0 {
+                self.schedule_wake(key, cx);
+            }
         }
+    }
+
+    /// Runs container `i`'s `preStop` hook (`executePreStopHook`) when the
+    /// grace period allows one: returns how long until SIGTERM (a `sleep`
+    /// hook, at most the grace period) and the grace period SIGTERM then gets
+    /// (what is left, at least two seconds). A `sleep` hook's SIGTERM is
+    /// queued on the process.
+    pub(super) fn pre_stop(
+        &mut self,
+        key: &str,
+        i: usize,
+        grace: u64,
+        cx: &mut Cx<'_>,
+    ) -> (u64, u64) {
+        if grace == 0 {
+            return (0, grace);
+        }
+        let took = match self.run_hook(key, i, Hook::PreStop, cx) {
+            None => return (0, grace),
+            Some(HookRun::Sleep(ms)) => ms.min(grace),
+            Some(_) => 0,
+        };
+        if took > 0
+            && let Some(process) = self
+                .workers
+                .get_mut(key)
+                .and_then(|w| w.ctrs.get_mut(i))
+                .and_then(|c| c.process.as_mut())
+        {
+            process.term_at(cx.now.plus(took));
+        }
+        (took, hooks::grace_after_pre_stop(grace, took))
     }
 
     /// Sends `signal` to container `i`; returns whether it has exited.

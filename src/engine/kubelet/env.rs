@@ -1,13 +1,16 @@
 //! The environment and files the kubelet gives a container
 //! (`pkg/kubelet/kubelet_pods.go`: `makeEnvironmentVariables`,
 //! `getServiceEnvVarMap`, `podFieldSelectorRuntimeValue`;
-//! `pkg/kubelet/envvars/envvars.go`: `FromServices`), and the service-account
-//! files of the projected `kube-api-access-…` volume.
+//! `pkg/kubelet/envvars/envvars.go`: `FromServices`), with `envFrom` and the
+//! `configMapKeyRef`/`secretKeyRef` sources read from the kubelet's
+//! `ConfigMap`/`Secret` cache, and the service-account files of the projected
+//! `kube-api-access-…` volume.
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{Container, Pod, Service};
 
+use super::config::{ConfigCache, ROOT_CA_CRT};
 use super::dns::{Services, cluster_ip};
 use super::process::command::expand;
 
@@ -21,6 +24,8 @@ pub struct EnvInput<'a> {
     pub node_name: &'a str,
     pub pod_ip: &'a str,
     pub host_ip: &'a str,
+    /// The `ConfigMaps` and `Secrets` the kubelet's informers hold.
+    pub config: &'a ConfigCache,
 }
 
 /// `SERVICE_NAME` of `service-name` (`makeEnvVariableName`).
@@ -135,23 +140,116 @@ fn field_value(path: &str, input: &EnvInput<'_>) -> String {
     }
 }
 
-/// The container's environment (`makeEnvironmentVariables`): its `env` in
-/// order, each value `$(VAR)`-expanded from the variables before it and the
-/// service variables, then the service variables it does not define, then
-/// `HOSTNAME` as the runtime sets it.
-pub fn container_env(container: &Container, input: &EnvInput<'_>) -> Vec<(String, String)> {
+/// The variables of `container.envFrom` (`makeEnvironmentVariables`, first
+/// loop): each source's keys in order, with its `prefix`; a later source
+/// overrides an earlier one. A missing source that is not `optional` is the
+/// error. Since `RelaxedEnvironmentVariableValidation` (GA in 1.34) the kubelet
+/// no longer skips keys that are not C identifiers (the old
+/// `InvalidEnvironmentVariableNames` event is gone).
+fn env_from(
+    container: &Container,
+    namespace: &str,
+    config: &ConfigCache,
+) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for source in container.env_from.iter().flatten() {
+        let (data, optional) = if let Some(cm) = &source.config_map_ref {
+            (
+                config.config_map_data(namespace, &cm.name),
+                cm.optional == Some(true),
+            )
+        } else if let Some(secret) = &source.secret_ref {
+            (
+                config.secret_data(namespace, &secret.name),
+                secret.optional == Some(true),
+            )
+        } else {
+            continue;
+        };
+        let data = match data {
+            Ok(data) => data,
+            Err(_) if optional => continue,
+            Err(e) => return Err(e),
+        };
+        let prefix = source.prefix.as_deref().unwrap_or_default();
+        for (k, v) in data {
+            let name = format!("{prefix}{k}");
+            out.retain(|(n, _)| *n != name);
+            out.push((name, v));
+        }
+    }
+    Ok(out)
+}
+
+/// A `configMapKeyRef` or `secretKeyRef`: `Ok(None)` when it is `optional` and
+/// missing (the variable is left out).
+fn key_ref(
+    source: &k8s_openapi::api::core::v1::EnvVarSource,
+    namespace: &str,
+    config: &ConfigCache,
+) -> Result<Option<String>, String> {
+    let (data, name, key, optional, kind) = if let Some(r) = &source.config_map_key_ref {
+        (
+            config.config_map_data(namespace, &r.name),
+            &r.name,
+            &r.key,
+            r.optional == Some(true),
+            "ConfigMap",
+        )
+    } else if let Some(r) = &source.secret_key_ref {
+        (
+            config.secret_data(namespace, &r.name),
+            &r.name,
+            &r.key,
+            r.optional == Some(true),
+            "Secret",
+        )
+    } else {
+        return Ok(Some(String::new()));
+    };
+    let data = match data {
+        Ok(data) => data,
+        Err(_) if optional => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    match data.get(key) {
+        Some(value) => Ok(Some(value.clone())),
+        None if optional => Ok(None),
+        None => Err(format!(
+            "couldn't find key {key} in {kind} {namespace}/{name}"
+        )),
+    }
+}
+
+/// The container's environment (`makeEnvironmentVariables`): its `envFrom`
+/// variables, then its `env` in order (overriding them), each value
+/// `$(VAR)`-expanded from the variables before it and the service variables,
+/// then the service variables it does not define, then `HOSTNAME` as the
+/// runtime sets it. `Err` is the message of `CreateContainerConfigError`
+/// (`configmap "app-config" not found`).
+pub fn container_env(
+    container: &Container,
+    input: &EnvInput<'_>,
+) -> Result<Vec<(String, String)>, String> {
+    let namespace = input.pod.metadata.namespace.as_deref().unwrap_or("default");
     let service = service_env(input.pod, input.services);
-    let mut env: Vec<(String, String)> = Vec::new();
+    let mut env = env_from(container, namespace, input.config)?;
     for var in container.env.iter().flatten() {
-        let value = if let Some(from) = &var.value_from {
-            from.field_ref
+        let value = match (&var.value_from, var.value.as_deref()) {
+            (Some(from), None | Some("")) if from.field_ref.is_some() => from
+                .field_ref
                 .as_ref()
                 .map(|f| field_value(&f.field_path, input))
-                .unwrap_or_default()
-        } else {
-            let mut scope = service.clone();
-            scope.extend(env.iter().cloned());
-            expand(var.value.as_deref().unwrap_or_default(), &scope)
+                .unwrap_or_default(),
+            (Some(from), None | Some("")) => match key_ref(from, namespace, input.config)? {
+                Some(value) => value,
+                None => continue,
+            },
+            (_, value) => {
+                let mut scope = service.clone();
+                scope.extend(env.iter().cloned());
+                expand(value.unwrap_or_default(), &scope)
+            }
         };
         env.retain(|(k, _)| *k != var.name);
         env.push((var.name.clone(), value));
@@ -171,7 +269,7 @@ pub fn container_env(container: &Container, input: &EnvInput<'_>) -> Vec<(String
             .unwrap_or_default();
         env.push(("HOSTNAME".into(), host));
     }
-    env
+    Ok(env)
 }
 
 /// The files of the service-account volume, when the container mounts it.
@@ -191,10 +289,7 @@ pub fn service_account_files(container: &Container, pod: &Pod) -> Vec<(String, S
             format!("{SERVICE_ACCOUNT_DIR}/token"),
             format!("eyJhbGciOiJSUzI1NiIsImtpZCI6InBvZGZsb3cifQ.{uid}.c2lnbmF0dXJl"),
         ),
-        (
-            format!("{SERVICE_ACCOUNT_DIR}/ca.crt"),
-            "-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgIIcG9kZmxvdzANBgkqhkiG9w0BAQsFADAVMRMwEQYDVQQD\nEwprdWJlcm5ldGVzMB4XDTI2MDEwMTAwMDAwMFoXDTM2MDEwMTAwMDAwMFowFTET\n-----END CERTIFICATE-----\n".into(),
-        ),
+        (format!("{SERVICE_ACCOUNT_DIR}/ca.crt"), ROOT_CA_CRT.into()),
         (format!("{SERVICE_ACCOUNT_DIR}/namespace"), ns),
     ]
 }
@@ -334,6 +429,7 @@ mod tests {
         };
         let services = Services::new();
         let p = pod("default");
+        let config = ConfigCache::default();
         let env = container_env(
             &container,
             &EnvInput {
@@ -342,13 +438,220 @@ mod tests {
                 node_name: "node-1",
                 pod_ip: "10.244.1.2",
                 host_ip: "192.168.49.3",
+                config: &config,
             },
-        );
+        )
+        .unwrap();
         let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         assert_eq!(get("MY_POD_NAME"), Some("web"));
         assert_eq!(get("MY_POD_IP"), Some("10.244.1.2"));
         assert_eq!(get("MY_NODE"), Some("node-1"));
         assert_eq!(get("MESSAGE"), Some("Warm greetings to web $(NOPE)"));
         assert_eq!(get("HOSTNAME"), Some("web"));
+    }
+
+    fn config() -> ConfigCache {
+        use k8s_openapi::ByteString;
+        use k8s_openapi::api::core::v1::{ConfigMap, Secret};
+        let meta = |name: &str| ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some("default".into()),
+            ..ObjectMeta::default()
+        };
+        let mut cache = ConfigCache::default();
+        cache.observe(
+            &crate::model::Object::ConfigMap(ConfigMap {
+                metadata: meta("special-config"),
+                data: Some(
+                    [
+                        ("SPECIAL_LEVEL".to_owned(), "very".to_owned()),
+                        ("SPECIAL_TYPE".to_owned(), "charm".to_owned()),
+                        ("1bad-key".to_owned(), "kept".to_owned()),
+                    ]
+                    .into(),
+                ),
+                ..ConfigMap::default()
+            }),
+            false,
+        );
+        cache.observe(
+            &crate::model::Object::Secret(Secret {
+                metadata: meta("test-secret"),
+                data: Some([("username".to_owned(), ByteString(b"my-app".to_vec()))].into()),
+                ..Secret::default()
+            }),
+            false,
+        );
+        cache
+    }
+
+    fn cm_ref(name: &str, key: &str, optional: bool) -> EnvVarSource {
+        EnvVarSource {
+            config_map_key_ref: Some(k8s_openapi::api::core::v1::ConfigMapKeySelector {
+                name: name.into(),
+                key: key.into(),
+                optional: optional.then_some(true),
+            }),
+            ..EnvVarSource::default()
+        }
+    }
+
+    fn secret_ref(name: &str, key: &str, optional: bool) -> EnvVarSource {
+        EnvVarSource {
+            secret_key_ref: Some(k8s_openapi::api::core::v1::SecretKeySelector {
+                name: name.into(),
+                key: key.into(),
+                optional: optional.then_some(true),
+            }),
+            ..EnvVarSource::default()
+        }
+    }
+
+    fn from_var(name: &str, source: EnvVarSource) -> EnvVar {
+        EnvVar {
+            name: name.into(),
+            value: None,
+            value_from: Some(source),
+        }
+    }
+
+    fn env_of(container: &Container) -> Result<Vec<(String, String)>, String> {
+        let services = Services::new();
+        let p = pod("default");
+        let config = config();
+        container_env(
+            container,
+            &EnvInput {
+                pod: &p,
+                services: &services,
+                node_name: "node-1",
+                pod_ip: "10.244.1.2",
+                host_ip: "192.168.49.3",
+                config: &config,
+            },
+        )
+    }
+
+    #[test]
+    fn key_refs_read_config_maps_and_secrets() {
+        // pkg/kubelet/kubelet_pods_test.go, TestMakeEnvironmentVariables
+        // ("configmap", "configmap_missing", "configmap_missing_optional",
+        // "configmap_invalid_keys_valid", "secret", "secret_missing", ... rows).
+        type Row<'a> = (Vec<EnvVar>, Result<Vec<(&'a str, &'a str)>, &'a str>);
+        let rows: Vec<Row<'_>> = vec![
+            (
+                vec![
+                    from_var(
+                        "SPECIAL_LEVEL_KEY",
+                        cm_ref("special-config", "SPECIAL_LEVEL", false),
+                    ),
+                    from_var(
+                        "SECRET_USERNAME",
+                        secret_ref("test-secret", "username", false),
+                    ),
+                ],
+                Ok(vec![
+                    ("SPECIAL_LEVEL_KEY", "very"),
+                    ("SECRET_USERNAME", "my-app"),
+                ]),
+            ),
+            (
+                vec![from_var("X", cm_ref("app-config", "mode", false))],
+                Err("configmap \"app-config\" not found"),
+            ),
+            (
+                vec![from_var("X", cm_ref("app-config", "mode", true))],
+                Ok(vec![]),
+            ),
+            (
+                vec![from_var("X", cm_ref("special-config", "mode", false))],
+                Err("couldn't find key mode in ConfigMap default/special-config"),
+            ),
+            (
+                vec![from_var("X", cm_ref("special-config", "mode", true))],
+                Ok(vec![]),
+            ),
+            (
+                vec![from_var("X", secret_ref("db", "password", false))],
+                Err("secret \"db\" not found"),
+            ),
+            (
+                vec![from_var("X", secret_ref("test-secret", "password", false))],
+                Err("couldn't find key password in Secret default/test-secret"),
+            ),
+            (
+                vec![from_var("X", secret_ref("test-secret", "password", true))],
+                Ok(vec![]),
+            ),
+        ];
+        for (i, (env, want)) in rows.into_iter().enumerate() {
+            let container = Container {
+                name: "c".into(),
+                env: Some(env),
+                ..Container::default()
+            };
+            let got = env_of(&container).map(|vars| {
+                vars.into_iter()
+                    .filter(|(k, _)| k != "HOSTNAME" && !k.starts_with("KUBERNETES"))
+                    .collect::<Vec<_>>()
+            });
+            let want = want
+                .map(|v| {
+                    v.into_iter()
+                        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                        .collect::<Vec<_>>()
+                })
+                .map_err(str::to_owned);
+            assert_eq!(got, want, "row {i}");
+        }
+    }
+
+    #[test]
+    fn env_from_takes_every_key_with_its_prefix() {
+        use k8s_openapi::api::core::v1::{ConfigMapEnvSource, EnvFromSource, SecretEnvSource};
+        let container = |sources: Vec<EnvFromSource>, env: Vec<EnvVar>| Container {
+            name: "c".into(),
+            env_from: Some(sources),
+            env: Some(env),
+            ..Container::default()
+        };
+        let cm = |name: &str, prefix: Option<&str>, optional: bool| EnvFromSource {
+            config_map_ref: Some(ConfigMapEnvSource {
+                name: name.into(),
+                optional: optional.then_some(true),
+            }),
+            prefix: prefix.map(str::to_owned),
+            secret_ref: None,
+        };
+        let env = env_of(&container(
+            vec![
+                cm("special-config", None, false),
+                EnvFromSource {
+                    secret_ref: Some(SecretEnvSource {
+                        name: "test-secret".into(),
+                        optional: None,
+                    }),
+                    prefix: Some("DB_".into()),
+                    config_map_ref: None,
+                },
+                cm("absent", None, true),
+            ],
+            vec![EnvVar {
+                name: "SPECIAL_TYPE".into(),
+                value: Some("$(SPECIAL_LEVEL) strange".into()),
+                value_from: None,
+            }],
+        ))
+        .unwrap();
+        let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("SPECIAL_LEVEL"), Some("very"));
+        assert_eq!(get("SPECIAL_TYPE"), Some("very strange"));
+        assert_eq!(get("DB_username"), Some("my-app"));
+        // Kept since RelaxedEnvironmentVariableValidation.
+        assert_eq!(get("1bad-key"), Some("kept"));
+        assert_eq!(
+            env_of(&container(vec![cm("absent", Some("P_"), false)], vec![])),
+            Err("configmap \"absent\" not found".to_owned())
+        );
     }
 }

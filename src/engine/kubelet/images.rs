@@ -11,6 +11,8 @@ pub struct Registry {
     pub missing: BTreeSet<String>,
     /// Normalised name → size in bytes.
     pub sizes: BTreeMap<String, u64>,
+    /// Only the images of `sizes` exist; any other pull fails.
+    pub closed: bool,
 }
 
 /// The size the registry gives an image it has no size for.
@@ -29,9 +31,11 @@ impl Registry {
             .unwrap_or(DEFAULT_IMAGE_SIZE)
     }
 
-    /// Whether pulling `image` fails.
+    /// Whether pulling `image` fails: it is missing, or the registry is
+    /// closed and does not hold it.
     pub fn is_missing(&self, image: &str) -> bool {
-        self.missing.contains(&normalize(image))
+        let name = normalize(image);
+        self.missing.contains(&name) || (self.closed && !self.sizes.contains_key(&name))
     }
 
     /// How long pulling `image` takes, in milliseconds.
@@ -50,5 +54,17 @@ mod tests {
         registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
         assert_eq!(registry.pull_ms("nginx:1.27"), 300 + 1800);
         assert_eq!(registry.size_of("unknown:1"), DEFAULT_IMAGE_SIZE);
+    }
+
+    #[test]
+    fn a_closed_registry_holds_only_its_images() {
+        let mut registry = Registry::default();
+        registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
+        assert!(!registry.is_missing("nginx:1.28"), "open: any tag pulls");
+        registry.closed = true;
+        assert!(registry.is_missing("nginx:1.28"));
+        assert!(!registry.is_missing("docker.io/library/nginx:1.27"));
+        registry.missing.insert(normalize("nginx:1.27"));
+        assert!(registry.is_missing("nginx:1.27"), "missing wins");
     }
 }

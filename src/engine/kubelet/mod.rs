@@ -1,5 +1,6 @@
 //! The kubelet of one node: watches the pods bound to its node (and the
-//! Services, for the containers' environment and DNS), and for each pod runs the
+//! Services, for the containers' environment and DNS; the `ConfigMaps` and
+//! `Secrets`, for their environment and volumes), and for each pod runs the
 //! pod worker — volumes, sandbox (CRI `RunPodSandbox`, CNI `ADD`), init
 //! containers one after another, image pulls with their back-off, container
 //! create and start, probes, restarts with the crash-loop back-off, PLEG, and
@@ -11,15 +12,22 @@
 //! stop), [`probes`], [`report`] (PLEG, status, startup latency), with the
 //! runtime's [`process`] model, [`env`] and [`dns`].
 
+mod admission;
 pub mod backoff;
 mod catalog;
+pub mod config;
+mod config_error;
 mod containers;
 mod csi;
 pub mod dns;
 pub mod env;
+pub mod heartbeat;
+pub mod hooks;
 pub mod images;
 pub mod klog;
 pub mod lifecycle;
+mod mount;
+pub mod payload;
 pub mod prober;
 mod probes;
 pub mod process;
@@ -30,6 +38,7 @@ mod sandbox;
 pub mod status;
 mod stop;
 mod sync;
+mod update;
 mod worker;
 
 use std::collections::BTreeMap;
@@ -77,6 +86,8 @@ enum Step {
     KillDeadline(usize),
     /// The pod's containers have stopped (or the grace period ended): finish the deletion.
     Stopped,
+    /// Volume mounts and config retries fall due (`mount.rs`).
+    Config,
     /// A pod of the starting cluster being deleted: its grace period ended.
     SettledStopped,
 }
@@ -97,6 +108,8 @@ pub struct Kubelet {
     /// deleted of them (the pod as the deletion left it).
     settled: BTreeMap<String, Option<Arc<Pod>>>,
     services: Services,
+    /// The `ConfigMap`/`Secret` cache and the pods waiting on config.
+    config: config::ConfigState,
     timers: BTreeMap<u64, (String, Step)>,
     next_timer: u64,
     /// Final status patches in flight, and the pods to delete when they are answered.
@@ -104,6 +117,10 @@ pub struct Kubelet {
     /// The restart back-off (`CrashLoopBackOff`) and the image pull back-off.
     crash: Backoff,
     pulls: Backoff,
+    /// Its Node and the starting cluster's pods, for admission.
+    known: admission::Known,
+    /// The Lease renewal and node status sync ([`heartbeat`]).
+    heartbeat: heartbeat::Heartbeat,
     /// The claims and volumes its pods use, and the pods waiting for a claim.
     claims: csi::Claims,
 }
@@ -133,11 +150,14 @@ impl Kubelet {
             services: [("default/kubernetes".to_owned(), dns::kubernetes_service())]
                 .into_iter()
                 .collect(),
+            config: config::ConfigState::default(),
             timers: BTreeMap::new(),
             next_timer: 1,
             deleting: BTreeMap::new(),
             crash: Backoff::crash_loop(),
             pulls: Backoff::image_pull(),
+            known: admission::Known::default(),
+            heartbeat: heartbeat::Heartbeat::default(),
             claims: csi::Claims::default(),
         }
     }
@@ -170,6 +190,8 @@ impl Kubelet {
     }
 
     fn learn_node(&mut self, node: &Node) {
+        self.known.node = Some(Arc::new(node.clone()));
+        self.heartbeat.saw_node(node);
         if let Some(addresses) = node.status.as_ref().and_then(|s| s.addresses.as_ref())
             && let Some(ip) = addresses.iter().find(|a| a.type_ == "InternalIP")
         {
@@ -202,11 +224,15 @@ impl Kubelet {
                 Object::Node(node) => self.learn_node(node),
                 Object::Pod(pod) => {
                     self.settled.insert(pod_key(pod), None);
+                    self.known
+                        .settled
+                        .insert(pod_key(pod), Arc::new(pod.clone()));
                 }
                 Object::Service(service) => {
                     self.services.insert(service_key(service), service.clone());
                 }
                 other => {
+                    self.config.cache.observe(other, false);
                     self.claims.apply(other, false);
                 }
             }
@@ -284,7 +310,9 @@ impl Kubelet {
             }
             Object::Pod(pod) => pod,
             other => {
-                self.claims_changed(other, event.event_type == EventType::Deleted, cx);
+                let deleted = event.event_type == EventType::Deleted;
+                self.config.cache.observe(other, deleted);
+                self.claims_changed(other, deleted, cx);
                 return;
             }
         };
@@ -335,6 +363,9 @@ impl Kubelet {
                 } else if deleting {
                     self.terminate(&key, cx);
                 } else {
+                    if op == "SyncLoop UPDATE" {
+                        self.spec_updated(&key, pod, cx);
+                    }
                     self.observe_running(&key, cx);
                 }
             }
@@ -347,12 +378,16 @@ impl Kubelet {
                 );
                 self.workers.remove(&key);
                 self.settled.remove(&key);
+                self.known.settled.remove(&key);
             }
         }
     }
 
     /// A timer fired.
     pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if self.heartbeat_timer(timer, cx) {
+            return;
+        }
         let Some((key, step)) = self.timers.remove(&timer) else {
             return;
         };
@@ -388,12 +423,16 @@ impl Kubelet {
             } => self.probe_tick(&key, ctr, slot, generation, cx),
             Step::KillDeadline(i) => self.kill_deadline(&key, i, cx),
             Step::Stopped => self.stopped(&key, cx),
+            Step::Config => self.config_due(&key, cx),
             Step::SettledStopped => {}
         }
     }
 
     /// An answer arrived: after a terminated pod's final status, delete it.
-    pub fn on_response(&mut self, id: RequestId, _response: &Response, cx: &mut Cx<'_>) {
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if self.heartbeat_response(id, response, cx) {
+            return;
+        }
         if let Some(pod) = self.deleting.remove(&id) {
             let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
                 grace_period_seconds: Some(0),

@@ -73,6 +73,23 @@ pub enum Handler {
     },
 }
 
+impl Handler {
+    /// An `httpGet` action (of a probe or a lifecycle hook) as a handler:
+    /// scheme `http` unless said, an empty host meaning the Pod's IP.
+    pub fn http_get(http: &k8s_openapi::api::core::v1::HTTPGetAction) -> Handler {
+        Handler::HttpGet {
+            scheme: http
+                .scheme
+                .as_deref()
+                .unwrap_or("HTTP")
+                .to_ascii_lowercase(),
+            host: http.host.clone().filter(|h| !h.is_empty()),
+            port: Port::from(&http.port),
+            path: http.path.clone().unwrap_or_default(),
+        }
+    }
+}
+
 /// A probe with the API defaults applied (`pkg/apis/core/v1/defaults.go`, `SetDefaults_Probe`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Probe {
@@ -95,16 +112,7 @@ impl Probe {
                 command: exec.command.clone().unwrap_or_default(),
             })
         } else if let Some(http) = &probe.http_get {
-            Some(Handler::HttpGet {
-                scheme: http
-                    .scheme
-                    .as_deref()
-                    .unwrap_or("HTTP")
-                    .to_ascii_lowercase(),
-                host: http.host.clone().filter(|h| !h.is_empty()),
-                port: Port::from(&http.port),
-                path: http.path.clone().unwrap_or_default(),
-            })
+            Some(Handler::http_get(http))
         } else if let Some(tcp) = &probe.tcp_socket {
             Some(Handler::TcpSocket {
                 host: tcp.host.clone().filter(|h| !h.is_empty()),

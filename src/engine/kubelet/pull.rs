@@ -43,7 +43,7 @@ impl Kubelet {
             .image_pull_policy
             .clone()
             .unwrap_or_else(|| "IfNotPresent".into());
-        let present = self.images.contains_key(&ctr.view.image);
+        let present = self.images.contains_key(&ctr.image());
         let field = ctr.field_path();
         match pull_policy::decide(&policy, present) {
             Decision::UsePresent => {
@@ -85,7 +85,7 @@ impl Kubelet {
             Decision::Pull => {
                 let pull_key = backoff::pull_key(&uid, &spec_image);
                 if self.pulls.in_backoff(&pull_key, cx.now) {
-                    let error = pull_policy::not_found_error(&ctr.view.image);
+                    let error = pull_policy::not_found_error(&ctr.image());
                     let (reason, message) =
                         pull_policy::image_pull_backoff_waiting(&spec_image, Some(&error));
                     ctr.view.state = ContainerState::Waiting {
@@ -118,7 +118,7 @@ impl Kubelet {
                 }
                 ctr.pulling = true;
                 ctr.pull_started = Some(cx.now);
-                let image = ctr.view.image.clone();
+                let image = ctr.image();
                 w.first_pull.get_or_insert(cx.now);
                 Self::image_events(cx, key, vec![pull_policy::pulling(&spec_image)], &field);
                 cx.message(&self.containerd(), "registry", format!("pull {image}"));
@@ -143,7 +143,7 @@ impl Kubelet {
         let started = ctr.pull_started.unwrap_or(cx.now);
         ctr.pulling = false;
         let spec_image = ctr.spec.image.clone().unwrap_or_default();
-        let image = ctr.view.image.clone();
+        let image = ctr.image();
         let field = ctr.field_path();
         if self.registry.is_missing(&image) {
             let error = pull_policy::not_found_error(&image);

@@ -10,9 +10,10 @@ use crate::engine::component::Cx;
 use crate::engine::trace::Stage;
 
 impl Kubelet {
-    /// Admits a new pod and starts its worker: volumes first, then the sandbox.
+    /// Admits a new pod and starts its worker: volumes first (`mount.rs`), then
+    /// the sandbox once they are all set up.
     pub(super) fn admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
-        if !self.claims_ready(key, pod, cx) {
+        if !self.can_admit(key, pod, cx) || !self.claims_ready(key, pod, cx) {
             return;
         }
         self.workers
@@ -24,59 +25,11 @@ impl Kubelet {
             "No sandbox for pod can be found. Need to start a new one",
             std::slice::from_ref(&pod_field),
         );
-        let uid = pod.metadata.uid.clone().unwrap_or_default();
-        let name = pod.metadata.name.clone().unwrap_or_default();
-        for volume in pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.volumes.clone())
-            .unwrap_or_default()
-        {
-            if volume.persistent_volume_claim.is_some() {
-                let plugin = self.mount_claim(cx, key, pod, &volume);
-                self.stage(
-                    cx,
-                    key,
-                    "volume",
-                    "mounted",
-                    format!("{} ({plugin})", volume.name),
-                );
-                continue;
-            }
-            let plugin = volume_plugin(&volume);
-            let unique = format!("{plugin}/{uid}-{}", volume.name);
-            let what = format!(
-                "volume \"{}\" (UniqueName: \"{unique}\") pod \"{name}\" (UID: \"{uid}\")",
-                volume.name
-            );
-            self.log(
-                cx,
-                "reconciler_common.go:251",
-                &format!("operationExecutor.VerifyControllerAttachedVolume started for {what} "),
-                std::slice::from_ref(&pod_field),
-            );
-            self.log(
-                cx,
-                "reconciler_common.go:224",
-                &format!("operationExecutor.MountVolume started for {what} "),
-                std::slice::from_ref(&pod_field),
-            );
-            self.log(
-                cx,
-                "operation_generator.go:614",
-                &format!("MountVolume.SetUp succeeded for {what} "),
-                std::slice::from_ref(&pod_field),
-            );
-            self.stage(
-                cx,
-                key,
-                "volume",
-                "mounted",
-                format!("{} ({plugin})", volume.name),
-            );
-        }
+        let mounted = self.mount_volumes(key, pod, cx);
         self.report_status(key, cx);
-        self.timer(cx, 100, key, Step::Sandbox);
+        if mounted {
+            self.timer(cx, 100, key, Step::Sandbox);
+        }
     }
 
     pub(super) fn run_sandbox(&mut self, key: &str, cx: &mut Cx<'_>) {
@@ -127,7 +80,7 @@ impl Kubelet {
 }
 
 /// The volume plugin's name in the `UniqueName` (`kubernetes.io/projected`, ...).
-fn volume_plugin(volume: &Volume) -> &'static str {
+pub(super) fn volume_plugin(volume: &Volume) -> &'static str {
     if volume.projected.is_some() {
         "kubernetes.io/projected"
     } else if volume.config_map.is_some() {

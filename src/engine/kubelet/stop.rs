@@ -9,6 +9,7 @@ use k8s_openapi::api::core::v1::Pod;
 
 use super::lifecycle::{self, KillReason};
 use super::process::Signal;
+use super::worker::Kill;
 use super::{Kubelet, Step};
 use crate::engine::apiserver::request::{Body, Verb};
 use crate::engine::component::Cx;
@@ -38,6 +39,10 @@ impl Kubelet {
             .map(|(i, c)| (i, c.spec.name.clone(), c.field_path()))
             .collect();
         let mut all_exited = true;
+        // The first moment a container's fate is known: its SIGTERM after a
+        // `preStop` sleep, else its SIGKILL.
+        let mut check: Option<u64> = None;
+        let mut queued = false;
         for (i, cname, field) in running {
             Self::event(
                 cx,
@@ -47,21 +52,56 @@ impl Kubelet {
                 lifecycle::kill_message(&cname, KillReason::Stop, false),
                 Some(field),
             );
+            let (term_in, left) = self.pre_stop(key, i, grace, cx);
             cx.message(
                 &self.me(),
                 &self.containerd(),
-                format!("StopContainer {cname} (grace {}s)", grace / 1000),
+                format!("StopContainer {cname} (grace {}s)", left / 1000),
             );
-            all_exited &= self.signal(key, i, Signal::Term, cx);
+            let exited = term_in == 0 && self.signal(key, i, Signal::Term, cx);
+            if !exited {
+                all_exited = false;
+                let deadline = term_in + left;
+                if let Some(ctr) = self.workers.get_mut(key).and_then(|w| w.ctrs.get_mut(i)) {
+                    ctr.kill = Some(Kill {
+                        deadline: cx.now.plus(deadline),
+                    });
+                }
+                queued |= term_in > 0;
+                let at = if term_in > 0 { term_in + 200 } else { deadline };
+                check = Some(check.map_or(at, |c| c.min(at)));
+            }
         }
         // Servers exit promptly on SIGTERM; others wait for the grace period's SIGKILL.
-        let delay = if all_exited { 200 } else { grace.max(1) };
+        let delay = if all_exited {
+            200
+        } else {
+            check.unwrap_or(grace).max(1)
+        };
+        if queued {
+            // A queued SIGTERM: wake the process for it.
+            self.schedule_wake(key, cx);
+        }
         self.timer(cx, delay, key, Step::Stopped);
     }
 
     /// The containers have stopped (SIGKILL for the ones still running): stop
     /// the sandbox and write the final status; the pod is deleted when it is answered.
     pub(super) fn stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
+        // A container still within its grace period (after a `preStop` sleep) is waited for.
+        let pending = self.workers.get(key).and_then(|w| {
+            w.ctrs
+                .iter()
+                .filter(|c| c.is_running())
+                .filter_map(|c| c.kill.map(|k| k.deadline))
+                .filter(|d| *d > cx.now)
+                .min()
+        });
+        if let Some(deadline) = pending {
+            let delay = deadline.as_millis() - cx.now.as_millis();
+            self.timer(cx, delay, key, Step::Stopped);
+            return;
+        }
         let running: Vec<usize> = self.workers.get(key).map_or_else(Vec::new, |w| {
             (0..w.ctrs.len())
                 .filter(|&i| w.ctrs[i].is_running())
@@ -74,14 +114,7 @@ impl Kubelet {
             return;
         };
         let pod = std::sync::Arc::clone(&w.pod);
-        cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
-        self.stage(
-            cx,
-            key,
-            "status",
-            "terminated",
-            "containers stopped; confirming deletion".into(),
-        );
+        self.sandbox_stopped(key, cx);
         if let Some(id) = self.send_status(key, true, cx) {
             self.deleting.insert(id, pod);
         }
@@ -133,12 +166,8 @@ impl Kubelet {
         self.timer(cx, delay.max(1), key, Step::SettledStopped);
     }
 
-    /// A settled pod's grace period ended: its sandbox stops and the kubelet
-    /// confirms the deletion (`DELETE` with grace period 0).
-    pub(super) fn settled_stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
-        let Some(Some(pod)) = self.settled.get(key).cloned() else {
-            return;
-        };
+    /// `StopPodSandbox`: the pod's containers are gone; its deletion is confirmed next.
+    fn sandbox_stopped(&self, key: &str, cx: &mut Cx<'_>) {
         cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
         self.stage(
             cx,
@@ -147,6 +176,15 @@ impl Kubelet {
             "terminated",
             "containers stopped; confirming deletion".into(),
         );
+    }
+
+    /// A settled pod's grace period ended: its sandbox stops and the kubelet
+    /// confirms the deletion (`DELETE` with grace period 0).
+    pub(super) fn settled_stopped(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(Some(pod)) = self.settled.get(key).cloned() else {
+            return;
+        };
+        self.sandbox_stopped(key, cx);
         let request = self.pod_request(Verb::Delete, &pod).body(Body::Delete {
             grace_period_seconds: Some(0),
         });

@@ -70,26 +70,30 @@ impl Kubelet {
             return;
         };
         let policy = w.restart_policy();
-        let wanted: Vec<usize> =
-            w.ctrs
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| {
-                    if c.init || c.kill.is_some() {
-                        return false;
+        let wanted: Vec<usize> = w
+            .ctrs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| {
+                if c.init || c.kill.is_some() {
+                    return false;
+                }
+                match &c.view.state {
+                    ContainerState::Running { .. } => false,
+                    ContainerState::Terminated { exit_code, .. } => {
+                        c.definition_changed
+                            || lifecycle::should_restart(&c.spec, &policy, *exit_code)
                     }
-                    match &c.view.state {
-                        ContainerState::Running { .. } => false,
-                        ContainerState::Terminated { exit_code, .. } => {
-                            lifecycle::should_restart(&c.spec, &policy, *exit_code)
-                        }
-                        ContainerState::Waiting { .. } => c.last.as_ref().is_none_or(|l| {
-                            lifecycle::should_restart(&c.spec, &policy, l.exit_code)
-                        }),
+                    ContainerState::Waiting { .. } => {
+                        c.definition_changed
+                            || c.last.as_ref().is_none_or(|l| {
+                                lifecycle::should_restart(&c.spec, &policy, l.exit_code)
+                            })
                     }
-                })
-                .map(|(i, _)| i)
-                .collect();
+                }
+            })
+            .map(|(i, _)| i)
+            .collect();
         for i in wanted {
             if self.start(key, i, cx) {
                 self.continue_after(key, i, cx);

@@ -30,6 +30,8 @@ pub struct Kill {
 }
 
 /// One container (init or regular) of the pod.
+// Independent facts of one container (init, pulling, announced, changed).
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone)]
 pub struct Ctr {
     pub spec: Container,
@@ -46,9 +48,18 @@ pub struct Ctr {
     pub probes: Vec<ProbeSlot>,
     /// Whether the wait shown now (back-off) already had its event.
     pub waiting_announced: bool,
+    /// Killed because its spec's image changed: it starts again whatever the
+    /// restart policy says (`computePodActions`).
+    pub definition_changed: bool,
 }
 
 impl Ctr {
+    /// The image its spec names, as containerd normalises it (the image to
+    /// pull and start; the status shows the one it runs).
+    pub fn image(&self) -> String {
+        super::images::normalize(self.spec.image.as_deref().unwrap_or_default())
+    }
+
     /// A container not created yet, waiting with `reason`.
     pub fn new(spec: Container, init: bool, reason: &str, now: SimTime) -> Ctr {
         let probes = [
@@ -88,6 +99,7 @@ impl Ctr {
             kill: None,
             probes,
             waiting_announced: false,
+            definition_changed: false,
         }
     }
 

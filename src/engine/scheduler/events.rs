@@ -2,7 +2,9 @@
 //! `ClusterEvent`/`ActionType`; each plugin's `EventsToRegister`, e.g.
 //! `plugins/nodeunschedulable/node_unschedulable.go`): which change to the
 //! cluster may make a pod schedulable again, asked of the plugins that
-//! rejected it, so that an unrelated event leaves it waiting.
+//! rejected it, so that an unrelated event leaves it waiting. A waiting
+//! pod's own update (a toleration added) is asked of the same hints for that
+//! pod alone (`pkg/scheduler/backend/queue/scheduling_queue.go`, `Update`).
 //!
 //! Simplified: the hints of `NodeUnschedulable`, `TaintToleration` and
 //! `NodeAffinity` look at the changed node as upstream's do; the other plugins
@@ -13,7 +15,9 @@ use std::collections::BTreeSet;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
+use super::plugins::node_unschedulable::tolerates_unschedulable;
 use super::plugins::{node_affinity, taint_toleration};
+use super::resources::pod_requests;
 
 /// What happened, as the scheduler's event handlers classify it.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,9 +39,45 @@ pub enum ClusterEvent {
     AssignedPodUpdate,
     /// An assigned pod was deleted or finished, freeing its node (`AssignedPodDelete`).
     AssignedPodDelete,
+    /// An unschedulable pod was itself updated (`PodSchedulingPropertiesChange`):
+    /// its UID and what changed. Only the pod itself may move for it.
+    UnscheduledPodUpdate { uid: String, changes: PodChanges },
     /// A `PersistentVolumeClaim`, `PersistentVolume` or `StorageClass` was
     /// added or changed (`PersistentVolumeClaimAdd`/`Update`, ...): the kind.
     Storage(&'static str),
+}
+
+/// The `ActionType`s of an unscheduled pod's own update
+/// (`pkg/scheduler/framework/events.go`, `PodSchedulingPropertiesChange`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PodChanges {
+    /// `UpdatePodToleration`: tolerations were added (the only change the API allows).
+    pub tolerations: bool,
+    /// `UpdatePodScaleDown`: some request went down or away (an in-place resize).
+    pub scale_down: bool,
+    /// `UpdatePodLabel`.
+    pub labels: bool,
+}
+
+impl PodChanges {
+    /// What changed between two versions of an unscheduled pod.
+    pub fn between(old: &Pod, new: &Pod) -> PodChanges {
+        let tolerations = |p: &Pod| p.spec.as_ref().and_then(|s| s.tolerations.clone());
+        let (before, after) = (pod_requests(old, false), pod_requests(new, false));
+        PodChanges {
+            tolerations: tolerations(old) != tolerations(new),
+            scale_down: before
+                .names()
+                .iter()
+                .any(|name| after.get(name) < before.get(name)),
+            labels: old.metadata.labels != new.metadata.labels,
+        }
+    }
+
+    /// Whether scheduling cares about any of it.
+    pub fn any(self) -> bool {
+        self.tolerations || self.scale_down || self.labels
+    }
 }
 
 /// The `ActionType`s of a node update (`nodeSchedulingPropertiesChange`).
@@ -50,8 +90,6 @@ pub struct NodeChanges {
     pub labels: bool,
     /// `UpdateNodeTaint` (taints, or `spec.unschedulable`).
     pub taints: bool,
-    /// Of which `spec.unschedulable` (cordon, uncordon).
-    pub unschedulable: bool,
     /// `UpdateNodeCondition`.
     pub conditions: bool,
 }
@@ -74,8 +112,6 @@ impl NodeChanges {
             labels: old.metadata.labels != new.metadata.labels,
             taints: spec(old).taints != spec(new).taints
                 || spec(old).unschedulable != spec(new).unschedulable,
-            unschedulable: spec(old).unschedulable.unwrap_or(false)
-                != spec(new).unschedulable.unwrap_or(false),
             conditions: condition_states(old) != condition_states(new),
         }
     }
@@ -87,28 +123,36 @@ impl NodeChanges {
 }
 
 impl ClusterEvent {
-    /// The event's name as the queue's log names it (`NodeAdd`,
-    /// `NodeSpecUnschedulableChange`, `AssignedPodDelete`, ...).
+    /// The event's name as the queue's log names it: the resource and the
+    /// action type (`ClusterEvent.Label`, `NodeUpdateNodeTaint`,
+    /// `AssignedPodDelete`, `UnschedulablePodUpdatePodToleration`).
     pub fn label(&self) -> &'static str {
         match self {
             ClusterEvent::NodeAdd(_) => "NodeAdd",
             ClusterEvent::NodeUpdate { changes, .. } => {
-                if changes.unschedulable {
-                    "NodeSpecUnschedulableChange"
-                } else if changes.taints {
-                    "NodeTaintChange"
+                if changes.taints {
+                    "NodeUpdateNodeTaint"
                 } else if changes.labels {
-                    "NodeLabelChange"
+                    "NodeUpdateNodeLabel"
                 } else if changes.allocatable {
-                    "NodeAllocatableChange"
+                    "NodeUpdateNodeAllocatable"
                 } else {
-                    "NodeConditionChange"
+                    "NodeUpdateNodeCondition"
                 }
             }
             ClusterEvent::NodeDelete => "NodeDelete",
             ClusterEvent::AssignedPodAdd => "AssignedPodAdd",
-            ClusterEvent::AssignedPodUpdate => "AssignedPodUpdate",
+            ClusterEvent::AssignedPodUpdate => "AssignedPodUpdatePodLabel",
             ClusterEvent::AssignedPodDelete => "AssignedPodDelete",
+            ClusterEvent::UnscheduledPodUpdate { changes, .. } => {
+                if changes.tolerations {
+                    "UnschedulablePodUpdatePodToleration"
+                } else if changes.scale_down {
+                    "UnschedulablePodUpdatePodScaleDown"
+                } else {
+                    "UnschedulablePodUpdatePodLabel"
+                }
+            }
             ClusterEvent::Storage(kind) => kind,
         }
     }
@@ -117,7 +161,12 @@ impl ClusterEvent {
     /// (`isPodWorthRequeuing`): yes if any rejecting plugin registered for it
     /// and its hint says `Queue`. A pod no plugin rejected (an error, a
     /// refused binding) moves on every event.
+    /// A pod's own update concerns that pod alone.
     pub fn may_help(&self, pod: &Pod, plugins: &BTreeSet<&'static str>) -> bool {
+        if let ClusterEvent::UnscheduledPodUpdate { uid, changes } = self {
+            return pod.metadata.uid.as_ref() == Some(uid)
+                && (plugins.is_empty() || plugins.iter().any(|p| helps_itself(p, pod, *changes)));
+        }
         plugins.is_empty() || plugins.iter().any(|plugin| self.helps(plugin, pod))
     }
 
@@ -169,6 +218,21 @@ impl ClusterEvent {
             ("VolumeBinding", E::NodeUpdate { changes, .. }) => changes.labels,
             _ => false,
         }
+    }
+}
+
+/// The hints for the rejected pod's own update (the target pod's branch of
+/// each plugin's hint): `TaintToleration`'s `isSchedulableAfterPodTolerationChange`,
+/// `NodeUnschedulable`'s `isSchedulableAfterTargetPodTolerationChange` (only if
+/// the pod now tolerates the `node.kubernetes.io/unschedulable` taint),
+/// `NodeResourcesFit`'s scale-down and `PodTopologySpread`'s label change.
+fn helps_itself(plugin: &str, pod: &Pod, changes: PodChanges) -> bool {
+    match plugin {
+        "TaintToleration" => changes.tolerations,
+        "NodeUnschedulable" => changes.tolerations && tolerates_unschedulable(pod),
+        "NodeResourcesFit" => changes.scale_down,
+        "PodTopologySpread" => changes.labels,
+        _ => false,
     }
 }
 
@@ -228,7 +292,7 @@ mod tests {
             node: Box::new(uncordoned.clone()),
             changes,
         };
-        assert_eq!(event.label(), "NodeSpecUnschedulableChange");
+        assert_eq!(event.label(), "NodeUpdateNodeTaint");
         assert!(event.may_help(&plain_pod(), &by("NodeUnschedulable")));
         // A pod short of cpu waits on: the node's allocatable did not change.
         assert!(!event.may_help(&plain_pod(), &by("NodeResourcesFit")));
@@ -248,6 +312,52 @@ mod tests {
         let event = ClusterEvent::NodeAdd(Box::new(tainted));
         assert!(!event.may_help(&plain_pod(), &by("TaintToleration")));
         assert!(event.may_help(&plain_pod(), &by("NodeResourcesFit")));
+    }
+
+    fn pod_with(uid: &str, tolerations: &serde_json::Value, cpu: &str) -> Pod {
+        serde_json::from_value(json!({"metadata": {"name": "p", "uid": uid}, "spec": {
+            "tolerations": tolerations,
+            "containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]}}))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_pods_own_update_moves_that_pod_alone() {
+        // The target-pod branches of the hints (`isSchedulableAfterPodTolerationChange`,
+        // NodeUnschedulable's `isSchedulableAfterTargetPodTolerationChange`).
+        let old = pod_with("u1", &json!([]), "1");
+        let gpu = pod_with("u1", &json!([{"key": "gpu", "operator": "Exists"}]), "1");
+        let changes = PodChanges::between(&old, &gpu);
+        assert_eq!(
+            changes,
+            PodChanges {
+                tolerations: true,
+                ..PodChanges::default()
+            }
+        );
+        let event = ClusterEvent::UnscheduledPodUpdate {
+            uid: "u1".into(),
+            changes,
+        };
+        assert_eq!(event.label(), "UnschedulablePodUpdatePodToleration");
+        assert!(event.may_help(&gpu, &by("TaintToleration")));
+        assert!(!event.may_help(&gpu, &by("NodeResourcesFit")));
+        // Only a toleration of the cordon taint helps NodeUnschedulable.
+        assert!(!event.may_help(&gpu, &by("NodeUnschedulable")));
+        let cordon = pod_with(
+            "u1",
+            &json!([{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]),
+            "1",
+        );
+        assert!(event.may_help(&cordon, &by("NodeUnschedulable")));
+        // Another waiting pod stays, even one no plugin rejected.
+        let other = pod_with("u2", &json!([]), "1");
+        assert!(!event.may_help(&other, &BTreeSet::new()));
+        assert!(!event.may_help(&other, &by("TaintToleration")));
+        // A smaller request is a scale-down; a status-only write changes nothing.
+        let smaller = PodChanges::between(&old, &pod_with("u1", &json!([]), "500m"));
+        assert!(smaller.scale_down && !smaller.tolerations);
+        assert!(!PodChanges::between(&old, &old).any());
     }
 
     #[test]

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::cache::Cache;
-use self::events::{ClusterEvent, NodeChanges};
+use self::events::{ClusterEvent, NodeChanges, PodChanges};
 use self::framework::{BindAction, Code, CycleState, NodeInfo, Status, node_scores};
 use self::profile::ProfilePlugins;
 use self::queue::{Place, SchedulingQueue};
@@ -243,6 +243,15 @@ impl Scheduler {
         let assigned = node_name_of(&pod).is_some();
         let finished = |p: &Pod| !unscheduled(p) && node_name_of(p).is_none();
         let event = match before.as_deref() {
+            // The waiting pod itself changed (`PriorityQueue.Update`): its own
+            // update may make it schedulable.
+            Some(old) if !assigned && !was_assigned => {
+                let changes = PodChanges::between(old, &pod);
+                changes.any().then(|| ClusterEvent::UnscheduledPodUpdate {
+                    uid: pod.metadata.uid.clone().unwrap_or_default(),
+                    changes,
+                })
+            }
             _ if !assigned => None,
             // A finished pod frees its node as a deleted one does.
             Some(old) if finished(&pod) && !finished(old) => Some(ClusterEvent::AssignedPodDelete),

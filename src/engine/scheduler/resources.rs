@@ -120,6 +120,13 @@ impl Resources {
         }
     }
 
+    /// The names of the resources it holds (`cpu`, `memory`, ... and each scalar).
+    pub fn names(&self) -> Vec<&str> {
+        let mut names = vec!["cpu", "memory", "ephemeral-storage"];
+        names.extend(self.scalar.keys().map(String::as_str));
+        names
+    }
+
     /// Whether nothing but the pod count is requested.
     pub fn requests_nothing(&self) -> bool {
         self.milli_cpu == 0

@@ -3,6 +3,8 @@
 //! The app routes [`LessonKey`]s here; the player never computes cluster
 //! behaviour, it asks the lesson runner ([`crate::lesson::run`]).
 
+pub mod editor;
+pub mod editor_view;
 pub mod picker;
 pub mod player;
 pub mod view;
@@ -26,6 +28,8 @@ pub enum LessonKey {
     Reset,
     /// `s`: show the goal's solution.
     Solution,
+    /// `e`: edit the lesson's files.
+    Edit,
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! left the cursor (so stepping back is a seek), the quiz's answer and the
 //! goal's hints, solution and starting point for a reset.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::lesson::format::Step;
 use crate::lesson::goal::{self, Check};
@@ -38,6 +38,9 @@ pub struct Player {
     ends: Vec<Option<usize>>,
     pub quiz: QuizState,
     pub goal: GoalState,
+    /// The lesson files the student changed and saved in the editor, by
+    /// name: the `:` bar's commands read these instead of the lesson's.
+    pub edited: BTreeMap<String, String>,
 }
 
 fn opt(timeline: &Timeline, cursor: usize) -> Option<usize> {
@@ -53,6 +56,7 @@ impl Player {
             ends: Vec::new(),
             quiz: QuizState::default(),
             goal: GoalState::default(),
+            edited: BTreeMap::new(),
         };
         let end = run::enter(&player.lesson, 0, timeline, None).map_err(|e| e.to_string())?;
         player.ends.push(end);
@@ -188,6 +192,26 @@ impl Player {
             Some(Step::Goal(g)) => goal::parse(&g.check.value).ok(),
             _ => None,
         }
+    }
+
+    /// The lesson's files as the editor opens them (saved edits first), and
+    /// the one to show: the goal's `edit:` file, if the step is a goal.
+    pub fn files_to_edit(&self) -> (Vec<(String, String)>, Option<String>) {
+        let files = self
+            .lesson
+            .doc
+            .files
+            .iter()
+            .map(|(name, text)| {
+                let text = self.edited.get(name).unwrap_or(&text.value).clone();
+                (name.clone(), text)
+            })
+            .collect();
+        let first = match self.current() {
+            Some(Step::Goal(g)) => g.edit.as_ref().map(|e| e.value.clone()),
+            _ => None,
+        };
+        (files, first)
     }
 
     /// Whether the goal holds at the end of the run (`None` outside a goal).

@@ -5,11 +5,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::LessonKey;
+use super::editor::{EditKey, Editor};
 use super::picker::Picker;
 use crate::lesson::embedded;
 use crate::lesson::format::Step;
 use crate::tui::action::{Action, Effect};
-use crate::tui::app::App;
+use crate::tui::app::{App, Overlay};
 use crate::tui::lang::Lang;
 use crate::tui::testing::{buffer_text, nginx_timeline};
 use crate::tui::theme::ThemeName;
@@ -54,10 +55,12 @@ fn at_first_quiz() -> App {
 fn the_picker_highlights_the_first_lesson_and_opens_it() {
     let mut app = picker_app();
     assert_eq!(app.picker.as_ref().unwrap().selected, 0);
+    let last = app.picker.as_ref().unwrap().lessons.len() - 1;
     app.update(Action::Select(1));
-    app.update(Action::Select(5));
-    assert_eq!(app.picker.as_ref().unwrap().selected, 1);
-    app.update(Action::Select(-1));
+    app.update(Action::Select(99));
+    assert_eq!(app.picker.as_ref().unwrap().selected, last, "clamped");
+    app.update(Action::Select(-99));
+    assert_eq!(app.picker.as_ref().unwrap().selected, 0, "clamped");
     let effects = app.update(Action::Lesson(LessonKey::Confirm));
     assert!(app.picker.is_none());
     assert_eq!(effects, [Effect::SaveProgress]);
@@ -137,14 +140,9 @@ fn a_goal_is_unsolved_then_solved_and_resets() {
     let text = screen(&app, 120, 40);
     assert!(text.contains(":apply -f web-ssd.yaml"), "{text}");
     assert!(text.contains("✗ not yet"), "{text}");
-    // The student runs the solution in the command bar.
-    let lesson = app.lesson.as_ref().unwrap().lesson.clone();
-    let at = crate::scenario::Location::new("t", 1, 1);
-    let command = crate::command::resolve(
-        crate::command::parse("apply -f web-ssd.yaml").unwrap(),
-        |f| lesson.manifests(f, &at),
-    )
-    .unwrap();
+    // The student runs the solution in the command bar: `-f` reads the
+    // lesson's own file, not one on disk.
+    let command = app.resolve_command("apply -f web-ssd.yaml").unwrap();
     app.cursor = app.last();
     app.submit(command);
     assert_eq!(
@@ -210,4 +208,128 @@ fn next_while_a_step_plays_finishes_that_step_first() {
     }
     assert!(!quick.playing, "a quiz plays nothing");
     assert_eq!(quick.cursor, calm.cursor, "the same moment, however fast");
+}
+
+/// The app with lesson `id` open at its first goal.
+fn at_goal_of(id: &str) -> App {
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    let lesson = embedded::by_id(id).unwrap().unwrap();
+    app.open_lesson(lesson).unwrap();
+    while !matches!(
+        app.lesson.as_ref().and_then(|p| p.current()),
+        Some(Step::Goal(_))
+    ) {
+        press(&mut app, LessonKey::NextStep);
+    }
+    app
+}
+
+fn edit(app: &mut App, keys: &[EditKey]) {
+    for key in keys {
+        app.update(Action::Edit(*key));
+    }
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Edit(EditKey::Char(c)));
+    }
+}
+
+fn editor_of(app: &App) -> &Editor {
+    match &app.overlay {
+        Overlay::Editor(editor) => editor,
+        other => panic!("no editor open: {other:?}"),
+    }
+}
+
+#[test]
+fn the_student_edits_a_manifest_saves_it_and_applies_it() {
+    let mut app = at_goal_of("the-scheduler");
+    app.update(Action::Lesson(LessonKey::Edit));
+    assert_eq!(editor_of(&app).name(), "db.yaml", "the goal's edit: file");
+    // After `spec:` (line 5), add a toleration of the SSD node's taint.
+    edit(&mut app, &[EditKey::Down; 4]);
+    edit(&mut app, &[EditKey::End, EditKey::Enter]);
+    type_text(
+        &mut app,
+        "  tolerations: [{key: dedicated, operator: Equal, value: database, effect: NoSchedule}]",
+    );
+    assert!(editor_of(&app).dirty());
+    insta::assert_snapshot!("editor_120x40", screen(&app, 120, 40));
+    edit(&mut app, &[EditKey::Save]);
+    let editor = editor_of(&app);
+    assert!(!editor.dirty());
+    assert_eq!(
+        editor.message,
+        Some((true, "saved db.yaml: now run :apply -f db.yaml".to_owned()))
+    );
+    edit(&mut app, &[EditKey::Close]);
+    assert_eq!(app.overlay, Overlay::None);
+    // `:apply -f db.yaml` now reads the saved text, and the goal holds.
+    let command = app.resolve_command("apply -f db.yaml").unwrap();
+    app.cursor = app.last();
+    app.submit(command);
+    assert_eq!(
+        app.lesson.as_ref().unwrap().solved(&app.timeline),
+        Some(true)
+    );
+    // Opened again, the editor shows the saved text.
+    app.update(Action::Lesson(LessonKey::Edit));
+    assert!(editor_of(&app).text().contains("tolerations:"));
+}
+
+#[test]
+fn a_save_that_does_not_read_says_where() {
+    let mut app = at_goal_of("the-scheduler");
+    app.update(Action::Lesson(LessonKey::Edit));
+    type_text(&mut app, "{");
+    edit(&mut app, &[EditKey::Save]);
+    let (ok, message) = editor_of(&app).message.clone().unwrap();
+    assert!(!ok);
+    assert!(message.starts_with("saved, but db.yaml:"), "{message}");
+    // The command bar reports the same error rather than the lesson's file.
+    edit(&mut app, &[EditKey::Close]);
+    let error = app.resolve_command("apply -f db.yaml").unwrap_err();
+    assert!(error.starts_with("db.yaml:"), "{error}");
+    // q types in the editor; it does not quit.
+    app.update(Action::Lesson(LessonKey::Edit));
+    assert_eq!(app.update(Action::Edit(EditKey::Char('q'))), []);
+    assert!(matches!(app.overlay, Overlay::Editor(_)));
+}
+
+#[test]
+fn the_help_lists_the_lesson_keys_in_a_lesson() {
+    let mut app = at_goal_of("the-scheduler");
+    app.update(Action::ToggleHelp);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("edit the lesson's files"), "{text}");
+    assert!(text.contains("answer a quiz"), "{text}");
+}
+
+#[test]
+fn a_quiz_with_several_right_answers_toggles_until_enter() {
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    app.open_lesson(embedded::by_id("the-scheduler").unwrap().unwrap())
+        .unwrap();
+    let mut quizzes = 0;
+    while quizzes < 2 {
+        press(&mut app, LessonKey::NextStep);
+        if matches!(
+            app.lesson.as_ref().and_then(|p| p.current()),
+            Some(Step::Quiz(_))
+        ) {
+            quizzes += 1;
+        }
+    }
+    // Toggling: 1, 3 and 3 again leaves 1; Enter is needed to answer.
+    for n in [1, 3, 3, 2] {
+        app.update(Action::Lesson(LessonKey::Choose(n)));
+    }
+    let player = app.lesson.as_ref().unwrap();
+    assert!(!player.quiz.answered);
+    assert_eq!(player.quiz.chosen, [0, 1].into());
+    app.update(Action::Lesson(LessonKey::Confirm));
+    assert!(app.lesson.as_ref().unwrap().quiz_right());
+    insta::assert_snapshot!("multiple_answer_quiz_100x30", screen(&app, 100, 30));
 }

@@ -2,11 +2,12 @@
 //! quizzes and goals. Progress is saved through [`Effect::SaveProgress`].
 
 use super::LessonKey;
+use super::editor::{EditKey, Editor};
 use super::picker::Picker;
 use super::player::Player;
 use crate::lesson::{self, Lesson, run};
 use crate::tui::action::{Action, Effect};
-use crate::tui::app::App;
+use crate::tui::app::{App, Overlay};
 
 impl App {
     /// Shows the picker over the app (as `podflow` starts).
@@ -116,6 +117,19 @@ impl App {
             LessonKey::Confirm => player.confirm(),
             LessonKey::Hint => player.hint(),
             LessonKey::Solution => player.toggle_solution(),
+            LessonKey::Edit => {
+                let (files, first) = player.files_to_edit();
+                if files.is_empty() {
+                    self.notice = Some(
+                        self.lang
+                            .pick("this lesson has no files to edit", "本课没有可编辑的文件")
+                            .to_owned(),
+                    );
+                } else {
+                    effects = self.pause();
+                    self.overlay = Overlay::Editor(Box::new(Editor::new(files, first.as_deref())));
+                }
+            }
             LessonKey::Reset => {
                 if let Some((timeline, cursor)) = player.goal.start.clone() {
                     effects = self.pause();
@@ -131,5 +145,37 @@ impl App {
             effects.extend(self.reached());
         }
         effects
+    }
+
+    /// A key of the open editor: edits, Ctrl-S saves the shown file for the
+    /// lesson's commands (saying whether its manifests read), Esc closes.
+    pub(crate) fn update_editor(&mut self, key: EditKey) {
+        let Overlay::Editor(editor) = &mut self.overlay else {
+            return;
+        };
+        match key {
+            EditKey::Close => self.overlay = Overlay::None,
+            EditKey::Save => {
+                let (name, text) = (editor.name().to_owned(), editor.text());
+                match crate::scenario::parse_manifests(&name, text.as_bytes()) {
+                    Ok(_) => editor.saved(
+                        true,
+                        format!(
+                            "{} {name}: {} :apply -f {name}",
+                            self.lang.pick("saved", "已保存"),
+                            self.lang.pick("now run", "现在运行")
+                        ),
+                    ),
+                    Err(e) => editor.saved(
+                        false,
+                        format!("{} {e}", self.lang.pick("saved, but", "已保存，但")),
+                    ),
+                }
+                if let Some(player) = &mut self.lesson {
+                    player.edited.insert(name, text);
+                }
+            }
+            other => editor.edit(other),
+        }
     }
 }

@@ -224,7 +224,16 @@ fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut V
 /// The keys that apply to the current step.
 fn keys(player: &Player, lang: Lang) -> &'static str {
     match player.current() {
+        Some(Step::Quiz(q)) if q.choices.iter().filter(|c| c.value.correct).count() > 1 => lang
+            .pick(
+                "n/p step  1-9 choose  Enter answer",
+                "n/p 步骤  1-9 选择  Enter 作答",
+            ),
         Some(Step::Quiz(_)) => lang.pick("n/p step  1-9 answer", "n/p 步骤  1-9 作答"),
+        Some(Step::Goal(g)) if g.edit.is_some() => lang.pick(
+            "n/p step  e edit  : command  i hint  r reset  s solution",
+            "n/p 步骤  e 编辑  : 命令  i 提示  r 重置  s 答案",
+        ),
         Some(Step::Goal(_)) => lang.pick(
             "n/p step  : command  i hint  r reset  s solution",
             "n/p 步骤  : 命令  i 提示  r 重置  s 答案",

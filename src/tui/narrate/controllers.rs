@@ -34,12 +34,21 @@ fn informer(s: &Stage, lang: Lang) -> Narration {
 
 fn queue(s: &Stage, lang: Lang) -> Narration {
     let controller = s.plugin.clone().unwrap_or_default();
-    Narration::new(
+    let title = if s.outcome == "processing" {
+        tr(
+            lang,
+            format!("{controller}'s worker takes a key: {}", s.detail),
+            format!("{controller} 的 worker 取出一个 key：{}", s.detail),
+        )
+    } else {
         tr(
             lang,
             format!("{controller} queues a key: {}", s.detail),
             format!("{controller} 把 key 放入工作队列：{}", s.detail),
-        ),
+        )
+    };
+    Narration::new(
+        title,
         vec![tr(
             lang,
             "A work queue holds keys (namespace/name), not objects: a key waits once however many events arrive, and a failed sync returns later with a growing back-off (5 ms doubling, at most 1000 s).".into(),

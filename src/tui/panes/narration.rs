@@ -224,7 +224,7 @@ mod tests {
         let t = nginx_timeline();
         let i = find(&t, "bind node-3");
         let text = render_pane(&t, i, PaneId::Narration, 60, 20);
-        assert!(text.contains("Narration 00:00.006"), "{text}");
+        assert!(text.contains("Narration 00:00.005"), "{text}");
         assert!(
             text.contains("The scheduler binds default/nginx to node-3"),
             "{text}"

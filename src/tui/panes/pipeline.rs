@@ -18,6 +18,10 @@
 //! └────────────────────────────────────────────────────────────────────┘
 //! ```
 //!
+//! Under the nodes, once a controller has queued a key and there is room,
+//! two lines show the controller manager's informer caches and work queues
+//! (`controllers.rs`).
+//!
 //! Narrower areas give fewer boxes (the busy nodes first, `+N more`) and drop
 //! the stage brackets (the lit stage then follows the name:
 //! `kube-apiserver:authn`); lower ones draw one line per node (`node-3 ▸ pull
@@ -38,9 +42,11 @@
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go`), the
 //! scheduler's `filter`, `score`, `select`, `bind` (`pkg/scheduler/schedule_one.go`).
 
+mod controllers;
 mod draw;
 mod queue;
 
+pub use controllers::{Controllers, InformerState, QueueState};
 pub use queue::QueueCounts;
 
 use k8s_openapi::api::core::v1::Node;
@@ -84,6 +90,8 @@ pub struct Model {
     pub scheduler: Option<String>,
     /// How many pods wait in the scheduling queue, and where.
     pub queue: QueueCounts,
+    /// The controller manager's informer caches and work queues.
+    pub controllers: Controllers,
     /// The current record in words (the trace's text line, without its time).
     pub caption: String,
 }
@@ -147,6 +155,7 @@ impl Model {
         }
         model.recent(view.records);
         model.queue = queue::counts(view.store, view.records);
+        model.controllers = Controllers::build(view.records);
         model
     }
 
@@ -320,7 +329,8 @@ fn caption(record: &TraceRecord) -> String {
 
 /// The step a record shows on a node, if it is about one: a stage of a
 /// node's component, or a message to or from one (a CRI or CNI call, a pull
-/// from the registry, the kubelet's status PATCH).
+/// from the registry, the kubelet's status PATCH). The kubelet's Lease
+/// renewals are routine and leave the node's last real step in view.
 fn node_step(body: &Record) -> Option<(String, NodeStep)> {
     match body {
         Record::Stage(s) => {
@@ -336,6 +346,7 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
                 },
             ))
         }
+        Record::Message { label, .. } if label.contains("/kube-node-lease/leases/") => None,
         Record::Message { from, to, label } => {
             let (component, node) = on_node(from)
                 .map(|(_, n)| (from, n))
@@ -483,7 +494,7 @@ mod tests {
                 None,
             ),
             (
-                "etcd persist → ok: wrote /registry/pods/default/nginx at revision 63",
+                "etcd persist → ok: wrote /registry/pods/default/nginx at revision 69",
                 "etcd",
                 Some("persist"),
                 None,
@@ -529,13 +540,33 @@ mod tests {
             &t,
             find(&t, "etcd persist → ok: wrote /registry/pods/default/nginx"),
         );
-        assert_eq!(m.revision, 63);
+        assert_eq!(m.revision, 69);
         let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["control-plane", "node-1", "node-2", "node-3"]);
         assert!(m.nodes.iter().all(|n| n.ready && !n.cordoned));
         assert_eq!(
             m.caption,
-            "etcd persist → ok: wrote /registry/pods/default/nginx at revision 63"
+            "etcd persist → ok: wrote /registry/pods/default/nginx at revision 69"
+        );
+    }
+
+    #[test]
+    fn a_lease_renewal_is_not_a_nodes_step() {
+        let renewal = Record::Message {
+            from: "kubelet/node-1".into(),
+            to: "kube-apiserver".into(),
+            label: "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1"
+                .into(),
+        };
+        assert!(node_step(&renewal).is_none());
+        let status = Record::Message {
+            from: "kubelet/node-1".into(),
+            to: "kube-apiserver".into(),
+            label: "PATCH /api/v1/namespaces/default/pods/nginx/status".into(),
+        };
+        assert_eq!(
+            node_step(&status).map(|(n, _)| n).as_deref(),
+            Some("node-1")
         );
     }
 

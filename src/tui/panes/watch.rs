@@ -10,6 +10,9 @@
 //! └───────────────────────────────────────────────────┘
 //! ```
 //!
+//! A node Lease's renewal (`leases/kube-node-lease/NODE`) is a heartbeat,
+//! real but routine: its line is drawn dim so the pod story stands out.
+//!
 //! The `/` filter keeps the lines whose watcher or `resource/namespace/name`
 //! holds every word of it (`sched pods`). Building walks back from the current
 //! record only as far as the tallest pane (plus the scroll) needs.
@@ -38,6 +41,8 @@ pub struct WatchLine {
     pub object: String,
     /// The object's `resourceVersion` in the event.
     pub resource_version: String,
+    /// A heartbeat (a Lease renewal): drawn dim.
+    pub heartbeat: bool,
 }
 
 /// What the pane shows.
@@ -81,6 +86,7 @@ impl Model {
                 event_type: w.event_type.clone(),
                 object,
                 resource_version: w.resource_version.clone(),
+                heartbeat: w.resource == "leases",
             });
         }
         lines.reverse();
@@ -199,6 +205,15 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
                 "DELETED" => theme.bad,
                 _ => theme.changed,
             };
+            if l.heartbeat {
+                return Line::styled(
+                    format!(
+                        "{} ← {} {} rv={}",
+                        l.watcher, l.event_type, l.object, l.resource_version
+                    ),
+                    theme.dim,
+                );
+            }
             Line::from(vec![
                 Span::styled(l.watcher.clone(), theme.component),
                 Span::styled(" ← ", theme.dim),
@@ -224,20 +239,20 @@ mod tests {
     #[test]
     fn after_the_bind_the_kubelet_hears_of_the_pod() {
         let t = nginx_timeline();
-        let at = find(&t, "← ADDED pods/default/nginx rv=64");
+        let at = find(&t, "← ADDED pods/default/nginx rv=70");
         let model = model_at(&t, at, &PaneState::default());
         let last = model.lines.last().expect("a watch line");
         assert!(last.watcher.starts_with("kubelet/node-"), "{last:?}");
         assert_eq!(last.event_type, "ADDED");
         assert_eq!(last.object, "pods/default/nginx");
-        assert_eq!(last.resource_version, "64");
+        assert_eq!(last.resource_version, "70");
         assert_eq!(model.current, Some(at), "the current record is lit");
         assert_eq!(model.lines[0].watcher, "kube-scheduler");
-        assert_eq!(model.lines[0].resource_version, "63");
+        assert_eq!(model.lines[0].resource_version, "69");
 
         let text = render_pane(&t, at, PaneId::Watch, 60, 20);
-        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=63"));
-        assert!(text.contains("← ADDED pods/default/nginx rv=64"));
+        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=69"));
+        assert!(text.contains("← ADDED pods/default/nginx rv=70"));
         assert!(text.lines().any(|l| l.contains("│kubelet/node-")));
     }
 
@@ -287,10 +302,10 @@ mod tests {
         };
         // 2 inner rows: scrolled all the way, the oldest page shows.
         let text = render_pane_with(&t, end, PaneId::Watch, 60, 4, Lang::En, &state);
-        assert!(text.contains("rv=63"), "{text}");
+        assert!(text.contains("rv=69"), "{text}");
         let text = render_pane(&t, end, PaneId::Watch, 60, 4);
-        assert!(text.contains("rv=66"), "{text}");
-        assert!(!text.contains("rv=63"), "{text}");
+        assert!(text.contains("rv=72"), "{text}");
+        assert!(!text.contains("rv=69"), "{text}");
     }
 
     #[test]

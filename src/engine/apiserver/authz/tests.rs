@@ -1043,6 +1043,7 @@ fn attributes_follow_the_request() {
         body: None,
         unknown_fields: Vec::new(),
         resource_version: None,
+        propagation_policy: None,
     };
     let attrs = Attributes::for_request(&u, &request);
     assert_eq!(

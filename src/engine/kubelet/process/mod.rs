@@ -115,6 +115,8 @@ pub struct Process {
     /// The image's ports and own programs (a script may start the server).
     ports: Vec<u16>,
     programs: Vec<String>,
+    /// A SIGTERM the kubelet will send at this moment (after a `preStop` `sleep`).
+    pending_term: Option<SimTime>,
 }
 
 const SHELLS: [&str; 4] = ["sh", "bash", "ash", "dash"];
@@ -143,6 +145,7 @@ impl Process {
             busy: false,
             ports: Vec::new(),
             programs: Vec::new(),
+            pending_term: None,
         };
         let name = argv
             .first()
@@ -218,6 +221,10 @@ impl Process {
 
     /// Runs the program up to `now`.
     pub fn advance(&mut self, now: SimTime, world: &dyn World) -> State {
+        if let Some(at) = self.pending_term.filter(|at| *at <= now) {
+            self.pending_term = None;
+            self.stop(Signal::Term, at, world);
+        }
         if self.state != State::Running || now < self.clock {
             return self.state.clone();
         }
@@ -232,6 +239,7 @@ impl Process {
                     budget: shell::BUDGET,
                     old_busybox: self.old_busybox,
                     programs: &self.programs,
+                    stop_server: false,
                 };
                 let run = sh.run(&mut sys, Some(now));
                 let stopped_at = sys.now;
@@ -286,7 +294,17 @@ impl Process {
     /// When the program next does something by itself (the end of a sleep, a
     /// step of memory growth); `None` when blocked, busy or exited.
     pub fn next_wakeup(&self) -> Option<SimTime> {
-        self.wake.filter(|_| self.state == State::Running)
+        let next = match (self.wake, self.pending_term) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        next.filter(|_| self.state == State::Running)
+    }
+
+    /// The kubelet will send SIGTERM at `at` (it runs a `preStop` `sleep` first):
+    /// the signal arrives when the process is advanced past `at`.
+    pub fn term_at(&mut self, at: SimTime) {
+        self.pending_term = Some(at);
     }
 
     /// Whether the last advance ended in a loop that never sleeps.
@@ -307,7 +325,10 @@ impl Process {
         let name = argv
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
-        if !SHELLS.contains(&name) && !shell::builtins::KNOWN.contains(&name) {
+        if !SHELLS.contains(&name)
+            && !shell::builtins::KNOWN.contains(&name)
+            && !self.programs.iter().any(|p| p == name)
+        {
             return ExecResult {
                 code: 126,
                 output: format!(
@@ -327,12 +348,17 @@ impl Process {
             capture: None,
             budget: shell::BUDGET,
             old_busybox: self.old_busybox,
-            programs: &[],
+            programs: &self.programs,
+            stop_server: false,
         };
         let code = match sh.run(&mut sys, None) {
             Run::Exited(code) => code,
             Run::Sleeping(_) | Run::Busy => 1,
         };
+        if sys.stop_server && self.term_code() == Some(0) {
+            // `nginx -s quit`: the master finishes its requests and exits 0.
+            self.finish(0, now);
+        }
         ExecResult {
             code,
             output: log.text(),
@@ -413,14 +439,21 @@ impl Process {
         if self.state != State::Running {
             return self.state.clone();
         }
-        let code = match (signal, &self.kind) {
-            (Signal::Kill, _) => Some(137),
-            (Signal::Term, Kind::Program(p)) => p.on_sigterm(),
-            (Signal::Term, Kind::Shell(sh)) => sh.serving.then_some(0),
+        let code = match signal {
+            Signal::Kill => Some(137),
+            Signal::Term => self.term_code(),
         };
         if let Some(code) = code {
             self.finish(code, now);
         }
         self.state.clone()
+    }
+
+    /// The status SIGTERM ends the program with (`None`: it ignores it).
+    fn term_code(&self) -> Option<i32> {
+        match &self.kind {
+            Kind::Program(p) => p.on_sigterm(),
+            Kind::Shell(sh) => sh.serving.then_some(0),
+        }
     }
 }

@@ -23,23 +23,26 @@ impl FilterPlugin for NodeUnschedulable {
             .as_ref()
             .and_then(|s| s.unschedulable)
             .unwrap_or(false);
-        if !cordoned {
-            return Status::success();
-        }
-        let taint = Taint {
-            key: "node.kubernetes.io/unschedulable".into(),
-            effect: "NoSchedule".into(),
-            ..Taint::default()
-        };
-        let tolerations = pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.tolerations.as_deref())
-            .unwrap_or_default();
-        if tolerations.iter().any(|t| tolerates(t, &taint)) {
+        if !cordoned || tolerates_unschedulable(pod) {
             Status::success()
         } else {
             Status::new(Code::UnschedulableAndUnresolvable, REASON)
         }
     }
+}
+
+/// Whether the pod tolerates `node.kubernetes.io/unschedulable:NoSchedule`
+/// (`v1.TaintNodeUnschedulable`), the taint a cordoned node stands for.
+pub fn tolerates_unschedulable(pod: &Pod) -> bool {
+    let taint = Taint {
+        key: "node.kubernetes.io/unschedulable".into(),
+        effect: "NoSchedule".into(),
+        ..Taint::default()
+    };
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.tolerations.as_deref())
+        .unwrap_or_default()
+        .iter()
+        .any(|t| tolerates(t, &taint))
 }

@@ -1,13 +1,16 @@
 //! The objects pane: etcd as the API server left it at the current step —
-//! every key with its mod revision, the keys the step wrote marked `*` — and
-//! the selected object as YAML, the fields the step's write changed lit.
+//! every key with its mod revision, the keys the step wrote marked `*`, the
+//! objects grouped by `ownerReferences` (a Deployment ▸ its `ReplicaSet` ▸
+//! its Pods) with a short status each — and the selected object as YAML, the
+//! fields the step's write changed lit.
 //!
 //! ```text
 //! ┌ Objects (etcd) ───────────────────────────────────────────────────────┐
-//! │  /registry/namespaces/default 4 │/registry/pods/default/nginx rev 60    │
-//! │  /registry/nodes/node-1      12 │ changed: metadata.resourceVersion, …  │
-//! │* /registry/pods/default/nginx 60│apiVersion: v1                         │
-//! │  +46 rbac objects               │kind: Pod                              │
+//! │  /registry/deployments/default/web 3/3 │/registry/pods/default/nginx rev 60│
+//! │  └ ReplicaSet web-7c5ddbdf54     3/3 │ changed: metadata.resourceVersion │
+//! │    ├ Pod web-7c5ddbdf54-x2k9p Running│apiVersion: v1                     │
+//! │*   └ Pod web-7c5ddbdf54-qb8s2 Pending│kind: Pod                          │
+//! │  +46 rbac objects                    │spec:                              │
 //! │                                 │spec:                                  │
 //! │                                 │  nodeName: node-3        ← lit        │
 //! └───────────────────────────────────────────────────────────────────────┘
@@ -21,6 +24,7 @@
 //! When narrow, the object goes below the keys instead of beside them.
 
 mod render;
+mod tree;
 mod yaml;
 
 pub use render::render;
@@ -49,6 +53,13 @@ pub struct KeyRow {
     pub mod_revision: u64,
     /// Whether the current step wrote it.
     pub changed: bool,
+    /// The owner tree's guide (`├ `, `│ └ `; empty for a root).
+    pub guide: String,
+    /// What the row names: the key for a root, `ReplicaSet web-7c5ddbdf54`
+    /// for a dependent.
+    pub label: String,
+    /// The short status (`3/3`, `Running`, `Terminating`).
+    pub status: Option<String>,
 }
 
 /// The selected object.
@@ -113,19 +124,25 @@ impl Model {
         let writes = step_writes(records);
         let written: HashSet<&str> = writes.iter().map(|w| w.key.as_str()).collect();
 
-        let mut listed: Vec<&str> = Vec::new();
         let mut hidden_rbac = 0;
-        for (key, _) in store.iter() {
-            if filter.is_empty() {
-                if is_rbac(key) && !written.contains(key.as_str()) {
-                    hidden_rbac += 1;
-                    continue;
-                }
-            } else if !filter_matches(&filter, &[key]) {
-                continue;
-            }
-            listed.push(key);
-        }
+        let nodes: Vec<tree::Node> = if filter.is_empty() {
+            tree::forest(store, |key| {
+                let hide = is_rbac(key) && !written.contains(key);
+                hidden_rbac += usize::from(hide);
+                !hide
+            })
+        } else {
+            store
+                .iter()
+                .filter(|(key, _)| filter_matches(&filter, &[key]))
+                .map(|(key, _)| tree::Node {
+                    key,
+                    depth: 0,
+                    guide: String::new(),
+                })
+                .collect()
+        };
+        let listed: Vec<&str> = nodes.iter().map(|n| n.key).collect();
 
         let touched = writes
             .first()
@@ -147,12 +164,22 @@ impl Model {
         let at = selected.unwrap_or(0);
         let first = at.saturating_sub(MAX_ROWS);
         let end = listed.len().min(at.saturating_add(MAX_ROWS));
-        let keys = listed[first..end]
+        let keys = nodes[first..end]
             .iter()
-            .map(|key| KeyRow {
-                key: (*key).to_owned(),
-                mod_revision: store.get(key).map_or(0, |e| e.mod_revision),
-                changed: written.contains(key),
+            .map(|node| {
+                let entry = store.get(node.key);
+                let object = entry.map(|e| e.object.as_ref());
+                KeyRow {
+                    key: node.key.to_owned(),
+                    mod_revision: entry.map_or(0, |e| e.mod_revision),
+                    changed: written.contains(node.key),
+                    guide: node.guide.clone(),
+                    label: match object {
+                        Some(o) if node.depth > 0 => format!("{} {}", o.kind().kind, o.name()),
+                        _ => node.key.to_owned(),
+                    },
+                    status: object.and_then(tree::status),
+                }
             })
             .collect();
 

@@ -54,7 +54,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     } else {
         let rows = key_rows(model, cx, widest.min(usize::from(inner.width)));
         let wanted = u16::try_from(rows.len()).unwrap_or(u16::MAX);
-        let keys_height = wanted.min((inner.height / 3).max(1)).min(inner.height);
+        let keys_height = wanted.min((inner.height / 2).max(1)).min(inner.height);
         let keys = Rect::new(inner.x, inner.y, inner.width, keys_height);
         draw_rows(model, rows, keys, buf);
         let rest = inner.height - keys_height;
@@ -72,9 +72,10 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The key list's lines at `width` columns: `* /registry/pods/default/nginx  62`,
-/// revisions right-aligned, keys cut from the left (`…/default/nginx`) when
-/// too long; then the "+N rbac objects" row.
+/// The key list's lines at `width` columns: `* /registry/pods/default/nginx Running  62`,
+/// dependents under their owners (`└ ReplicaSet web-7c5ddbdf54 3/3  64`),
+/// statuses and revisions right-aligned, keys cut from the left
+/// (`…/default/nginx`) when too long; then the "+N rbac objects" row.
 fn key_rows<'a>(model: &Model, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'a>> {
     let theme = cx.theme;
     let mut rows: Vec<Line> = model
@@ -88,10 +89,31 @@ fn key_rows<'a>(model: &Model, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'a>> {
                 Span::raw("  ")
             };
             let revision = format!("  {}", k.mod_revision);
-            let room = width.saturating_sub(2 + revision.len());
+            let status = k
+                .status
+                .as_deref()
+                .map(|st| format!(" {st}"))
+                .unwrap_or_default();
+            let room = width.saturating_sub(2 + revision.len() + status.chars().count());
+            let guide = k.guide.chars().count();
+            let label = if guide == 0 {
+                cut_left(&k.label, room)
+            } else {
+                cut_label(&k.label, room.saturating_sub(guide))
+            };
+            let name = format!("{}{label}", k.guide);
+            let pad = room.saturating_sub(name.chars().count());
+            let status_style = match k.status.as_deref() {
+                Some("Failed" | "Terminating") => theme.bad,
+                Some(st) if st.ends_with("deleting") => theme.bad,
+                _ => theme.dim,
+            };
             let line = Line::from(vec![
                 mark,
-                Span::styled(format!("{:room$}", cut_left(&k.key, room)), theme.text),
+                Span::styled(k.guide.clone(), theme.border),
+                Span::styled(label, theme.text),
+                Span::raw(" ".repeat(pad)),
+                Span::styled(status, status_style),
                 Span::styled(revision, theme.dim),
             ]);
             if model.selected == Some(model.first + i) {
@@ -122,7 +144,13 @@ fn widest_row(model: &Model) -> usize {
     model
         .keys
         .iter()
-        .map(|k| 2 + k.key.chars().count() + 2 + k.mod_revision.to_string().len())
+        .map(|k| {
+            2 + k.guide.chars().count()
+                + k.label.chars().count()
+                + k.status.as_ref().map_or(0, |s| 1 + s.chars().count())
+                + 2
+                + k.mod_revision.to_string().len()
+        })
         .max()
         .unwrap_or(0)
 }
@@ -138,6 +166,20 @@ fn cut_left(key: &str, room: usize) -> String {
     }
     let tail: String = key.chars().skip(count - (room - 1)).collect();
     format!("…{tail}")
+}
+
+/// A dependent's `Kind name` cut to `room`: the kind kept, the name cut from
+/// the left (`Pod …5854b-6cksn`); only the name's tail when even that is too long.
+fn cut_label(label: &str, room: usize) -> String {
+    if label.chars().count() <= room {
+        return label.to_owned();
+    }
+    match label.split_once(' ') {
+        Some((kind, name)) if kind.len() + 3 <= room => {
+            format!("{kind} {}", cut_left(name, room - kind.len() - 1))
+        }
+        _ => cut_left(label, room),
+    }
 }
 
 /// Draws the rows, the selected one in view.
@@ -250,6 +292,18 @@ mod tests {
         ];
         for (key, room, want) in cases {
             assert_eq!(cut_left(key, room), want, "{key} {room}");
+        }
+    }
+
+    #[test]
+    fn cut_label_keeps_the_kind() {
+        let cases = [
+            ("Pod web-66fd85854b-6cksn", 40, "Pod web-66fd85854b-6cksn"),
+            ("Pod web-66fd85854b-6cksn", 16, "Pod …5854b-6cksn"),
+            ("ReplicaSet web-66fd85854b", 12, "…-66fd85854b"),
+        ];
+        for (label, room, want) in cases {
+            assert_eq!(cut_label(label, room), want, "{label} {room}");
         }
     }
 

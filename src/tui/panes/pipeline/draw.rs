@@ -21,6 +21,19 @@ const BOX_MAX: u16 = 30;
 /// The token.
 const TOKEN: &str = "●";
 
+/// A resource's short name as kubectl abbreviates it (`deploy`, `rs`, `po`).
+fn resource_short(resource: &str) -> &str {
+    match resource {
+        "deployments" => "deploy",
+        "replicasets" => "rs",
+        "pods" => "po",
+        "services" => "svc",
+        "endpointslices" => "eps",
+        "nodes" => "no",
+        other => other,
+    }
+}
+
 /// Draws the pane: the block, then the layout that fits its inside.
 pub(super) fn draw(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     let area = area.intersection(buf.area);
@@ -435,6 +448,9 @@ impl Pen<'_> {
         let (shown, hidden, box_w) = self.boxes();
         let left = self.area.height - 4;
         let (box_h, caption) = if left >= 6 { (5, true) } else { (left, false) };
+        // The controller manager's two lines go under the boxes when a
+        // caption line still fits below them.
+        let controllers = !self.model.controllers.is_empty() && left >= box_h + 3;
         let box_step = usize::from(box_w) + 1;
         let more = self.more(hidden);
         let more_at = self
@@ -456,11 +472,89 @@ impl Pen<'_> {
         if hidden > 0 {
             self.put(buf, more_at, 3, &more, self.cx.theme.dim, usize::MAX);
         }
+        let mut below = 4 + box_h;
+        if controllers {
+            self.controller_lines(buf, below);
+            below += 2;
+        }
         if caption {
-            self.caption(buf, 4 + box_h);
+            self.caption(buf, below);
         } else if shown.is_empty() && self.area.height > 4 {
             self.caption(buf, 4);
         }
+    }
+
+    /// Rows `y` and `y + 1`: the informers' caches against etcd's revision,
+    /// then the controllers' work queues, at the widest form that fits.
+    fn controller_lines(&self, buf: &mut Buffer, y: u16) {
+        let theme = self.cx.theme;
+        let lang = self.cx.lang;
+        let c = &self.model.controllers;
+        let synced = c.synced();
+        let behind = synced < self.model.revision;
+        let informers = |short: bool| {
+            let mut row = Row::default();
+            row.push(lang.pick("informers ", "informer "), theme.component);
+            for (i, inf) in c.informers.iter().enumerate() {
+                if i > 0 {
+                    row.push(" · ", theme.dim);
+                }
+                let name = if short {
+                    resource_short(&inf.resource)
+                } else {
+                    inf.resource.as_str()
+                };
+                row.push(format!("{name} {}", inf.size), theme.text);
+            }
+            let rv = if short {
+                format!("  rv {synced}/{}", self.model.revision)
+            } else {
+                match lang {
+                    crate::tui::lang::Lang::En => {
+                        format!("  synced rv {synced} of {}", self.model.revision)
+                    }
+                    crate::tui::lang::Lang::Zh => {
+                        format!("  已同步 rv {synced}/{}", self.model.revision)
+                    }
+                }
+            };
+            row.push(rv, if behind { theme.changed } else { theme.dim });
+            row
+        };
+        let queues = |keys: bool| {
+            let mut row = Row::default();
+            row.push(lang.pick("queues ", "队列 "), theme.component);
+            for (i, q) in c.queues.iter().enumerate() {
+                if i > 0 {
+                    row.push(" · ", theme.dim);
+                }
+                let style = if q.current { theme.active } else { theme.text };
+                row.push(
+                    format!(
+                        "{} {}",
+                        super::controllers::short_name(&q.controller),
+                        q.depth
+                    ),
+                    style,
+                );
+                if let Some(key) = q.key.as_deref().filter(|_| keys || q.current) {
+                    let style = if q.current { theme.active } else { theme.dim };
+                    row.push(format!(" ▸ {key}"), style);
+                }
+            }
+            row
+        };
+        let width = self.width();
+        let first = [informers(false), informers(true)]
+            .into_iter()
+            .find(|r| r.width <= width)
+            .unwrap_or_else(|| informers(true));
+        self.put_line(buf, 0, y, &Line::from(first.spans), usize::MAX);
+        let second = [queues(true), queues(false)]
+            .into_iter()
+            .find(|r| r.width <= width)
+            .unwrap_or_else(|| queues(false));
+        self.put_line(buf, 0, y + 1, &Line::from(second.spans), usize::MAX);
     }
 
     /// `+2 more`.
@@ -801,7 +895,7 @@ mod tests {
                 "kube-apiserver → kubectl: 201",
                 "kubectl ◀─●─ kube-apiserver",
             ),
-            ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 62"),
+            ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 68"),
             ("kube-scheduler ← ADDED pods", "▼● ADDED pods/default/nginx"),
             (
                 "kube-scheduler → kube-apiserver: POST",

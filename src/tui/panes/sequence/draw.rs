@@ -116,7 +116,7 @@ fn draw_row(
             RowKind::Request => theme.text,
             RowKind::Response { code } if code >= 400 => theme.bad,
             RowKind::Response { .. } => theme.ok,
-            RowKind::Watch => theme.dim,
+            RowKind::Watch | RowKind::Heartbeat => theme.dim,
         }
     };
     let x_of = |i: Option<usize>| i.and_then(|i| xs.get(i).copied());

@@ -21,10 +21,12 @@
 //! component names of CONTRACT.md. Only components that appear in the arrows
 //! kept get a column. Requests are solid (`──▶`), answers and watch
 //! deliveries dashed (`┄┄▶`); a self-message, or an arrow whose end has no
-//! column, is drawn as a note.
+//! column, is drawn as a note. Node Lease heartbeats between two arrows
+//! fold into one dim note (`node-1 renewed its Lease ×3`, see [`heartbeat`]).
 
 mod draw;
 mod fit;
+mod heartbeat;
 #[cfg(test)]
 mod tests;
 
@@ -60,6 +62,8 @@ pub enum RowKind {
     Response { code: u16 },
     /// A `watch` record: an event the API server delivers (dashed arrow).
     Watch,
+    /// A run of node Lease heartbeats, folded into one dim note.
+    Heartbeat,
 }
 
 /// One row of the diagram.
@@ -176,7 +180,42 @@ impl Model {
     /// only as far as the arrows kept (`KEEP` plus `scroll`).
     pub fn from_records(records: &[TraceRecord], scroll: usize) -> Model {
         let want = KEEP.saturating_add(scroll);
-        let mut arrows: Vec<Raw<'_>> = records.iter().rev().filter_map(arrow).take(want).collect();
+        let mut arrows: Vec<Raw<'_>> = Vec::new();
+        // The heartbeats of the run being folded (walking back): renewals per node.
+        let mut beats: Option<std::collections::BTreeMap<String, usize>> = None;
+        let fold = |beats: std::collections::BTreeMap<String, usize>| Raw {
+            from: "kube-apiserver",
+            to: "kube-apiserver",
+            label: Cow::Owned(heartbeat::note(&beats)),
+            kind: RowKind::Heartbeat,
+        };
+        for (i, record) in records.iter().enumerate().rev() {
+            if arrows.len() >= want {
+                break;
+            }
+            let Some(raw) = arrow(record) else {
+                continue;
+            };
+            if let Some((node, renewal)) = heartbeat::heartbeat_of(records, i) {
+                *beats
+                    .get_or_insert_with(Default::default)
+                    .entry(node)
+                    .or_default() += usize::from(renewal);
+                continue;
+            }
+            if let Some(run) = beats.take() {
+                arrows.push(fold(run));
+                if arrows.len() >= want {
+                    break;
+                }
+            }
+            arrows.push(raw);
+        }
+        if let Some(run) = beats.take()
+            && arrows.len() < want
+        {
+            arrows.push(fold(run));
+        }
         arrows.reverse();
 
         // Nodes in order of first appearance, then the columns in order.

@@ -85,6 +85,12 @@ pub fn run(sh: &mut Shell, sys: &mut Sys, argv: &[String], io: &mut Io) -> Outco
         "nslookup" | "wget" | "curl" | "date" | "hostname" => {
             super::net::run(sh, sys, name, rest, io)
         }
+        "nginx"
+            if sys.programs.iter().any(|p| p == name)
+                && rest.first().is_some_and(|a| a == "-s") =>
+        {
+            nginx_signal(sys, rest.get(1).map_or("", String::as_str), io)
+        }
         _ if sys.programs.iter().any(|p| p == name) => {
             sh.serving = true;
             return Outcome::Sleep(None);
@@ -99,6 +105,27 @@ pub fn run(sh: &mut Shell, sys: &mut Sys, argv: &[String], io: &mut Io) -> Outco
         }
     };
     Outcome::Status(status)
+}
+
+/// `nginx -s SIGNAL` (`src/core/nginx.c`): `quit` and `stop` end the running
+/// master (a graceful or a fast shutdown, both instant here); `reload` and
+/// `reopen` change nothing the simulation shows.
+fn nginx_signal(sys: &mut Sys, signal: &str, io: &mut Io) -> i32 {
+    match signal {
+        "quit" | "stop" => {
+            sys.stop_server = true;
+            0
+        }
+        "reload" | "reopen" => 0,
+        "" => {
+            io.err.push_str("nginx: option \"-s\" requires parameter\n");
+            1
+        }
+        other => {
+            let _ = writeln!(io.err, "nginx: invalid option: \"-s {other}\"");
+            1
+        }
+    }
 }
 
 /// `sleep N[smhd]` (decimals allowed) or `sleep infinity`.

@@ -50,6 +50,9 @@ pub struct Sys<'a> {
     /// The image's own programs (`nginx`, `docker-entrypoint.sh`): a script
     /// that runs one becomes that server, running until stopped.
     pub programs: &'a [String],
+    /// The script told the image's server to stop (`nginx -s quit`): the
+    /// container's main process exits once this run ends.
+    pub stop_server: bool,
 }
 
 impl Sys<'_> {
@@ -296,9 +299,11 @@ impl Shell {
             budget: sys.budget,
             old_busybox: sys.old_busybox,
             programs: sys.programs,
+            stop_server: false,
         };
         let run = child.run(&mut sub, None);
         sys.budget = sub.budget;
+        sys.stop_server |= sub.stop_server;
         let status = match run {
             Run::Exited(code) => code,
             Run::Sleeping(_) | Run::Busy => child.status,

@@ -1,0 +1,157 @@
+//! Cascading deletion through finalizers: `kubectl delete --cascade=foreground`
+//! deletes the Pods, then the `ReplicaSet`, then the Deployment; `--cascade=orphan`
+//! leaves the `ReplicaSet` and its Pods, the owner reference gone; a finalizer a
+//! user set keeps an object, deletionTimestamp set, until a patch removes it
+//! (`staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`,
+//! `pkg/controller/garbagecollector/garbagecollector.go`; the e2e cases of
+//! `test/e2e/apimachinery/garbage_collector.go`, "should delete RS created by
+//! deployment when not orphaning" and "should orphan RS created by deployment
+//! when deleteOptions.PropagationPolicy is Orphan").
+
+mod common;
+
+use common::{apply, final_objects, kubectl_output, run};
+use podflow::engine::trace::{Record, TraceRecord};
+
+/// The etcd keys deleted, in order.
+fn deleted_keys(records: &[TraceRecord]) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Stage(s) if s.component == "etcd" && s.outcome == "delete" => s.key.clone(),
+            _ => None,
+        })
+        .collect()
+}
+
+fn of_kind(records: &[TraceRecord], kind: &str) -> Vec<serde_json::Value> {
+    final_objects(records)
+        .into_iter()
+        .filter(|o| o["kind"] == kind)
+        .collect()
+}
+
+#[test]
+fn foreground_deletes_pods_then_the_replica_set_then_the_deployment() {
+    let records = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            "wait idle",
+            "delete deployment web --cascade=foreground",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let deleted = deleted_keys(&records);
+    let kinds: Vec<&str> = deleted
+        .iter()
+        .map(|k| k.split('/').nth(2).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["pods", "pods", "pods", "replicasets", "deployments"],
+        "{deleted:?}"
+    );
+    assert!(
+        kubectl_output(&records)
+            .iter()
+            .any(|l| l == "deployment.apps \"web\" deleted from default namespace")
+    );
+    for kind in ["Deployment", "ReplicaSet", "Pod"] {
+        assert!(of_kind(&records, kind).is_empty(), "{kind} left");
+    }
+    // The Deployment waited with the foregroundDeletion finalizer.
+    let marked = records.iter().any(|r| match &r.body {
+        Record::Stage(s)
+            if s.stage == "persist"
+                && s.key.as_deref() == Some("/registry/deployments/default/web") =>
+        {
+            s.object.as_ref().is_some_and(|o| {
+                o["metadata"]["finalizers"] == serde_json::json!(["foregroundDeletion"])
+                    && o["metadata"]["deletionTimestamp"].is_string()
+                    && o["metadata"]["deletionGracePeriodSeconds"] == 0
+            })
+        }
+        _ => false,
+    });
+    assert!(marked, "the Deployment was marked for foreground deletion");
+}
+
+#[test]
+fn orphan_leaves_the_replica_set_and_pods_without_the_owner() {
+    let records = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            "wait idle",
+            "delete deployment web --cascade=orphan",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    assert!(of_kind(&records, "Deployment").is_empty());
+    let sets = of_kind(&records, "ReplicaSet");
+    assert_eq!(sets.len(), 1);
+    assert!(
+        sets[0]["metadata"]["ownerReferences"].is_null()
+            || sets[0]["metadata"]["ownerReferences"] == serde_json::json!([]),
+        "{}",
+        sets[0]["metadata"]
+    );
+    let pods = of_kind(&records, "Pod");
+    assert_eq!(pods.len(), 3, "the Pods stay");
+    for pod in &pods {
+        // Only the Deployment's direct dependents are orphaned: the Pods keep their ReplicaSet.
+        assert_eq!(pod["metadata"]["ownerReferences"][0]["kind"], "ReplicaSet");
+        assert!(pod["metadata"]["deletionTimestamp"].is_null());
+    }
+    assert_eq!(
+        deleted_keys(&records),
+        ["/registry/deployments/default/web"]
+    );
+}
+
+#[test]
+fn a_user_finalizer_keeps_the_object_until_a_patch_removes_it() {
+    let kept = run(
+        None,
+        &[
+            &apply("kept-configmap.yaml"),
+            "delete configmap kept",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let cm = of_kind(&kept, "ConfigMap")
+        .into_iter()
+        .find(|o| o["metadata"]["name"] == "kept")
+        .expect("still stored");
+    assert!(cm["metadata"]["deletionTimestamp"].is_string());
+    assert_eq!(cm["metadata"]["deletionGracePeriodSeconds"], 0);
+    assert_eq!(
+        cm["metadata"]["finalizers"],
+        serde_json::json!(["example.com/keep"])
+    );
+
+    let released = run(
+        None,
+        &[
+            &apply("kept-configmap.yaml"),
+            "delete configmap kept",
+            &apply("kept-configmap-released.yaml"),
+            "wait idle",
+        ],
+        |_| {},
+    );
+    assert!(
+        !of_kind(&released, "ConfigMap")
+            .iter()
+            .any(|o| o["metadata"]["name"] == "kept")
+    );
+    assert_eq!(
+        deleted_keys(&released),
+        ["/registry/configmaps/default/kept"],
+        "the patch that emptied the finalizers deleted it"
+    );
+}
