@@ -94,8 +94,10 @@ pub fn access_modes(modes: Option<&Vec<String>>) -> String {
 
 /// A quantity as `Quantity.String()` prints it (canonical), or as written if it does not parse.
 fn quantity(q: Option<&Quantity>) -> String {
-    q.map(|q| parse_k8s(q).map_or_else(|_| q.0.clone(), |p| p.to_string()))
-        .unwrap_or_else(|| "0".to_owned())
+    q.map_or_else(
+        || "0".to_owned(),
+        |q| parse_k8s(q).map_or_else(|_| q.0.clone(), |p| p.to_string()),
+    )
 }
 
 /// `printPersistentVolume` without AGE.

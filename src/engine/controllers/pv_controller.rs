@@ -288,8 +288,11 @@ impl PvController {
             }
             Step::ClaimVolumeName => {
                 let mut claim = bind.claim.clone();
-                claim.spec.get_or_insert_with(Default::default).volume_name =
-                    bind.volume.metadata.name.clone();
+                claim
+                    .spec
+                    .get_or_insert_with(Default::default)
+                    .volume_name
+                    .clone_from(&bind.volume.metadata.name);
                 let annotations = claim
                     .metadata
                     .annotations
@@ -610,7 +613,7 @@ mod tests {
         size: &str,
         modes: &[&str],
         class: &str,
-        extra: serde_json::Value,
+        extra: &serde_json::Value,
     ) -> PersistentVolume {
         let mut v = json!({"metadata": {"name": name},
             "spec": {"capacity": {"storage": size}, "accessModes": modes,
@@ -635,27 +638,28 @@ mod tests {
     /// (`pkg/controller/volume/persistentvolume/index_test.go`): the smallest
     /// volume that fits wins; class, modes and pre-binding decide.
     #[test]
+    #[allow(clippy::large_stack_arrays)] // seven volumes of test data
     fn find_matching_volume_table() {
         let rwo = &["ReadWriteOnce"][..];
         let vols = [
-            volume("gce-pd-1", "1G", rwo, "", json!({})),
-            volume("gce-pd-5", "5G", rwo, "", json!({})),
-            volume("gce-pd-10", "10G", rwo, "", json!({})),
-            volume("nfs-5", "5G", &["ReadWriteMany"], "", json!({})),
-            volume("gold-5", "5G", rwo, "gold", json!({})),
+            volume("gce-pd-1", "1G", rwo, "", &json!({})),
+            volume("gce-pd-5", "5G", rwo, "", &json!({})),
+            volume("gce-pd-10", "10G", rwo, "", &json!({})),
+            volume("nfs-5", "5G", &["ReadWriteMany"], "", &json!({})),
+            volume("gold-5", "5G", rwo, "gold", &json!({})),
             volume(
                 "prebound-20",
                 "20G",
                 rwo,
                 "",
-                json!({"claimRef": {"namespace": "myns", "name": "claim01"}}),
+                &json!({"claimRef": {"namespace": "myns", "name": "claim01"}}),
             ),
             volume(
                 "other-3",
                 "3G",
                 rwo,
                 "",
-                json!({"claimRef": {"namespace": "myns", "name": "someone"}}),
+                &json!({"claimRef": {"namespace": "myns", "name": "someone"}}),
             ),
         ];
         let name = |c: &PersistentVolumeClaim, delay: bool| {

@@ -31,7 +31,7 @@ use crate::model::storage::{claim_phase, claim_volume_name};
 /// The claims and volumes the kubelet knows, and the pods waiting for a claim.
 #[derive(Debug, Clone, Default)]
 pub struct Claims {
-    claims: BTreeMap<String, Arc<PersistentVolumeClaim>>,
+    pvcs: BTreeMap<String, Arc<PersistentVolumeClaim>>,
     volumes: BTreeMap<String, Arc<PersistentVolume>>,
     waiting: BTreeMap<String, Arc<Pod>>,
 }
@@ -44,9 +44,9 @@ impl Claims {
             Object::PersistentVolumeClaim(c) => {
                 let key = format!("{}/{name}", object.namespace().unwrap_or_default());
                 if deleted {
-                    self.claims.remove(&key);
+                    self.pvcs.remove(&key);
                 } else {
-                    self.claims.insert(key, Arc::new(c.clone()));
+                    self.pvcs.insert(key, Arc::new(c.clone()));
                 }
             }
             Object::PersistentVolume(v) => {
@@ -65,7 +65,7 @@ impl Claims {
     /// (`getPVCExtractPV`, `getPVSpec`).
     fn volume_of(&self, namespace: &str, name: &str) -> Result<&PersistentVolume, String> {
         let claim = self
-            .claims
+            .pvcs
             .get(&format!("{namespace}/{name}"))
             .ok_or_else(|| {
                 format!(
@@ -241,75 +241,22 @@ impl Kubelet {
     }
 }
 
+/// SHA-256's round constants (FIPS 180-4, 4.2.2).
+#[rustfmt::skip]
+const SHA256_K: [u32; 64] = [
+    0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+    0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+    0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+    0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+    0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+    0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+    0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+    0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+];
+
 /// SHA-256 of `data` in lower-case hex (FIPS 180-4), as `csi_attacher.go`'s
 /// `makeDeviceMountPath` names a volume's staging directory.
 fn sha256_hex(data: &[u8]) -> String {
-    const K: [u32; 64] = [
-        0x428a_2f98,
-        0x7137_4491,
-        0xb5c0_fbcf,
-        0xe9b5_dba5,
-        0x3956_c25b,
-        0x59f1_11f1,
-        0x923f_82a4,
-        0xab1c_5ed5,
-        0xd807_aa98,
-        0x1283_5b01,
-        0x2431_85be,
-        0x550c_7dc3,
-        0x72be_5d74,
-        0x80de_b1fe,
-        0x9bdc_06a7,
-        0xc19b_f174,
-        0xe49b_69c1,
-        0xefbe_4786,
-        0x0fc1_9dc6,
-        0x240c_a1cc,
-        0x2de9_2c6f,
-        0x4a74_84aa,
-        0x5cb0_a9dc,
-        0x76f9_88da,
-        0x983e_5152,
-        0xa831_c66d,
-        0xb003_27c8,
-        0xbf59_7fc7,
-        0xc6e0_0bf3,
-        0xd5a7_9147,
-        0x06ca_6351,
-        0x1429_2967,
-        0x27b7_0a85,
-        0x2e1b_2138,
-        0x4d2c_6dfc,
-        0x5338_0d13,
-        0x650a_7354,
-        0x766a_0abb,
-        0x81c2_c92e,
-        0x9272_2c85,
-        0xa2bf_e8a1,
-        0xa81a_664b,
-        0xc24b_8b70,
-        0xc76c_51a3,
-        0xd192_e819,
-        0xd699_0624,
-        0xf40e_3585,
-        0x106a_a070,
-        0x19a4_c116,
-        0x1e37_6c08,
-        0x2748_774c,
-        0x34b0_bcb5,
-        0x391c_0cb3,
-        0x4ed8_aa4a,
-        0x5b9c_ca4f,
-        0x682e_6ff3,
-        0x748f_82ee,
-        0x78a5_636f,
-        0x84c8_7814,
-        0x8cc7_0208,
-        0x90be_fffa,
-        0xa450_6ceb,
-        0xbef9_a3f7,
-        0xc671_78f2,
-    ];
     let mut h: [u32; 8] = [
         0x6a09_e667,
         0xbb67_ae85,
@@ -347,7 +294,7 @@ fn sha256_hex(data: &[u8]) -> String {
             let t1 = v[7]
                 .wrapping_add(s1)
                 .wrapping_add(ch)
-                .wrapping_add(K[i])
+                .wrapping_add(SHA256_K[i])
                 .wrapping_add(w[i]);
             let s0 = v[0].rotate_right(2) ^ v[0].rotate_right(13) ^ v[0].rotate_right(22);
             let maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);

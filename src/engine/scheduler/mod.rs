@@ -70,6 +70,10 @@ pub struct Scheduler {
     volumes: plugins::volume_binding::waits::VolumeWaits,
 }
 
+/// The cycle-state key of the message of the `PreFilter` plugin that
+/// rejected the pod (`Diagnosis.PreFilterMsg`).
+const PRE_FILTER_MSG: &str = "framework/preFilterMsg";
+
 fn pod_key(pod: &Pod) -> String {
     format!(
         "{}/{}",
@@ -436,7 +440,8 @@ impl Scheduler {
         );
         if feasible.is_empty() {
             let total = infos.len();
-            self.unschedulable_pod(key, pod, total, &failures, cx);
+            let pre_filter_msg = cycle.read::<String>(PRE_FILTER_MSG).cloned();
+            self.unschedulable_pod(key, pod, total, &failures, pre_filter_msg.as_deref(), cx);
             return;
         }
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
@@ -620,10 +625,11 @@ impl Scheduler {
         pod: &Pod,
         total: usize,
         failures: &BTreeMap<String, (Code, Vec<String>)>,
+        pre_filter_msg: Option<&str>,
         cx: &mut Cx<'_>,
     ) {
         let message = match self.profile_for(pod) {
-            Some(profile) => self.post_filter(key, pod, &profile, failures, cx),
+            Some(profile) => self.post_filter(key, pod, &profile, failures, pre_filter_msg, cx),
             None => fit_error_message(total, failures),
         };
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
@@ -684,6 +690,9 @@ fn binding_cycle(
     };
     for (done, plugin) in profile.reservers.iter().enumerate() {
         let status = plugin.reserve(cycle, pod, node);
+        if status.code == Code::Skip {
+            continue;
+        }
         record(cx, "reserve", plugin.name(), &status);
         if !status.is_success() {
             for earlier in profile.reservers[..=done].iter().rev() {
@@ -715,7 +724,11 @@ fn binding_cycle(
         }
     }
     for plugin in &profile.pre_binders {
-        let status = plugin.pre_bind(cycle, pod, node);
+        let status = match plugin.pre_bind_pre_flight(cycle, pod, node) {
+            pre_flight if pre_flight.code == Code::Skip => continue,
+            pre_flight if !pre_flight.is_success() => pre_flight,
+            _ => plugin.pre_bind(cycle, pod, node),
+        };
         record(cx, "prebind", plugin.name(), &status);
         if !status.is_success() {
             unreserve_all(cycle);
@@ -796,6 +809,8 @@ fn run_filters<'a>(
                 for info in infos {
                     failures.insert(info.name().to_owned(), (code, status.reasons.clone()));
                 }
+                // `Diagnosis.PreFilterMsg`: the FitError quotes it instead of a per-node count.
+                cycle.write(PRE_FILTER_MSG, status.reasons.join(", "));
                 rejected_by.insert(plugin.name());
                 return (Vec::new(), failures);
             }

@@ -71,18 +71,14 @@ pub fn validate_volume(pv: &PersistentVolume, errs: &mut Vec<FieldError>) {
         ));
     }
     access_modes(spec.access_modes.as_ref(), "spec.accessModes", errs);
-    match &spec.capacity {
-        None => {
-            errs.push(required("spec.capacity", ""));
-            errs.push(FieldError {
-                body: "Unsupported value: core.ResourceList(nil): supported values: \"storage\""
-                    .into(),
-                ..not_supported("spec.capacity", "", &["storage"])
-            });
-        }
-        // A capacity with other resources is refused upstream with the map
-        // printed by `%#v`; podflow does not imitate that rendering.
-        Some(_) => {}
+    // A capacity with other resources is refused upstream with the map
+    // printed by `%#v`; podflow does not imitate that rendering.
+    if spec.capacity.is_none() {
+        errs.push(required("spec.capacity", ""));
+        errs.push(FieldError {
+            body: "Unsupported value: core.ResourceList(nil): supported values: \"storage\"".into(),
+            ..not_supported("spec.capacity", "", &["storage"])
+        });
     }
     let sources = [
         spec.host_path.is_some(),

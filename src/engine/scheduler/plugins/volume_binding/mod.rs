@@ -240,11 +240,13 @@ impl ReservePlugin for VolumeBinding {
     }
 
     /// `AssumePodVolumes`: a static volume bound to each claim that has one
-    /// on the node, the node selected on the others.
+    /// on the node, the node selected on the others. A pod without claims
+    /// (`PreFilter` skipped) has nothing to reserve: upstream's `Reserve` only
+    /// notes `allBound`, so no stage is recorded (`Skip`).
     fn reserve(&self, state: &mut CycleState, _pod: &Pod, node: &str) -> Status {
         let (Some(claims), Some(listers)) = (state.read::<Claims>(NAME).cloned(), listers(state))
         else {
-            return Status::success();
+            return Status::new(Code::Skip, "");
         };
         let Some(info) = node_info(state, node) else {
             return Status::success();
@@ -295,6 +297,16 @@ impl ReservePlugin for VolumeBinding {
 impl PreBindPlugin for VolumeBinding {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    /// `PreBindPreFlight`: when every claim is bound already (`allBound`,
+    /// also for a pod without claims) there is nothing to bind: `Skip`.
+    fn pre_bind_pre_flight(&self, state: &CycleState, _pod: &Pod, _node: &str) -> Status {
+        if writes_of(state).is_some() {
+            Status::success()
+        } else {
+            Status::new(Code::Skip, "")
+        }
     }
 
     /// `BindPodVolumes`: the writes are the scheduler's to send ([`writes_of`]).

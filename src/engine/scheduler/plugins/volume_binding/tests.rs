@@ -27,6 +27,7 @@ fn node(name: &str) -> NodeInfo {
     NodeInfo::new(Arc::new(node), [])
 }
 
+#[allow(clippy::large_stack_arrays)] // a handful of objects of test data
 fn cluster() -> Listers {
     let mut l = Listers::default();
     for o in [
@@ -182,4 +183,44 @@ fn a_pod_without_claims_skips() {
         VolumeBinding.pre_filter(&pod, &[], &mut state).code,
         Code::Skip
     );
+    // Nothing to reserve, and `PreBindPreFlight` skips `PreBind` (`allBound`).
+    assert_eq!(
+        VolumeBinding.reserve(&mut state, &pod, "node-a").code,
+        Code::Skip
+    );
+    assert_eq!(
+        VolumeBinding
+            .pre_bind_pre_flight(&state, &pod, "node-a")
+            .code,
+        Code::Skip
+    );
+}
+
+/// `PreBindPreFlight`: a bound claim leaves nothing to bind (`allBound`);
+/// a claim left to provisioning needs `PreBind`.
+#[test]
+fn pre_bind_pre_flight_skips_when_all_claims_are_bound() {
+    let nodes = [node("node-a")];
+    for (claim, want) in [("pvc-a", Code::Skip), ("pvc-wait", Code::Success)] {
+        let mut state = CycleState::default();
+        state.write(LISTERS, Arc::new(cluster()));
+        let pod = pod_with_claim(claim);
+        assert!(
+            VolumeBinding
+                .pre_filter(&pod, &nodes, &mut state)
+                .is_success()
+        );
+        assert!(
+            VolumeBinding
+                .reserve(&mut state, &pod, "node-a")
+                .is_success()
+        );
+        assert_eq!(
+            VolumeBinding
+                .pre_bind_pre_flight(&state, &pod, "node-a")
+                .code,
+            want,
+            "{claim}"
+        );
+    }
 }
