@@ -147,15 +147,13 @@ impl Engine {
         // kube-apiserver's post-start hook makes them before anything else.
         bootstrap_priority_classes(&mut store, setup.seed);
         let mut rng = Rng::new(setup.seed);
-        for mut object in setup.objects {
-            existing_object_metadata(&mut object, &mut rng);
-            let key = key_for(object.kind(), object.namespace(), object.name());
-            // A cluster file may name an object twice; the last one wins, as a
-            // second `kubectl apply` would make it.
-            if store.create(&key, object.clone()).is_err() {
-                let _ = store.update(&key, object, None);
-            }
-        }
+        let (storage, objects): (Vec<Object>, Vec<Object>) = setup
+            .objects
+            .into_iter()
+            .partition(super::storage_stream::is_storage_object);
+        create_starting_objects(&mut store, objects, &mut rng);
+        let mut storage_rng = Rng::new(setup.seed ^ super::storage_stream::STORAGE_STREAM);
+        create_starting_objects(&mut store, storage, &mut storage_rng);
         reconcile_quotas(&mut store);
         let nodes: Vec<String> = store
             .range("/registry/nodes/")
@@ -225,6 +223,24 @@ impl Engine {
                 filter: WatchFilter::all(nodes),
             },
         ];
+        // The scheduler's and the kubelets' storage informers (`VolumeBinding`, the volume manager).
+        for kind in ["PersistentVolumeClaim", "PersistentVolume", "StorageClass"] {
+            let kind = crate::model::kinds::kind_of(kind);
+            subs.push(Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(kind),
+            });
+            if kind.kind == "StorageClass" {
+                continue;
+            }
+            // Simplified: upstream's populator GETs the pod's claim and volume.
+            for node in self.kubelets.keys() {
+                subs.push(Subscription {
+                    watcher: ComponentId::Kubelet(node.clone()),
+                    filter: WatchFilter::all(kind),
+                });
+            }
+        }
         for node in self.kubelets.keys() {
             let me = ComponentId::Kubelet(node.clone());
             subs.push(Subscription {
@@ -697,6 +713,19 @@ fn bootstrap_node_leases(store: &mut Store, seed: u64) {
             let mut object = Object::Lease(std::mem::take(&mut lease));
             existing_object_metadata(&mut object, &mut rng);
             let _ = store.create(&key, object);
+        }
+    }
+}
+
+/// Writes the starting cluster's objects, their UIDs drawn from `rng`.
+fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rng) {
+    for mut object in objects {
+        existing_object_metadata(&mut object, rng);
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        // A cluster file may name an object twice; the last one wins, as a
+        // second `kubectl apply` would make it.
+        if store.create(&key, object.clone()).is_err() {
+            let _ = store.update(&key, object, None);
         }
     }
 }

@@ -89,6 +89,9 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
         Some(kind @ ("Service" | "EndpointSlice" | "Job")) => {
             super::kubectl_table_more::rows(kind, objects, now, header)
         }
+        Some(kind @ ("PersistentVolume" | "PersistentVolumeClaim" | "StorageClass")) => {
+            super::kubectl_table_storage::rows(kind, objects, now, header)
+        }
         _ => {
             let mut rows = vec![header(&["NAME", "AGE"])];
             rows.extend(objects.iter().map(|o| {

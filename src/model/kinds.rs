@@ -90,6 +90,10 @@ fn short_names(kind: &Kind) -> &'static [&'static str] {
         "rolebindings" => &["rolebinding"],
         "clusterrolebindings" => &["clusterrolebinding"],
         "priorityclasses" => &["pc", "priorityclass"],
+        "persistentvolumes" => &["pv", "persistentvolume"],
+        "persistentvolumeclaims" => &["pvc", "persistentvolumeclaim"],
+        "storageclasses" => &["sc", "storageclass"],
+        "csidrivers" => &["csidriver"],
         _ => &[],
     }
 }
@@ -113,6 +117,14 @@ pub static KINDS: &[Kind] = &[
     kind!("LimitRange", "", "v1", "limitranges", true),
     kind!("Namespace", "", "v1", "namespaces", false),
     kind!("Node", "", "v1", "nodes", false),
+    kind!(
+        "PersistentVolumeClaim",
+        "",
+        "v1",
+        "persistentvolumeclaims",
+        true
+    ),
+    kind!("PersistentVolume", "", "v1", "persistentvolumes", false),
     kind!("Pod", "", "v1", "pods", true),
     kind!("ResourceQuota", "", "v1", "resourcequotas", true),
     kind!("Secret", "", "v1", "secrets", true),
@@ -158,6 +170,14 @@ pub static KINDS: &[Kind] = &[
         "priorityclasses",
         false
     ),
+    kind!("CSIDriver", "storage.k8s.io", "v1", "csidrivers", false),
+    kind!(
+        "StorageClass",
+        "storage.k8s.io",
+        "v1",
+        "storageclasses",
+        false
+    ),
 ];
 
 /// The kind named `kind` (`Pod`); panics only on a name missing from [`KINDS`],
@@ -189,6 +209,15 @@ mod tests {
             "/apis/scheduling.k8s.io/v1/priorityclasses"
         );
         assert!(Kind::lookup("widgets").is_none());
+        assert_eq!(
+            Kind::lookup("pvc").map(|k| k.kind),
+            Some("PersistentVolumeClaim")
+        );
+        assert_eq!(Kind::lookup("pv").map(|k| k.kind), Some("PersistentVolume"));
+        assert_eq!(
+            kind_of("StorageClass").collection_path(None),
+            "/apis/storage.k8s.io/v1/storageclasses"
+        );
     }
 
     #[test]

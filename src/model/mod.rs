@@ -7,6 +7,7 @@ pub mod object;
 pub mod quantity;
 pub mod quantity_go;
 pub mod status;
+pub mod storage;
 
 pub use kinds::{KINDS, Kind};
 pub use object::Object;

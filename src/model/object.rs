@@ -4,12 +4,13 @@ use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Event, LimitRange, Namespace, Node, Pod, ResourceQuota, Secret, Service,
-    ServiceAccount,
+    ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
+    ResourceQuota, Secret, Service, ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use k8s_openapi::api::scheduling::v1::PriorityClass;
+use k8s_openapi::api::storage::v1::{CSIDriver, StorageClass};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
@@ -94,6 +95,10 @@ objects!(
     RoleBinding,
     Role,
     PriorityClass,
+    PersistentVolumeClaim,
+    PersistentVolume,
+    CSIDriver,
+    StorageClass,
 );
 
 impl Object {

@@ -138,6 +138,11 @@ mod tests {
                 "Node/node-3",
                 "Service/default/kubernetes",
                 "EndpointSlice/default/kubernetes",
+                "CSIDriver/hostpath.csi.k8s.io",
+                "StorageClass/standard",
+                "ServiceAccount/kube-system/csi-provisioner",
+                "ClusterRole/external-provisioner-runner",
+                "ClusterRoleBinding/csi-provisioner-role",
             ]
         );
         assert!(
@@ -173,7 +178,7 @@ mod tests {
         .unwrap();
         let merged = merge_with_default(file);
         let names = names(&merged);
-        assert_eq!(names.len(), 15);
+        assert_eq!(names.len(), 20);
         assert!(names.contains(&"Node/node-3".to_owned()));
         assert_eq!(names.last().unwrap(), "ServiceAccount/default/default");
         assert_eq!(
@@ -204,7 +209,7 @@ mod tests {
             .filter_map(|m| m.object.as_node())
             .collect();
         assert_eq!(nodes.len(), 1);
-        assert_eq!(names(&merged).len(), 11);
+        assert_eq!(names(&merged).len(), 16);
         assert_eq!(merged.simulation.users.len(), 1);
     }
 }

@@ -585,6 +585,32 @@ fn controller_roles() -> Vec<(&'static str, Vec<PolicyRule>)> {
             ],
         ),
         (
+            "persistent-volume-binder",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update", "create", "delete"],
+                    &[CORE],
+                    &["persistentvolumes"],
+                ),
+                rule(&["update"], &[CORE], &["persistentvolumes/status"]),
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &[CORE],
+                    &["persistentvolumeclaims"],
+                ),
+                rule(&["update"], &[CORE], &["persistentvolumeclaims/status"]),
+                rule(
+                    &["list", "watch", "get", "create", "delete"],
+                    &[CORE],
+                    &["pods"],
+                ),
+                rule(READ, &[STORAGE], &["storageclasses"]),
+                rule(&["get", "list"], &[CORE], &["nodes"]),
+                rule(&["watch"], &[CORE], &["events"]),
+                events_rule(),
+            ],
+        ),
+        (
             "pod-garbage-collector",
             vec![
                 rule(&["list", "watch", "delete"], &[CORE], &["pods"]),
@@ -715,6 +741,22 @@ pub fn cluster_roles() -> Vec<Object> {
                 &["/livez", "/readyz", "/healthz", "/version", "/version/"],
             )],
         ),
+        cluster_role(
+            "system:volume-scheduler",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update", "patch"],
+                    &[CORE],
+                    &["persistentvolumes"],
+                ),
+                rule(READ, &[STORAGE], &["storageclasses"]),
+                rule(
+                    &["get", "list", "watch", "update", "patch"],
+                    &[CORE],
+                    &["persistentvolumeclaims"],
+                ),
+            ],
+        ),
     ];
     roles.extend(
         controller_roles()
@@ -784,6 +826,10 @@ pub fn cluster_role_bindings() -> Vec<Object> {
                 group("system:authenticated"),
                 group("system:unauthenticated"),
             ],
+        ),
+        binding(
+            "system:volume-scheduler",
+            vec![user("system:kube-scheduler")],
         ),
     ];
     bindings.extend(controller_roles().into_iter().map(|(name, _)| {

@@ -11,6 +11,7 @@ use crate::model::Object;
 
 /// Fills in the defaults of `object`'s kind.
 pub fn apply(object: &mut Object) {
+    super::storage_strategy::apply_defaults(object);
     match object {
         Object::Pod(pod) => {
             if let Some(spec) = pod.spec.as_mut() {

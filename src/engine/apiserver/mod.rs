@@ -11,6 +11,7 @@ pub mod patch;
 pub mod request;
 pub mod scale;
 pub mod service_alloc;
+pub mod storage_strategy;
 pub mod strategy;
 pub mod validation;
 

@@ -25,6 +25,7 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
     meta.resource_version = None;
     meta.deletion_timestamp = None;
     meta.deletion_grace_period_seconds = None;
+    super::storage_strategy::prepare_for_create(object, now);
     match object {
         Object::Pod(pod) => {
             pod.metadata.generation = Some(1);

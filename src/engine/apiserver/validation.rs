@@ -34,6 +34,7 @@ mod meta;
 mod names;
 mod pod;
 mod scheduling;
+mod storage;
 mod workloads;
 
 use k8s_openapi::api::core::v1::{Pod, PodSpec, PodTemplateSpec};
@@ -124,6 +125,9 @@ fn validate_kind(object: &Object, errs: &mut Vec<FieldError>) {
         Object::Node(n) => workloads::validate_node_spec(n, errs),
         Object::PriorityClass(pc) => scheduling::validate_priority_class(pc, errs),
         Object::Lease(lease) => coordination::validate_lease_spec(lease, errs),
+        Object::PersistentVolumeClaim(pvc) => storage::validate_claim(pvc, errs),
+        Object::PersistentVolume(pv) => storage::validate_volume(pv, errs),
+        Object::StorageClass(sc) => storage::validate_storage_class(sc, errs),
         _ => {}
     }
 }

@@ -13,7 +13,7 @@ use crate::model::Kind;
 pub const ME: &str = "kube-controller-manager";
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 7] = [
+pub const CONTROLLERS: [&str; 9] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
@@ -21,6 +21,10 @@ pub const CONTROLLERS: [&str; 7] = [
     "taint-eviction-controller",
     "job-controller",
     "generic-garbage-collector",
+    "persistent-volume-binder",
+    // The CSI driver's external-provisioner sidecar (simulated in
+    // kube-controller-manager; its RBAC comes with the driver, in the default cluster).
+    "csi-provisioner",
 ];
 
 /// The bearer token of `controller`'s service account.

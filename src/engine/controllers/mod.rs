@@ -12,6 +12,7 @@
 //! the controller's name in `plugin`.
 
 pub mod client;
+pub mod csi_provisioner;
 pub mod deployment;
 pub mod deployment_history;
 pub mod deployment_util;
@@ -27,6 +28,7 @@ pub mod node_lifecycle;
 pub mod node_lifecycle_controller;
 pub mod own_writes;
 pub mod pods;
+pub mod pv_controller;
 pub mod ranking;
 pub mod replicaset;
 pub mod slow_start;
@@ -64,7 +66,7 @@ pub fn first_monitor_timer() -> (u64, u64) {
 }
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 8] = [
+pub const WATCHED: [&str; 11] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -73,6 +75,9 @@ pub const WATCHED: [&str; 8] = [
     "Job",
     "Node",
     "Lease",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "StorageClass",
 ];
 
 /// The shared informers' caches.
@@ -86,6 +91,9 @@ pub struct Informers {
     pub jobs: Informer,
     pub nodes: Informer,
     pub leases: Informer,
+    pub pvcs: Informer,
+    pub pvs: Informer,
+    pub storageclasses: Informer,
 }
 
 impl Informers {
@@ -100,6 +108,9 @@ impl Informers {
             "Job" => Some(&self.jobs),
             "Node" => Some(&self.nodes),
             "Lease" => Some(&self.leases),
+            "PersistentVolumeClaim" => Some(&self.pvcs),
+            "PersistentVolume" => Some(&self.pvs),
+            "StorageClass" => Some(&self.storageclasses),
             _ => None,
         }
     }
@@ -114,6 +125,9 @@ impl Informers {
             "Job" => Some(&mut self.jobs),
             "Node" => Some(&mut self.nodes),
             "Lease" => Some(&mut self.leases),
+            "PersistentVolumeClaim" => Some(&mut self.pvcs),
+            "PersistentVolume" => Some(&mut self.pvs),
+            "StorageClass" => Some(&mut self.storageclasses),
             _ => None,
         }
     }
@@ -225,6 +239,8 @@ pub struct ControllerManager {
     job: JobController,
     node_lifecycle: NodeLifecycleController,
     taint_eviction: TaintEvictionController,
+    pv: pv_controller::PvController,
+    provisioner: csi_provisioner::CsiProvisioner,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -253,13 +269,15 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 5] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 7] {
         [
             &mut self.deployment,
             &mut self.replicaset,
             &mut self.endpointslice,
             &mut self.job,
             &mut self.garbage_collector,
+            &mut self.pv,
+            &mut self.provisioner,
         ]
     }
 

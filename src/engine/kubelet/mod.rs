@@ -18,6 +18,7 @@ mod catalog;
 pub mod config;
 mod config_error;
 mod containers;
+mod csi;
 pub mod dns;
 pub mod env;
 pub mod heartbeat;
@@ -120,6 +121,8 @@ pub struct Kubelet {
     known: admission::Known,
     /// The Lease renewal and node status sync ([`heartbeat`]).
     heartbeat: heartbeat::Heartbeat,
+    /// The claims and volumes its pods use, and the pods waiting for a claim.
+    claims: csi::Claims,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -155,6 +158,7 @@ impl Kubelet {
             pulls: Backoff::image_pull(),
             known: admission::Known::default(),
             heartbeat: heartbeat::Heartbeat::default(),
+            claims: csi::Claims::default(),
         }
     }
 
@@ -229,6 +233,7 @@ impl Kubelet {
                 }
                 other => {
                     self.config.cache.observe(other, false);
+                    self.claims.apply(other, false);
                 }
             }
         }
@@ -307,6 +312,7 @@ impl Kubelet {
             other => {
                 let deleted = event.event_type == EventType::Deleted;
                 self.config.cache.observe(other, deleted);
+                self.claims_changed(other, deleted, cx);
                 return;
             }
         };

@@ -105,6 +105,18 @@ impl Kubelet {
         self.config.blocked.retain(|(k, _)| k != key);
         let mut pending = Vec::new();
         for volume in Self::volumes_of(pod) {
+            if volume.persistent_volume_claim.is_some() {
+                // Bound before admission (`claims_ready`): attach, stage, publish (csi.rs).
+                let plugin = self.mount_claim(cx, key, pod, &volume);
+                self.stage(
+                    cx,
+                    key,
+                    "volume",
+                    "mounted",
+                    format!("{} ({plugin})", volume.name),
+                );
+                continue;
+            }
             let (what, _) = detailed(&volume, pod);
             self.log(
                 cx,

@@ -13,7 +13,7 @@ impl Kubelet {
     /// Admits a new pod and starts its worker: volumes first (`mount.rs`), then
     /// the sandbox once they are all set up.
     pub(super) fn admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
-        if !self.can_admit(key, pod, cx) {
+        if !self.can_admit(key, pod, cx) || !self.claims_ready(key, pod, cx) {
             return;
         }
         self.workers

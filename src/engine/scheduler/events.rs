@@ -42,6 +42,9 @@ pub enum ClusterEvent {
     /// An unschedulable pod was itself updated (`PodSchedulingPropertiesChange`):
     /// its UID and what changed. Only the pod itself may move for it.
     UnscheduledPodUpdate { uid: String, changes: PodChanges },
+    /// A `PersistentVolumeClaim`, `PersistentVolume` or `StorageClass` was
+    /// added or changed (`PersistentVolumeClaimAdd`/`Update`, ...): the kind.
+    Storage(&'static str),
 }
 
 /// The `ActionType`s of an unscheduled pod's own update
@@ -150,6 +153,7 @@ impl ClusterEvent {
                     "UnschedulablePodUpdatePodLabel"
                 }
             }
+            ClusterEvent::Storage(kind) => kind,
         }
     }
 
@@ -209,6 +213,9 @@ impl ClusterEvent {
                 E::NodeAdd(_) | E::AssignedPodAdd | E::AssignedPodUpdate | E::AssignedPodDelete,
             ) => true,
             ("InterPodAffinity", E::NodeUpdate { changes, .. }) => changes.labels,
+            // `volumebinding.EventsToRegister`: claims, volumes, classes, new or relabelled nodes.
+            ("VolumeBinding", E::Storage(_) | E::NodeAdd(_)) => true,
+            ("VolumeBinding", E::NodeUpdate { changes, .. }) => changes.labels,
             _ => false,
         }
     }

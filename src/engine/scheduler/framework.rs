@@ -230,6 +230,8 @@ pub trait ReservePlugin {
     /// The plugin's name as upstream spells it.
     fn name(&self) -> &'static str;
     /// `Reserve`: anything but success ends the cycle (and unreserves).
+    /// `Skip` says there was nothing to reserve for this pod (where upstream's
+    /// plugin returns success without doing anything): no stage is recorded.
     fn reserve(&self, state: &mut CycleState, pod: &Pod, node: &str) -> Status;
     /// `Unreserve`: undo `reserve`, in reverse order of the plugins.
     fn unreserve(&self, state: &mut CycleState, pod: &Pod, node: &str);
@@ -249,6 +251,11 @@ pub trait PermitPlugin {
 pub trait PreBindPlugin {
     /// The plugin's name as upstream spells it.
     fn name(&self) -> &'static str;
+    /// `PreBindPreFlight`: `Skip` leaves this plugin's `PreBind` out of the
+    /// binding cycle (`SkipPreBindPlugins`); anything else but success fails it.
+    fn pre_bind_pre_flight(&self, _state: &CycleState, _pod: &Pod, _node: &str) -> Status {
+        Status::success()
+    }
     /// `PreBind`: anything but success fails the binding cycle.
     fn pre_bind(&self, state: &CycleState, pod: &Pod, node: &str) -> Status;
 }

@@ -66,7 +66,13 @@ pub struct Scheduler {
     verbose: bool,
     /// The plugins that rejected the pod of the current cycle.
     rejected_by: BTreeSet<&'static str>,
+    /// The storage caches and the pods waiting in `VolumeBinding`'s `PreBind`.
+    volumes: plugins::volume_binding::waits::VolumeWaits,
 }
+
+/// The cycle-state key of the message of the `PreFilter` plugin that
+/// rejected the pod (`Diagnosis.PreFilterMsg`).
+const PRE_FILTER_MSG: &str = "framework/preFilterMsg";
 
 fn pod_key(pod: &Pod) -> String {
     format!(
@@ -134,6 +140,7 @@ impl Scheduler {
             next_start_node: 0,
             verbose: true,
             rejected_by: BTreeSet::new(),
+            volumes: plugins::volume_binding::waits::VolumeWaits::default(),
         }
     }
 
@@ -173,7 +180,9 @@ impl Scheduler {
                         .set_pod(&key, Arc::clone(&pod), node_name_of(&pod));
                     self.pods.insert(key, pod);
                 }
-                _ => {}
+                other => {
+                    self.volumes.apply(other, false);
+                }
             }
         }
     }
@@ -183,6 +192,18 @@ impl Scheduler {
         let cluster_event = match &*event.object {
             Object::Pod(pod) => self.on_pod(pod, event.event_type, cx),
             Object::Node(node) => self.on_node(node, event.event_type),
+            other
+                if self
+                    .volumes
+                    .apply(other, event.event_type == EventType::Deleted) =>
+            {
+                for (key, node) in self.volumes.ready() {
+                    if let Some(pod) = self.pods.get(&key).cloned() {
+                        self.send_binding(&key, &pod, &node, cx);
+                    }
+                }
+                Some(ClusterEvent::Storage(other.kind().kind))
+            }
             _ => None,
         };
         if let Some(cluster_event) = cluster_event {
@@ -402,6 +423,7 @@ impl Scheduler {
         };
         let infos = self.cache.infos();
         let mut cycle = CycleState::default();
+        cycle.write(plugins::volume_binding::LISTERS, self.volumes.listers());
         let this = This {
             profile: &profile,
             key,
@@ -418,7 +440,8 @@ impl Scheduler {
         );
         if feasible.is_empty() {
             let total = infos.len();
-            self.unschedulable_pod(key, pod, total, &failures, cx);
+            let pre_filter_msg = cycle.read::<String>(PRE_FILTER_MSG).cloned();
+            self.unschedulable_pod(key, pod, total, &failures, pre_filter_msg.as_deref(), cx);
             return;
         }
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
@@ -464,21 +487,45 @@ impl Scheduler {
             self.cache.set_pod(key, Arc::clone(known), Some(node));
         }
         match binding_cycle(profile, key, pod, node, cycle, cx) {
-            Ok(()) => {
-                let request =
-                    pod_request(Verb::Create, pod)
-                        .subresource("binding")
-                        .body(Body::Binding {
-                            node: node.to_owned(),
-                        });
+            Ok(()) if plugins::volume_binding::writes_of(cycle).is_some() => {
+                let writes = plugins::volume_binding::writes_of(cycle)
+                    .cloned()
+                    .unwrap_or_default();
                 cx.stage(
-                    Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
-                        .node(node)
-                        .pod(key),
+                    Stage::new(
+                        ME,
+                        "prebind",
+                        "waiting",
+                        format!(
+                            "{key}: waiting for {} to be bound",
+                            writes.claims.join(", ")
+                        ),
+                    )
+                    .plugin(plugins::volume_binding::NAME)
+                    .node(node)
+                    .pod(key),
                 );
-                let id = cx.send(request);
-                self.binding.insert(id, (key.to_owned(), node.to_owned()));
+                for object in writes.objects {
+                    let request = Request::new(
+                        ME,
+                        identity(),
+                        Verb::Update,
+                        object.kind(),
+                        object.namespace().map(str::to_owned),
+                        object.name().to_owned(),
+                    )
+                    .body(Body::Object(Box::new(object)));
+                    let id = cx.send(request);
+                    self.volumes.sent(id, key);
+                }
+                self.volumes.wait(key, node, writes.claims);
+                for (key, node) in self.volumes.ready() {
+                    if let Some(pod) = self.pods.get(&key).cloned() {
+                        self.send_binding(&key, &pod, &node, cx);
+                    }
+                }
             }
+            Ok(()) => self.send_binding(key, pod, node, cx),
             Err(message) => {
                 self.assumed.remove(key);
                 self.cache.remove_pod(key);
@@ -497,8 +544,48 @@ impl Scheduler {
         }
     }
 
+    /// Sends the Bind plugin's binding of `key` to `node`.
+    fn send_binding(&mut self, key: &str, pod: &Pod, node: &str, cx: &mut Cx<'_>) {
+        let request = pod_request(Verb::Create, pod)
+            .subresource("binding")
+            .body(Body::Binding {
+                node: node.to_owned(),
+            });
+        cx.stage(
+            Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
+                .node(node)
+                .pod(key),
+        );
+        let id = cx.send(request);
+        self.binding.insert(id, (key.to_owned(), node.to_owned()));
+    }
+
     /// An answer arrived (a binding's, or a status patch's).
     pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if let Some(failed) = self.volumes.answered(id, response.code < 300) {
+            if let Some(key) = failed {
+                self.assumed.remove(&key);
+                self.cache.remove_pod(&key);
+                let (ns, name) = key.split_once('/').unwrap_or(("", &key));
+                let source = self.source_for(&key);
+                let message = format!(
+                    "running PreBind plugin {:?}: {}",
+                    plugins::volume_binding::NAME,
+                    response.message()
+                );
+                cx.event(pod_event(
+                    true,
+                    "FailedScheduling",
+                    message,
+                    (ns, name),
+                    None,
+                    &source,
+                ));
+                self.requeue_failed(&key, BTreeSet::new(), cx);
+                self.kick(cx);
+            }
+            return;
+        }
         let Some((key, node)) = self.binding.remove(&id) else {
             return;
         };
@@ -538,10 +625,11 @@ impl Scheduler {
         pod: &Pod,
         total: usize,
         failures: &BTreeMap<String, (Code, Vec<String>)>,
+        pre_filter_msg: Option<&str>,
         cx: &mut Cx<'_>,
     ) {
         let message = match self.profile_for(pod) {
-            Some(profile) => self.post_filter(key, pod, &profile, failures, cx),
+            Some(profile) => self.post_filter(key, pod, &profile, failures, pre_filter_msg, cx),
             None => fit_error_message(total, failures),
         };
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
@@ -602,6 +690,9 @@ fn binding_cycle(
     };
     for (done, plugin) in profile.reservers.iter().enumerate() {
         let status = plugin.reserve(cycle, pod, node);
+        if status.code == Code::Skip {
+            continue;
+        }
         record(cx, "reserve", plugin.name(), &status);
         if !status.is_success() {
             for earlier in profile.reservers[..=done].iter().rev() {
@@ -633,7 +724,11 @@ fn binding_cycle(
         }
     }
     for plugin in &profile.pre_binders {
-        let status = plugin.pre_bind(cycle, pod, node);
+        let status = match plugin.pre_bind_pre_flight(cycle, pod, node) {
+            pre_flight if pre_flight.code == Code::Skip => continue,
+            pre_flight if !pre_flight.is_success() => pre_flight,
+            _ => plugin.pre_bind(cycle, pod, node),
+        };
         record(cx, "prebind", plugin.name(), &status);
         if !status.is_success() {
             unreserve_all(cycle);
@@ -714,6 +809,8 @@ fn run_filters<'a>(
                 for info in infos {
                     failures.insert(info.name().to_owned(), (code, status.reasons.clone()));
                 }
+                // `Diagnosis.PreFilterMsg`: the FitError quotes it instead of a per-node count.
+                cycle.write(PRE_FILTER_MSG, status.reasons.join(", "));
                 rejected_by.insert(plugin.name());
                 return (Vec::new(), failures);
             }

@@ -41,6 +41,7 @@ impl Scheduler {
         pod: &Pod,
         profile: &ProfilePlugins,
         failures: &Failures,
+        pre_filter_msg: Option<&str>,
         cx: &mut Cx<'_>,
     ) -> String {
         let infos = self.cache.infos();
@@ -58,7 +59,12 @@ impl Scheduler {
             code: Code::UnschedulableAndUnresolvable,
             reasons: Vec::new(),
         };
-        let fit_message = nodes_available(infos.len(), &statuses, &absent);
+        // `FitError.Error` (`pkg/scheduler/framework/types.go`): a `PreFilter`
+        // rejection is quoted as it is, instead of the per-node reasons.
+        let fit_message = match pre_filter_msg {
+            Some(msg) => format!("0/{} nodes are available: {msg}.", infos.len()),
+            None => nodes_available(infos.len(), &statuses, &absent),
+        };
         if profile.post_filters.is_empty() {
             return fit_message;
         }

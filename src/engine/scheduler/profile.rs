@@ -50,12 +50,20 @@ impl ProfilePlugins {
                 .iter()
                 .filter_map(|n| post_filter(n))
                 .collect(),
-            // podflow ships no Reserve, Permit or PreBind plugin: upstream's
-            // (`VolumeBinding`, `DynamicResources`) need volumes and devices
-            // it does not simulate.
-            reservers: Vec::new(),
+            // Of upstream's Reserve and PreBind plugins podflow has
+            // `VolumeBinding`; none of its Permit plugins (`DynamicResources`
+            // needs devices it does not simulate).
+            reservers: profile
+                .reservers
+                .iter()
+                .filter_map(|n| reserver(n))
+                .collect(),
             permits: Vec::new(),
-            pre_binders: Vec::new(),
+            pre_binders: profile
+                .pre_binders
+                .iter()
+                .filter_map(|n| pre_binder(n))
+                .collect(),
             binders: profile.binders.iter().filter_map(|n| binder(n)).collect(),
             percentage_of_nodes_to_score: profile.percentage_of_nodes_to_score,
         }
@@ -96,8 +104,25 @@ fn filter(name: &str, profile: &Profile) -> Option<Arc<dyn FilterPlugin + Send +
         )),
         "PodTopologySpread" => Arc::new(plugins::pod_topology_spread::PodTopologySpread),
         "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
+        "VolumeBinding" => Arc::new(plugins::volume_binding::VolumeBinding),
         _ => return None,
     })
+}
+
+/// The Reserve plugin named `name`, if podflow has it.
+fn reserver(name: &str) -> Option<Arc<dyn ReservePlugin + Send + Sync>> {
+    match name {
+        "VolumeBinding" => Some(Arc::new(plugins::volume_binding::VolumeBinding)),
+        _ => None,
+    }
+}
+
+/// The `PreBind` plugin named `name`, if podflow has it.
+fn pre_binder(name: &str) -> Option<Arc<dyn PreBindPlugin + Send + Sync>> {
+    match name {
+        "VolumeBinding" => Some(Arc::new(plugins::volume_binding::VolumeBinding)),
+        _ => None,
+    }
 }
 
 /// The `PostFilter` plugin named `name`, if podflow has it.
@@ -152,10 +177,15 @@ mod tests {
                 "NodeAffinity",
                 "NodePorts",
                 "NodeResourcesFit",
+                "VolumeBinding",
                 "PodTopologySpread",
                 "InterPodAffinity"
             ]
         );
+        let reservers: Vec<&str> = p.reservers.iter().map(|r| r.name()).collect();
+        assert_eq!(reservers, ["VolumeBinding"]);
+        let pre_binders: Vec<&str> = p.pre_binders.iter().map(|r| r.name()).collect();
+        assert_eq!(pre_binders, ["VolumeBinding"]);
         let post_filters: Vec<&str> = p.post_filters.iter().map(|f| f.name()).collect();
         assert_eq!(post_filters, ["DefaultPreemption"]);
         let binders: Vec<&str> = p.binders.iter().map(|b| b.name()).collect();

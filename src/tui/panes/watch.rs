@@ -239,20 +239,20 @@ mod tests {
     #[test]
     fn after_the_bind_the_kubelet_hears_of_the_pod() {
         let t = nginx_timeline();
-        let at = find(&t, "← ADDED pods/default/nginx rv=70");
+        let at = find(&t, "← ADDED pods/default/nginx rv=79");
         let model = model_at(&t, at, &PaneState::default());
         let last = model.lines.last().expect("a watch line");
         assert!(last.watcher.starts_with("kubelet/node-"), "{last:?}");
         assert_eq!(last.event_type, "ADDED");
         assert_eq!(last.object, "pods/default/nginx");
-        assert_eq!(last.resource_version, "70");
+        assert_eq!(last.resource_version, "79");
         assert_eq!(model.current, Some(at), "the current record is lit");
         assert_eq!(model.lines[0].watcher, "kube-scheduler");
-        assert_eq!(model.lines[0].resource_version, "69");
+        assert_eq!(model.lines[0].resource_version, "78");
 
         let text = render_pane(&t, at, PaneId::Watch, 60, 20);
-        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=69"));
-        assert!(text.contains("← ADDED pods/default/nginx rv=70"));
+        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=78"));
+        assert!(text.contains("← ADDED pods/default/nginx rv=79"));
         assert!(text.lines().any(|l| l.contains("│kubelet/node-")));
     }
 
@@ -302,10 +302,10 @@ mod tests {
         };
         // 2 inner rows: scrolled all the way, the oldest page shows.
         let text = render_pane_with(&t, end, PaneId::Watch, 60, 4, Lang::En, &state);
-        assert!(text.contains("rv=69"), "{text}");
+        assert!(text.contains("rv=78"), "{text}");
         let text = render_pane(&t, end, PaneId::Watch, 60, 4);
-        assert!(text.contains("rv=72"), "{text}");
-        assert!(!text.contains("rv=69"), "{text}");
+        assert!(text.contains("rv=81"), "{text}");
+        assert!(!text.contains("rv=78"), "{text}");
     }
 
     #[test]

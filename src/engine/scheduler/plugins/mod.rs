@@ -14,3 +14,4 @@ pub mod node_resources_fit;
 pub mod node_unschedulable;
 pub mod pod_topology_spread;
 pub mod taint_toleration;
+pub mod volume_binding;

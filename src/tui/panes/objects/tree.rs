@@ -167,6 +167,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::large_stack_arrays)] // five objects of test data (`Object` holds a PersistentVolume inline)
     fn dependents_hang_under_their_owners_and_orphans_are_roots() {
         let mut store = Store::new();
         for o in [

@@ -895,7 +895,7 @@ mod tests {
                 "kube-apiserver → kubectl: 201",
                 "kubectl ◀─●─ kube-apiserver",
             ),
-            ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 68"),
+            ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 77"),
             ("kube-scheduler ← ADDED pods", "▼● ADDED pods/default/nginx"),
             (
                 "kube-scheduler → kube-apiserver: POST",
