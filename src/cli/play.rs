@@ -61,6 +61,10 @@ pub struct PlayArgs {
     /// The colours: dark, light, or high contrast for projectors.
     #[arg(long, value_enum, default_value_t)]
     pub theme: ThemeArg,
+    /// Presenter mode, for a projector: fewer, larger panes in high
+    /// contrast; playing pauses at each step; `b` blanks the screen.
+    #[arg(long)]
+    pub present: bool,
     /// Seed for everything random.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -140,6 +144,9 @@ fn screenshot(
     let app = match start {
         Start::Lesson(lesson) => {
             let mut app = record::driver::lesson_app(*lesson, lang)?;
+            if args.present {
+                app.start_presenting();
+            }
             let len = app.lesson.as_ref().map_or(0, |p| p.len());
             if step == 0 || step > len {
                 return Err(out_of_range(len));
@@ -149,6 +156,9 @@ fn screenshot(
         }
         Start::Sandbox | Start::Picker => {
             let mut app = record::driver::app(sandbox_timeline(args, embedded)?, lang);
+            if args.present {
+                app.start_presenting();
+            }
             let len = app.timeline.len();
             if step == 0 || step > len.max(1) {
                 return Err(out_of_range(len));
@@ -190,6 +200,9 @@ fn run_with(
     };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let mut app = App::new(timeline, lang, theme, no_color);
+    if args.present {
+        app.start_presenting();
+    }
     app.progress_path = progress::default_path();
     if let Some(path) = &app.progress_path {
         let (saved, warning) = progress::load(path);

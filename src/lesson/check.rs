@@ -67,6 +67,9 @@ fn statics(lesson: &Lesson) -> Result<(), InputError> {
     }
     for (i, step) in doc.steps.iter().enumerate() {
         let n = i + 1;
+        if let Some(notes) = step.value.notes() {
+            translated(lesson, &format!("step {n} notes"), notes)?;
+        }
         match &step.value {
             Step::Narrate(narrate) => {
                 translated(lesson, &format!("step {n} (narrate)"), &narrate.text)?;

@@ -91,6 +91,19 @@ pub enum Step {
     Goal(Goal),
 }
 
+impl Step {
+    /// The step's presenter notes (`notes:`), if it has them.
+    pub fn notes(&self) -> Option<&Spanned<Text>> {
+        match self {
+            Step::Narrate(s) => s.notes.as_ref(),
+            Step::Command(s) => s.notes.as_ref(),
+            Step::Pause(s) => s.notes.as_ref(),
+            Step::Quiz(s) => s.notes.as_ref(),
+            Step::Goal(s) => s.notes.as_ref(),
+        }
+    }
+}
+
 /// `narrate:` text, and the moment the engine runs to while it shows.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -98,6 +111,9 @@ pub struct Narrate {
     pub text: Spanned<Text>,
     #[serde(default)]
     pub until: Option<Spanned<String>>,
+    /// What the presenter says here, shown only in presenter mode's status bar.
+    #[serde(default)]
+    pub notes: Option<Spanned<Text>>,
 }
 
 /// `command:` a line of the cluster language, with optional text.
@@ -107,6 +123,9 @@ pub struct CommandStep {
     pub run: Spanned<String>,
     #[serde(default)]
     pub text: Option<Spanned<Text>>,
+    /// What the presenter says here, shown only in presenter mode's status bar.
+    #[serde(default)]
+    pub notes: Option<Spanned<Text>>,
 }
 
 /// `pause:` with an optional note for the presenter.
@@ -115,6 +134,9 @@ pub struct CommandStep {
 pub struct Pause {
     #[serde(default)]
     pub text: Option<Spanned<Text>>,
+    /// What the presenter says here, shown only in presenter mode's status bar.
+    #[serde(default)]
+    pub notes: Option<Spanned<Text>>,
 }
 
 /// `quiz:` a question, its choices and the explanation shown after answering.
@@ -124,6 +146,9 @@ pub struct Quiz {
     pub question: Spanned<Text>,
     pub choices: Vec<Spanned<Choice>>,
     pub explain: Spanned<Text>,
+    /// What the presenter says here, shown only in presenter mode's status bar.
+    #[serde(default)]
+    pub notes: Option<Spanned<Text>>,
 }
 
 /// One choice of a quiz.
@@ -162,6 +187,9 @@ pub struct Goal {
     /// The lesson file the editor opens at (`e`), for the student to change.
     #[serde(default)]
     pub edit: Option<Spanned<String>>,
+    /// What the presenter says here, shown only in presenter mode's status bar.
+    #[serde(default)]
+    pub notes: Option<Spanned<Text>>,
 }
 
 #[cfg(test)]
@@ -180,5 +208,40 @@ mod tests {
         assert_eq!(n.until.as_ref().unwrap().referenced.column(), 14);
         assert!(n.text.value.zh.is_none());
         assert!(matches!(file.steps[1].value, Step::Pause(_)));
+    }
+
+    #[test]
+    fn notes_are_optional_on_every_step_kind() {
+        let head = "id: x\ntitle: {en: a, zh: b}\nsummary: {en: a, zh: b}\nsteps:\n";
+        let table = [
+            ("  - narrate: {text: {en: a, zh: b}}\n", None),
+            (
+                "  - narrate: {text: {en: a, zh: b}, notes: {en: say, zh: 说}}\n",
+                Some("say"),
+            ),
+            (
+                "  - command: {run: get pods, notes: {en: run it, zh: 运行}}\n",
+                Some("run it"),
+            ),
+            ("  - pause: {notes: {en: talk, zh: 讲}}\n", Some("talk")),
+            ("  - pause: {}\n", None),
+            (
+                "  - quiz: {question: {en: q}, choices: [{en: a, correct: true}], explain: {en: e}, notes: {en: ask}}\n",
+                Some("ask"),
+            ),
+            (
+                "  - goal: {task: {en: t}, check: pod web Running, solution: [get pods], notes: {en: wait}}\n",
+                Some("wait"),
+            ),
+        ];
+        for (step, want) in table {
+            let file: LessonFile = serde_saphyr::from_str(&format!("{head}{step}"))
+                .unwrap_or_else(|e| panic!("{step}: {e}"));
+            let notes = file.steps[0].value.notes().map(|n| n.value.pick(false));
+            assert_eq!(notes, want, "{step}");
+        }
+        // Unknown fields are still refused next to notes.
+        let bad = format!("{head}  - pause: {{notes: {{en: a}}, note: {{en: b}}}}\n");
+        assert!(serde_saphyr::from_str::<LessonFile>(&bad).is_err());
     }
 }

@@ -48,6 +48,10 @@ pub enum Action {
     Lesson(LessonKey),
     /// A key of the lesson's editor.
     Edit(EditKey),
+    /// Presenter mode: black out the screen until the next key.
+    Blank,
+    /// Presenter mode: show the dense panes (watch, objects, explain, logs) or hide them.
+    ToggleDense,
 }
 
 /// What the app asks the loop to do after an update.

@@ -73,6 +73,8 @@ pub struct App {
     pub progress_path: Option<PathBuf>,
     /// Playing stops here (a lesson step's end) rather than at the last step.
     pub(crate) stop_at: Option<usize>,
+    /// Presenter mode (`--present`) and its state.
+    pub presenter: super::present::Presenter,
 }
 
 impl App {
@@ -101,6 +103,7 @@ impl App {
             progress: Progress::default(),
             progress_path: None,
             stop_at: None,
+            presenter: super::present::Presenter::default(),
         }
     }
 
@@ -177,6 +180,9 @@ impl App {
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Tick {
             self.notice = None;
+        }
+        if let Some(effects) = self.update_present(action) {
+            return effects;
         }
         if self.picker.is_some() {
             return self.update_picker(action);
@@ -283,17 +289,15 @@ impl App {
     fn arrange(&mut self, action: Action) {
         match action {
             Action::FocusNext | Action::FocusPrev => {
-                let i = PaneId::ALL
-                    .iter()
-                    .position(|p| *p == self.focus)
-                    .unwrap_or(0);
-                let n = PaneId::ALL.len();
+                let order = self.focus_order();
+                let i = order.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let n = order.len();
                 let next = if action == Action::FocusNext {
                     i + 1
                 } else {
                     i + n - 1
                 };
-                self.focus = PaneId::ALL[next % n];
+                self.focus = order[next % n];
             }
             Action::Focus(pane) => self.focus = pane,
             Action::ToggleZoom => self.zoomed = !self.zoomed,

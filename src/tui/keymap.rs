@@ -36,13 +36,16 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('/') => Action::OpenFilter,
         KeyCode::Down | KeyCode::Char('j') => Action::Select(1),
         KeyCode::Up | KeyCode::Char('k') => Action::Select(-1),
-        KeyCode::Char('n') => Action::Lesson(LessonKey::NextStep),
-        KeyCode::Char('p') => Action::Lesson(LessonKey::PrevStep),
+        // Presentation clickers send Page Down / Page Up (and `b` to blank).
+        KeyCode::Char('n') | KeyCode::PageDown => Action::Lesson(LessonKey::NextStep),
+        KeyCode::Char('p') | KeyCode::PageUp => Action::Lesson(LessonKey::PrevStep),
         KeyCode::Enter => Action::Lesson(LessonKey::Confirm),
         KeyCode::Char('i') => Action::Lesson(LessonKey::Hint),
         KeyCode::Char('r') => Action::Lesson(LessonKey::Reset),
         KeyCode::Char('s') => Action::Lesson(LessonKey::Solution),
         KeyCode::Char('e') => Action::Lesson(LessonKey::Edit),
+        KeyCode::Char('b') => Action::Blank,
+        KeyCode::Char('d') => Action::ToggleDense,
         KeyCode::Char(c @ '1'..='9') => Action::Lesson(LessonKey::Choose(
             u8::try_from(c.to_digit(10).unwrap_or(1)).unwrap_or(1),
         )),
@@ -124,6 +127,30 @@ pub const LESSON_HELP: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The presenter's keys, listed by the help overlay in presenter mode only.
+pub const PRESENT_HELP: &[(&str, &str, &str)] = &[
+    (
+        "space",
+        "play to the next step marker, then pause",
+        "播放到下一个步骤标记后暂停",
+    ),
+    (
+        "PgDn PgUp",
+        "next / previous lesson step (a clicker's keys)",
+        "下一个 / 上一个课程步骤（翻页笔的按键）",
+    ),
+    (
+        "b",
+        "blank the screen (any key returns)",
+        "黑屏（按任意键返回）",
+    ),
+    (
+        "d",
+        "show / hide the dense panes (watch, objects, logs)",
+        "显示 / 隐藏细节面板（watch、对象、日志）",
+    ),
+];
+
 /// The keys the help overlay and the status bar list: (keys, English, Chinese).
 pub const HELP: &[(&str, &str, &str)] = &[
     ("space", "play / pause", "播放 / 暂停"),
@@ -177,6 +204,15 @@ mod tests {
         assert_eq!(action_for(key(KeyCode::Char(']'))), Some(Action::NextPhase));
         assert_eq!(action_for(key(KeyCode::End)), Some(Action::Last));
         assert_eq!(action_for(key(KeyCode::Char('x'))), None);
+        assert_eq!(action_for(key(KeyCode::Char('b'))), Some(Action::Blank));
+        assert_eq!(
+            action_for(key(KeyCode::Char('d'))),
+            Some(Action::ToggleDense)
+        );
+        assert_eq!(
+            action_for(key(KeyCode::PageDown)),
+            Some(Action::Lesson(LessonKey::NextStep))
+        );
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for(ctrl_c), Some(Action::Quit));
         assert_eq!(bar_action_for(ctrl_c), Some(Action::Cancel));

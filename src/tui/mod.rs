@@ -11,6 +11,7 @@ pub mod lesson;
 pub mod narrate;
 pub mod panes;
 pub mod phases;
+pub mod present;
 pub mod render;
 pub mod run;
 pub mod terminal;

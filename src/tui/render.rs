@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::app::{App, Overlay, SPEEDS};
-use super::keymap::{HELP, LESSON_HELP};
+use super::keymap::{HELP, LESSON_HELP, PRESENT_HELP};
 use super::layout::{self, Screen};
 use super::panes::{self, PaneCx};
 use super::theme::Theme;
@@ -17,7 +17,12 @@ use crate::engine::clock::SimTime;
 impl App {
     /// The screen's layout for an area (also used to map mouse clicks).
     pub fn screen(&self, area: Rect) -> Screen {
-        layout::layout(area, self.zoomed.then_some(self.focus))
+        let zoomed = self.zoomed.then_some(self.focus);
+        if self.presenter.on {
+            super::present::layout(area, zoomed, self.presenter.dense)
+        } else {
+            layout::layout(area, zoomed)
+        }
     }
 
     /// The current theme's styles.
@@ -28,6 +33,10 @@ impl App {
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        if self.presenter.blank {
+            super::present::blank(area, self.no_color, buf);
+            return;
+        }
         let theme = self.styles();
         buf.set_style(area, theme.text);
         if self.picker.is_some() {
@@ -55,7 +64,11 @@ impl Widget for &App {
         {
             super::lesson::view::panel(self, player, &theme, rect, buf);
         }
-        status_bar(self, &theme, screen.status, buf);
+        if self.presenter.on {
+            super::present::status_bar(self, &theme, screen.status, buf);
+        } else {
+            status_bar(self, &theme, screen.status, buf);
+        }
         match &self.overlay {
             Overlay::None => {}
             Overlay::Help => help(self, &theme, area, buf),
@@ -65,6 +78,12 @@ impl Widget for &App {
                 let rect = editor_area(&screen).unwrap_or(area);
                 super::lesson::editor_view::editor(self, editor, &theme, rect, buf);
             }
+        }
+        if self.presenter.on
+            && self.theme == super::theme::ThemeName::HighContrast
+            && !self.no_color
+        {
+            super::present::projector(area, buf);
         }
     }
 }
@@ -224,8 +243,10 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     } else {
         &[]
     };
+    // The presenter's keys only where they work.
+    let present_keys: &[(&str, &str, &str)] = if app.presenter.on { PRESENT_HELP } else { &[] };
     let width = area.width.saturating_sub(4).min(72);
-    let height = u16::try_from(HELP.len() + lesson_keys.len() + 6)
+    let height = u16::try_from(HELP.len() + lesson_keys.len() + present_keys.len() + 5)
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
     let rect = Rect::new(
@@ -235,9 +256,13 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(rect, buf);
-    let mut lines: Vec<Line> = HELP
+    // In presenter mode its own `space` line replaces the plain one.
+    let plain = HELP
         .iter()
+        .filter(|(keys, ..)| !(app.presenter.on && *keys == "space"));
+    let mut lines: Vec<Line> = plain
         .chain(lesson_keys)
+        .chain(present_keys)
         .map(|(keys, en, zh)| {
             Line::from(vec![
                 Span::styled(format!(" {keys:<10} "), theme.component),

@@ -103,6 +103,10 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
 }
 
 fn key_action(app: &App, key: KeyEvent) -> Option<Action> {
+    // Any key brings a blanked screen back (and does nothing else).
+    if app.presenter.blank {
+        return (key.kind != crossterm::event::KeyEventKind::Release).then_some(Action::Cancel);
+    }
     match app.overlay {
         Overlay::Command(_) | Overlay::Filter(..) => keymap::bar_action_for(key),
         Overlay::Editor(_) => keymap::editor_action_for(key),

@@ -74,6 +74,11 @@ impl Player {
         self.len() == 0
     }
 
+    /// Where the step shown ends (the cursor its run left), once it ran.
+    pub fn step_end(&self) -> Option<usize> {
+        self.ends.get(self.step).copied().flatten()
+    }
+
     /// The step shown.
     pub fn current(&self) -> Option<&Step> {
         self.lesson.doc.steps.get(self.step).map(|s| &s.value)
