@@ -7,6 +7,7 @@
 //! Small files live in `tests/bad-input/hostile/`; the huge ones (100 MB,
 //! 100,000 `[`, 10,000 containers, a 10,000-character name) are made here.
 
+use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -213,7 +214,7 @@ fn huge_objects_are_refused_by_the_api_server() {
     let mut pod =
         String::from("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n");
     for i in 0..10_000 {
-        pod.push_str(&format!("  - {{name: c{i}, image: nginx}}\n"));
+        writeln!(pod, "  - {{name: c{i}, image: nginx}}").unwrap();
     }
     std::fs::write(dir.join("many.yaml"), pod).unwrap();
     // kubectl apply's last-applied-configuration annotation outgrows the API server's limit.

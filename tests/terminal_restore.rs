@@ -8,7 +8,6 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::OwnedFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -72,7 +71,7 @@ impl Session {
         // Our copies of the slave go with `command`: the master reads EOF once podflow is gone.
         drop(command);
         Session {
-            master: File::from(OwnedFd::from(master)),
+            master: File::from(master),
             child,
             output: Vec::new(),
             state,

@@ -29,9 +29,10 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         .draw(|frame| frame.render_widget(&*app, frame.area()))?;
     // Test-only, not a user setting: `tests/terminal_restore.rs` sets it to check
     // that the panic hook gives the terminal back after a frame was drawn.
-    if std::env::var_os("PODFLOW_TEST_PANIC").is_some_and(|v| v == "1") {
-        panic!("PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame");
-    }
+    assert!(
+        std::env::var_os("PODFLOW_TEST_PANIC").is_none_or(|v| v != "1"),
+        "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
+    );
     loop {
         let actions: Vec<Action> = tokio::select! {
             event = events.next() => match event {
