@@ -37,9 +37,11 @@ fn problem(error: &serde_saphyr::Error) -> String {
         Some((place, rest)) if place.starts_with("line ") => rest,
         _ => first,
     };
+    let first = first.rfind(" at line ").map_or(first, |i| &first[..i]);
+    // A hint to saphyr's caller, not to the author of the lesson.
     first
-        .rfind(" at line ")
-        .map_or(first, |i| &first[..i])
+        .strip_suffix(", set DuplicateKeyPolicy in Options if acceptable")
+        .unwrap_or(first)
         .to_owned()
 }
 
@@ -62,8 +64,8 @@ impl Lesson {
     /// Reads the lesson file at `path`.
     pub fn load(path: &str) -> Result<Lesson, InputError> {
         let bytes = scenario::read_file(path)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| InputError::file(path, "the file is not UTF-8 text"))?;
+        // Refused as a manifest is: a binary file or bytes that are not UTF-8, with their place.
+        let text = scenario::decode(path, &bytes)?;
         let folder = Path::new(path)
             .parent()
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
@@ -153,6 +155,10 @@ mod tests {
             (
                 format!("{HEAD}colour: red\nsteps: []\n"),
                 "x.yaml:4:1: unknown field `colour`, expected one of id, title, summary, minutes, cluster, identity, files, steps",
+            ),
+            (
+                format!("{HEAD}id: y\nsteps: []\n"),
+                "x.yaml:4:1: duplicate mapping key: id",
             ),
         ];
         for (text, want) in cases {

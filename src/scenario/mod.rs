@@ -2,6 +2,7 @@
 //! with file, line, column and field path for every error.
 
 mod cluster;
+mod floats;
 pub mod generate;
 mod images;
 mod input;
@@ -22,4 +23,5 @@ pub use location::{InputError, Location};
 pub use manifest::{Manifest, parse_manifests};
 pub use simulation::{Registry, RegistryImage, SIMULATION_API_VERSION, Simulation, User};
 pub use text::MAX_INPUT_BYTES;
+pub(crate) use text::decode;
 pub use unknown_fields::unknown_fields;

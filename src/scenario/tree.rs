@@ -30,6 +30,10 @@ pub(crate) enum NodeValue {
     String(String),
     Seq(Vec<Node>),
     Map(Vec<(String, Node)>),
+    /// A float YAML reads as infinite or not-a-number (`.inf`, `.nan`, or `1e400`,
+    /// which overflows); [`super::floats::resolve`] turns it into what go-yaml and
+    /// `sigs.k8s.io/yaml` make of it before anything else sees the tree.
+    NonFinite,
 }
 
 /// One step of a field path: a map key or a list index.
@@ -45,7 +49,7 @@ impl Node {
     /// become null).
     pub fn to_json(&self) -> Value {
         match &self.value {
-            NodeValue::Null => Value::Null,
+            NodeValue::Null | NodeValue::NonFinite => Value::Null,
             NodeValue::Bool(b) => Value::Bool(*b),
             NodeValue::Number(n) => Value::Number(n.clone()),
             NodeValue::String(s) => Value::String(s.clone()),
@@ -205,7 +209,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 }
 
 fn float(v: f64) -> NodeValue {
-    Number::from_f64(v).map_or(NodeValue::Null, NodeValue::Number)
+    Number::from_f64(v).map_or(NodeValue::NonFinite, NodeValue::Number)
 }
 
 /// A map key as JSON needs it: YAML allows `1:` or `true:` as keys, and
@@ -267,6 +271,8 @@ fn yaml_options() -> serde_saphyr::Options {
     // last one wins (in `Node::to_json`).
     serde_saphyr::options! {
         budget: Some(budget),
+        // Non-finite floats reach the visitor, to be resolved against the text.
+        non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
         duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
     }
 }
@@ -279,12 +285,21 @@ pub(crate) struct ParseError {
     pub problem: String,
     pub line: usize,
     pub column: usize,
-    /// Whether the input was read as JSON.
+    /// Whether the problem is worded whole, as Go's JSON code words it (the input was
+    /// read as JSON, or YAML became JSON it cannot hold), not as go-yaml's `yaml: ...`.
     pub json: bool,
 }
 
 /// Reads every non-empty YAML document of `text`, in order.
 pub(crate) fn parse_yaml(text: &str) -> Result<Vec<Node>, ParseError> {
+    let mut nodes = read_yaml(text)?;
+    for node in &mut nodes {
+        super::floats::resolve(text, node)?;
+    }
+    Ok(nodes)
+}
+
+fn read_yaml(text: &str) -> Result<Vec<Node>, ParseError> {
     serde_saphyr::from_multiple_with_options::<Node>(text, yaml_options()).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| {
             (

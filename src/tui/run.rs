@@ -19,12 +19,20 @@ use super::terminal::Tui;
 
 /// Runs the interface until the user quits or a signal arrives.
 pub async fn run(app: &mut App) -> io::Result<()> {
+    // The handlers first: a SIGTERM right after the terminal is taken over must
+    // still find them, or it ends podflow with the terminal in raw mode.
+    let mut signals = Signals::new()?;
     let mut tui = Tui::enter()?;
     let mut events = EventStream::new();
     let mut ticker: Option<Interval> = None;
-    let mut signals = Signals::new()?;
     tui.terminal
         .draw(|frame| frame.render_widget(&*app, frame.area()))?;
+    // Test-only, not a user setting: `tests/terminal_restore.rs` sets it to check
+    // that the panic hook gives the terminal back after a frame was drawn.
+    assert!(
+        std::env::var_os("PODFLOW_TEST_PANIC").is_none_or(|v| v != "1"),
+        "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
+    );
     loop {
         let actions: Vec<Action> = tokio::select! {
             event = events.next() => match event {

@@ -1,0 +1,8 @@
+//! Any bytes as a manifest file: `parse_manifests` returns, never panics or hangs.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = podflow::scenario::parse_manifests("fuzz.yaml", data);
+});
