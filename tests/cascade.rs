@@ -155,3 +155,35 @@ fn a_user_finalizer_keeps_the_object_until_a_patch_removes_it() {
         "the patch that emptied the finalizers deleted it"
     );
 }
+
+/// Two `ReplicaSets` that own each other (`blockOwnerDeletion` both ways),
+/// one deleted in the foreground: the collector makes the dependent's
+/// references non-blocking to break the cycle ("to prevent potential cycle",
+/// `attemptToDeleteItem`), the freed owner loses its finalizer
+/// (`addUnblockedOwnersToDeleteQueue`), and both are gone.
+#[test]
+fn an_owner_cycle_deleted_in_the_foreground_ends_with_both_gone() {
+    // The fixture's UIDs are those the default seed gives the two.
+    let records = run(
+        None,
+        &[
+            &apply("owner-cycle.yaml"),
+            "delete rs a --cascade=foreground",
+        ],
+        |_| {},
+    );
+    assert!(of_kind(&records, "ReplicaSet").is_empty());
+    let deleted = deleted_keys(&records);
+    assert!(
+        deleted.contains(&"/registry/replicasets/default/a".to_owned()),
+        "{deleted:?}"
+    );
+    assert!(
+        deleted.contains(&"/registry/replicasets/default/b".to_owned()),
+        "{deleted:?}"
+    );
+    let unblocked = records.iter().any(
+        |r| matches!(&r.body, Record::Stage(s) if s.stage == "sync" && s.outcome == "unblock"),
+    );
+    assert!(unblocked, "the cycle is broken by an unblocking patch");
+}

@@ -227,7 +227,6 @@ fn huge_objects_are_refused_by_the_api_server() {
 }
 
 #[test]
-#[ignore = "hangs: the garbage collector's foreground deletion has no cycle detection (see report)"]
 fn an_owner_reference_cycle_deleted_in_the_foreground_terminates() {
     let dir = Path::new(DIR);
     assert_traced(

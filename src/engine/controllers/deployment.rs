@@ -147,7 +147,7 @@ fn scaled_rs(d: &Deployment, rs: &ReplicaSet, to: i32) -> ReplicaSet {
     set_replicas_annotations(
         annotations,
         util::replicas(d),
-        util::replicas(d) + util::max_surge(d),
+        util::replicas(d).saturating_add(util::max_surge(d)),
     );
     rs.spec.replicas = Some(to);
     rs
@@ -208,7 +208,7 @@ fn new_replica_set(d: &Deployment, olds: &[&ReplicaSet], revision: i64) -> Repli
     set_replicas_annotations(
         &mut annotations,
         util::replicas(d),
-        util::replicas(d) + util::max_surge(d),
+        util::replicas(d).saturating_add(util::max_surge(d)),
     );
     let mut rs = ReplicaSet {
         metadata: ObjectMeta {

@@ -63,13 +63,13 @@ pub fn scaled_value(value: &IntOrString, total: i32, round_up: bool) -> i32 {
         IntOrString::Int(v) => *v,
         IntOrString::String(s) => {
             let percent: i64 = s.trim_end_matches('%').parse().unwrap_or(0);
-            let product = percent * i64::from(total);
+            let product = percent.saturating_mul(i64::from(total));
             let scaled = if round_up {
-                (product + 99).div_euclid(100)
+                product.saturating_add(99).div_euclid(100)
             } else {
                 product.div_euclid(100)
             };
-            i32::try_from(scaled).unwrap_or(0)
+            i32::try_from(scaled).unwrap_or(i32::MAX)
         }
     }
 }
@@ -121,8 +121,10 @@ pub fn new_rs_new_replicas(d: &Deployment, all: &[&ReplicaSet], new_rs_replicas:
     if !is_rolling(d) {
         return replicas(d);
     }
-    let current: i32 = all.iter().map(|rs| rs_replicas(rs)).sum();
-    let max_total = replicas(d) + max_surge(d);
+    let current = all
+        .iter()
+        .fold(0_i32, |sum, rs| sum.saturating_add(rs_replicas(rs)));
+    let max_total = replicas(d).saturating_add(max_surge(d));
     if current >= max_total {
         return new_rs_replicas;
     }
@@ -393,6 +395,28 @@ mod tests {
         assert_eq!(resolve_fenceposts(None, None, 3), (1, 0));
         assert_eq!(resolve_fenceposts(None, None, 4), (1, 1));
         assert_eq!(resolve_fenceposts(None, None, 10), (3, 2));
+        // The largest replica count validation allows: no overflow.
+        assert_eq!(
+            resolve_fenceposts(Some(&s("999999999999%")), None, i32::MAX),
+            (i32::MAX, 536_870_911)
+        );
+    }
+
+    #[test]
+    fn the_largest_deployment_never_overflows() {
+        let d: Deployment = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "x"},
+            "spec": {"replicas": i32::MAX, "selector": {},
+                "strategy": {"type": "RollingUpdate"}, "template": {}}
+        }))
+        .unwrap();
+        let rs: ReplicaSet = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "x-1"},
+            "spec": {"replicas": i32::MAX, "selector": {}}
+        }))
+        .unwrap();
+        assert_eq!(new_rs_new_replicas(&d, &[&rs, &rs], 5), 5);
+        assert_eq!(max_surge(&d), 536_870_912);
     }
 
     #[test]

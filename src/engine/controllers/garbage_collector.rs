@@ -39,6 +39,9 @@ enum Step {
     /// A live look-up of the dependent's owner at this index.
     GetOwner(usize),
     Delete,
+    /// The dependent's blocking owner references made non-blocking, before
+    /// its deletion (`unblockOwnerReferencesStrategicMergePatch`).
+    Unblock,
     /// A dependent's reference to an orphaning owner removed; the owner's
     /// finalizer goes once none is left.
     Unlink,
@@ -52,11 +55,15 @@ struct Attempt {
     kind: &'static Kind,
     namespace: String,
     name: String,
+    uid: String,
     owners: Vec<OwnerReference>,
     /// An owner is deleting its dependents in the foreground and this one blocks it.
     waited_for: bool,
     /// Whether objects name this one as their owner.
     has_dependents: bool,
+    /// Whether one of those is itself deleting its dependents in the
+    /// foreground: a possible cycle.
+    dependent_deleting: bool,
     /// The propagation its own finalizers ask for.
     own_policy: Propagation,
 }
@@ -80,6 +87,32 @@ fn item_key(object: &Object) -> String {
 fn deleting_with(object: &Object, finalizer: &str) -> bool {
     let meta = object.metadata();
     meta.deletion_timestamp.is_some() && meta.finalizers.iter().flatten().any(|f| f == finalizer)
+}
+
+/// The keys of the owners named by `refs` (references of `dependent`) that
+/// are cached and deleting their dependents in the foreground.
+fn waiting_owners<'a>(
+    informers: &Informers,
+    dependent: &Object,
+    refs: impl Iterator<Item = &'a OwnerReference>,
+) -> Vec<String> {
+    let mut keys = Vec::new();
+    for r in refs {
+        let Some(informer) = informer_for(informers, &r.kind) else {
+            continue;
+        };
+        let owner_key = match dependent.namespace() {
+            Some(ns) => format!("{ns}/{}", r.name),
+            None => r.name.clone(),
+        };
+        if let Some(owner) = informer.get(&owner_key)
+            && owner.metadata().uid.as_deref() == Some(r.uid.as_str())
+            && deleting_with(owner, FOREGROUND_FINALIZER)
+        {
+            keys.push(item_key(owner));
+        }
+    }
+    keys
 }
 
 /// Every cached dependent of the owner with `uid`, across the dependents' informers.
@@ -115,6 +148,47 @@ fn dependents_of<'a>(
 }
 
 impl GarbageCollector {
+    /// An owner waits for this dependent while one of its own dependents
+    /// waits for it: to break the possible cycle, its blocking references
+    /// become non-blocking first, then it is deleted in the foreground
+    /// (`attemptToDeleteItem`, "to prevent potential cycle").
+    fn unblock(&mut self, key: &str, mut attempt: Attempt, cx: &mut Cx<'_>) -> Progress {
+        sync_stage(
+            NAME,
+            "unblock",
+            format!(
+                "{key}: an owner and a dependent are both deleting in the foreground; \
+                 making its owner references non-blocking to prevent a cycle"
+            ),
+            cx,
+        );
+        let refs: Vec<OwnerReference> = attempt
+            .owners
+            .iter()
+            .filter(|o| o.block_owner_deletion == Some(true))
+            .map(|o| OwnerReference {
+                block_owner_deletion: Some(false),
+                ..o.clone()
+            })
+            .collect();
+        let patch = serde_json::json!({
+            "metadata": {"ownerReferences": refs, "uid": attempt.uid}
+        });
+        let request = client::request(
+            NAME,
+            Verb::Patch,
+            attempt.kind,
+            Some(&attempt.namespace),
+            &attempt.name,
+        )
+        .body(Body::Patch(patch));
+        let id = cx.send(request);
+        self.inflight.insert(id, (key.to_owned(), Step::Unblock));
+        attempt.dependent_deleting = false;
+        self.attempts.insert(key.to_owned(), attempt);
+        Progress::Waiting
+    }
+
     /// Looks up the owner at `index` of the attempt, or deletes the dependent when none is left.
     fn next(&mut self, key: &str, attempt: Attempt, index: usize, cx: &mut Cx<'_>) -> Progress {
         let (request, step) = if let Some(owner) = attempt.owners.get(index) {
@@ -134,6 +208,9 @@ impl GarbageCollector {
             // An owner waiting for this dependent makes it go in the
             // foreground when it has dependents of its own; else its own
             // finalizers decide (attemptToDeleteItem).
+            if attempt.waited_for && attempt.has_dependents && attempt.dependent_deleting {
+                return self.unblock(key, attempt, cx);
+            }
             let policy = if attempt.waited_for && attempt.has_dependents {
                 Propagation::Foreground
             } else {
@@ -218,8 +295,16 @@ impl GarbageCollector {
             ),
             cx,
         );
-        for dependent in blocking {
-            enqueue(NAME, &mut self.queue, &dependent, cx);
+        // A blocking dependent that is itself deleting its dependents is
+        // left to its own sync (`processDeletingDependentsItem`), so a cycle
+        // of owners does not queue itself for ever.
+        let own_sync: Vec<String> = all_dependents(informers, &ns, &uid)
+            .into_iter()
+            .filter(|d| deleting_with(d, FOREGROUND_FINALIZER))
+            .map(|d| item_key(d))
+            .collect();
+        for dependent in blocking.iter().filter(|d| !own_sync.contains(d)) {
+            enqueue(NAME, &mut self.queue, dependent, cx);
         }
         Progress::Done
     }
@@ -337,23 +422,34 @@ impl Controller for GarbageCollector {
                     );
                 }
                 // An owner waiting for this dependent may now lose its finalizer.
-                for r in object.metadata().owner_references.iter().flatten() {
-                    let Some(informer) = informer_for(informers, &r.kind) else {
-                        continue;
-                    };
-                    let owner_key = match object.namespace() {
-                        Some(ns) => format!("{ns}/{}", r.name),
-                        None => r.name.clone(),
-                    };
-                    if let Some(owner) = informer.get(&owner_key)
-                        && owner.metadata().uid.as_deref() == Some(r.uid.as_str())
-                        && deleting_with(owner, FOREGROUND_FINALIZER)
-                    {
-                        keys.push(item_key(owner));
-                    }
-                }
+                let refs = object.metadata().owner_references.iter().flatten();
+                keys.extend(waiting_owners(informers, object, refs));
             }
-            Delta::Added(_) | Delta::Updated { .. } => {
+            Delta::Updated { old, new } => {
+                if deleting_with(new, FOREGROUND_FINALIZER) || deleting_with(new, ORPHAN_FINALIZER)
+                {
+                    keys.push(item_key(new));
+                }
+                // `addUnblockedOwnersToDeleteQueue`: a blocking reference
+                // removed or made non-blocking may free an owner that waits.
+                let now = new
+                    .metadata()
+                    .owner_references
+                    .as_deref()
+                    .unwrap_or_default();
+                let unblocked = old
+                    .metadata()
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .filter(|r| r.block_owner_deletion == Some(true))
+                    .filter(|r| {
+                        !now.iter()
+                            .any(|n| n.uid == r.uid && n.block_owner_deletion == Some(true))
+                    });
+                keys.extend(waiting_owners(informers, new, unblocked));
+            }
+            Delta::Added(_) => {
                 if deleting_with(object, FOREGROUND_FINALIZER)
                     || deleting_with(object, ORPHAN_FINALIZER)
                 {
@@ -391,6 +487,9 @@ impl Controller for GarbageCollector {
         let attempt = Attempt {
             waited_for: false,
             has_dependents: !all_dependents(informers, &ns, &uid).is_empty(),
+            dependent_deleting: all_dependents(informers, &ns, &uid)
+                .iter()
+                .any(|d| deleting_with(d, FOREGROUND_FINALIZER)),
             own_policy: if finalizers.iter().any(|f| f == ORPHAN_FINALIZER) {
                 Propagation::Orphan
             } else if finalizers.iter().any(|f| f == FOREGROUND_FINALIZER) {
@@ -401,6 +500,7 @@ impl Controller for GarbageCollector {
             kind: kind_of(kind),
             namespace: object.namespace().unwrap_or_default().to_owned(),
             name: object.name().to_owned(),
+            uid: uid.clone(),
             owners: object
                 .metadata()
                 .owner_references
@@ -456,7 +556,7 @@ impl Controller for GarbageCollector {
                     self.remove_finalizer(&key, &owner, ORPHAN_FINALIZER, cx),
                 ));
             }
-            Step::GetOwner(_) | Step::Delete => {}
+            Step::GetOwner(_) | Step::Delete | Step::Unblock => {}
         }
         let Some(mut attempt) = self.attempts.remove(&key) else {
             return Some((key, Progress::Done));
@@ -494,6 +594,11 @@ impl Controller for GarbageCollector {
                     Progress::Failed(response.message())
                 }
             }
+            Step::Unblock if response.code < 300 => {
+                let last = attempt.owners.len();
+                self.next(&key, attempt, last, cx)
+            }
+            Step::Unblock => Progress::Failed(response.message()),
             Step::Delete => {
                 if response.code < 300 || response.code == 404 {
                     Progress::Done
