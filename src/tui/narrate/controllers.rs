@@ -72,8 +72,52 @@ fn purpose(controller: &str) -> Option<(&'static str, &'static str)> {
             "The garbage collector deletes objects whose owner (metadata.ownerReferences) is gone: deleting a Deployment removes its ReplicaSets, and then their Pods.",
             "垃圾回收器删除属主（metadata.ownerReferences）已不存在的对象：删除 Deployment 会删掉它的 ReplicaSet，进而删掉它们的 Pod。",
         ),
+        "node-controller" => (
+            "The node lifecycle controller watches each node's Lease and Ready condition: a node silent for 50 s (node-monitor-grace-period) becomes Unknown, and gets the node.kubernetes.io/unreachable or not-ready taints.",
+            "节点生命周期控制器关注每个节点的 Lease 与 Ready 状况：节点沉默超过 50 秒（node-monitor-grace-period）就变为 Unknown，并被打上 node.kubernetes.io/unreachable 或 not-ready 污点。",
+        ),
+        "taint-eviction-controller" => (
+            "The taint eviction controller deletes Pods from nodes with NoExecute taints they do not tolerate, once their tolerationSeconds (300 s by default, from DefaultTolerationSeconds) run out.",
+            "污点驱逐控制器会删除位于带 NoExecute 污点节点上、又不容忍该污点的 Pod：在 tolerationSeconds（默认 300 秒，来自 DefaultTolerationSeconds）到期之后。",
+        ),
+        "job-controller" => (
+            "The Job controller runs Pods until the Job has its completions, parallelism at a time, and counts failures against backoffLimit.",
+            "Job 控制器按 parallelism 并行运行 Pod，直到达到 completions，并把失败计入 backoffLimit。",
+        ),
+        "endpointslice-controller" => (
+            "The EndpointSlice controller lists each Service's Pods by its selector and writes their IPs into EndpointSlices, ready or not, as their Ready condition says.",
+            "EndpointSlice 控制器按 Service 的选择器找出 Pod，把它们的 IP 写入 EndpointSlice，并按 Ready 状况标明是否就绪。",
+        ),
+        "persistent-volume-binder" => (
+            "The PersistentVolume controller binds each claim to a volume: an existing one that fits, or, for a StorageClass with a provisioner, one made for it (after the first consumer is scheduled under WaitForFirstConsumer).",
+            "PersistentVolume 控制器把每个 PVC 绑定到卷：已有的合适卷，或由 StorageClass 的 provisioner 为它新建的卷（WaitForFirstConsumer 时要等第一个使用者被调度后）。",
+        ),
+        "csi-provisioner" => (
+            "The CSI external-provisioner answers claims of its driver's StorageClass: it calls the driver's CreateVolume and writes the PersistentVolume.",
+            "CSI external-provisioner 处理使用其驱动的 StorageClass 的 PVC：调用驱动的 CreateVolume，并写入 PersistentVolume。",
+        ),
         _ => return None,
     })
+}
+
+/// What a `waiting` sync waits for, read from its detail.
+fn waiting_for(detail: &str) -> (&'static str, &'static str) {
+    if detail.contains("its own write") {
+        (
+            "It waits until its own last write has come back through the informer, so it never acts on a stale cache.",
+            "它要等自己上一次写入经由 informer 回到缓存后再行动，避免基于过期的缓存做决定。",
+        )
+    } else if detail.contains("expecting") {
+        (
+            "Its expectations are not met yet: the creations and deletions it sent must be seen in the cache before it counts Pods again, so it never makes too many.",
+            "它的 expectations 还未满足：发出的创建与删除要先在缓存里看到，才会重新清点 Pod，因此不会多建。",
+        )
+    } else {
+        (
+            "Deleting in the foreground: the owner keeps its foregroundDeletion finalizer until every dependent that blocks it (blockOwnerDeletion) is gone.",
+            "前台删除：属主保留 foregroundDeletion finalizer，直到每个阻塞它（blockOwnerDeletion）的依赖对象都被删除。",
+        )
+    }
 }
 
 fn sync(s: &Stage, lang: Lang) -> Narration {
@@ -83,11 +127,8 @@ fn sync(s: &Stage, lang: Lang) -> Narration {
         body.push(tr(lang, en.into(), zh.into()));
     }
     if s.outcome == "waiting" {
-        body.push(tr(
-            lang,
-            "It waits until its own last write has come back through the informer, so it never acts on a stale cache.".into(),
-            "它要等自己上一次写入经由 informer 回到缓存后再行动，避免基于过期的缓存做决定。".into(),
-        ));
+        let (en, zh) = waiting_for(&s.detail);
+        body.push(tr(lang, en.into(), zh.into()));
     }
     Narration::new(
         tr(

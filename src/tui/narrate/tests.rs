@@ -541,7 +541,12 @@ fn the_controller_managers_stages_are_told_in_both_languages() {
         ),
     ];
     for (name, outcome, controller, en, zh) in cases {
-        let mut s = Stage::new("kube-controller-manager", name, outcome, "default/web");
+        let detail = if outcome == "waiting" {
+            "default/web: the cache holds Deployment web at resourceVersion 5; waiting for its own write at 6"
+        } else {
+            "default/web"
+        };
+        let mut s = Stage::new("kube-controller-manager", name, outcome, detail);
         s.plugin = controller.map(str::to_owned);
         let record = rec(Record::Stage(Box::new(s)));
         let english = narrate(&record, Lang::En);
@@ -552,5 +557,47 @@ fn the_controller_managers_stages_are_told_in_both_languages() {
         if outcome == "waiting" {
             assert!(english.body.iter().any(|b| b.contains("stale cache")));
         }
+    }
+}
+
+#[test]
+fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
+    let controllers = [
+        "deployment-controller",
+        "replicaset-controller",
+        "generic-garbage-collector",
+        "node-controller",
+        "taint-eviction-controller",
+        "job-controller",
+        "endpointslice-controller",
+        "persistent-volume-binder",
+        "csi-provisioner",
+    ];
+    for controller in controllers {
+        let mut s = Stage::new("kube-controller-manager", "sync", "taint", "node-1");
+        s.plugin = Some(controller.to_owned());
+        let record = rec(Record::Stage(Box::new(s)));
+        for lang in [Lang::En, Lang::Zh] {
+            assert!(!narrate(&record, lang).body.is_empty(), "{controller}");
+        }
+    }
+    let waits = [
+        (
+            "default/web: expecting 3 creation(s) and 0 deletion(s) to be observed first",
+            "expectations",
+        ),
+        (
+            "ReplicaSet:default/b: deleting in the foreground; waiting for 1 blocking dependent(s): ReplicaSet:default/a",
+            "foregroundDeletion",
+        ),
+    ];
+    for (detail, words) in waits {
+        let mut s = Stage::new("kube-controller-manager", "sync", "waiting", detail);
+        s.plugin = Some("generic-garbage-collector".to_owned());
+        let english = narrate(&rec(Record::Stage(Box::new(s))), Lang::En);
+        assert!(
+            english.body.iter().any(|b| b.contains(words)),
+            "{english:?}"
+        );
     }
 }
