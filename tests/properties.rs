@@ -1,0 +1,502 @@
+//! Property tests of the deterministic engine over random clusters (made by
+//! `podflow gen-cluster`'s generator, some workers tainted) and random
+//! workloads (Deployments and bare Pods with random requests, tolerations and
+//! endings): determinism, etcd revisions, node capacity, Pod phase moves and
+//! where Running Pods landed.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{final_objects, jsonl, run};
+use podflow::engine::trace::{Record, TraceRecord};
+use podflow::model::quantity;
+use podflow::scenario::generate::{NodeShape, generate};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// The taint some workers carry and some workloads tolerate.
+const TAINT: &str = "{key: dedicated, value: batch, effect: NoSchedule}";
+const TOLERATION: &str = "{key: dedicated, operator: Equal, value: batch, effect: NoSchedule}";
+
+/// How a workload's container ends.
+#[derive(Debug, Clone, Copy)]
+enum Ending {
+    /// `sleep 3600`: runs.
+    Serve,
+    /// `echo hi` under `restartPolicy: Never`: Succeeded.
+    Succeed,
+    /// `exit 3` under `restartPolicy: Never`: Failed.
+    Fail,
+}
+
+/// One Deployment, or a List of bare Pods, of `replicas` copies.
+#[derive(Debug, Clone)]
+struct Workload {
+    deployment: bool,
+    replicas: u32,
+    cpu_m: u32,
+    mem_mi: u32,
+    tolerates: bool,
+    ending: Ending,
+}
+
+/// A whole case: the cluster, the workloads and the seed.
+#[derive(Debug, Clone)]
+struct Case {
+    nodes: usize,
+    zones: usize,
+    node_cpu_m: u32,
+    node_mem_mi: u32,
+    tainted: Vec<bool>,
+    workloads: Vec<Workload>,
+    seed: u64,
+}
+
+fn workload() -> impl Strategy<Value = Workload> {
+    (
+        any::<bool>(),
+        1..=6u32,
+        50..=4000u32,
+        32..=8192u32,
+        any::<bool>(),
+        prop_oneof![
+            4 => Just(Ending::Serve),
+            1 => Just(Ending::Succeed),
+            1 => Just(Ending::Fail)
+        ],
+    )
+        .prop_map(
+            |(deployment, replicas, cpu_m, mem_mi, tolerates, ending)| Workload {
+                deployment,
+                replicas,
+                cpu_m,
+                mem_mi,
+                tolerates,
+                // A Deployment's Pods must restart Always (`apps` validation).
+                ending: if deployment { Ending::Serve } else { ending },
+            },
+        )
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (1..=6usize)
+        .prop_flat_map(|nodes| {
+            (
+                Just(nodes),
+                1..=nodes.min(3),
+                500..=8000u32,
+                512..=16384u32,
+                proptest::collection::vec(prop::bool::weighted(0.3), nodes),
+                proptest::collection::vec(workload(), 1..=3),
+                any::<u64>(),
+            )
+        })
+        .prop_map(
+            |(nodes, zones, node_cpu_m, node_mem_mi, tainted, workloads, seed)| Case {
+                nodes,
+                zones,
+                node_cpu_m,
+                node_mem_mi,
+                tainted,
+                workloads,
+                seed,
+            },
+        )
+}
+
+/// The cluster file: `generate`'s output with the chosen workers tainted.
+fn cluster_yaml(case: &Case) -> String {
+    let shape = NodeShape {
+        cpu: format!("{}m", case.node_cpu_m),
+        memory: format!("{}Mi", case.node_mem_mi),
+        pods: 110,
+    };
+    let mut text = generate(case.nodes, case.zones, &shape).expect("1..=6 nodes generate");
+    for (n, _) in case.tainted.iter().enumerate().filter(|(_, t)| **t) {
+        // Worker n's Pod CIDR is 10.128.n.0/24 (n < 256).
+        let line = format!("  podCIDRs: [10.128.{n}.0/24]\n");
+        text = text.replacen(&line, &format!("{line}  taints:\n    - {TAINT}\n"), 1);
+    }
+    text
+}
+
+/// The Pod spec of a workload, indented for a template or a List item.
+fn pod_spec(w: &Workload, indent: &str) -> String {
+    let (restart, command) = match w.ending {
+        Ending::Serve => ("Always", "[sleep, \"3600\"]"),
+        Ending::Succeed => ("Never", "[echo, hi]"),
+        Ending::Fail => ("Never", "[sh, -c, \"exit 3\"]"),
+    };
+    let mut out = format!(
+        "{indent}restartPolicy: {restart}\n{indent}containers:\n{indent}- name: work\n\
+         {indent}  image: busybox:1.36\n{indent}  command: {command}\n\
+         {indent}  resources: {{requests: {{cpu: {}m, memory: {}Mi}}}}\n",
+        w.cpu_m, w.mem_mi
+    );
+    if w.tolerates {
+        let _ = writeln!(out, "{indent}tolerations: [{TOLERATION}]");
+    }
+    out
+}
+
+/// The workloads as one manifest file of several documents.
+fn workloads_yaml(case: &Case) -> String {
+    let mut out = String::new();
+    for (i, w) in case.workloads.iter().enumerate() {
+        if w.deployment {
+            let _ = write!(
+                out,
+                "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: w{i}}}\nspec:\n  \
+                 replicas: {}\n  selector: {{matchLabels: {{app: w{i}}}}}\n  template:\n    \
+                 metadata: {{labels: {{app: w{i}}}}}\n    spec:\n{}",
+                w.replicas,
+                pod_spec(w, "      ")
+            );
+        } else {
+            let _ = write!(out, "---\napiVersion: v1\nkind: List\nitems:\n");
+            for r in 0..w.replicas {
+                let _ = write!(
+                    out,
+                    "- apiVersion: v1\n  kind: Pod\n  metadata: {{name: w{i}-{r}, labels: {{app: w{i}}}}}\n  spec:\n{}",
+                    pod_spec(w, "    ")
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A file under the temporary directory, unique to this process and call,
+/// removed when dropped.
+struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    fn new(stem: &str, text: &str) -> TempFile {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "podflow-props-{}-{n}-{stem}.yaml",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).expect("the temporary directory is writable");
+        TempFile(path)
+    }
+
+    fn path(&self) -> String {
+        self.0.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs a case headless until idle, as `podflow trace` does.
+fn run_case(case: &Case) -> Vec<TraceRecord> {
+    let cluster = TempFile::new("cluster", &cluster_yaml(case));
+    let workloads = TempFile::new("workloads", &workloads_yaml(case));
+    let step = format!("apply -f {}", workloads.path());
+    run(None, &[step.as_str()], |args| {
+        args.cluster = Some(cluster.path());
+        args.seed = case.seed;
+    })
+}
+
+/// The etcd `persist` stages that changed the store: (revision, key, object
+/// written or `None` for a delete).
+fn writes(records: &[TraceRecord]) -> Vec<(u64, String, Option<Value>)> {
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+                let key = s.key.clone()?;
+                let revision = s.revision?;
+                match s.outcome.as_str() {
+                    "ok" => Some((revision, key, s.object.clone())),
+                    "delete" => Some((revision, key, None)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A quantity in nano units; an absent one is zero.
+fn nanos(q: &Value) -> i128 {
+    q.as_str()
+        .map_or(0, |s| quantity::parse(s).expect("a valid quantity").nanos())
+}
+
+/// The Pod's (cpu, memory) requests as the scheduler counts them
+/// (`pkg/api/v1/resource/helpers.go` `PodRequests`: the sum over the
+/// containers, at least the largest init container, plus the overhead).
+fn pod_requests(pod: &Value) -> (i128, i128) {
+    let sum = |list: &Value, name: &str, max: bool| {
+        list.as_array().map_or(0, |cs| {
+            let each = cs.iter().map(|c| nanos(&c["resources"]["requests"][name]));
+            if max {
+                each.max().unwrap_or(0)
+            } else {
+                each.sum()
+            }
+        })
+    };
+    let spec = &pod["spec"];
+    let of = |name: &str| {
+        sum(&spec["containers"], name, false).max(sum(&spec["initContainers"], name, true))
+            + nanos(&spec["overhead"][name])
+    };
+    (of("cpu"), of("memory"))
+}
+
+/// Whether the Pod no longer holds its node's resources: Succeeded or Failed
+/// (the scheduler's cache and the kubelet's admission count only
+/// non-terminated Pods; `pkg/scheduler/eventhandlers.go`,
+/// `pkg/kubelet/lifecycle/predicate.go`).
+fn terminated(pod: &Value) -> bool {
+    matches!(
+        pod["status"]["phase"].as_str(),
+        Some("Succeeded" | "Failed")
+    )
+}
+
+/// The final Nodes by name.
+fn final_nodes(records: &[TraceRecord]) -> BTreeMap<String, Value> {
+    final_objects(records)
+        .into_iter()
+        .filter(|o| o["kind"] == "Node")
+        .filter_map(|n| Some((n["metadata"]["name"].as_str()?.to_owned(), n)))
+        .collect()
+}
+
+/// A node's allocatable (cpu, memory) in nano units.
+fn allocatable(node: &Value) -> (i128, i128) {
+    let a = &node["status"]["allocatable"];
+    (nanos(&a["cpu"]), nanos(&a["memory"]))
+}
+
+/// Whether `toleration` tolerates `taint`, as `k8s.io/api/core/v1`
+/// `toleration.go` `Toleration.ToleratesTaint` decides: an empty effect
+/// matches every effect; an empty key with `Exists` matches every key;
+/// `Exists` ignores the value, `Equal` (or no operator) compares it.
+fn tolerates(toleration: &Value, taint: &Value) -> bool {
+    let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
+    let effect = text(&toleration["effect"]);
+    if !effect.is_empty() && effect != text(&taint["effect"]) {
+        return false;
+    }
+    let key = text(&toleration["key"]);
+    if !key.is_empty() && key != text(&taint["key"]) {
+        return false;
+    }
+    match text(&toleration["operator"]).as_str() {
+        "Exists" => true,
+        "" | "Equal" => text(&toleration["value"]) == text(&taint["value"]),
+        _ => false,
+    }
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 8,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// The engine is deterministic (CONTRACT.md): the same cluster,
+    /// manifests and seed give a byte-identical jsonl trace.
+    #[test]
+    fn the_same_seed_and_inputs_give_the_same_trace(case in case()) {
+        let first = jsonl(&run_case(&case));
+        let second = jsonl(&run_case(&case));
+        prop_assert!(first == second, "the two traces differ");
+    }
+
+    /// etcd's revision, the resourceVersion of every write, strictly
+    /// increases: each put or delete is one new revision
+    /// (`staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go`, the
+    /// `Txn` of `GuaranteedUpdate`/`Create`/`Delete`; etcd's `mvcc` store).
+    #[test]
+    fn resource_versions_strictly_increase(case in case()) {
+        let records = run_case(&case);
+        let mut last = 0;
+        for (revision, key, _) in writes(&records) {
+            prop_assert!(revision > last, "{key} at revision {revision} after {last}");
+            last = revision;
+        }
+    }
+
+    /// No node is over-committed at any revision: the bound, non-terminated
+    /// Pods' requests fit the node's allocatable (the scheduler's
+    /// `NodeResourcesFit` filter, `pkg/scheduler/framework/plugins/noderesources/fit.go`
+    /// `fitsRequest`, and the kubelet's admission, `pkg/kubelet/lifecycle/predicate.go`).
+    #[test]
+    fn no_node_is_over_committed_at_any_revision(case in case()) {
+        let records = run_case(&case);
+        let nodes = final_nodes(&records);
+        let mut pods: BTreeMap<String, Value> = BTreeMap::new();
+        for (revision, key, object) in writes(&records) {
+            if !key.starts_with("/registry/pods/") {
+                continue;
+            }
+            match object {
+                Some(pod) => pods.insert(key, pod),
+                None => pods.remove(&key),
+            };
+            let mut used: BTreeMap<&str, (i128, i128)> = BTreeMap::new();
+            for pod in pods.values().filter(|p| !terminated(p)) {
+                if let Some(node) = pod["spec"]["nodeName"].as_str() {
+                    let (cpu, memory) = pod_requests(pod);
+                    let entry = used.entry(node).or_default();
+                    entry.0 += cpu;
+                    entry.1 += memory;
+                }
+            }
+            for (node, (cpu, memory)) in used {
+                let (cpu_cap, memory_cap) = nodes.get(node).map_or((0, 0), allocatable);
+                prop_assert!(
+                    cpu <= cpu_cap && memory <= memory_cap,
+                    "{node} at revision {revision}: requests cpu {cpu}n memory {memory}n \
+                     over allocatable cpu {cpu_cap}n memory {memory_cap}n"
+                );
+            }
+        }
+    }
+
+    /// A Pod's phase only moves as upstream allows: never from Running back
+    /// to Pending, and Succeeded and Failed are terminal (the kubelet's
+    /// `getPhase`, `pkg/kubelet/kubelet_pods.go`, and the status strategy's
+    /// check that a terminal phase is not left, `pkg/registry/core/pod/strategy.go`
+    /// `podStatusStrategy.ValidateUpdate`; `pkg/kubelet/status/status_manager.go`
+    /// refuses to move a terminal Pod to a non-terminal phase).
+    #[test]
+    fn pod_phases_never_go_back(case in case()) {
+        let records = run_case(&case);
+        let mut phases: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (revision, key, object) in writes(&records) {
+            if !key.starts_with("/registry/pods/") {
+                continue;
+            }
+            let Some(pod) = object else {
+                phases.remove(&key);
+                continue;
+            };
+            let phase = pod["status"]["phase"].as_str().unwrap_or("").to_owned();
+            let seen = phases.entry(key.clone()).or_default();
+            if let Some(before) = seen.last() {
+                let allowed = match before.as_str() {
+                    "Running" => phase != "Pending",
+                    "Succeeded" | "Failed" => phase == *before,
+                    _ => true,
+                };
+                prop_assert!(
+                    allowed,
+                    "{key} at revision {revision}: {before} -> {phase} (phases so far {seen:?})"
+                );
+            }
+            seen.push(phase);
+        }
+    }
+
+    /// Every Pod that ends Running is bound to a node whose allocatable fits
+    /// its requests and whose `NoSchedule`/`NoExecute` taints it tolerates
+    /// (the scheduler's `NodeResourcesFit` and `TaintToleration` filters,
+    /// `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`;
+    /// `v1helper.FindMatchingUntoleratedTaint`).
+    #[test]
+    fn running_pods_sit_on_nodes_that_fit_and_they_tolerate(case in case()) {
+        let records = run_case(&case);
+        let nodes = final_nodes(&records);
+        let running = final_objects(&records)
+            .into_iter()
+            .filter(|o| o["kind"] == "Pod" && o["status"]["phase"] == "Running");
+        for pod in running {
+            let name = pod["metadata"]["name"].as_str().unwrap_or("").to_owned();
+            let node_name = pod["spec"]["nodeName"].as_str().unwrap_or("");
+            let node = nodes.get(node_name);
+            prop_assert!(node.is_some(), "{name} runs on unknown node {node_name:?}");
+            let node = node.expect("checked above");
+            let (cpu, memory) = pod_requests(&pod);
+            let (cpu_cap, memory_cap) = allocatable(node);
+            prop_assert!(
+                cpu <= cpu_cap && memory <= memory_cap,
+                "{name} on {node_name} does not fit its allocatable"
+            );
+            let empty = Vec::new();
+            let tolerations = pod["spec"]["tolerations"].as_array().unwrap_or(&empty);
+            let taints = node["spec"]["taints"].as_array().unwrap_or(&empty);
+            for taint in taints {
+                let hard = matches!(taint["effect"].as_str(), Some("NoSchedule" | "NoExecute"));
+                prop_assert!(
+                    !hard || tolerations.iter().any(|t| tolerates(t, taint)),
+                    "{name} on {node_name} does not tolerate {taint}"
+                );
+            }
+        }
+    }
+}
+
+/// The properties are not empty: one fixed case has Pods that run (one on a
+/// tainted worker it tolerates), one that succeeds, one that fails, one left
+/// Pending for want of room, and persisted Pod writes carry their objects.
+#[test]
+fn a_fixed_case_exercises_every_property() {
+    let w = |deployment, replicas, cpu_m, tolerates, ending| Workload {
+        deployment,
+        replicas,
+        cpu_m,
+        mem_mi: 64,
+        tolerates,
+        ending,
+    };
+    let case = Case {
+        nodes: 2,
+        zones: 1,
+        node_cpu_m: 2000,
+        node_mem_mi: 4096,
+        tainted: vec![true, false],
+        workloads: vec![
+            w(true, 3, 600, true, Ending::Serve),
+            w(false, 1, 100, false, Ending::Succeed),
+            w(false, 1, 100, false, Ending::Fail),
+            w(false, 1, 1900, false, Ending::Serve),
+        ],
+        seed: 7,
+    };
+    let records = run_case(&case);
+    let pods: Vec<Value> = final_objects(&records)
+        .into_iter()
+        .filter(|o| o["kind"] == "Pod")
+        .collect();
+    let phase_of = |name: &str| {
+        pods.iter()
+            .find(|p| p["metadata"]["name"] == name)
+            .map(|p| p["status"]["phase"].clone())
+    };
+    assert_eq!(phase_of("w1-0"), Some("Succeeded".into()));
+    assert_eq!(phase_of("w2-0"), Some("Failed".into()));
+    assert_eq!(phase_of("w3-0"), Some("Pending".into()));
+    let on_tainted = pods
+        .iter()
+        .filter(|p| p["status"]["phase"] == "Running" && p["spec"]["nodeName"] == "node-1")
+        .count();
+    assert!(
+        on_tainted > 0,
+        "a tolerating Pod runs on the tainted node-1"
+    );
+    assert!(
+        writes(&records)
+            .iter()
+            .any(|(_, key, object)| key.starts_with("/registry/pods/") && object.is_some())
+    );
+}
