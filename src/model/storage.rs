@@ -2,7 +2,7 @@
 //! (`pkg/apis/core/v1/helper`, `k8s.io/component-helpers/storage/volume`):
 //! a claim's class, a class's default annotation, the well-known annotations.
 
-use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
+use k8s_openapi::api::core::v1::{ObjectReference, PersistentVolume, PersistentVolumeClaim};
 use k8s_openapi::api::storage::v1::StorageClass;
 
 /// `storageclass.kubernetes.io/is-default-class`.
@@ -21,6 +21,26 @@ pub const BIND_COMPLETED_ANNOTATION: &str = "pv.kubernetes.io/bind-completed";
 pub const BOUND_BY_CONTROLLER_ANNOTATION: &str = "pv.kubernetes.io/bound-by-controller";
 /// `pv.kubernetes.io/provisioned-by` (`AnnDynamicallyProvisioned`).
 pub const PROVISIONED_BY_ANNOTATION: &str = "pv.kubernetes.io/provisioned-by";
+
+/// `GetBindVolumeToClaim` (`pkg/controller/volume/persistentvolume/util/util.go`),
+/// as both the PV controller and the scheduler's `VolumeBinding` use it: the
+/// volume's `claimRef` set to the claim, and `bound-by-controller` marked.
+pub fn bind_volume_to_claim(volume: &mut PersistentVolume, claim: &PersistentVolumeClaim) {
+    volume.spec.get_or_insert_with(Default::default).claim_ref = Some(ObjectReference {
+        api_version: Some("v1".into()),
+        kind: Some("PersistentVolumeClaim".into()),
+        name: claim.metadata.name.clone(),
+        namespace: claim.metadata.namespace.clone(),
+        uid: claim.metadata.uid.clone(),
+        resource_version: claim.metadata.resource_version.clone(),
+        field_path: None,
+    });
+    volume
+        .metadata
+        .annotations
+        .get_or_insert_with(Default::default)
+        .insert(BOUND_BY_CONTROLLER_ANNOTATION.into(), "yes".into());
+}
 
 /// Whether a `StorageClass` is marked the default (`IsDefaultAnnotation`).
 pub fn is_default_class(sc: &StorageClass) -> bool {

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{ObjectReference, PersistentVolume, PersistentVolumeClaim};
+use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
 use k8s_openapi::api::storage::v1::StorageClass;
 
 use super::client::{self, event};
@@ -36,8 +36,9 @@ use crate::model::Object;
 use crate::model::quantity::{ParsedQuantity, parse_k8s};
 use crate::model::storage::{
     BETA_STORAGE_PROVISIONER_ANNOTATION, BIND_COMPLETED_ANNOTATION, BOUND_BY_CONTROLLER_ANNOTATION,
-    SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, claim_class, claim_key, claim_phase,
-    claim_volume_name, volume_class, volume_phase, waits_for_first_consumer,
+    SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, bind_volume_to_claim, claim_class,
+    claim_key, claim_phase, claim_volume_name, volume_class, volume_phase,
+    waits_for_first_consumer,
 };
 
 /// The controller's service account.
@@ -259,22 +260,7 @@ impl PvController {
         let (object, status) = match step {
             Step::VolumeClaimRef => {
                 let mut volume = bind.volume.clone();
-                let claim = &bind.claim;
-                let spec = volume.spec.get_or_insert_with(Default::default);
-                spec.claim_ref = Some(ObjectReference {
-                    api_version: Some("v1".into()),
-                    kind: Some("PersistentVolumeClaim".into()),
-                    name: claim.metadata.name.clone(),
-                    namespace: claim.metadata.namespace.clone(),
-                    uid: claim.metadata.uid.clone(),
-                    resource_version: claim.metadata.resource_version.clone(),
-                    field_path: None,
-                });
-                volume
-                    .metadata
-                    .annotations
-                    .get_or_insert_with(Default::default)
-                    .insert(BOUND_BY_CONTROLLER_ANNOTATION.into(), "yes".into());
+                bind_volume_to_claim(&mut volume, &bind.claim);
                 (Object::PersistentVolume(volume), false)
             }
             Step::VolumeBound => {

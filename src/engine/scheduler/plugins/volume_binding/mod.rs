@@ -27,7 +27,7 @@ pub mod waits;
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{
-    Affinity, NodeAffinity, ObjectReference, PersistentVolume, PersistentVolumeClaim, Pod, PodSpec,
+    Affinity, NodeAffinity, PersistentVolume, PersistentVolumeClaim, Pod, PodSpec,
 };
 
 use self::listers::Listers;
@@ -40,7 +40,7 @@ use crate::engine::scheduler::framework::{
 use crate::engine::scheduler::plugins::node_affinity::required_matches_node;
 use crate::model::Object;
 use crate::model::storage::{
-    BOUND_BY_CONTROLLER_ANNOTATION, SELECTED_NODE_ANNOTATION, claim_key, claim_volume_name,
+    SELECTED_NODE_ANNOTATION, bind_volume_to_claim, claim_key, claim_volume_name,
 };
 
 /// The plugin's name.
@@ -259,21 +259,7 @@ impl ReservePlugin for VolumeBinding {
                     continue;
                 }
                 let mut volume = volume.clone();
-                volume.spec.get_or_insert_with(Default::default).claim_ref =
-                    Some(ObjectReference {
-                        api_version: Some("v1".into()),
-                        kind: Some("PersistentVolumeClaim".into()),
-                        name: claim.metadata.name.clone(),
-                        namespace: claim.metadata.namespace.clone(),
-                        uid: claim.metadata.uid.clone(),
-                        resource_version: claim.metadata.resource_version.clone(),
-                        field_path: None,
-                    });
-                volume
-                    .metadata
-                    .annotations
-                    .get_or_insert_with(Default::default)
-                    .insert(BOUND_BY_CONTROLLER_ANNOTATION.into(), "yes".into());
+                bind_volume_to_claim(&mut volume, claim);
                 writes.objects.push(Object::PersistentVolume(volume));
             } else {
                 let mut claim = (**claim).clone();
