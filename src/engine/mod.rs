@@ -16,6 +16,7 @@ pub mod kubelet;
 pub mod queue;
 pub mod rng;
 pub mod scheduler;
+pub mod storage_cache;
 pub mod storage_stream;
 pub mod store;
 pub mod trace;

@@ -21,64 +21,42 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim, Pod, Volume};
+use k8s_openapi::api::core::v1::{PersistentVolume, Pod, Volume};
 
 use super::{Kubelet, klog};
 use crate::engine::component::Cx;
+use crate::engine::storage_cache::Listers;
 use crate::model::Object;
 use crate::model::storage::{claim_phase, claim_volume_name};
 
 /// The claims and volumes the kubelet knows, and the pods waiting for a claim.
 #[derive(Debug, Clone, Default)]
 pub struct Claims {
-    pvcs: BTreeMap<String, Arc<PersistentVolumeClaim>>,
-    volumes: BTreeMap<String, Arc<PersistentVolume>>,
+    cache: Listers,
     waiting: BTreeMap<String, Arc<Pod>>,
 }
 
 impl Claims {
-    /// A claim or volume changed; false if the object is neither.
+    /// A claim, volume or class changed; false if the object is none of them.
     pub fn apply(&mut self, object: &Object, deleted: bool) -> bool {
-        let name = object.name().to_owned();
-        match object {
-            Object::PersistentVolumeClaim(c) => {
-                let key = format!("{}/{name}", object.namespace().unwrap_or_default());
-                if deleted {
-                    self.pvcs.remove(&key);
-                } else {
-                    self.pvcs.insert(key, Arc::new(c.clone()));
-                }
-            }
-            Object::PersistentVolume(v) => {
-                if deleted {
-                    self.volumes.remove(&name);
-                } else {
-                    self.volumes.insert(name, Arc::new(v.clone()));
-                }
-            }
-            _ => return false,
-        }
-        true
+        self.cache.apply(object, deleted)
     }
 
     /// The volume bound to the pod's claim `name`, or why there is none
     /// (`getPVCExtractPV`, `getPVSpec`).
     fn volume_of(&self, namespace: &str, name: &str) -> Result<&PersistentVolume, String> {
-        let claim = self
-            .pvcs
-            .get(&format!("{namespace}/{name}"))
-            .ok_or_else(|| {
-                format!(
-                    "error processing PVC {namespace}/{name}: failed to fetch PVC from API server: persistentvolumeclaims \"{name}\" not found"
-                )
-            })?;
+        let claim = self.cache.claim(namespace, name).ok_or_else(|| {
+            format!(
+                "error processing PVC {namespace}/{name}: failed to fetch PVC from API server: persistentvolumeclaims \"{name}\" not found"
+            )
+        })?;
         if claim_phase(claim) != "Bound" || claim_volume_name(claim).is_empty() {
             return Err(format!(
                 "error processing PVC {namespace}/{name}: PVC is not bound"
             ));
         }
         let volume = claim_volume_name(claim);
-        self.volumes.get(volume).map(|v| &**v).ok_or_else(|| {
+        self.cache.volumes.get(volume).map(|v| &**v).ok_or_else(|| {
             format!(
                 "error processing PVC {namespace}/{name}: failed to fetch PV {volume:?} from API server: persistentvolumes {volume:?} not found"
             )

@@ -19,7 +19,6 @@
 //! Left out: `CSIStorageCapacity`, `allowedTopologies`, scoring
 //! (`VolumeCapacityPriority` is off by default), the bind timeout.
 
-pub mod listers;
 #[cfg(test)]
 mod tests;
 pub mod waits;
@@ -30,7 +29,6 @@ use k8s_openapi::api::core::v1::{
     Affinity, NodeAffinity, PersistentVolume, PersistentVolumeClaim, Pod, PodSpec,
 };
 
-use self::listers::Listers;
 use crate::engine::controllers::pv_controller::{
     delays_binding, find_matching_volume, volume_bound_to_claim,
 };
@@ -38,6 +36,7 @@ use crate::engine::scheduler::framework::{
     Code, CycleState, FilterPlugin, NodeInfo, PreBindPlugin, ReservePlugin, Status,
 };
 use crate::engine::scheduler::plugins::node_affinity::required_matches_node;
+use crate::engine::storage_cache::Listers;
 use crate::model::Object;
 use crate::model::storage::{
     SELECTED_NODE_ANNOTATION, bind_volume_to_claim, claim_key, claim_volume_name,

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 use serde_json::json;
 
-use super::listers::Listers;
 use super::*;
+use crate::engine::storage_cache::Listers;
 use crate::model::kinds::kind_of;
 
 fn object(kind: &str, value: serde_json::Value) -> Object {

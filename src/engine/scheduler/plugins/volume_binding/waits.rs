@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::listers::Listers;
 use crate::engine::component::RequestId;
+use crate::engine::storage_cache::Listers;
 use crate::model::Object;
 
 /// One pod waiting in `PreBind`.

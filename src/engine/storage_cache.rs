@@ -1,6 +1,8 @@
-//! The scheduler's view of the storage objects: the `PersistentVolumeClaim`,
-//! `PersistentVolume` and `StorageClass` informers' caches that upstream's
-//! `volumebinding` plugin reads through its listers (and its assume caches).
+//! A component's view of the storage objects: the `PersistentVolumeClaim`,
+//! `PersistentVolume` and `StorageClass` informers' caches, fed by its watch.
+//! The scheduler's `VolumeBinding` reads them as upstream's `volumebinding`
+//! plugin reads its listers (and assume caches); the kubelet's volume manager
+//! reads the same caches where upstream's populator GETs the objects.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
