@@ -117,6 +117,7 @@ fn the_nginx_story_is_a_valid_diagram() {
     assert!(text.contains("    kubectl->>apiserver: POST /api/v1/namespaces/default/pods\n"));
     assert!(text.contains("    apiserver-->>kubectl: 201 Created\n"));
     assert!(text.contains("    Note over apiserver: admission ServiceAccount: mutate\n"));
+    insta::assert_snapshot!("nginx_mermaid", text);
 }
 
 #[test]
