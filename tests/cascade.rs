@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{apply, final_objects, kubectl_output, run};
+use common::{apply, kubectl_output, of_kind, run};
 use podflow::engine::trace::{Record, TraceRecord};
 
 /// The etcd keys deleted, in order.
@@ -21,13 +21,6 @@ fn deleted_keys(records: &[TraceRecord]) -> Vec<String> {
             Record::Stage(s) if s.component == "etcd" && s.outcome == "delete" => s.key.clone(),
             _ => None,
         })
-        .collect()
-}
-
-fn of_kind(records: &[TraceRecord], kind: &str) -> Vec<serde_json::Value> {
-    final_objects(records)
-        .into_iter()
-        .filter(|o| o["kind"] == kind)
         .collect()
 }
 

@@ -4,16 +4,9 @@
 
 mod common;
 
-use common::{apply, final_objects, run};
+use common::{apply, of_kind, run};
 use podflow::engine::trace::{Record, TraceRecord};
 use serde_json::Value;
-
-fn of_kind(records: &[TraceRecord], kind: &str) -> Vec<Value> {
-    final_objects(records)
-        .into_iter()
-        .filter(|o| o["kind"] == kind)
-        .collect()
-}
 
 /// Every version of the objects persisted under `prefix`, in order.
 fn persisted(records: &[TraceRecord], prefix: &str) -> Vec<Value> {

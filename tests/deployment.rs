@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{apply, final_objects, run};
+use common::{apply, of_kind, run};
 use podflow::engine::trace::{Record, TraceRecord};
 
 /// The events of the trace: (reason, object kind, object name, message, source).
@@ -21,13 +21,6 @@ fn events(records: &[TraceRecord]) -> Vec<(String, String, String, String, Strin
             )),
             _ => None,
         })
-        .collect()
-}
-
-fn of_kind(records: &[TraceRecord], kind: &str) -> Vec<serde_json::Value> {
-    final_objects(records)
-        .into_iter()
-        .filter(|o| o["kind"] == kind)
         .collect()
 }
 

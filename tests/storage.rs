@@ -52,6 +52,14 @@ fn log_lines(records: &[TraceRecord]) -> Vec<String> {
         .collect()
 }
 
+/// The index of the first line containing `wanted`.
+fn line_at(lines: &[String], wanted: &str) -> usize {
+    lines
+        .iter()
+        .position(|l| l.contains(wanted))
+        .unwrap_or_else(|| panic!("{wanted}: {lines:#?}"))
+}
+
 /// The scheduler's binding-cycle stages for `pod`: (stage, plugin, outcome).
 fn binding_stages(records: &[TraceRecord], pod: &str) -> Vec<(String, String, String)> {
     records
@@ -122,12 +130,7 @@ fn the_docs_task_pv_example_binds_statically_and_runs() {
         "for volume \"task-pv-volume\" (UniqueName: \"kubernetes.io/host-path/{uid}-task-pv-volume\") pod \"task-pv-pod\" (UID: \"{uid}\") "
     );
     let lines = log_lines(&records);
-    let at = |wanted: &str| {
-        lines
-            .iter()
-            .position(|l| l.contains(wanted))
-            .unwrap_or_else(|| panic!("{wanted}: {lines:#?}"))
-    };
+    let at = |wanted: &str| line_at(&lines, wanted);
     let verify = at(&format!(
         "\"operationExecutor.VerifyControllerAttachedVolume started {what}\""
     ));
@@ -216,12 +219,7 @@ fn a_default_class_claim_waits_for_its_first_consumer_then_is_provisioned() {
         "for volume \"{volume}\" (UniqueName: \"kubernetes.io/csi/hostpath.csi.k8s.io^{handle}\") pod \"data-pod\" (UID: \"{uid}\")"
     );
     let lines = log_lines(&records);
-    let at = |wanted: &str| {
-        lines
-            .iter()
-            .position(|l| l.contains(wanted))
-            .unwrap_or_else(|| panic!("{wanted}: {lines:#?}"))
-    };
+    let at = |wanted: &str| line_at(&lines, wanted);
     let verify = at(&format!(
         "\"operationExecutor.VerifyControllerAttachedVolume started {what} \""
     ));

@@ -86,24 +86,38 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
             }));
             rows
         }
-        Some(kind @ ("Service" | "EndpointSlice" | "Job")) => {
-            super::kubectl_table_more::rows(kind, objects, now, header)
+        Some(kind) => {
+            if let Some(columns) = super::kubectl_table_more::header(kind) {
+                aged_rows(columns, objects, now, |o| {
+                    super::kubectl_table_more::cells(o, now)
+                })
+            } else if let Some(columns) = super::kubectl_table_storage::header(kind) {
+                aged_rows(columns, objects, now, super::kubectl_table_storage::cells)
+            } else {
+                aged_rows(&["NAME", "AGE"], objects, now, |o| {
+                    vec![o.name().to_owned()]
+                })
+            }
         }
-        Some(kind @ ("PersistentVolume" | "PersistentVolumeClaim" | "StorageClass")) => {
-            super::kubectl_table_storage::rows(kind, objects, now, header)
-        }
-        _ => {
-            let mut rows = vec![header(&["NAME", "AGE"])];
-            rows.extend(objects.iter().map(|o| {
-                vec![
-                    o.name().to_owned(),
-                    age(o.metadata().creation_timestamp.as_ref(), now),
-                ]
-            }));
-            rows
-        }
+        None => vec![header(&["NAME", "AGE"])],
     };
     align(&rows)
+}
+
+/// A table whose rows are `cells` then AGE, under `columns`.
+fn aged_rows(
+    columns: &[&str],
+    objects: &[Arc<Object>],
+    now: SimTime,
+    cells: impl Fn(&Object) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    let mut rows = vec![header(columns)];
+    rows.extend(objects.iter().map(|o| {
+        let mut row = cells(o);
+        row.push(age(o.metadata().creation_timestamp.as_ref(), now));
+        row
+    }));
+    rows
 }
 
 fn header(cells: &[&str]) -> Vec<String> {

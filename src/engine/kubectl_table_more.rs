@@ -3,7 +3,6 @@
 //! `printEndpointSlice`, `printJob`), beside [`super::kubectl_table`].
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Service;
@@ -13,31 +12,16 @@ use super::clock::SimTime;
 use super::kubectl_table::human_duration;
 use crate::model::Object;
 
-/// The table of `objects` of `kind`, `header` making the header row.
-pub fn rows(
-    kind: &str,
-    objects: &[Arc<Object>],
-    now: SimTime,
-    header: fn(&[&str]) -> Vec<String>,
-) -> Vec<Vec<String>> {
-    let mut rows = vec![header(self::header(kind).unwrap_or(&["NAME", "AGE"]))];
-    rows.extend(objects.iter().map(|o| {
-        let cells = match &**o {
-            Object::Service(s) => service_cells(s),
-            Object::EndpointSlice(s) => endpoint_slice_cells(s),
-            Object::Job(j) => job_cells(j, now),
-            _ => Vec::new(),
-        };
-        let mut row = vec![o.name().to_owned()];
-        row.extend(cells);
-        let age = o.metadata().creation_timestamp.as_ref().map_or_else(
-            || "<unknown>".to_owned(),
-            |t| human_duration(now.unix().0 - t.0.as_second()),
-        );
-        row.push(age);
-        row
-    }));
-    rows
+/// An object's cells but AGE: NAME, then its kind's own.
+pub fn cells(o: &Object, now: SimTime) -> Vec<String> {
+    let mut row = vec![o.name().to_owned()];
+    row.extend(match o {
+        Object::Service(s) => service_cells(s),
+        Object::EndpointSlice(s) => endpoint_slice_cells(s),
+        Object::Job(j) => job_cells(j, now),
+        _ => Vec::new(),
+    });
+    row
 }
 
 /// The header of each kind's table, if this module prints it.

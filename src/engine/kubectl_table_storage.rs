@@ -3,14 +3,10 @@
 //! `printPersistentVolume`, `printPersistentVolumeClaim`, `printStorageClass`),
 //! beside [`super::kubectl_table`].
 
-use std::sync::Arc;
-
 use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
 use k8s_openapi::api::storage::v1::StorageClass;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
-use super::clock::SimTime;
-use super::kubectl_table::human_duration;
 use crate::model::Object;
 use crate::model::quantity::parse_k8s;
 use crate::model::storage::is_default_class;
@@ -52,28 +48,14 @@ pub fn header(kind: &str) -> Option<&'static [&'static str]> {
     }
 }
 
-/// The table of `objects` of `kind`, `header` making the header row.
-pub fn rows(
-    kind: &str,
-    objects: &[Arc<Object>],
-    now: SimTime,
-    header: fn(&[&str]) -> Vec<String>,
-) -> Vec<Vec<String>> {
-    let mut rows = vec![header(self::header(kind).unwrap_or(&["NAME", "AGE"]))];
-    rows.extend(objects.iter().map(|o| {
-        let mut row = match &**o {
-            Object::PersistentVolume(pv) => pv_cells(pv),
-            Object::PersistentVolumeClaim(pvc) => pvc_cells(pvc),
-            Object::StorageClass(sc) => storage_class_cells(sc),
-            _ => vec![o.name().to_owned()],
-        };
-        row.push(o.metadata().creation_timestamp.as_ref().map_or_else(
-            || "<unknown>".to_owned(),
-            |t| human_duration(now.unix().0 - t.0.as_second()),
-        ));
-        row
-    }));
-    rows
+/// An object's cells but AGE (NAME first).
+pub fn cells(o: &Object) -> Vec<String> {
+    match o {
+        Object::PersistentVolume(pv) => pv_cells(pv),
+        Object::PersistentVolumeClaim(pvc) => pvc_cells(pvc),
+        Object::StorageClass(sc) => storage_class_cells(sc),
+        _ => vec![o.name().to_owned()],
+    }
 }
 
 /// `helper.GetAccessModesAsString`: `RWO,ROX,RWX,RWOP`, in that order, once each.
@@ -196,12 +178,21 @@ mod tests {
     use crate::model::kinds::kind_of;
     use crate::model::storage::DEFAULT_CLASS_ANNOTATION;
 
-    fn object(kind: &str, value: serde_json::Value) -> Arc<Object> {
-        Arc::new(Object::from_json(kind_of(kind), value).unwrap())
+    fn object(kind: &str, value: serde_json::Value) -> Object {
+        Object::from_json(kind_of(kind), value).unwrap()
     }
 
-    fn header(cells: &[&str]) -> Vec<String> {
-        cells.iter().map(|c| (*c).to_owned()).collect()
+    /// The header row, then each object's cells (AGE is `kubectl_table`'s).
+    fn rows(kind: &str, objects: &[Object]) -> Vec<Vec<String>> {
+        let mut table = vec![
+            header(kind)
+                .unwrap()
+                .iter()
+                .map(|c| (*c).to_owned())
+                .collect(),
+        ];
+        table.extend(objects.iter().map(cells));
+        table
     }
 
     /// Rows as `kubectl get pv,pvc,sc` prints them for the docs' task-pv example.
@@ -216,8 +207,7 @@ mod tests {
                     "claimRef": {"namespace": "default", "name": "task-pv-claim"}},
                 "status": {"phase": "Bound"}}),
         );
-        let now = SimTime::ZERO;
-        let table = rows("PersistentVolume", &[pv], now, header);
+        let table = rows("PersistentVolume", &[pv]);
         assert_eq!(
             table[1][..9],
             [
@@ -246,7 +236,7 @@ mod tests {
                     "storageClassName": "manual", "volumeName": "task-pv-volume"},
                 "status": {"phase": "Bound", "accessModes": ["ReadWriteOnce"], "capacity": {"storage": "10Gi"}}}),
         );
-        let table = rows("PersistentVolumeClaim", &[pending, bound], now, header);
+        let table = rows("PersistentVolumeClaim", &[pending, bound]);
         assert_eq!(table[0][4], "ACCESS MODES");
         assert_eq!(
             table[1][..7],
@@ -270,7 +260,7 @@ mod tests {
                     "annotations": {DEFAULT_CLASS_ANNOTATION: "true"}},
                 "provisioner": "hostpath.csi.k8s.io", "volumeBindingMode": "WaitForFirstConsumer"}),
         );
-        let table = rows("StorageClass", &[sc], now, header);
+        let table = rows("StorageClass", &[sc]);
         assert_eq!(
             table[1][..5],
             [

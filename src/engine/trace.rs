@@ -151,6 +151,17 @@ pub struct WatchRecord {
     pub resource_version: String,
 }
 
+impl WatchRecord {
+    /// `TYPE resource/NS/NAME` (`NAME` alone for a cluster-scoped object),
+    /// as the text trace, the pipeline and the sequence diagram label it.
+    pub fn summary(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{} {}/{ns}/{}", self.event_type, self.resource, self.name),
+            None => format!("{} {}/{}", self.event_type, self.resource, self.name),
+        }
+    }
+}
+
 /// A `core/v1` Event, one record per occurrence.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EventRecord {

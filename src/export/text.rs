@@ -9,51 +9,33 @@ use std::io::{self, Write};
 use unicode_width::UnicodeWidthStr;
 
 use crate::engine::clock::SimTime;
-use crate::engine::trace::{Record, Stage, TraceRecord};
+use crate::engine::trace::{EventRecord, Record, Stage, TraceRecord};
 
-/// The line for one record.
+/// The line for one record: its columns joined, as the TUI searches and
+/// captions it; an event names its source after the object.
 pub fn line(record: &TraceRecord) -> String {
-    let time = SimTime(record.t_ms);
+    let (time, who, what) = columns(record);
     let body = match &record.body {
-        Record::Message { from, to, label } => format!("{from} → {to}: {label}"),
-        Record::Stage(stage) => stage_text(stage),
-        Record::Response { to, code, message } => {
-            format!("kube-apiserver → {to}: {code} {message}")
-        }
-        Record::Watch(w) => {
-            let ns = w
-                .namespace
-                .as_deref()
-                .map(|n| format!("{n}/"))
-                .unwrap_or_default();
-            format!(
-                "{} ← {} {}/{ns}{} rv={}",
-                w.watcher, w.event_type, w.resource, w.name, w.resource_version
-            )
-        }
-        Record::Event(e) => {
-            let field = e
-                .object
-                .field_path
-                .as_deref()
-                .map(|f| format!(" {f}"))
-                .unwrap_or_default();
-            format!(
-                "event {} {} {}/{}{field} from {}: {}",
-                e.event_type,
-                e.reason,
-                e.object.kind.to_ascii_lowercase(),
-                e.object.name,
-                e.source,
-                e.message
-            )
-        }
-        Record::Log {
-            component, line, ..
-        } => format!("{component} | {line}"),
-        Record::Final { objects } => format!("final: {} objects in the store", objects.len()),
+        Record::Event(e) => format!("{} from {}: {}", event_head(e), e.source, e.message),
+        _ if who.is_empty() => what,
+        _ => format!("{who} {what}"),
     };
     format!("[{time}] {body}")
+}
+
+/// `event TYPE REASON kind/NAME [fieldPath]`.
+fn event_head(e: &EventRecord) -> String {
+    let mut head = format!(
+        "event {} {} {}/{}",
+        e.event_type,
+        e.reason,
+        e.object.kind.to_ascii_lowercase(),
+        e.object.name
+    );
+    if let Some(field) = &e.object.field_path {
+        let _ = write!(head, " {field}");
+    }
+    head
 }
 
 fn stage_text(stage: &Stage) -> String {
@@ -97,39 +79,14 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
             "kube-apiserver".to_owned(),
             format!("→ {to}: {code} {message}"),
         ),
-        Record::Watch(w) => {
-            let ns = w
-                .namespace
-                .as_deref()
-                .map(|n| format!("{n}/"))
-                .unwrap_or_default();
-            (
-                w.watcher.clone(),
-                format!(
-                    "← {} {}/{ns}{} rv={}",
-                    w.event_type, w.resource, w.name, w.resource_version
-                ),
-            )
-        }
-        Record::Event(e) => {
-            let field = e
-                .object
-                .field_path
-                .as_deref()
-                .map(|f| format!(" {f}"))
-                .unwrap_or_default();
-            (
-                e.source.clone(),
-                format!(
-                    "event {} {} {}/{}{field}: {}",
-                    e.event_type,
-                    e.reason,
-                    e.object.kind.to_ascii_lowercase(),
-                    e.object.name,
-                    e.message
-                ),
-            )
-        }
+        Record::Watch(w) => (
+            w.watcher.clone(),
+            format!("← {} rv={}", w.summary(), w.resource_version),
+        ),
+        Record::Event(e) => (
+            e.source.clone(),
+            format!("{}: {}", event_head(e), e.message),
+        ),
         Record::Log {
             component, line, ..
         } => (component.clone(), format!("| {line}")),

@@ -16,6 +16,12 @@ use serde_json::Value;
 
 use super::kinds::{Kind, kind_of};
 
+/// A type one variant of [`Object`] holds.
+pub trait Variant: Sized {
+    /// The object inside `object`, if it is of this type.
+    fn of(object: &Object) -> Option<&Self>;
+}
+
 macro_rules! objects {
     ($($variant:ident),* $(,)?) => {
         /// A Kubernetes object of one of the kinds in [`super::KINDS`].
@@ -24,6 +30,15 @@ macro_rules! objects {
         pub enum Object {
             $($variant($variant),)*
         }
+
+        $(impl Variant for $variant {
+            fn of(object: &Object) -> Option<&Self> {
+                match object {
+                    Object::$variant(o) => Some(o),
+                    _ => None,
+                }
+            }
+        })*
 
         impl Object {
             /// The object's kind.
@@ -120,20 +135,19 @@ impl Object {
         }
     }
 
+    /// The typed object inside, if it is a `T` (`object.get::<ReplicaSet>()`).
+    pub fn get<T: Variant>(&self) -> Option<&T> {
+        T::of(self)
+    }
+
     /// The Pod inside, if this is one.
     pub fn as_pod(&self) -> Option<&Pod> {
-        match self {
-            Object::Pod(p) => Some(p),
-            _ => None,
-        }
+        self.get()
     }
 
     /// The Node inside, if this is one.
     pub fn as_node(&self) -> Option<&Node> {
-        match self {
-            Object::Node(n) => Some(n),
-            _ => None,
-        }
+        self.get()
     }
 }
 

@@ -26,7 +26,17 @@ pub const PROVISIONED_BY_ANNOTATION: &str = "pv.kubernetes.io/provisioned-by";
 /// as both the PV controller and the scheduler's `VolumeBinding` use it: the
 /// volume's `claimRef` set to the claim, and `bound-by-controller` marked.
 pub fn bind_volume_to_claim(volume: &mut PersistentVolume, claim: &PersistentVolumeClaim) {
-    volume.spec.get_or_insert_with(Default::default).claim_ref = Some(ObjectReference {
+    volume.spec.get_or_insert_with(Default::default).claim_ref = Some(claim_reference(claim));
+    volume
+        .metadata
+        .annotations
+        .get_or_insert_with(Default::default)
+        .insert(BOUND_BY_CONTROLLER_ANNOTATION.into(), "yes".into());
+}
+
+/// A volume's `claimRef` to `claim` (`reference.GetReference`).
+pub fn claim_reference(claim: &PersistentVolumeClaim) -> ObjectReference {
+    ObjectReference {
         api_version: Some("v1".into()),
         kind: Some("PersistentVolumeClaim".into()),
         name: claim.metadata.name.clone(),
@@ -34,12 +44,7 @@ pub fn bind_volume_to_claim(volume: &mut PersistentVolume, claim: &PersistentVol
         uid: claim.metadata.uid.clone(),
         resource_version: claim.metadata.resource_version.clone(),
         field_path: None,
-    });
-    volume
-        .metadata
-        .annotations
-        .get_or_insert_with(Default::default)
-        .insert(BOUND_BY_CONTROLLER_ANNOTATION.into(), "yes".into());
+    }
 }
 
 /// Whether a `StorageClass` is marked the default (`IsDefaultAnnotation`).

@@ -71,6 +71,14 @@ pub fn final_objects(records: &[TraceRecord]) -> Vec<serde_json::Value> {
     }
 }
 
+/// The final objects of `kind`.
+pub fn of_kind(records: &[TraceRecord], kind: &str) -> Vec<serde_json::Value> {
+    final_objects(records)
+        .into_iter()
+        .filter(|o| o["kind"] == kind)
+        .collect()
+}
+
 /// The final object of `kind` named `name`.
 pub fn final_object(records: &[TraceRecord], kind: &str, name: &str) -> serde_json::Value {
     final_objects(records)

@@ -20,8 +20,7 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{
     CSIPersistentVolumeSource, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
-    ObjectReference, PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec,
-    VolumeNodeAffinity,
+    PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec, VolumeNodeAffinity,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
@@ -36,7 +35,8 @@ use crate::model::Object;
 use crate::model::kinds::kind_of;
 use crate::model::storage::{
     PROVISIONED_BY_ANNOTATION, SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION,
-    claim_annotation, claim_class, claim_key, claim_volume_name, waits_for_first_consumer,
+    claim_annotation, claim_class, claim_key, claim_reference, claim_volume_name,
+    waits_for_first_consumer,
 };
 
 /// The driver this provisioner serves.
@@ -127,15 +127,7 @@ impl CsiProvisioner {
                     .resources
                     .and_then(|r| r.requests)
                     .map(|r| r.into_iter().filter(|(k, _)| k == "storage").collect()),
-                claim_ref: Some(ObjectReference {
-                    api_version: Some("v1".into()),
-                    kind: Some("PersistentVolumeClaim".into()),
-                    name: claim.metadata.name.clone(),
-                    namespace: claim.metadata.namespace.clone(),
-                    uid: claim.metadata.uid.clone(),
-                    resource_version: claim.metadata.resource_version.clone(),
-                    field_path: None,
-                }),
+                claim_ref: Some(claim_reference(claim)),
                 csi: Some(CSIPersistentVolumeSource {
                     driver: DRIVER.into(),
                     volume_handle: cx.rng.uuid(),

@@ -92,20 +92,6 @@ enum Plan {
     Send(Box<Request>, Write, String),
 }
 
-fn as_deployment(object: &Object) -> Option<&Deployment> {
-    match object {
-        Object::Deployment(d) => Some(d),
-        _ => None,
-    }
-}
-
-fn as_rs(object: &Object) -> Option<&ReplicaSet> {
-    match object {
-        Object::ReplicaSet(rs) => Some(rs),
-        _ => None,
-    }
-}
-
 fn name_of(meta: &ObjectMeta) -> &str {
     meta.name.as_deref().unwrap_or_default()
 }
@@ -121,7 +107,7 @@ fn replica_sets(sync: &Sync, informers: &Informers) -> Vec<Arc<ReplicaSet>> {
     let mut by_name: BTreeMap<String, Arc<ReplicaSet>> = informers
         .replicasets
         .owned_by(uid)
-        .filter_map(|o| as_rs(o))
+        .filter_map(|o| o.get::<ReplicaSet>())
         .filter(|rs| {
             controlled_by(&rs.metadata, &d.metadata)
                 && !sync.deleted.contains(name_of(&rs.metadata))
@@ -610,7 +596,11 @@ impl DeploymentController {
         response: &Response,
         cx: &mut Cx<'_>,
     ) {
-        let Some(rs) = response.object.as_deref().and_then(as_rs) else {
+        let Some(rs) = response
+            .object
+            .as_deref()
+            .and_then(|o| o.get::<ReplicaSet>())
+        else {
             return;
         };
         let rs_name = name_of(&rs.metadata).to_owned();
@@ -649,7 +639,7 @@ impl DeploymentController {
         let Some(rs) = response
             .object
             .as_deref()
-            .and_then(as_rs)
+            .and_then(|o| o.get::<ReplicaSet>())
             .filter(|_| response.code < 300)
         else {
             self.syncs.remove(key);
@@ -747,7 +737,7 @@ impl Controller for DeploymentController {
                     && informers
                         .deployments
                         .get(&key)
-                        .and_then(|d| as_deployment(d))
+                        .and_then(|d| d.get::<Deployment>())
                         .is_some_and(is_recreate)
                 {
                     enqueue(NAME, &mut self.queue, &key, cx);
@@ -761,7 +751,7 @@ impl Controller for DeploymentController {
         let Some(d) = informers
             .deployments
             .get(key)
-            .and_then(|o| as_deployment(o))
+            .and_then(|o| o.get::<Deployment>())
         else {
             sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
             return Progress::Done;
@@ -821,7 +811,11 @@ impl Controller for DeploymentController {
                 self.advance(&key, sync, informers, cx)
             }
             Write::Status => {
-                if let Some(d) = response.object.as_deref().and_then(as_deployment) {
+                if let Some(d) = response
+                    .object
+                    .as_deref()
+                    .and_then(|o| o.get::<Deployment>())
+                {
                     sync.d = Arc::new(d.clone());
                 }
                 self.advance(&key, sync, informers, cx)

@@ -41,20 +41,6 @@ pub struct EndpointSliceController {
     writes: OwnWrites,
 }
 
-fn as_service(object: &Object) -> Option<&Service> {
-    match object {
-        Object::Service(s) => Some(s),
-        _ => None,
-    }
-}
-
-fn as_slice(object: &Object) -> Option<&EndpointSlice> {
-    match object {
-        Object::EndpointSlice(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// The Service selector, when it has a non-empty one.
 fn selector_of(service: &Service) -> Option<&std::collections::BTreeMap<String, String>> {
     service
@@ -107,7 +93,10 @@ impl EndpointSliceController {
         let keys: Vec<String> = informers
             .services
             .list_in(ns)
-            .filter(|o| as_service(o).is_some_and(|s| selects(s, pod.metadata.labels.as_ref())))
+            .filter(|o| {
+                o.get::<Service>()
+                    .is_some_and(|s| selects(s, pod.metadata.labels.as_ref()))
+            })
             .map(|o| key_of(o))
             .collect();
         for key in keys {
@@ -167,7 +156,7 @@ impl Controller for EndpointSliceController {
 
     /// `syncService`.
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
-        let Some(service) = informers.services.get(key).and_then(|o| as_service(o)) else {
+        let Some(service) = informers.services.get(key).and_then(|o| o.get::<Service>()) else {
             // Its slices go with it: the garbage collector follows their ownerReferences.
             sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
             return Progress::Done;
@@ -184,8 +173,12 @@ impl Controller for EndpointSliceController {
             );
             return Progress::Done;
         }
-        let relevant =
-            |o: &Object| as_slice(o).and_then(service_key_of_slice).as_deref() == Some(key);
+        let relevant = |o: &Object| {
+            o.get::<EndpointSlice>()
+                .and_then(service_key_of_slice)
+                .as_deref()
+                == Some(key)
+        };
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
             return Progress::Done;
         }
@@ -210,7 +203,7 @@ impl Controller for EndpointSliceController {
         let existing = informers
             .endpointslices
             .list_in(ns)
-            .filter_map(|o| as_slice(o))
+            .filter_map(|o| o.get::<EndpointSlice>())
             .find(|s| service_key_of_slice(s).as_deref() == Some(key));
         match existing {
             None => {

@@ -208,7 +208,7 @@ impl GarbageCollector {
             // An owner waiting for this dependent makes it go in the
             // foreground when it has dependents of its own; else its own
             // finalizers decide (attemptToDeleteItem).
-            if attempt.waited_for && attempt.has_dependents && attempt.dependent_deleting {
+            if attempt.waited_for && attempt.dependent_deleting {
                 return self.unblock(key, attempt, cx);
             }
             let policy = if attempt.waited_for && attempt.has_dependents {
@@ -263,7 +263,7 @@ impl GarbageCollector {
     ) -> Progress {
         let uid = owner.metadata().uid.clone().unwrap_or_default();
         let ns = owner.namespace().unwrap_or_default().to_owned();
-        let blocking: Vec<String> = all_dependents(informers, &ns, &uid)
+        let blocking: Vec<&Arc<Object>> = all_dependents(informers, &ns, &uid)
             .into_iter()
             .filter(|d| {
                 d.metadata()
@@ -272,7 +272,6 @@ impl GarbageCollector {
                     .flatten()
                     .any(|r| r.uid == uid && r.block_owner_deletion == Some(true))
             })
-            .map(|d| item_key(d))
             .collect();
         if blocking.is_empty() {
             sync_stage(
@@ -285,26 +284,24 @@ impl GarbageCollector {
             );
             return self.remove_finalizer(key, owner, FOREGROUND_FINALIZER, cx);
         }
+        let names: Vec<String> = blocking.iter().map(|d| item_key(d)).collect();
         sync_stage(
             NAME,
             "waiting",
             format!(
                 "{key}: deleting in the foreground; waiting for {} blocking dependent(s): {}",
-                blocking.len(),
-                blocking.join(", ")
+                names.len(),
+                names.join(", ")
             ),
             cx,
         );
         // A blocking dependent that is itself deleting its dependents is
         // left to its own sync (`processDeletingDependentsItem`), so a cycle
         // of owners does not queue itself for ever.
-        let own_sync: Vec<String> = all_dependents(informers, &ns, &uid)
-            .into_iter()
-            .filter(|d| deleting_with(d, FOREGROUND_FINALIZER))
-            .map(|d| item_key(d))
-            .collect();
-        for dependent in blocking.iter().filter(|d| !own_sync.contains(d)) {
-            enqueue(NAME, &mut self.queue, dependent, cx);
+        for (dependent, name) in blocking.iter().zip(&names) {
+            if !deleting_with(dependent, FOREGROUND_FINALIZER) {
+                enqueue(NAME, &mut self.queue, name, cx);
+            }
         }
         Progress::Done
     }
@@ -484,10 +481,11 @@ impl Controller for GarbageCollector {
         let uid = object.metadata().uid.clone().unwrap_or_default();
         let ns = object.namespace().unwrap_or_default().to_owned();
         let finalizers = object.metadata().finalizers.clone().unwrap_or_default();
+        let dependents = all_dependents(informers, &ns, &uid);
         let attempt = Attempt {
             waited_for: false,
-            has_dependents: !all_dependents(informers, &ns, &uid).is_empty(),
-            dependent_deleting: all_dependents(informers, &ns, &uid)
+            has_dependents: !dependents.is_empty(),
+            dependent_deleting: dependents
                 .iter()
                 .any(|d| deleting_with(d, FOREGROUND_FINALIZER)),
             own_policy: if finalizers.iter().any(|f| f == ORPHAN_FINALIZER) {

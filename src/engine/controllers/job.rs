@@ -57,13 +57,6 @@ pub struct JobController {
     writes: OwnWrites,
 }
 
-fn as_job(object: &Object) -> Option<&Job> {
-    match object {
-        Object::Job(j) => Some(j),
-        _ => None,
-    }
-}
-
 /// The Pods `job` controls.
 fn owned_pods<'a>(job: &Job, informers: &'a Informers) -> Vec<&'a Pod> {
     let uid = job.metadata.uid.as_deref().unwrap_or_default();
@@ -173,7 +166,7 @@ impl Controller for JobController {
     }
 
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
-        let Some(job) = informers.jobs.get(key).and_then(|o| as_job(o)) else {
+        let Some(job) = informers.jobs.get(key).and_then(|o| o.get::<Job>()) else {
             self.expectations.forget(key);
             sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
             return Progress::Done;

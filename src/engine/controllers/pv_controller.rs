@@ -83,20 +83,6 @@ pub struct PvController {
     writes: OwnWrites,
 }
 
-fn as_claim(object: &Object) -> Option<&PersistentVolumeClaim> {
-    match object {
-        Object::PersistentVolumeClaim(c) => Some(c),
-        _ => None,
-    }
-}
-
-fn as_volume(object: &Object) -> Option<&PersistentVolume> {
-    match object {
-        Object::PersistentVolume(v) => Some(v),
-        _ => None,
-    }
-}
-
 fn storage_of(
     map: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
 ) -> Option<ParsedQuantity> {
@@ -353,7 +339,10 @@ impl PvController {
                     reference.namespace.as_deref().unwrap_or_default(),
                     reference.name.as_deref().unwrap_or_default()
                 );
-                if let Some(claim) = informers.pvcs.get(&claim_key).and_then(|o| as_claim(o))
+                if let Some(claim) = informers
+                    .pvcs
+                    .get(&claim_key)
+                    .and_then(|o| o.get::<PersistentVolumeClaim>())
                     && claim_phase(claim) != "Bound"
                 {
                     enqueue(NAME, &mut self.queue, &format!("{CLAIM}{claim_key}"), cx);
@@ -376,7 +365,10 @@ impl PvController {
         }
         let class = class_of(claim, informers);
         let delay = delays_binding(claim, class);
-        let volumes = informers.pvs.iter().filter_map(|o| as_volume(o));
+        let volumes = informers
+            .pvs
+            .iter()
+            .filter_map(|o| o.get::<PersistentVolume>());
         let wanted = claim_volume_name(claim);
         let found = if wanted.is_empty() {
             find_matching_volume(claim, volumes, delay).cloned()
@@ -384,7 +376,7 @@ impl PvController {
             informers
                 .pvs
                 .get(wanted)
-                .and_then(|o| as_volume(o))
+                .and_then(|o| o.get::<PersistentVolume>())
                 .filter(|v| {
                     v.spec.as_ref().and_then(|s| s.claim_ref.as_ref()).is_none()
                         || volume_bound_to_claim(v, claim)
@@ -549,13 +541,21 @@ impl Controller for PvController {
             return Progress::Done;
         }
         if let Some(name) = key.strip_prefix(VOLUME) {
-            return match informers.pvs.get(name).and_then(|o| as_volume(o)) {
+            return match informers
+                .pvs
+                .get(name)
+                .and_then(|o| o.get::<PersistentVolume>())
+            {
                 Some(volume) => self.sync_volume(key, &volume.clone(), informers, cx),
                 None => Progress::Done,
             };
         }
         let name = key.strip_prefix(CLAIM).unwrap_or(key);
-        match informers.pvcs.get(name).and_then(|o| as_claim(o)) {
+        match informers
+            .pvcs
+            .get(name)
+            .and_then(|o| o.get::<PersistentVolumeClaim>())
+        {
             Some(claim) => self.sync_claim(key, &claim.clone(), informers, cx),
             None => Progress::Done,
         }

@@ -71,13 +71,6 @@ pub struct ReplicaSetController {
     writes: OwnWrites,
 }
 
-fn as_rs(object: &Object) -> Option<&ReplicaSet> {
-    match object {
-        Object::ReplicaSet(rs) => Some(rs),
-        _ => None,
-    }
-}
-
 /// `spec.replicas`, defaulted to 1.
 pub fn replicas_of(rs: &ReplicaSet) -> i32 {
     rs.spec.replicas.unwrap_or(1)
@@ -449,7 +442,11 @@ impl ReplicaSetController {
         let Some(mut sync) = self.syncs.remove(key) else {
             return Progress::Done;
         };
-        match response.object.as_deref().and_then(as_rs) {
+        match response
+            .object
+            .as_deref()
+            .and_then(|o| o.get::<ReplicaSet>())
+        {
             Some(fresh) if response.code < 300 => {
                 sync.rs = Arc::new(fresh.clone());
                 self.update_status(key, sync, cx)
@@ -535,7 +532,11 @@ impl Controller for ReplicaSetController {
     }
 
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
-        let Some(rs) = informers.replicasets.get(key).and_then(|o| as_rs(o)) else {
+        let Some(rs) = informers
+            .replicasets
+            .get(key)
+            .and_then(|o| o.get::<ReplicaSet>())
+        else {
             self.expectations.forget(key);
             sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
             return Progress::Done;
@@ -613,7 +614,7 @@ fn related_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> Vec<&'a Pod> {
     informers
         .replicasets
         .owned_by(&owner.uid)
-        .filter_map(|o| as_rs(o))
+        .filter_map(|o| o.get::<ReplicaSet>())
         .filter(|other| controller_of(&other.metadata).is_some_and(|r| r.uid == owner.uid))
         .flat_map(|other| owned_pods(other, informers).0)
         .collect()

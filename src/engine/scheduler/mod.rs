@@ -564,25 +564,12 @@ impl Scheduler {
     pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
         if let Some(failed) = self.volumes.answered(id, response.code < 300) {
             if let Some(key) = failed {
-                self.assumed.remove(&key);
-                self.cache.remove_pod(&key);
-                let (ns, name) = key.split_once('/').unwrap_or(("", &key));
-                let source = self.source_for(&key);
                 let message = format!(
                     "running PreBind plugin {:?}: {}",
                     plugins::volume_binding::NAME,
                     response.message()
                 );
-                cx.event(pod_event(
-                    true,
-                    "FailedScheduling",
-                    message,
-                    (ns, name),
-                    None,
-                    &source,
-                ));
-                self.requeue_failed(&key, BTreeSet::new(), cx);
-                self.kick(cx);
+                self.binding_failed(&key, message, cx);
             }
             return;
         }
@@ -601,21 +588,30 @@ impl Scheduler {
                 &source,
             ));
         } else {
-            self.assumed.remove(&key);
-            self.cache.remove_pod(&key);
             let message = format!("binding rejected: {}", response.message());
-            cx.event(pod_event(
-                true,
-                "FailedScheduling",
-                message,
-                (ns, name),
-                None,
-                &source,
-            ));
-            // No plugin refused it: any cluster event may help.
-            self.requeue_failed(&key, BTreeSet::new(), cx);
-            self.kick(cx);
+            self.binding_failed(&key, message, cx);
         }
+    }
+
+    /// The binding cycle of `key` failed (`handleBindingCycleError`): the
+    /// assumed Pod is forgotten, `FailedScheduling` says why, and the Pod
+    /// goes back to the queue; no plugin refused it, so any cluster event
+    /// may help.
+    fn binding_failed(&mut self, key: &str, message: String, cx: &mut Cx<'_>) {
+        self.assumed.remove(key);
+        self.cache.remove_pod(key);
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        let source = self.source_for(key);
+        cx.event(pod_event(
+            true,
+            "FailedScheduling",
+            message,
+            (ns, name),
+            None,
+            &source,
+        ));
+        self.requeue_failed(key, BTreeSet::new(), cx);
+        self.kick(cx);
     }
 
     /// No node fits: the `FailedScheduling` event, the `PodScheduled=False` condition, and a wait.

@@ -272,22 +272,15 @@ fn focus(
                 label: format!("{code} {message}"),
             }),
         ),
-        Record::Watch(w) => {
-            let ns = w
-                .namespace
-                .as_deref()
-                .map(|n| format!("{n}/"))
-                .unwrap_or_default();
-            (
-                Some(w.watcher.clone()),
-                None,
-                Some(Arrow {
-                    from: "kube-apiserver".to_owned(),
-                    to: w.watcher.clone(),
-                    label: format!("{} {}/{ns}{}", w.event_type, w.resource, w.name),
-                }),
-            )
-        }
+        Record::Watch(w) => (
+            Some(w.watcher.clone()),
+            None,
+            Some(Arrow {
+                from: "kube-apiserver".to_owned(),
+                to: w.watcher.clone(),
+                label: w.summary(),
+            }),
+        ),
         Record::Event(e) => (Some(event_component(e, store)), None, None),
         Record::Log { component, .. } => (Some(component.clone()), None, None),
         Record::Final { .. } => (None, None, None),

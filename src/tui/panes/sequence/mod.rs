@@ -135,22 +135,12 @@ fn arrow(record: &TraceRecord) -> Option<Raw<'_>> {
             label: Cow::Owned(format!("{code} {message}")),
             kind: RowKind::Response { code: *code },
         }),
-        Record::Watch(w) => {
-            let ns = w
-                .namespace
-                .as_deref()
-                .map(|n| format!("{n}/"))
-                .unwrap_or_default();
-            Some(Raw {
-                from: "kube-apiserver",
-                to: &w.watcher,
-                label: Cow::Owned(format!(
-                    "watch {} {}/{ns}{}",
-                    w.event_type, w.resource, w.name
-                )),
-                kind: RowKind::Watch,
-            })
-        }
+        Record::Watch(w) => Some(Raw {
+            from: "kube-apiserver",
+            to: &w.watcher,
+            label: Cow::Owned(format!("watch {}", w.summary())),
+            kind: RowKind::Watch,
+        }),
         Record::Stage(_) | Record::Event(_) | Record::Log { .. } | Record::Final { .. } => None,
     }
 }
