@@ -29,6 +29,7 @@ use super::lesson::LessonKey;
 use super::panes::PaneId;
 use super::phases;
 use super::theme::{Theme, ThemeName};
+use super::wrap::truncate;
 use crate::lesson::format::Step;
 
 /// Presenter mode's state.
@@ -200,7 +201,7 @@ fn step_label(step: &Step, zh: bool) -> String {
             g.task.value.pick(zh).to_owned(),
         ),
     };
-    format!("{kind}{}", fit(&flat(&text), 60))
+    format!("{kind}{}", truncate(&flat(&text), 60))
         .trim_end()
         .to_owned()
 }
@@ -208,22 +209,6 @@ fn step_label(step: &Step, zh: bool) -> String {
 /// The text on one line, runs of white space as one space.
 fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// `text` cut to `width` columns, with `…` where it was cut.
-fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    for c in text.chars() {
-        if out.width() + c.to_string().width() + 1 > width {
-            break;
-        }
-        out.push(c);
-    }
-    out.push('…');
-    out
 }
 
 /// Lays out presenter mode: pipeline and sequence on top, the narration
@@ -265,7 +250,7 @@ pub fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let room = usize::from(area.width)
         .saturating_sub(head.width() + keys.width() + 1)
         .max(1);
-    let line = fit(&line, room);
+    let line = truncate(&line, room);
     let notes_style = if app.notice.is_some() {
         theme.bad.patch(theme.bar)
     } else {

@@ -4,7 +4,29 @@
 //! run of wide characters overflow the last column, so panes whose text may be
 //! Chinese wrap with this first.
 
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// `s` cut to `max` columns, ending in `…` when cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    if UnicodeWidthStr::width(s) <= max {
+        return s.to_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > max - 1 {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
 
 /// Whether a line may break before or after `c` without a space.
 fn breaks_anywhere(c: char) -> bool {
@@ -73,6 +95,15 @@ fn tokens(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn truncation_counts_display_columns() {
+        assert_eq!(truncate("kubectl apply", 20), "kubectl apply");
+        assert_eq!(truncate("kubectl apply", 8), "kubectl…");
+        // Wide characters take two columns each: 3 of them and `…` fill 7.
+        assert_eq!(truncate("调度器选择节点", 8), "调度器…");
+        assert_eq!(truncate("abc", 0), "");
+    }
     use unicode_width::UnicodeWidthStr;
 
     #[test]

@@ -232,11 +232,11 @@ fn container_defaults(container: &mut Container) {
 /// `…ProjectedVolumeSource`), a token's hour (`SetDefaults_ServiceAccountTokenProjection`)
 /// and a host path's empty type (`SetDefaults_HostPathVolumeSource`).
 fn volume_defaults(volume: &mut Volume) {
-    let has_source = serde_json::to_value(&*volume)
-        .ok()
-        .and_then(|v| v.as_object().map(|o| o.keys().any(|k| k != "name")))
-        .unwrap_or(true);
-    if !has_source {
+    let sourceless = Volume {
+        name: volume.name.clone(),
+        ..Volume::default()
+    };
+    if *volume == sourceless {
         volume.empty_dir = Some(EmptyDirVolumeSource::default());
     }
     if let Some(secret) = volume.secret.as_mut() {

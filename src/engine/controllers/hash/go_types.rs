@@ -137,39 +137,6 @@ impl GoSchema {
         })
     }
 
-    /// The Go shape of a value whose JSON form differs from its struct:
-    /// a quantity's private fields, an int-or-string's three fields, a time.
-    pub fn adapt<'v>(
-        ty: &str,
-        value: Option<&'v Value>,
-    ) -> Result<Option<Cow<'v, Value>>, Unsupported> {
-        let Some(value) = value else {
-            return Ok(None);
-        };
-        match (ty, value) {
-            ("resource.Quantity", Value::String(text)) => {
-                let q = as_controller_reads(text)
-                    .ok_or_else(|| Unsupported(format!("quantity {text}")))?;
-                Ok(Some(Cow::Owned(json!({
-                    "i": {"value": q.value, "scale": q.scale},
-                    "s": q.cached,
-                    "Format": format_name(q.format),
-                }))))
-            }
-            ("intstr.IntOrString", Value::Number(n)) => {
-                Ok(Some(Cow::Owned(json!({"Type": 0, "IntVal": n}))))
-            }
-            ("intstr.IntOrString", Value::String(s)) => {
-                Ok(Some(Cow::Owned(json!({"Type": 1, "StrVal": s}))))
-            }
-            ("resource.Quantity" | "intstr.IntOrString", _) => {
-                Err(Unsupported(format!("{ty}: {value}")))
-            }
-            ("v1.Time", _) => Err(Unsupported("a set timestamp in a template".into())),
-            _ => Ok(Some(Cow::Borrowed(value))),
-        }
-    }
-
     /// Every declared type, for the tests.
     #[cfg(test)]
     pub fn struct_names(&self) -> impl Iterator<Item = &&'static str> {
@@ -180,5 +147,38 @@ impl GoSchema {
     #[cfg(test)]
     pub fn fields(&self, ty: &str) -> &[Field] {
         self.structs.get(ty).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The Go shape of a value whose JSON form differs from its struct:
+/// a quantity's private fields, an int-or-string's three fields, a time.
+pub fn adapt<'v>(
+    ty: &str,
+    value: Option<&'v Value>,
+) -> Result<Option<Cow<'v, Value>>, Unsupported> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    match (ty, value) {
+        ("resource.Quantity", Value::String(text)) => {
+            let q =
+                as_controller_reads(text).ok_or_else(|| Unsupported(format!("quantity {text}")))?;
+            Ok(Some(Cow::Owned(json!({
+                "i": {"value": q.value, "scale": q.scale},
+                "s": q.cached,
+                "Format": format_name(q.format),
+            }))))
+        }
+        ("intstr.IntOrString", Value::Number(n)) => {
+            Ok(Some(Cow::Owned(json!({"Type": 0, "IntVal": n}))))
+        }
+        ("intstr.IntOrString", Value::String(s)) => {
+            Ok(Some(Cow::Owned(json!({"Type": 1, "StrVal": s}))))
+        }
+        ("resource.Quantity" | "intstr.IntOrString", _) => {
+            Err(Unsupported(format!("{ty}: {value}")))
+        }
+        ("v1.Time", _) => Err(Unsupported("a set timestamp in a template".into())),
+        _ => Ok(Some(Cow::Borrowed(value))),
     }
 }

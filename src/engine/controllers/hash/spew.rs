@@ -17,7 +17,7 @@
 
 use serde_json::{Map, Value};
 
-use super::go_types::{GoSchema, Shape};
+use super::go_types::{GoSchema, Shape, adapt};
 
 /// A template the Go declarations do not describe (a field or a value shape
 /// podflow does not model): the caller falls back to another hash.
@@ -108,7 +108,7 @@ impl Formatter<'_> {
             Shape::Slice(elem) => self.slice(elem, value),
             Shape::Map(val) => self.map(ty, val, value),
             Shape::Struct(fields) => {
-                let adapted = GoSchema::adapt(ty, value)?;
+                let adapted = adapt(ty, value)?;
                 let object = match adapted.as_deref() {
                     None => None,
                     Some(Value::Object(map)) => Some(map),

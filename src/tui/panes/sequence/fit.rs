@@ -5,31 +5,11 @@ use std::borrow::Cow;
 
 use ratatui::text::Span;
 
+pub(super) use crate::tui::wrap::truncate;
+
 /// Display width of a string (double-width aware).
 pub(super) fn width(s: &str) -> usize {
     Span::raw(s).width()
-}
-
-/// `s` cut to `max` columns, ending in `…` when cut.
-pub(super) fn truncate(s: &str, max: usize) -> String {
-    if width(s) <= max {
-        return s.to_owned();
-    }
-    if max == 0 {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = width(c.encode_utf8(&mut [0u8; 4]));
-        if used + w > max - 1 {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
 }
 
 /// A label cut to `max` columns. A label that ends in a path or an image
