@@ -189,9 +189,19 @@ fn draw_rows(model: &Model, rows: Vec<Line<'_>>, area: Rect, buf: &mut Buffer) {
     }
     let height = usize::from(area.height);
     let at = model.selected.map_or(0, |s| s - model.first);
-    let top = at
-        .saturating_sub(height.saturating_sub(1) / 2)
-        .min(rows.len().saturating_sub(height));
+    // An owner tree reads from its root down: start at the selection's root
+    // row when the selection still shows from there, else centre it.
+    let root = model
+        .keys
+        .get(..=at)
+        .and_then(|above| above.iter().rposition(|k| k.guide.is_empty()))
+        .unwrap_or(at);
+    let top = if at - root < height {
+        root
+    } else {
+        at.saturating_sub(height.saturating_sub(1) / 2)
+    };
+    let top = top.min(rows.len().saturating_sub(height));
     let shown: Vec<Line> = rows.into_iter().skip(top).take(height).collect();
     Paragraph::new(shown).render(area, buf);
 }
