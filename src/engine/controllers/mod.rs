@@ -30,6 +30,7 @@ pub mod own_writes;
 pub mod pods;
 pub mod pv_controller;
 pub mod ranking;
+pub mod replica_counts;
 pub mod replicaset;
 pub mod slow_start;
 pub mod taint_eviction;

@@ -48,7 +48,9 @@ pub fn is_ready(pod: &Pod) -> bool {
     ready_since(pod).is_some()
 }
 
-/// `IsPodAvailable`: ready for at least `min_ready_seconds`.
+/// `IsPodAvailable` (`pkg/api/v1/pod/util.go`): ready for at least
+/// `min_ready_seconds`; with a minimum, a Ready condition without a
+/// transition time (0 here) is not available.
 pub fn is_available(pod: &Pod, min_ready_seconds: i32, now: SimTime) -> bool {
     let Some(since) = ready_since(pod) else {
         return false;
@@ -56,7 +58,7 @@ pub fn is_available(pod: &Pod, min_ready_seconds: i32, now: SimTime) -> bool {
     if min_ready_seconds <= 0 {
         return true;
     }
-    since + i64::from(min_ready_seconds) * 1000 <= now.to_k8s().as_millisecond()
+    since != 0 && since + i64::from(min_ready_seconds) * 1000 <= now.to_k8s().as_millisecond()
 }
 
 /// `metav1.GetControllerOf`.

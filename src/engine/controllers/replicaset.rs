@@ -18,10 +18,10 @@ use super::expectations::Expectations;
 use super::informer::{Delta, key_of};
 use super::own_writes::OwnWrites;
 use super::pods::{
-    controlled_by, controller_key, controller_of, is_active, is_available, is_ready, meta_key,
-    pod_from_template,
+    controlled_by, controller_key, controller_of, is_active, meta_key, pod_from_template,
 };
 use super::ranking::pods_to_delete;
+use super::replica_counts::{Counts, ReplicaCounts};
 use super::slow_start::{Next, SlowStart};
 use super::workqueue::WorkQueue;
 use super::{
@@ -69,6 +69,7 @@ pub struct ReplicaSetController {
     inflight: BTreeMap<RequestId, Pending>,
     syncs: BTreeMap<String, Sync>,
     writes: OwnWrites,
+    counts: ReplicaCounts,
 }
 
 /// `spec.replicas`, defaulted to 1.
@@ -99,12 +100,28 @@ pub fn owned_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> (Vec<&'a Pod
 }
 
 /// `calculateStatus`: the counts of the active Pods, the conditions kept.
-fn calculate_status(
-    rs: &ReplicaSet,
-    active: &[&Pod],
-    terminating: usize,
-    now: SimTime,
-) -> ReplicaSetStatus {
+fn calculate_status(rs: &ReplicaSet, counts: &Counts, now: SimTime) -> ReplicaSetStatus {
+    let min_ready = rs.spec.min_ready_seconds.unwrap_or(0);
+    let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+    let current = rs.status.clone().unwrap_or_default();
+    ReplicaSetStatus {
+        replicas: count(counts.active),
+        fully_labeled_replicas: Some(count(counts.fully_labeled)),
+        ready_replicas: Some(count(counts.ready())),
+        available_replicas: Some(count(
+            counts.available(min_ready, now.to_k8s().as_millisecond()),
+        )),
+        observed_generation: current.observed_generation,
+        conditions: current.conditions,
+        terminating_replicas: Some(count(counts.terminating)),
+    }
+}
+
+/// `calculateStatus` as upstream writes it, from every Pod of `rs`: what the
+/// kept counts must equal (checked in debug builds).
+#[cfg(debug_assertions)]
+fn recount_status(rs: &ReplicaSet, informers: &Informers, now: SimTime) -> ReplicaSetStatus {
+    let (active, terminating) = owned_pods(rs, informers);
     let template_labels = rs
         .spec
         .template
@@ -125,11 +142,11 @@ fn calculate_status(
                 .flatten()
                 .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
         })),
-        ready_replicas: Some(count(&is_ready)),
-        available_replicas: Some(count(&|p| is_available(p, min_ready, now))),
+        ready_replicas: Some(count(&super::pods::is_ready)),
+        available_replicas: Some(count(&|p| super::pods::is_available(p, min_ready, now))),
         observed_generation: current.observed_generation,
         conditions: current.conditions,
-        terminating_replicas: Some(i32::try_from(terminating).unwrap_or(i32::MAX)),
+        terminating_replicas: Some(i32::try_from(terminating.len()).unwrap_or(i32::MAX)),
     }
 }
 
@@ -167,13 +184,12 @@ impl ReplicaSetController {
         &mut self,
         key: &str,
         rs: &Arc<ReplicaSet>,
-        active: &[&Pod],
+        have: usize,
         informers: &Informers,
         sync: &mut Sync,
         cx: &mut Cx<'_>,
     ) {
         let want = usize::try_from(replicas_of(rs)).unwrap_or(0);
-        let have = active.len();
         match have.cmp(&want) {
             std::cmp::Ordering::Less => {
                 let diff = (want - have).min(BURST_REPLICAS);
@@ -198,9 +214,10 @@ impl ReplicaSetController {
             }
             std::cmp::Ordering::Greater => {
                 let diff = (have - want).min(BURST_REPLICAS);
+                let (active, _) = owned_pods(rs, informers);
                 let related = related_pods(rs, informers);
                 let victims =
-                    pods_to_delete(active, &related, diff, cx.now.to_k8s().as_millisecond());
+                    pods_to_delete(&active, &related, diff, cx.now.to_k8s().as_millisecond());
                 let names: Vec<String> = victims
                     .iter()
                     .map(|p| p.metadata.name.clone().unwrap_or_default())
@@ -524,9 +541,15 @@ impl Controller for ReplicaSetController {
         let object = delta.object();
         match &**object {
             Object::ReplicaSet(_) => {
+                if matches!(delta, Delta::Deleted(_)) {
+                    self.counts.forget(object);
+                }
                 owned_object_changed(NAME, &mut self.queue, &mut self.expectations, delta, cx);
             }
-            Object::Pod(_) => self.pod_delta(delta, informers, cx),
+            Object::Pod(_) => {
+                self.counts.pod_changed(delta);
+                self.pod_delta(delta, informers, cx);
+            }
             _ => {}
         }
     }
@@ -547,10 +570,14 @@ impl Controller for ReplicaSetController {
         }
         let rs = Arc::new(rs.clone());
         let needs_sync = self.expectations.satisfied(key, cx.now);
-        let (active, terminating) = owned_pods(&rs, informers);
+        let counts = self.counts.of(&rs, &informers.pods);
+        let have = counts.active;
+        let status = calculate_status(&rs, counts, cx.now);
+        #[cfg(debug_assertions)]
+        assert_eq!(status, recount_status(&rs, informers, cx.now), "{key}");
         let mut sync = Sync {
             rs: Arc::clone(&rs),
-            status: ReplicaSetStatus::default(),
+            status,
             slow: None,
             deletes: 0,
             error: None,
@@ -567,9 +594,8 @@ impl Controller for ReplicaSetController {
                 cx,
             );
         } else if rs.metadata.deletion_timestamp.is_none() {
-            self.manage(key, &rs, &active, informers, &mut sync, cx);
+            self.manage(key, &rs, have, informers, &mut sync, cx);
         }
-        sync.status = calculate_status(&rs, &active, terminating.len(), cx.now);
         if sync.slow.is_some() || sync.deletes > 0 {
             self.syncs.insert(key.to_owned(), sync);
             return Progress::Waiting;

@@ -214,12 +214,24 @@ impl Store {
                 compacted: self.compacted,
             });
         }
-        let skip = self
-            .history
-            .iter()
-            .position(|c| c.revision > from)
-            .unwrap_or(self.history.len());
-        Ok(self.history.iter().skip(skip))
+        // The history is in revision order: find the start by bisection, not
+        // by a walk from the oldest change (the TUI and the API server ask
+        // for recent revisions of a history that holds every write).
+        let start = self.first_after(from);
+        Ok((start..self.history.len()).map(|i| &self.history[i]))
+    }
+
+    /// The index of the first change after `revision` (the history's length when none is).
+    fn first_after(&self, revision: u64) -> usize {
+        self.history
+            .binary_search_by(|c| {
+                if c.revision <= revision {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                }
+            })
+            .unwrap_or_else(|i| i)
     }
 
     /// Forgets the history up to and including `revision`, as etcd's compaction does.
@@ -228,11 +240,7 @@ impl Store {
         if revision <= self.compacted {
             return;
         }
-        let keep = self
-            .history
-            .iter()
-            .position(|c| c.revision > revision)
-            .unwrap_or(self.history.len());
+        let keep = self.first_after(revision);
         self.history = self.history.skip(keep);
         self.compacted = revision;
     }

@@ -152,7 +152,7 @@ pub fn selector_matches(
         .flatten()
         .all(|(k, v)| get(k) == Some(v));
     let by_exprs = sel.match_expressions.iter().flatten().all(|e| {
-        let values = e.values.clone().unwrap_or_default();
+        let values = e.values.as_deref().unwrap_or_default();
         match e.operator.as_str() {
             "In" => get(&e.key).is_some_and(|v| values.contains(v)),
             "NotIn" => get(&e.key).is_none_or(|v| !values.contains(v)),
