@@ -19,6 +19,7 @@ use super::rng::Rng;
 use super::scheduler::Scheduler;
 use super::store::{Store, WatchEvent, WatchFilter, key_for};
 use super::trace::{Record, Stage, TraceRecord};
+use super::watches::{Subscription, Watches};
 use crate::model::Object;
 
 /// How long a message takes between two components, in simulated milliseconds.
@@ -74,13 +75,6 @@ const CONTROLLER_MANAGER_STREAM: u64 = 0x6b63_6d00;
 /// How often kube-apiserver compacts etcd (`--etcd-compaction-interval`, 5 minutes).
 const COMPACTION_INTERVAL_MS: u64 = 5 * 60 * 1000;
 
-/// What a watcher registered for.
-#[derive(Debug, Clone)]
-struct Subscription {
-    watcher: ComponentId,
-    filter: WatchFilter,
-}
-
 /// When `run_until` stops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Until {
@@ -110,7 +104,7 @@ pub struct Engine {
     authn: Arc<TokenAuthenticator>,
     admission: Arc<Vec<Box<dyn Plugin>>>,
     detail: Detail,
-    watches: Vec<Subscription>,
+    watches: Watches,
     /// When each watcher's latest watch event arrives, to keep its stream in order.
     last_delivery: BTreeMap<ComponentId, SimTime>,
     /// The revision the next compaction compacts to (the one the previous tick saw).
@@ -173,7 +167,7 @@ impl Engine {
             authn: Arc::new(tokens),
             admission: Arc::new(super::apiserver::admission::default_chain()),
             detail: setup.detail,
-            watches: Vec::new(),
+            watches: Watches::default(),
             last_delivery: BTreeMap::new(),
             compact_next: 0,
             kubectl: Kubectl::new(setup.commands, setup.identity),
@@ -288,7 +282,7 @@ impl Engine {
                 ComponentId::Kubectl => {}
             }
         }
-        self.watches = subs;
+        self.watches = Watches::new(subs);
     }
 
     /// Arms the periodic background work: each kubelet's Lease renewal and
@@ -545,7 +539,8 @@ impl Engine {
             false,
         );
         for change in &handled.changes {
-            for sub in &self.watches {
+            for index in self.watches.candidates(change) {
+                let sub = self.watches.get(index);
                 if let Some(event) = sub.filter.event_for(change) {
                     // A faulted node's kubelet hears nothing until it reconnects.
                     if let ComponentId::Kubelet(node) = &sub.watcher

@@ -20,3 +20,4 @@ pub mod storage_cache;
 pub mod storage_stream;
 pub mod store;
 pub mod trace;
+pub mod watches;

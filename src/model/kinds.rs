@@ -180,6 +180,34 @@ pub static KINDS: &[Kind] = &[
     ),
 ];
 
+/// The position of `kind` in [`KINDS`], found at compile time for
+/// [`Object::kind`](crate::model::Object::kind) (`usize::MAX` when absent,
+/// which fails the build where it is used as an index).
+pub const fn index_of(kind: &str) -> usize {
+    let mut i = 0;
+    while i < KINDS.len() {
+        if same(KINDS[i].kind.as_bytes(), kind.as_bytes()) {
+            return i;
+        }
+        i += 1;
+    }
+    usize::MAX
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The kind named `kind` (`Pod`); panics only on a name missing from [`KINDS`],
 /// which is a bug in podflow, never in input.
 pub fn kind_of(kind: &str) -> &'static Kind {

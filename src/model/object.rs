@@ -14,7 +14,7 @@ use k8s_openapi::api::storage::v1::{CSIDriver, StorageClass};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
-use super::kinds::{Kind, kind_of};
+use super::kinds::{KINDS, Kind};
 
 /// A type one variant of [`Object`] holds.
 pub trait Variant: Sized {
@@ -44,7 +44,10 @@ macro_rules! objects {
             /// The object's kind.
             pub fn kind(&self) -> &'static Kind {
                 match self {
-                    $(Object::$variant(_) => kind_of(stringify!($variant)),)*
+                    $(Object::$variant(_) => {
+                        const AT: usize = crate::model::kinds::index_of(stringify!($variant));
+                        &KINDS[AT]
+                    })*
                 }
             }
 
@@ -162,7 +165,7 @@ mod tests {
             "metadata": {"name": "nginx", "namespace": "default"},
             "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}
         });
-        let object = Object::from_json(kind_of("Pod"), value.clone()).unwrap();
+        let object = Object::from_json(crate::model::kinds::kind_of("Pod"), value.clone()).unwrap();
         assert_eq!(object.name(), "nginx");
         assert_eq!(object.namespaced_name(), "default/nginx");
         assert_eq!(object.to_json(), value);

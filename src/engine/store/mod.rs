@@ -6,7 +6,7 @@
 
 mod watch;
 
-pub use watch::{EventType, WatchEvent, WatchFilter};
+pub use watch::{EventType, WatchEvent, WatchFilter, field_value};
 
 use std::sync::Arc;
 
