@@ -70,7 +70,7 @@ impl WatchFilter {
             && self
                 .fields
                 .iter()
-                .all(|(field, value)| field_value(object, field).as_deref() == Some(value.as_str()))
+                .all(|(field, value)| field_value(object, field) == Some(value.as_str()))
     }
 
     /// The event this watcher gets for `change`, if any. An object that starts
@@ -95,22 +95,23 @@ impl WatchFilter {
 }
 
 /// The value of a selectable field of an object (`metadata.name`,
-/// `metadata.namespace`, `spec.nodeName`, `status.phase`, `spec.schedulerName`).
-fn field_value(object: &Object, field: &str) -> Option<String> {
+/// `metadata.namespace`, `spec.nodeName`, `status.phase`, `spec.schedulerName`),
+/// borrowed: every watcher's filter checks every change, so no allocation here.
+fn field_value<'a>(object: &'a Object, field: &str) -> Option<&'a str> {
     match field {
-        "metadata.name" => Some(object.name().to_owned()),
-        "metadata.namespace" => object.namespace().map(str::to_owned),
+        "metadata.name" => Some(object.name()),
+        "metadata.namespace" => object.namespace(),
         _ => {
             let pod = object.as_pod()?;
             match field {
                 "spec.nodeName" => Some(
                     pod.spec
                         .as_ref()
-                        .and_then(|s| s.node_name.clone())
+                        .and_then(|s| s.node_name.as_deref())
                         .unwrap_or_default(),
                 ),
-                "spec.schedulerName" => pod.spec.as_ref().and_then(|s| s.scheduler_name.clone()),
-                "status.phase" => pod.status.as_ref().and_then(|s| s.phase.clone()),
+                "spec.schedulerName" => pod.spec.as_ref()?.scheduler_name.as_deref(),
+                "status.phase" => pod.status.as_ref()?.phase.as_deref(),
                 _ => None,
             }
         }
