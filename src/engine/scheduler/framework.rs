@@ -209,8 +209,10 @@ impl CycleState {
 
     /// What was stored under `key`, if it has type `T`.
     pub fn read<T: Any + Send + Sync>(&self, key: &'static str) -> Option<&T> {
+        // Newest first: Score reads what `PreScore` wrote last.
         self.data
             .iter()
+            .rev()
             .find(|(k, _)| same_key(k, key))
             .and_then(|(_, v)| v.downcast_ref())
     }

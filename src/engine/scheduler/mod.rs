@@ -820,7 +820,7 @@ fn run_filters<'a>(
     // looked for, starting where the last cycle stopped (`findNodesThatPassFilters`).
     let wanted =
         config::num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, infos.len());
-    let mut feasible = Vec::new();
+    let mut feasible = Vec::with_capacity(wanted.min(infos.len()));
     let first = if infos.is_empty() {
         0
     } else {
