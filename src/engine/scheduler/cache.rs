@@ -13,7 +13,6 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::framework::NodeInfo;
-use super::resources::allocatable;
 
 /// Every node's [`NodeInfo`], in node-name order, and where each pod counts.
 #[derive(Debug, Clone, Default)]
@@ -68,9 +67,7 @@ impl Cache {
     pub fn set_node(&mut self, node: Arc<Node>) {
         let name = node.metadata.name.clone().unwrap_or_default();
         if let Some(&at) = self.index.get(&name) {
-            let info = &mut self.infos[at];
-            info.allocatable = allocatable(&node);
-            info.node = node;
+            self.infos[at].set_node(node);
             return;
         }
         let mut info = NodeInfo::new(node, Vec::new());

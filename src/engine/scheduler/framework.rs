@@ -6,7 +6,7 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{Node, Pod};
+use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 
 use super::plugins::inter_pod_affinity::terms::has_pod_affinity;
 use super::resources::{Resources, allocatable, pod_requests};
@@ -81,23 +81,62 @@ pub struct NodeInfo {
     /// How many of its pods have pod affinity or anti-affinity terms
     /// (upstream's `PodsWithAffinity`, so `InterPodAffinity` can skip the rest).
     pub pods_with_affinity: usize,
+    /// Every name of every image the node holds, with the image's size in
+    /// bytes, the later image winning (upstream's `NodeInfo.ImageStates`,
+    /// kept from `SetNode` so `ImageLocality` does not walk `status.images`
+    /// per cycle).
+    pub image_sizes: BTreeMap<String, i64>,
+    /// What the per-node filters read of the node, kept beside the counts so
+    /// a cycle does not chase every node's object: its name,
+    /// `spec.unschedulable` and `spec.taints` (kept by [`NodeInfo::set_node`]).
+    name: String,
+    unschedulable: bool,
+    taints: Vec<Taint>,
+}
+
+/// The node's images by name (`status.images`), each name with its image's size.
+fn image_sizes(node: &Node) -> BTreeMap<String, i64> {
+    let images = node.status.as_ref().and_then(|s| s.images.as_deref());
+    let mut sizes = BTreeMap::new();
+    for image in images.unwrap_or_default() {
+        for name in image.names.as_deref().unwrap_or_default() {
+            sizes.insert(name.clone(), image.size_bytes.unwrap_or_default());
+        }
+    }
+    sizes
 }
 
 impl NodeInfo {
     /// `node` with `pods` counted on it (`NewNodeInfo` + `SetNode`).
     pub fn new(node: Arc<Node>, pods: impl IntoIterator<Item = Arc<Pod>>) -> NodeInfo {
         let mut info = NodeInfo {
-            allocatable: allocatable(&node),
-            node,
+            allocatable: Resources::default(),
+            image_sizes: BTreeMap::new(),
+            name: String::new(),
+            unschedulable: false,
+            taints: Vec::new(),
+            node: Arc::clone(&node),
             pods: Vec::new(),
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
             pods_with_affinity: 0,
         };
+        info.set_node(node);
         for pod in pods {
             info.add_pod(pod);
         }
         info
+    }
+
+    /// The node changed (`NodeInfo.SetNode`): what is kept of it follows.
+    pub fn set_node(&mut self, node: Arc<Node>) {
+        self.allocatable = allocatable(&node);
+        self.image_sizes = image_sizes(&node);
+        self.name = node.metadata.name.clone().unwrap_or_default();
+        let spec = node.spec.as_ref();
+        self.unschedulable = spec.and_then(|s| s.unschedulable).unwrap_or(false);
+        self.taints = spec.and_then(|s| s.taints.clone()).unwrap_or_default();
+        self.node = node;
     }
 
     /// Counts `pod` on this node (`NodeInfo.AddPod`).
@@ -129,26 +168,53 @@ impl NodeInfo {
 
     /// The node's name.
     pub fn name(&self) -> &str {
-        self.node.metadata.name.as_deref().unwrap_or_default()
+        &self.name
+    }
+
+    /// Whether the node is cordoned (`spec.unschedulable`).
+    pub fn unschedulable(&self) -> bool {
+        self.unschedulable
+    }
+
+    /// The node's taints (`spec.taints`).
+    pub fn taints(&self) -> &[Taint] {
+        &self.taints
     }
 }
 
 /// Data plugins compute once per scheduling cycle (in `PreFilter` or `PreScore`)
 /// and read per node (`framework.CycleState`), keyed by plugin name.
+///
+/// A handful of entries, read once per plugin and node: a short list whose
+/// keys (string constants) are compared by address before by content.
 #[derive(Default)]
 pub struct CycleState {
-    data: BTreeMap<&'static str, Box<dyn Any + Send + Sync>>,
+    data: Vec<(&'static str, Box<dyn Any + Send + Sync>)>,
+}
+
+/// Whether two keys are the same: the same constant, or equal text.
+fn same_key(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
 }
 
 impl CycleState {
     /// Stores `value` under `key` (the plugin's name).
     pub fn write<T: Any + Send + Sync>(&mut self, key: &'static str, value: T) {
-        self.data.insert(key, Box::new(value));
+        let value: Box<dyn Any + Send + Sync> = Box::new(value);
+        match self.data.iter_mut().find(|(k, _)| same_key(k, key)) {
+            Some(entry) => entry.1 = value,
+            None => self.data.push((key, value)),
+        }
     }
 
     /// What was stored under `key`, if it has type `T`.
     pub fn read<T: Any + Send + Sync>(&self, key: &'static str) -> Option<&T> {
-        self.data.get(key).and_then(|v| v.downcast_ref())
+        // Newest first: Score reads what `PreScore` wrote last.
+        self.data
+            .iter()
+            .rev()
+            .find(|(k, _)| same_key(k, key))
+            .and_then(|(_, v)| v.downcast_ref())
     }
 }
 

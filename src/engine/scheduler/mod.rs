@@ -445,8 +445,10 @@ impl Scheduler {
             return;
         }
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
-        let chosen = select_host(&totals, cx);
-        let total = totals.iter().find(|(n, _)| *n == chosen).map(|(_, t)| *t);
+        let (chosen, total) = match select_host(&totals, cx) {
+            Some(at) => (totals[at].0, Some(totals[at].1)),
+            None => ("", None),
+        };
         let detail = if self.verbose {
             let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
             format!(
@@ -818,7 +820,7 @@ fn run_filters<'a>(
     // looked for, starting where the last cycle stopped (`findNodesThatPassFilters`).
     let wanted =
         config::num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, infos.len());
-    let mut feasible = Vec::new();
+    let mut feasible = Vec::with_capacity(wanted.min(infos.len()));
     let first = if infos.is_empty() {
         0
     } else {
@@ -912,17 +914,22 @@ fn run_scores<'a>(
         if plugin.pre_score(pod, feasible, infos, cycle).code == Code::Skip {
             continue;
         }
-        let raw = node_scores(feasible.iter().copied(), |i| plugin.score(cycle, pod, i));
-        let mut normalized = raw.clone();
+        let mut normalized = node_scores(feasible.iter().copied(), |i| plugin.score(cycle, pod, i));
+        // The raw scores are kept only for the records of `--detail full`.
+        let raw: Vec<i64> = if verbose {
+            normalized.iter().map(|s| s.score).collect()
+        } else {
+            Vec::new()
+        };
         plugin.normalize(cycle, &mut normalized);
-        for ((raw, normalized), total) in raw.iter().zip(&normalized).zip(&mut totals) {
+        for (at, (normalized, total)) in normalized.iter().zip(&mut totals).enumerate() {
             let score = normalized.score;
             if verbose {
                 let mut stage = Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
                     .plugin(plugin.name())
                     .node(normalized.name)
                     .pod(key);
-                stage.raw = Some(raw.score);
+                stage.raw = raw.get(at).copied();
                 stage.score = Some(score);
                 stage.weight = Some(weight);
                 cx.stage(stage);
@@ -940,19 +947,20 @@ fn identity() -> Credentials {
 
 /// Picks the highest total; ties are broken at random by reservoir sampling,
 /// as `selectHost` does (`pkg/scheduler/schedule_one.go`).
-fn select_host<'a>(totals: &[(&'a str, i64)], cx: &mut Cx<'_>) -> &'a str {
-    let mut best = "";
+/// Returns the index of the chosen node in `totals` (none when it is empty).
+fn select_host(totals: &[(&str, i64)], cx: &mut Cx<'_>) -> Option<usize> {
+    let mut best = None;
     let mut best_score = i64::MIN;
     let mut ties = 0u64;
-    for &(node, score) in totals {
+    for (at, &(_, score)) in totals.iter().enumerate() {
         if score > best_score {
-            best = node;
+            best = Some(at);
             best_score = score;
             ties = 1;
         } else if score == best_score {
             ties += 1;
             if cx.rng.below(ties) == 0 {
-                best = node;
+                best = Some(at);
             }
         }
     }

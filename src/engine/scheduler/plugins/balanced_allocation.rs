@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use k8s_openapi::api::core::v1::Pod;
 
 use super::node_resources_fit::{
-    ResourceSpec, default_resources, pod_request_list, requested_allocatable,
+    ResourceSpec, default_resources, pod_request_list, with_requested_allocatable,
 };
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
@@ -83,17 +83,23 @@ impl BalancedAllocation {
 /// for more the population standard deviation; then `(1 - std) * 100`, truncated.
 #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
 pub fn balanced_resource_score(requested: &[i64], allocatable: &[i64]) -> i64 {
-    let fractions: Vec<f64> = requested
-        .iter()
-        .zip(allocatable)
-        .filter(|&(_, &alloc)| alloc != 0)
-        .map(|(&req, &alloc)| (req as f64 / alloc as f64).min(1.0))
-        .collect();
-    let std = match fractions.len() {
-        2 => ((fractions[0] - fractions[1]) / 2.0).abs(),
+    // The fractions are walked again rather than collected: no allocation per node.
+    let fractions = || {
+        requested
+            .iter()
+            .zip(allocatable)
+            .filter(|&(_, &alloc)| alloc != 0)
+            .map(|(&req, &alloc)| (req as f64 / alloc as f64).min(1.0))
+    };
+    let std = match fractions().count() {
+        2 => {
+            let mut two = fractions();
+            let (a, b) = (two.next().unwrap_or(0.0), two.next().unwrap_or(0.0));
+            ((a - b) / 2.0).abs()
+        }
         n if n > 2 => {
-            let mean = fractions.iter().sum::<f64>() / n as f64;
-            let sum: f64 = fractions.iter().map(|f| (f - mean) * (f - mean)).sum();
+            let mean = fractions().sum::<f64>() / n as f64;
+            let sum: f64 = fractions().map(|f| (f - mean) * (f - mean)).sum();
             (sum / n as f64).sqrt()
         }
         _ => 0.0,
@@ -151,9 +157,9 @@ impl ScorePlugin for BalancedAllocation {
             }
             &computed
         };
-        let (requested, allocatable) =
-            requested_allocatable(node, &self.args.resources, wants, true);
-        balanced_resource_score(&requested, &allocatable)
+        with_requested_allocatable(node, &self.args.resources, wants, true, |req, alloc| {
+            balanced_resource_score(req, alloc)
+        })
     }
 }
 

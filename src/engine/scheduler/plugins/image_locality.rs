@@ -3,9 +3,13 @@
 //! each image's size scaled by how many nodes have it, so that pods do not
 //! all pile onto the one node that pulled first. The score is not normalised.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Node, Pod};
+/// The tests' node fixtures are `Node`s.
+#[cfg(test)]
+use k8s_openapi::api::core::v1::Node;
+use k8s_openapi::api::core::v1::Pod;
 
 use crate::engine::scheduler::framework::{
     CycleState, MAX_NODE_SCORE, NodeInfo, ScorePlugin, Status,
@@ -22,7 +26,8 @@ const STATE_KEY: &str = "PreScoreImageLocality";
 pub struct ImageLocality;
 
 /// What the scheduler's snapshot knows of images cluster-wide: how many nodes
-/// list each image name, and how many nodes there are.
+/// list each image name, and how many nodes there are (upstream's
+/// `ImageStateSummary.NumNodes`, from `snapshot.go`'s image existence map).
 #[derive(Debug, Default)]
 struct Spread {
     nodes_with: BTreeMap<String, usize>,
@@ -30,33 +35,23 @@ struct Spread {
 }
 
 impl Spread {
-    fn of<'a>(nodes: impl IntoIterator<Item = &'a Node>) -> Spread {
-        let mut spread = Spread::default();
-        for node in nodes {
-            spread.total_nodes += 1;
-            let names: BTreeSet<&String> =
-                images(node).flat_map(|(names, _)| names.iter()).collect();
-            for name in names {
-                *spread.nodes_with.entry(name.clone()).or_default() += 1;
+    /// Counted from each node's kept image names (`NodeInfo.image_sizes`),
+    /// so nodes without images cost nothing.
+    fn of(nodes: &[NodeInfo]) -> Spread {
+        let mut spread = Spread {
+            nodes_with: BTreeMap::new(),
+            total_nodes: nodes.len(),
+        };
+        for name in nodes.iter().flat_map(|n| n.image_sizes.keys()) {
+            match spread.nodes_with.get_mut(name) {
+                Some(count) => *count += 1,
+                None => {
+                    spread.nodes_with.insert(name.clone(), 1);
+                }
             }
         }
         spread
     }
-}
-
-/// A node's images as (names, size in bytes).
-fn images(node: &Node) -> impl Iterator<Item = (&[String], i64)> {
-    node.status
-        .as_ref()
-        .and_then(|s| s.images.as_deref())
-        .unwrap_or_default()
-        .iter()
-        .map(|i| {
-            (
-                i.names.as_deref().unwrap_or_default(),
-                i.size_bytes.unwrap_or_default(),
-            )
-        })
 }
 
 /// `normalizedImageName`: `:latest` appended when the reference has no tag.
@@ -64,11 +59,32 @@ fn images(node: &Node) -> impl Iterator<Item = (&[String], i64)> {
 /// pod does not match the `docker.io/library/nginx:latest` containerd reports
 /// (kubernetes/kubernetes#112699).
 pub fn normalized_image_name(name: &str) -> String {
+    normalized(name).into_owned()
+}
+
+/// [`normalized_image_name`], borrowing the name when it has a tag.
+fn normalized(name: &str) -> Cow<'_, str> {
     if name.rfind(':') <= name.rfind('/') {
-        format!("{name}:latest")
+        Cow::Owned(format!("{name}:latest"))
     } else {
-        name.to_owned()
+        Cow::Borrowed(name)
     }
+}
+
+/// `sumImageScores`: the scaled sizes of the images of the init and app
+/// containers that the node already has (`NodeInfo.ImageStates`).
+fn sum_image_scores(pod: &Pod, node: &NodeInfo, spread: &Spread) -> i64 {
+    if node.image_sizes.is_empty() {
+        return 0;
+    }
+    containers_images(pod)
+        .filter_map(|image| {
+            let name = normalized(image);
+            let size = *node.image_sizes.get(&*name)?;
+            let nodes_with = spread.nodes_with.get(&*name).copied().unwrap_or(1);
+            Some(scaled_image_score(size, nodes_with, spread.total_nodes))
+        })
+        .sum()
 }
 
 /// `scaledImageScore`: the image's size times the share of nodes that have it
@@ -80,26 +96,6 @@ fn scaled_image_score(size: i64, nodes_with: usize, total_nodes: usize) -> i64 {
     }
     let spread = nodes_with as f64 / total_nodes as f64;
     (size as f64 * spread) as i64
-}
-
-/// `sumImageScores`: the scaled sizes of the images of the init and app
-/// containers that the node already has.
-fn sum_image_scores(pod: &Pod, node: &Node, spread: &Spread) -> i64 {
-    // `NodeInfo.ImageStates`: every name of every image, the later image winning.
-    let mut sizes: BTreeMap<&str, i64> = BTreeMap::new();
-    for (names, size) in images(node) {
-        for name in names {
-            sizes.insert(name, size);
-        }
-    }
-    containers_images(pod)
-        .filter_map(|image| {
-            let name = normalized_image_name(image);
-            let size = *sizes.get(name.as_str())?;
-            let nodes_with = spread.nodes_with.get(&name).copied().unwrap_or(1);
-            Some(scaled_image_score(size, nodes_with, spread.total_nodes))
-        })
-        .sum()
 }
 
 fn containers_images(pod: &Pod) -> impl Iterator<Item = &str> {
@@ -140,19 +136,16 @@ impl ScorePlugin for ImageLocality {
         all: &[NodeInfo],
         state: &mut CycleState,
     ) -> Status {
-        state.write(
-            STATE_KEY,
-            Spread::of(all.iter().map(|i: &NodeInfo| &*i.node)),
-        );
+        state.write(STATE_KEY, Spread::of(all));
         Status::success()
     }
 
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
         // Without PreScore's counts, the node is taken to be the only one.
         let sum = if let Some(spread) = state.read::<Spread>(STATE_KEY) {
-            sum_image_scores(pod, &node.node, spread)
+            sum_image_scores(pod, node, spread)
         } else {
-            sum_image_scores(pod, &node.node, &Spread::of([&*node.node]))
+            sum_image_scores(pod, node, &Spread::of(std::slice::from_ref(node)))
         };
         calculate_priority(sum, containers_images(pod).count())
     }

@@ -17,13 +17,7 @@ impl FilterPlugin for NodeUnschedulable {
     }
 
     fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
-        let cordoned = node
-            .node
-            .spec
-            .as_ref()
-            .and_then(|s| s.unschedulable)
-            .unwrap_or(false);
-        if !cordoned || tolerates_unschedulable(pod) {
+        if !node.unschedulable() || tolerates_unschedulable(pod) {
             Status::success()
         } else {
             Status::new(Code::UnschedulableAndUnresolvable, REASON)

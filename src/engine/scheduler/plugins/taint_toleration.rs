@@ -50,11 +50,7 @@ fn tolerations(pod: &Pod) -> &[Toleration] {
 }
 
 fn taints(node: &NodeInfo) -> &[Taint] {
-    node.node
-        .spec
-        .as_ref()
-        .and_then(|s| s.taints.as_deref())
-        .unwrap_or_default()
+    node.taints()
 }
 
 impl FilterPlugin for TaintToleration {
@@ -81,18 +77,19 @@ impl ScorePlugin for TaintToleration {
 
     /// The number of `PreferNoSchedule` taints the pod does not tolerate.
     fn score(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
-        let prefer: Vec<&Toleration> = tolerations(pod)
-            .iter()
-            .filter(|t| {
+        // The tolerations that may tolerate a `PreferNoSchedule` taint, walked
+        // per taint rather than collected: nothing is allocated per node.
+        let prefer = || {
+            tolerations(pod).iter().filter(|t| {
                 t.effect
                     .as_deref()
                     .is_none_or(|e| e.is_empty() || e == "PreferNoSchedule")
             })
-            .collect();
+        };
         let count = taints(node)
             .iter()
             .filter(|taint| {
-                taint.effect == "PreferNoSchedule" && !prefer.iter().any(|t| tolerates(t, taint))
+                taint.effect == "PreferNoSchedule" && !prefer().any(|t| tolerates(t, taint))
             })
             .count();
         i64::try_from(count).unwrap_or(i64::MAX)

@@ -361,6 +361,26 @@ pub fn requested_allocatable(
 ) -> (Vec<i64>, Vec<i64>) {
     let mut requested = vec![0; resources.len()];
     let mut allocatable = vec![0; resources.len()];
+    fill_requested_allocatable(
+        node,
+        resources,
+        pod_requests,
+        use_requested,
+        (&mut requested, &mut allocatable),
+    );
+    (requested, allocatable)
+}
+
+/// [`requested_allocatable`] into `out` (requested, allocatable), each as
+/// long as `resources` and zeroed.
+fn fill_requested_allocatable(
+    node: &NodeInfo,
+    resources: &[ResourceSpec],
+    pod_requests: &[i64],
+    use_requested: bool,
+    out: (&mut [i64], &mut [i64]),
+) {
+    let (requested, allocatable) = out;
     for (i, r) in resources.iter().enumerate() {
         let want = pod_requests.get(i).copied().unwrap_or(0);
         let (alloc, req) = allocatable_request(node, &r.name, want, use_requested);
@@ -369,11 +389,44 @@ pub fn requested_allocatable(
             requested[i] = req;
         }
     }
-    (requested, allocatable)
+}
+
+/// How many resources a score's pairs are kept on the stack for (every
+/// profile podflow knows scores two: cpu and memory).
+const INLINE_RESOURCES: usize = 8;
+
+/// `f` of [`requested_allocatable`]'s pairs, kept on the stack for up to
+/// [`INLINE_RESOURCES`] resources so that scoring a node allocates nothing.
+pub fn with_requested_allocatable<R>(
+    node: &NodeInfo,
+    resources: &[ResourceSpec],
+    pod_requests: &[i64],
+    use_requested: bool,
+    f: impl FnOnce(&[i64], &[i64]) -> R,
+) -> R {
+    let n = resources.len();
+    if n > INLINE_RESOURCES {
+        let (requested, allocatable) =
+            requested_allocatable(node, resources, pod_requests, use_requested);
+        return f(&requested, &allocatable);
+    }
+    let (mut requested, mut allocatable) = ([0; INLINE_RESOURCES], [0; INLINE_RESOURCES]);
+    fill_requested_allocatable(
+        node,
+        resources,
+        pod_requests,
+        use_requested,
+        (&mut requested[..n], &mut allocatable[..n]),
+    );
+    f(&requested[..n], &allocatable[..n])
 }
 
 /// `a * b / c` without overflow, truncated toward zero as Go's integer division.
 fn mul_div(a: i64, b: i64, c: i64) -> i64 {
+    // In 64 bits when the product fits (the same quotient, far cheaper).
+    if let Some(q) = a.checked_mul(b).and_then(|p| p.checked_div(c)) {
+        return q;
+    }
     let q = i128::from(a) * i128::from(b) / i128::from(c);
     i64::try_from(q).unwrap_or(if q < 0 { i64::MIN } else { i64::MAX })
 }
@@ -532,8 +585,9 @@ impl ScorePlugin for NodeResourcesFit {
             computed = pod_request_list(pod, resources, false);
             &computed
         };
-        let (requested, allocatable) = requested_allocatable(node, resources, wants, false);
-        self.score_of(&requested, &allocatable)
+        with_requested_allocatable(node, resources, wants, false, |requested, allocatable| {
+            self.score_of(requested, allocatable)
+        })
     }
 }
 
