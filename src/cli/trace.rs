@@ -124,15 +124,32 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         UntilArg::Idle => Until::Idle,
         UntilArg::For(ms) => Until::Time(SimTime(ms)),
     };
-    let mut records = engine.run_until(until);
-    records.push(engine.final_record());
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let written = match args.format {
-        Format::Text => export::text::write(&mut out, &records),
-        Format::Jsonl => export::jsonl::write(&mut out, &records),
-        Format::Mermaid => export::mermaid::write(&mut out, &records),
+        // JSON lines are written as the engine makes them: a run of 10,000
+        // Pods never holds its million records, nor its final objects' JSON.
+        Format::Jsonl => engine
+            .run_until_with(until, |records| export::jsonl::write(&mut out, &records))
+            .and_then(|()| {
+                let (seq, t_ms, objects) = engine.final_parts();
+                export::jsonl::write_final(&mut out, seq, t_ms, objects)
+            }),
+        // Text aligns its columns over the whole trace; Mermaid declares its
+        // participants first.
+        Format::Text | Format::Mermaid => {
+            let mut records = engine.run_until(until);
+            records.push(engine.final_record());
+            if args.format == Format::Text {
+                export::text::write(&mut out, &records)
+            } else {
+                export::mermaid::write(&mut out, &records)
+            }
+        }
     };
+    // The process ends here: its memory goes back with it, without a walk
+    // over every object to free it one by one.
+    std::mem::forget(engine);
     match written.and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         // A closed pipe (`podflow trace | head`) is not an error of podflow.

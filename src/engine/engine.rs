@@ -460,13 +460,29 @@ impl Engine {
     /// Steps until `until`; returns every record produced.
     pub fn run_until(&mut self, until: Until) -> Vec<TraceRecord> {
         let mut out = Vec::new();
-        while let Some(records) = self.step_within(until) {
+        self.run_until_with(until, |records| {
             out.extend(records);
+            Ok::<(), std::convert::Infallible>(())
+        })
+        .unwrap_or_else(|never| match never {});
+        out
+    }
+
+    /// Runs as [`Engine::run_until`] does, handing each step's records to
+    /// `sink` as they come (`podflow trace` writes them out at once, so a
+    /// long run never holds its whole trace). Stops at `sink`'s first error.
+    pub fn run_until_with<E>(
+        &mut self,
+        until: Until,
+        mut sink: impl FnMut(Vec<TraceRecord>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        while let Some(records) = self.step_within(until) {
+            sink(records)?;
         }
         if let Until::Time(t) = until {
             self.now = self.now.max(t);
         }
-        out
+        Ok(())
     }
 
     /// The next step's records, or `None` when `until` says the run is over.
@@ -515,8 +531,23 @@ impl Engine {
 
     /// The `final` record: every object in the store, as Kubernetes JSON.
     pub fn final_record(&mut self) -> TraceRecord {
-        let objects = self.store.iter().map(|(_, e)| e.object.to_json()).collect();
-        self.stamp(vec![Record::Final { objects }]).remove(0)
+        let (seq, t_ms, objects) = self.final_parts();
+        TraceRecord {
+            seq,
+            t_ms,
+            body: Record::Final {
+                objects: objects.collect(),
+            },
+        }
+    }
+
+    /// The `final` record's `seq` and `t_ms`, and its objects one at a time,
+    /// for a writer that streams them rather than holding them all.
+    pub fn final_parts(&mut self) -> (u64, u64, impl Iterator<Item = serde_json::Value> + '_) {
+        let seq = self.seq;
+        self.seq += 1;
+        let objects = self.store.iter().map(|(_, e)| e.object.to_json());
+        (seq, self.now.as_millis(), objects)
     }
 
     /// The API server handles a request; the answer and the watch events it
