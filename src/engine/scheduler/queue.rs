@@ -57,12 +57,27 @@ impl Entry {
 /// Active-queue order: priority (highest first), arrival, order, key.
 type Rank = (Reverse<i32>, SimTime, u64, String);
 
+/// When a waiting pod's back-off or unschedulable timeout ends.
+fn due_of(place: Place) -> Option<SimTime> {
+    match place {
+        Place::Backoff { until } => Some(until),
+        Place::Unschedulable { since } => Some(since.plus(MAX_UNSCHEDULABLE_MS)),
+        Place::Active => None,
+    }
+}
+
 /// The queue, by pod key (`NS/NAME`).
 #[derive(Debug, Clone, Default)]
 pub struct SchedulingQueue {
     pods: BTreeMap<String, Entry>,
     /// The active pods in the order they are popped.
     active: BTreeSet<Rank>,
+    /// The unschedulable pods, by key: what a cluster event looks through.
+    unschedulable: BTreeSet<String>,
+    /// The pods in back-off or unschedulable, by when that ends: what the
+    /// flushes look through. With 10,000 pods pending, an event or a flush
+    /// reads the few that wait, not every queued pod.
+    due: BTreeSet<(SimTime, String)>,
     next_order: u64,
     /// Cluster events seen while a pod was being scheduled (upstream's `moveRequestCycle`).
     moved_during_cycle: bool,
@@ -98,18 +113,37 @@ impl SchedulingQueue {
     /// Stores `entry`, keeping the active order in step.
     fn put(&mut self, key: &str, entry: Entry) {
         self.remove(key);
-        if entry.place == Place::Active {
-            self.active.insert(entry.rank(key));
+        match entry.place {
+            Place::Active => {
+                self.active.insert(entry.rank(key));
+            }
+            Place::Unschedulable { .. } => {
+                self.unschedulable.insert(key.to_owned());
+            }
+            Place::Backoff { .. } => {}
+        }
+        if let Some(due) = due_of(entry.place) {
+            self.due.insert((due, key.to_owned()));
         }
         self.pods.insert(key.to_owned(), entry);
     }
 
     /// Forgets a pod (deleted, or bound).
     pub fn remove(&mut self, key: &str) {
-        if let Some(entry) = self.pods.remove(key)
-            && entry.place == Place::Active
-        {
-            self.active.remove(&entry.rank(key));
+        let Some(entry) = self.pods.remove(key) else {
+            return;
+        };
+        match entry.place {
+            Place::Active => {
+                self.active.remove(&entry.rank(key));
+            }
+            Place::Unschedulable { .. } => {
+                self.unschedulable.remove(key);
+            }
+            Place::Backoff { .. } => {}
+        }
+        if let Some(due) = due_of(entry.place) {
+            self.due.remove(&(due, key.to_owned()));
         }
     }
 
@@ -173,13 +207,12 @@ impl SchedulingQueue {
         mut helps: impl FnMut(&str, &BTreeSet<&'static str>) -> bool,
     ) -> Vec<(String, Place)> {
         self.moved_during_cycle = true;
+        let pods = &self.pods;
         let chosen: Vec<String> = self
-            .pods
+            .unschedulable
             .iter()
-            .filter(|(key, e)| {
-                matches!(e.place, Place::Unschedulable { .. }) && helps(key, &e.rejected_by)
-            })
-            .map(|(key, _)| key.clone())
+            .filter(|key| pods.get(*key).is_some_and(|e| helps(key, &e.rejected_by)))
+            .cloned()
             .collect();
         let mut moved = Vec::new();
         for key in chosen {
@@ -210,16 +243,14 @@ impl SchedulingQueue {
     /// Moves pods whose back-off ended to the active queue, and pods
     /// unschedulable for too long back too (the periodic flushes).
     pub fn flush(&mut self, now: SimTime) -> Vec<String> {
-        let due: Vec<String> = self
-            .pods
+        let mut due: Vec<String> = self
+            .due
             .iter()
-            .filter(|(_, e)| match e.place {
-                Place::Backoff { until } => until <= now,
-                Place::Unschedulable { since } => since.plus(MAX_UNSCHEDULABLE_MS) <= now,
-                Place::Active => false,
-            })
-            .map(|(key, _)| key.clone())
+            .take_while(|(at, _)| *at <= now)
+            .map(|(_, key)| key.clone())
             .collect();
+        // In key order, as a walk over every queued pod would find them.
+        due.sort_unstable();
         for key in &due {
             if let Some(mut entry) = self.pods.get(key).cloned() {
                 entry.place = Place::Active;
@@ -232,14 +263,7 @@ impl SchedulingQueue {
 
     /// When the next back-off or unschedulable timeout ends, if any.
     pub fn next_due(&self) -> Option<SimTime> {
-        self.pods
-            .values()
-            .filter_map(|e| match e.place {
-                Place::Backoff { until } => Some(until),
-                Place::Unschedulable { since } => Some(since.plus(MAX_UNSCHEDULABLE_MS)),
-                Place::Active => None,
-            })
-            .min()
+        self.due.first().map(|(at, _)| *at)
     }
 
     /// Whether a pod is ready to be popped.
@@ -358,5 +382,32 @@ mod tests {
         );
         assert_eq!(q.pop().as_deref(), Some("default/b"));
         assert_eq!(q.pop(), None);
+    }
+
+    #[test]
+    fn flushes_come_in_key_order_and_the_next_due_is_the_earliest() {
+        let mut q = SchedulingQueue::default();
+        // "c" fails first and waits longest in back-off; "a" fails last.
+        for (key, at, attempts) in [
+            ("default/c", 0, 4),
+            ("default/b", 100, 1),
+            ("default/a", 200, 2),
+        ] {
+            q.add(key, 0, SimTime(at));
+            q.pop();
+            q.move_all(SimTime(at)); // an event during the attempt: back-off
+            q.failed(key, 0, attempts, BTreeSet::new(), SimTime(at));
+        }
+        assert_eq!(q.next_due(), Some(SimTime(1_100)));
+        assert!(q.flush(SimTime(1_099)).is_empty());
+        assert_eq!(
+            q.flush(SimTime(8_000)),
+            ["default/a", "default/b", "default/c"]
+        );
+        assert_eq!(q.next_due(), None);
+        // Back in the active queue in the order they failed.
+        q.remove("default/b");
+        assert_eq!(q.pop().as_deref(), Some("default/c"));
+        assert_eq!(q.pop().as_deref(), Some("default/a"));
     }
 }
