@@ -6,13 +6,10 @@
 //!
 //! `cargo bench --bench seek`; a plain `main` that prints, as `benches/scheduler.rs`.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
-use podflow::cli::{SetupArgs, build_setup_on};
-use podflow::engine::apiserver::handler::Detail;
-use podflow::engine::engine::Engine;
-use podflow::scenario::generate::{NodeShape, generate};
-use podflow::scenario::{merge_with_default, parse_cluster};
 use podflow::timeline::Timeline;
 use podflow::tui::action::Action;
 use podflow::tui::app::App;
@@ -28,29 +25,9 @@ const REPLICAS: usize = 1_000;
 const SEEKS: usize = 500;
 const FRAMES: usize = 200;
 
-fn deployment() -> String {
-    format!(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  \
-         replicas: {REPLICAS}\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    \
-         metadata: {{labels: {{app: web}}}}\n    spec:\n      containers:\n      \
-         - name: nginx\n        image: nginx:1.27\n        \
-         resources: {{requests: {{cpu: 100m, memory: 128Mi}}}}\n"
-    )
-}
-
 /// The run, as `podflow trace --cluster <gen-cluster> -f web.yaml --detail summary` computes it.
 fn timeline() -> Timeline {
-    let cluster = generate(NODES, ZONES, &NodeShape::default()).expect("generate");
-    let spec =
-        merge_with_default(parse_cluster("cluster.yaml", cluster.as_bytes()).expect("parse"));
-    let manifest: &'static str = Box::leak(deployment().into_boxed_str());
-    let args = SetupArgs {
-        embedded: vec![("web.yaml", manifest)],
-        seed: 1,
-        detail: Some(Detail::Summary),
-        ..SetupArgs::default()
-    };
-    Timeline::new(Engine::new(build_setup_on(&spec, &args).expect("setup")))
+    Timeline::new(common::deployment_engine(NODES, ZONES, REPLICAS))
 }
 
 /// A deterministic pseudo-random sequence of steps in `0..len` (an LCG).

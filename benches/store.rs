@@ -211,8 +211,7 @@ fn fan_out(watches: &Watches) -> FanOut {
             lookup += looking.elapsed();
         }
         for change in &changes {
-            for index in watches.candidates(change) {
-                let Subscription { watcher, filter } = watches.get(index);
+            for Subscription { watcher, filter } in watches.candidates(change) {
                 if let Some(event) = filter.event_for(change) {
                     let jittered = now.plus(HOP_MS + rng.below(3));
                     let last = last_delivery.entry(watcher.clone()).or_default();

@@ -570,8 +570,7 @@ impl Engine {
             false,
         );
         for change in &handled.changes {
-            for index in self.watches.candidates(change) {
-                let sub = self.watches.get(index);
+            for sub in self.watches.candidates(change) {
                 if let Some(event) = sub.filter.event_for(change) {
                     // A faulted node's kubelet hears nothing until it reconnects.
                     if let ComponentId::Kubelet(node) = &sub.watcher

@@ -73,14 +73,15 @@ impl Watches {
         }
     }
 
-    /// The watch at `index` (from [`Watches::candidates`]).
-    pub fn get(&self, index: usize) -> &Subscription {
-        &self.subscriptions[index]
-    }
-
     /// The watches that may see `change`, in registration order; each still
     /// decides with [`WatchFilter::event_for`].
-    pub fn candidates(&self, change: &Change) -> Vec<usize> {
+    pub fn candidates(&self, change: &Change) -> impl Iterator<Item = &Subscription> {
+        self.candidate_indices(change)
+            .into_iter()
+            .map(|i| &self.subscriptions[i])
+    }
+
+    fn candidate_indices(&self, change: &Change) -> Vec<usize> {
         let Some(watches) = self.by_kind.get(change.object.kind().kind) else {
             return Vec::new();
         };
@@ -146,7 +147,7 @@ mod tests {
     /// The index gives exactly the watches a full scan would find interested.
     fn by_scan(watches: &Watches, change: &Change) -> Vec<usize> {
         (0..watches.subscriptions.len())
-            .filter(|i| watches.get(*i).filter.event_for(change).is_some())
+            .filter(|i| watches.subscriptions[*i].filter.event_for(change).is_some())
             .collect()
     }
 
@@ -165,7 +166,7 @@ mod tests {
             ),
         ];
         for (change, expected) in cases {
-            assert_eq!(watches.candidates(&change), expected);
+            assert_eq!(watches.candidate_indices(&change), expected);
             let interested = by_scan(&watches, &change);
             assert!(
                 interested.iter().all(|i| expected.contains(i)),
@@ -180,6 +181,6 @@ mod tests {
         let service = serde_json::json!({"apiVersion": "v1", "kind": "Service",
             "metadata": {"name": "web", "namespace": "default"}});
         let service = Arc::new(Object::Service(serde_json::from_value(service).unwrap()));
-        assert!(watches.candidates(&change(service, None)).is_empty());
+        assert!(watches.candidates(&change(service, None)).next().is_none());
     }
 }

@@ -4,12 +4,6 @@ use std::io::{self, Write};
 
 use crate::engine::trace::TraceRecord;
 
-/// The head of the `final` record's line, up to its objects (the fields in
-/// the order `TraceRecord` serializes them).
-fn final_head(seq: u64, t_ms: u64) -> String {
-    format!(r#"{{"seq":{seq},"t_ms":{t_ms},"kind":"final","objects":["#)
-}
-
 /// Writes each record as one line of JSON.
 pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     for record in records {
@@ -27,7 +21,11 @@ pub fn write_final(
     t_ms: u64,
     objects: impl Iterator<Item = serde_json::Value>,
 ) -> io::Result<()> {
-    out.write_all(final_head(seq, t_ms).as_bytes())?;
+    // The fields in the order `TraceRecord` serializes them.
+    write!(
+        out,
+        r#"{{"seq":{seq},"t_ms":{t_ms},"kind":"final","objects":["#
+    )?;
     for (i, object) in objects.enumerate() {
         if i > 0 {
             out.write_all(b",")?;
@@ -40,16 +38,11 @@ pub fn write_final(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{NGINX_POD, SetupArgs, build_setup};
     use crate::engine::engine::{Engine, Until};
+    use crate::tui::testing::nginx_engine;
 
     fn nginx() -> Engine {
-        let args = SetupArgs {
-            embedded: vec![NGINX_POD],
-            seed: 1,
-            ..SetupArgs::default()
-        };
-        let mut engine = Engine::new(build_setup(&args).expect("setup"));
+        let mut engine = nginx_engine();
         engine.run_until(Until::Idle);
         engine
     }

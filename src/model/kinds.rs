@@ -180,9 +180,9 @@ pub static KINDS: &[Kind] = &[
     ),
 ];
 
-/// The position of `kind` in [`KINDS`], found at compile time for
-/// [`Object::kind`](crate::model::Object::kind) (`usize::MAX` when absent,
-/// which fails the build where it is used as an index).
+/// The position of `kind` in [`KINDS`] (`usize::MAX` when absent). A `const
+/// fn`, so that [`Object::kind`](crate::model::Object::kind) finds it at
+/// compile time, where an absent kind fails the build.
 pub const fn index_of(kind: &str) -> usize {
     let mut i = 0;
     while i < KINDS.len() {
@@ -212,8 +212,7 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
 /// which is a bug in podflow, never in input.
 pub fn kind_of(kind: &str) -> &'static Kind {
     KINDS
-        .iter()
-        .find(|k| k.kind == kind)
+        .get(index_of(kind))
         .unwrap_or_else(|| panic!("podflow serves no kind {kind}"))
 }
 

@@ -16,9 +16,18 @@ pub fn nginx_timeline() -> Timeline {
     timeline(&[], None)
 }
 
+/// The default story's engine, before its first step.
+pub fn nginx_engine() -> Engine {
+    engine(&[], None)
+}
+
 /// A timeline of the nginx Pod followed by `steps`, on `cluster` (a file under
 /// `tests/fixtures/`, or the default cluster).
 pub fn timeline(steps: &[&str], cluster: Option<&str>) -> Timeline {
+    Timeline::new(engine(steps, cluster))
+}
+
+fn engine(steps: &[&str], cluster: Option<&str>) -> Engine {
     let args = SetupArgs {
         embedded: vec![crate::cli::NGINX_POD],
         steps: steps.iter().map(|s| (*s).to_owned()).collect(),
@@ -26,9 +35,7 @@ pub fn timeline(steps: &[&str], cluster: Option<&str>) -> Timeline {
         seed: 1,
         ..SetupArgs::default()
     };
-    Timeline::new(Engine::new(
-        build_setup(&args).expect("the test setup builds"),
-    ))
+    Engine::new(build_setup(&args).expect("the test setup builds"))
 }
 
 /// The index of the first record whose text line contains `needle`.

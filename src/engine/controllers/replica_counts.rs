@@ -14,6 +14,7 @@
 //! again. The controller checks them against a full recount in debug builds.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use imbl::OrdMap;
 use k8s_openapi::api::apps::v1::ReplicaSet;
@@ -84,6 +85,28 @@ impl Basis {
     }
 }
 
+/// The cached Pods whose controller reference names the `ReplicaSet` `uid`
+/// (`FilterPodsByOwner`, then `metav1.IsControlledBy`).
+fn controlled<'a>(
+    uid: &str,
+    pods: &'a Informer,
+) -> impl Iterator<Item = (&'a Arc<Object>, &'a Pod)> {
+    pods.owned_by(uid)
+        .filter_map(|object| object.as_pod().map(|pod| (object, pod)))
+        .filter(move |(_, pod)| controller_of(&pod.metadata).is_some_and(|r| r.uid == uid))
+}
+
+/// The active Pods `rs` controls whose labels its selector matches (the Pods
+/// a scale-down chooses from, upstream's `FilterActivePods` after `claimPods`).
+pub fn active_pods<'a>(rs: &ReplicaSet, pods: &'a Informer) -> Vec<&'a Pod> {
+    let uid = rs.metadata.uid.as_deref().unwrap_or_default();
+    let basis = Basis::of(rs);
+    controlled(uid, pods)
+        .map(|(_, pod)| pod)
+        .filter(|pod| basis.share(pod).active)
+        .collect()
+}
+
 /// One `ReplicaSet`'s counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Counts {
@@ -100,15 +123,36 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn empty(basis: Basis) -> Counts {
-        Counts {
+    /// The counts of the `ReplicaSet` `uid` from every Pod the cache holds
+    /// that it controls, handing each Pod's key and share to `record`.
+    fn from_cache(
+        basis: Basis,
+        uid: &str,
+        pods: &Informer,
+        mut record: impl FnMut(String, Share),
+    ) -> Counts {
+        let mut counts = Counts {
             basis,
             active: 0,
             fully_labeled: 0,
             terminating: 0,
             ready_since: OrdMap::new(),
             ready: 0,
+        };
+        for (object, pod) in controlled(uid, pods) {
+            let share = counts.basis.share(pod);
+            counts.apply(share, true);
+            record(key_of(object), share);
         }
+        counts
+    }
+
+    /// The counts of `rs` recounted from every Pod in the cache, as
+    /// upstream's `calculateStatus` walks them each sync: what the counts
+    /// kept from the deltas must equal.
+    pub fn recount(rs: &ReplicaSet, pods: &Informer) -> Counts {
+        let uid = rs.metadata.uid.as_deref().unwrap_or_default();
+        Counts::from_cache(Basis::of(rs), uid, pods, |_, _| {})
     }
 
     /// Active ready Pods (`status.readyReplicas`).
@@ -167,15 +211,9 @@ impl ReplicaCounts {
         let uid = rs.metadata.uid.clone().unwrap_or_default();
         let basis = Basis::of(rs);
         if self.by_owner.get(&uid).is_none_or(|c| c.basis != basis) {
-            let mut counts = Counts::empty(basis);
-            for object in pods.owned_by(&uid) {
-                let Some(pod) = object.as_pod() else { continue };
-                if controller_of(&pod.metadata).is_some_and(|r| r.uid == uid) {
-                    let share = counts.basis.share(pod);
-                    counts.apply(share, true);
-                    self.shares.insert(key_of(object), (uid.clone(), share));
-                }
-            }
+            let counts = Counts::from_cache(basis, &uid, pods, |key, share| {
+                self.shares.insert(key, (uid.clone(), share));
+            });
             self.by_owner.insert(uid.clone(), counts);
         }
         &self.by_owner[&uid]

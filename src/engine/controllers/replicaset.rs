@@ -17,11 +17,9 @@ use super::client::{self, event};
 use super::expectations::Expectations;
 use super::informer::{Delta, key_of};
 use super::own_writes::OwnWrites;
-use super::pods::{
-    controlled_by, controller_key, controller_of, is_active, meta_key, pod_from_template,
-};
+use super::pods::{controller_key, controller_of, meta_key, pod_from_template};
 use super::ranking::pods_to_delete;
-use super::replica_counts::{Counts, ReplicaCounts};
+use super::replica_counts::{Counts, ReplicaCounts, active_pods};
 use super::slow_start::{Next, SlowStart};
 use super::workqueue::WorkQueue;
 use super::{
@@ -29,7 +27,6 @@ use super::{
 };
 use crate::engine::apiserver::handler::Response;
 use crate::engine::apiserver::request::{Body, Verb};
-use crate::engine::apiserver::validation::selector_matches;
 use crate::engine::clock::SimTime;
 use crate::engine::component::{Cx, RequestId};
 use crate::model::Object;
@@ -77,28 +74,6 @@ pub fn replicas_of(rs: &ReplicaSet) -> i32 {
     rs.spec.replicas.unwrap_or(1)
 }
 
-/// The Pods `rs` controls whose labels its selector matches: (active, terminating).
-pub fn owned_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> (Vec<&'a Pod>, Vec<&'a Pod>) {
-    let selector = Some(&rs.spec.selector);
-    let uid = rs.metadata.uid.as_deref().unwrap_or_default();
-    let mut active = Vec::new();
-    let mut terminating = Vec::new();
-    for pod in informers.pods.owned_by(uid).filter_map(|o| o.as_pod()) {
-        let owned = controlled_by(&pod.metadata, &rs.metadata);
-        if !owned || !selector_matches(selector, pod.metadata.labels.as_ref()) {
-            continue;
-        }
-        if is_active(pod) {
-            active.push(pod);
-        } else if pod.metadata.deletion_timestamp.is_some()
-            && !matches!(super::pods::phase(pod), "Succeeded" | "Failed")
-        {
-            terminating.push(pod);
-        }
-    }
-    (active, terminating)
-}
-
 /// `calculateStatus`: the counts of the active Pods, the conditions kept.
 fn calculate_status(rs: &ReplicaSet, counts: &Counts, now: SimTime) -> ReplicaSetStatus {
     let min_ready = rs.spec.min_ready_seconds.unwrap_or(0);
@@ -114,39 +89,6 @@ fn calculate_status(rs: &ReplicaSet, counts: &Counts, now: SimTime) -> ReplicaSe
         observed_generation: current.observed_generation,
         conditions: current.conditions,
         terminating_replicas: Some(count(counts.terminating)),
-    }
-}
-
-/// `calculateStatus` as upstream writes it, from every Pod of `rs`: what the
-/// kept counts must equal (checked in debug builds).
-#[cfg(debug_assertions)]
-fn recount_status(rs: &ReplicaSet, informers: &Informers, now: SimTime) -> ReplicaSetStatus {
-    let (active, terminating) = owned_pods(rs, informers);
-    let template_labels = rs
-        .spec
-        .template
-        .as_ref()
-        .and_then(|t| t.metadata.as_ref())
-        .and_then(|m| m.labels.as_ref());
-    let min_ready = rs.spec.min_ready_seconds.unwrap_or(0);
-    let count = |f: &dyn Fn(&Pod) -> bool| {
-        i32::try_from(active.iter().filter(|p| f(p)).count()).unwrap_or(i32::MAX)
-    };
-    let current = rs.status.clone().unwrap_or_default();
-    ReplicaSetStatus {
-        replicas: count(&|_| true),
-        fully_labeled_replicas: Some(count(&|p| {
-            let labels = p.metadata.labels.as_ref();
-            template_labels
-                .into_iter()
-                .flatten()
-                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
-        })),
-        ready_replicas: Some(count(&super::pods::is_ready)),
-        available_replicas: Some(count(&|p| super::pods::is_available(p, min_ready, now))),
-        observed_generation: current.observed_generation,
-        conditions: current.conditions,
-        terminating_replicas: Some(i32::try_from(terminating.len()).unwrap_or(i32::MAX)),
     }
 }
 
@@ -214,7 +156,7 @@ impl ReplicaSetController {
             }
             std::cmp::Ordering::Greater => {
                 let diff = (have - want).min(BURST_REPLICAS);
-                let (active, _) = owned_pods(rs, informers);
+                let active = active_pods(rs, &informers.pods);
                 let related = related_pods(rs, informers);
                 let victims =
                     pods_to_delete(&active, &related, diff, cx.now.to_k8s().as_millisecond());
@@ -571,10 +513,10 @@ impl Controller for ReplicaSetController {
         let rs = Arc::new(rs.clone());
         let needs_sync = self.expectations.satisfied(key, cx.now);
         let counts = self.counts.of(&rs, &informers.pods);
+        #[cfg(debug_assertions)]
+        assert_eq!(*counts, Counts::recount(&rs, &informers.pods), "{key}");
         let have = counts.active;
         let status = calculate_status(&rs, counts, cx.now);
-        #[cfg(debug_assertions)]
-        assert_eq!(status, recount_status(&rs, informers, cx.now), "{key}");
         let mut sync = Sync {
             rs: Arc::clone(&rs),
             status,
@@ -642,6 +584,6 @@ fn related_pods<'a>(rs: &ReplicaSet, informers: &'a Informers) -> Vec<&'a Pod> {
         .owned_by(&owner.uid)
         .filter_map(|o| o.get::<ReplicaSet>())
         .filter(|other| controller_of(&other.metadata).is_some_and(|r| r.uid == owner.uid))
-        .flat_map(|other| owned_pods(other, informers).0)
+        .flat_map(|other| active_pods(other, &informers.pods))
         .collect()
 }

@@ -528,21 +528,8 @@ impl Scheduler {
                 }
             }
             Ok(()) => self.send_binding(key, pod, node, cx),
-            Err(message) => {
-                self.assumed.remove(key);
-                self.cache.remove_pod(key);
-                let (ns, name) = key.split_once('/').unwrap_or(("", key));
-                let source = self.source_for(key);
-                cx.event(pod_event(
-                    true,
-                    "FailedScheduling",
-                    message,
-                    (ns, name),
-                    None,
-                    &source,
-                ));
-                self.requeue_failed(key, BTreeSet::new(), cx);
-            }
+            // Inside the cycle: the timer that ran it schedules the next.
+            Err(message) => self.forget_assumed(key, message, cx),
         }
     }
 
@@ -595,11 +582,18 @@ impl Scheduler {
         }
     }
 
+    /// The binding cycle of `key` failed on an answer: as
+    /// [`Scheduler::forget_assumed`], then the next cycle is armed.
+    fn binding_failed(&mut self, key: &str, message: String, cx: &mut Cx<'_>) {
+        self.forget_assumed(key, message, cx);
+        self.kick(cx);
+    }
+
     /// The binding cycle of `key` failed (`handleBindingCycleError`): the
     /// assumed Pod is forgotten, `FailedScheduling` says why, and the Pod
     /// goes back to the queue; no plugin refused it, so any cluster event
     /// may help.
-    fn binding_failed(&mut self, key: &str, message: String, cx: &mut Cx<'_>) {
+    fn forget_assumed(&mut self, key: &str, message: String, cx: &mut Cx<'_>) {
         self.assumed.remove(key);
         self.cache.remove_pod(key);
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
@@ -613,7 +607,6 @@ impl Scheduler {
             &source,
         ));
         self.requeue_failed(key, BTreeSet::new(), cx);
-        self.kick(cx);
     }
 
     /// No node fits: the `FailedScheduling` event, the `PodScheduled=False` condition, and a wait.

@@ -49,17 +49,13 @@ fn tolerations(pod: &Pod) -> &[Toleration] {
         .unwrap_or_default()
 }
 
-fn taints(node: &NodeInfo) -> &[Taint] {
-    node.taints()
-}
-
 impl FilterPlugin for TaintToleration {
     fn name(&self) -> &'static str {
         "TaintToleration"
     }
 
     fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
-        let untolerated = taints(node).iter().find(|taint| {
+        let untolerated = node.taints().iter().find(|taint| {
             matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
                 && !tolerations(pod).iter().any(|t| tolerates(t, taint))
         });
@@ -86,7 +82,8 @@ impl ScorePlugin for TaintToleration {
                     .is_none_or(|e| e.is_empty() || e == "PreferNoSchedule")
             })
         };
-        let count = taints(node)
+        let count = node
+            .taints()
             .iter()
             .filter(|taint| {
                 taint.effect == "PreferNoSchedule" && !prefer().any(|t| tolerates(t, taint))
