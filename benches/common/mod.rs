@@ -8,7 +8,7 @@ use podflow::scenario::generate::{NodeShape, generate};
 use podflow::scenario::{merge_with_default, parse_cluster};
 
 /// The Deployment `web` of `replicas` nginx Pods, each asking 100m CPU and 128Mi.
-pub fn deployment(replicas: usize) -> String {
+fn deployment(replicas: usize) -> String {
     format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  \
          replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    \
