@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::node_resources_fit::resolved::{Kind, with_pairs};
+use super::node_resources_fit::resolved::{Kind, score_all, with_pairs};
 use super::node_resources_fit::{ResourceSpec, default_resources, pod_request_list};
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
@@ -198,10 +198,14 @@ impl ScorePlugin for BalancedAllocation {
             }));
             return;
         };
-        out.extend(nodes.iter().map(|info| NodeScore {
-            name: info.name(),
-            score: self.score_node(wants, info),
-        }));
+        score_all(
+            nodes,
+            &self.kinds,
+            wants,
+            true,
+            balanced_resource_score,
+            out,
+        );
     }
 }
 

@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use self::resolved::{Kind, Scoring, Strategy, fill_pairs, scale_shape, with_pairs};
+use self::resolved::{Kind, Scoring, Strategy, fill_pairs, scale_shape, score_all, with_pairs};
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
     Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
@@ -558,10 +558,8 @@ impl ScorePlugin for NodeResourcesFit {
         out: &mut Vec<NodeScore<'a>>,
     ) {
         self.with_wants(state, pod, |wants| {
-            out.extend(nodes.iter().map(|info| NodeScore {
-                name: info.name(),
-                score: self.score_node(wants, info),
-            }));
+            let kinds = &self.scoring.kinds;
+            score_all(nodes, kinds, wants, false, |r, a| self.score_of(r, a), out);
         });
     }
 }

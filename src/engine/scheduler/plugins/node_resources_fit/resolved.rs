@@ -7,7 +7,7 @@
 //! resource (`resource_allocation.go`, `calculateResourceAllocatableRequest`).
 
 use super::{ResourceSpec, ShapePoint};
-use crate::engine::scheduler::framework::{MAX_NODE_SCORE, NodeInfo};
+use crate::engine::scheduler::framework::{MAX_NODE_SCORE, NodeInfo, NodeScore};
 use crate::engine::scheduler::resources::is_scalar_resource_name;
 
 /// Which field of the node's counts a resource name reads.
@@ -136,6 +136,60 @@ pub fn with_pairs<R>(
     f(&requested[..n], &allocatable[..n])
 }
 
+/// How many resources [`score_all`] remembers node shapes for.
+const MEMO_RESOURCES: usize = 4;
+/// How many node shapes [`score_all`] remembers.
+const MEMO_SHAPES: usize = 8;
+
+/// `score` of each of `nodes` from its requested/allocatable pairs, appended
+/// to `out` in order. The score is a function of the pairs alone, so nodes
+/// of the same shape (a node pool's identical machines holding as many
+/// pods) are scored once: the last few shapes are remembered.
+pub fn score_all<'a>(
+    nodes: &[&'a NodeInfo],
+    kinds: &[Kind],
+    pod_requests: &[i64],
+    use_requested: bool,
+    score: impl Fn(&[i64], &[i64]) -> i64,
+    out: &mut Vec<NodeScore<'a>>,
+) {
+    let n = kinds.len();
+    if n > MEMO_RESOURCES {
+        out.extend(nodes.iter().map(|info| NodeScore {
+            name: info.name(),
+            score: with_pairs(info, kinds, pod_requests, use_requested, &score),
+        }));
+        return;
+    }
+    let mut memo = [([0; 2 * MEMO_RESOURCES], 0); MEMO_SHAPES];
+    let (mut remembered, mut oldest) = (0, 0);
+    for info in nodes {
+        let mut pairs = [0; 2 * MEMO_RESOURCES];
+        let (requested, allocatable) = pairs.split_at_mut(MEMO_RESOURCES);
+        fill_pairs(
+            info,
+            kinds,
+            pod_requests,
+            use_requested,
+            (&mut requested[..n], &mut allocatable[..n]),
+        );
+        let known = memo[..remembered].iter().find(|(shape, _)| *shape == pairs);
+        let value = if let Some(&(_, value)) = known {
+            value
+        } else {
+            let value = score(&pairs[..n], &pairs[MEMO_RESOURCES..MEMO_RESOURCES + n]);
+            memo[oldest] = (pairs, value);
+            oldest = (oldest + 1) % MEMO_SHAPES;
+            remembered = (remembered + 1).min(MEMO_SHAPES);
+            value
+        };
+        out.push(NodeScore {
+            name: info.name(),
+            score: value,
+        });
+    }
+}
+
 /// The configured scoring strategy (`config.ScoringStrategyType`); an
 /// unknown type scores as `LeastAllocated` (validation refuses it earlier).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,4 +229,44 @@ pub fn scale_shape(shape: &[ShapePoint]) -> Vec<ShapePoint> {
             score: p.score * (MAX_NODE_SCORE / super::MAX_CUSTOM_PRIORITY_SCORE),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::tests::{node_info, pod};
+    use super::*;
+
+    #[test]
+    fn scoring_all_nodes_remembers_shapes_without_changing_scores() {
+        // More shapes than are remembered, repeated, so entries are replaced.
+        let used = |m: usize| pod(&[json!({"cpu": format!("{m}00m"), "memory": "1Gi"})]);
+        let infos: Vec<NodeInfo> = (0..30)
+            .map(|i| {
+                let pods: Vec<_> = (0..i % 11).map(used).collect();
+                node_info(json!({"cpu": "8", "memory": "32Gi", "pods": "110"}), &pods)
+            })
+            .collect();
+        let nodes: Vec<&NodeInfo> = infos.iter().collect();
+        let kinds = Kind::all(&super::super::default_resources());
+        let score = |r: &[i64], a: &[i64]| r[0] * 7 + r[1] / 3 + a[0] - a[1];
+        for use_requested in [false, true] {
+            let mut out = Vec::new();
+            score_all(
+                &nodes,
+                &kinds,
+                &[100, 1 << 20],
+                use_requested,
+                score,
+                &mut out,
+            );
+            let expected: Vec<i64> = nodes
+                .iter()
+                .map(|n| with_pairs(n, &kinds, &[100, 1 << 20], use_requested, score))
+                .collect();
+            let got: Vec<i64> = out.iter().map(|s| s.score).collect();
+            assert_eq!(got, expected);
+        }
+    }
 }
