@@ -249,6 +249,22 @@ pub trait ScorePlugin {
     }
     /// The raw score of `node` for `pod`.
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64;
+    /// The raw score of each of `nodes`, in order, appended to `out` (what
+    /// the framework's `RunScorePlugins` collects per plugin). By default
+    /// [`ScorePlugin::score`] per node; a plugin may read its cycle state
+    /// once for all of them.
+    fn score_nodes<'a>(
+        &self,
+        state: &CycleState,
+        pod: &Pod,
+        nodes: &[&'a NodeInfo],
+        out: &mut Vec<NodeScore<'a>>,
+    ) {
+        out.extend(nodes.iter().map(|info| NodeScore {
+            name: info.name(),
+            score: self.score(state, pod, info),
+        }));
+    }
     /// Turns raw scores into 0..=100 (`ScoreExtensions.NormalizeScore`); by
     /// default the raw scores are already in range.
     fn normalize(&self, _state: &CycleState, _scores: &mut [NodeScore<'_>]) {}

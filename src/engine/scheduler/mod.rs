@@ -23,7 +23,7 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::cache::Cache;
 use self::events::{ClusterEvent, NodeChanges, PodChanges};
-use self::framework::{BindAction, Code, CycleState, NodeInfo, Status, node_scores};
+use self::framework::{BindAction, Code, CycleState, NodeInfo, Status};
 use self::profile::ProfilePlugins;
 use self::queue::{Place, SchedulingQueue};
 use super::apiserver::handler::Response;
@@ -820,6 +820,8 @@ fn run_filters<'a>(
         *start % infos.len()
     };
     let mut processed = 0;
+    // How many feasible nodes were found at or after `first` (before wrapping).
+    let mut before_wrap = 0;
     let rotated = infos.iter().enumerate().skip(first);
     for (at, info) in rotated.chain(infos.iter().enumerate().take(first)) {
         if feasible.len() >= wanted {
@@ -844,23 +846,21 @@ fn run_filters<'a>(
             if verbose {
                 record_filter(cx, plugin.name(), info.name(), key, &status);
             }
-            (!passed).then_some((plugin.name(), status))
+            (!passed).then(|| (plugin.name(), status))
         });
-        match failed {
-            Some((plugin, status)) => {
-                rejected_by.insert(plugin);
-                failures.insert(info.name().to_owned(), (status.code, status.reasons));
-            }
-            None => feasible.push(at),
+        if let Some((plugin, status)) = failed {
+            rejected_by.insert(plugin);
+            failures.insert(info.name().to_owned(), (status.code, status.reasons));
+        } else {
+            feasible.push(info);
+            before_wrap += usize::from(at >= first);
         }
     }
     *start = (first + processed) % infos.len().max(1);
-    // Scored and selected in node-name order, whatever the visiting order.
-    feasible.sort_unstable();
-    (
-        feasible.into_iter().map(|at| &infos[at]).collect(),
-        failures,
-    )
+    // Scored and selected in node-name order, whatever the visiting order:
+    // the nodes found after wrapping around come first (both runs are in order).
+    feasible.rotate_left(before_wrap);
+    (feasible, failures)
 }
 
 /// One `filter` record: a plugin's verdict on a node.
@@ -902,12 +902,15 @@ fn run_scores<'a>(
     if feasible.len() < 2 {
         return totals;
     }
+    // One list of scores for every plugin in turn.
+    let mut normalized = Vec::with_capacity(feasible.len());
     for (plugin, weight) in &profile.scorers {
         let weight = *weight;
         if plugin.pre_score(pod, feasible, infos, cycle).code == Code::Skip {
             continue;
         }
-        let mut normalized = node_scores(feasible.iter().copied(), |i| plugin.score(cycle, pod, i));
+        normalized.clear();
+        plugin.score_nodes(cycle, pod, feasible, &mut normalized);
         // The raw scores are kept only for the records of `--detail full`.
         let raw: Vec<i64> = if verbose {
             normalized.iter().map(|s| s.score).collect()

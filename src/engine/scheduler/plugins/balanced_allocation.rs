@@ -7,12 +7,11 @@ use std::sync::LazyLock;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::node_resources_fit::{
-    ResourceSpec, default_resources, pod_request_list, with_requested_allocatable,
-};
+use super::node_resources_fit::resolved::{Kind, score_all, with_pairs};
+use super::node_resources_fit::{ResourceSpec, default_resources, pod_request_list};
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
-    Code, CycleState, MAX_NODE_SCORE, NodeInfo, ScorePlugin, Status,
+    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
 };
 
 /// The plugin's name.
@@ -65,16 +64,31 @@ impl BalancedArgs {
 /// The plugin with the default args, for the fixed plugin lists.
 pub static DEFAULT: LazyLock<BalancedAllocation> = LazyLock::new(BalancedAllocation::default);
 
-/// The plugin, with its args.
-#[derive(Debug, Clone, Default)]
+/// The plugin, with its args (and their resources resolved once).
+#[derive(Debug, Clone)]
 pub struct BalancedAllocation {
     pub args: BalancedArgs,
+    kinds: Vec<Kind>,
+}
+
+impl Default for BalancedAllocation {
+    fn default() -> BalancedAllocation {
+        BalancedAllocation::new(BalancedArgs::default())
+    }
 }
 
 impl BalancedAllocation {
-    /// The plugin configured with `args` (validated by the caller).
+    /// The plugin configured with `args` (validated by the caller); each
+    /// resource's field is resolved here, as upstream's `NewBalancedAllocation`
+    /// builds its scorer once (`noderesources/balanced_allocation.go`).
     pub fn new(args: BalancedArgs) -> BalancedAllocation {
-        BalancedAllocation { args }
+        let kinds = Kind::all(&args.resources);
+        BalancedAllocation { args, kinds }
+    }
+
+    /// The score of `node` for a pod requesting `wants`.
+    fn score_node(&self, wants: &[i64], node: &NodeInfo) -> i64 {
+        with_pairs(node, &self.kinds, wants, true, balanced_resource_score)
     }
 }
 
@@ -91,6 +105,15 @@ pub fn balanced_resource_score(requested: &[i64], allocatable: &[i64]) -> i64 {
             .filter(|&(_, &alloc)| alloc != 0)
             .map(|(&req, &alloc)| (req as f64 / alloc as f64).min(1.0))
     };
+    // Two resources the node has (cpu and memory, the default): no second walk.
+    if let ([req_a, req_b], [alloc_a, alloc_b]) = (requested, allocatable)
+        && *alloc_a != 0
+        && *alloc_b != 0
+    {
+        let a = (*req_a as f64 / *alloc_a as f64).min(1.0);
+        let b = (*req_b as f64 / *alloc_b as f64).min(1.0);
+        return ((1.0 - ((a - b) / 2.0).abs()) * MAX_NODE_SCORE as f64) as i64;
+    }
     let std = match fractions().count() {
         2 => {
             let mut two = fractions();
@@ -157,9 +180,32 @@ impl ScorePlugin for BalancedAllocation {
             }
             &computed
         };
-        with_requested_allocatable(node, &self.args.resources, wants, true, |req, alloc| {
-            balanced_resource_score(req, alloc)
-        })
+        self.score_node(wants, node)
+    }
+
+    /// Every node scored with one read of the cycle state.
+    fn score_nodes<'a>(
+        &self,
+        state: &CycleState,
+        pod: &Pod,
+        nodes: &[&'a NodeInfo],
+        out: &mut Vec<NodeScore<'a>>,
+    ) {
+        let Some(wants) = state.read::<Vec<i64>>(PRE_SCORE_KEY) else {
+            out.extend(nodes.iter().map(|info| NodeScore {
+                name: info.name(),
+                score: self.score(state, pod, info),
+            }));
+            return;
+        };
+        score_all(
+            nodes,
+            &self.kinds,
+            wants,
+            true,
+            balanced_resource_score,
+            out,
+        );
     }
 }
 

@@ -7,17 +7,18 @@
 //! `pkg/scheduler/apis/config/types_pluginargs.go` and
 //! `validation/validation_pluginargs.go` (`ValidateNodeResourcesFitArgs`).
 
+pub mod resolved;
+
 use std::sync::LazyLock;
 
 use k8s_openapi::api::core::v1::Pod;
 
+use self::resolved::{Kind, Scoring, Strategy, fill_pairs, scale_shape, score_all, with_pairs};
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
-    Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, ScorePlugin, Status,
+    Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
 };
-use crate::engine::scheduler::resources::{
-    Resources, is_extended_resource_name, is_scalar_resource_name, pod_requests,
-};
+use crate::engine::scheduler::resources::{Resources, is_extended_resource_name, pod_requests};
 
 /// The plugin's name.
 pub const NAME: &str = "NodeResourcesFit";
@@ -173,16 +174,38 @@ impl FitArgs {
 /// The plugin with the default args, for the fixed plugin lists.
 pub static DEFAULT: LazyLock<NodeResourcesFit> = LazyLock::new(NodeResourcesFit::default);
 
-/// The plugin, with its args.
-#[derive(Debug, Clone, Default)]
+/// The plugin, with its args (and what scoring needs of them, resolved once).
+#[derive(Debug, Clone)]
 pub struct NodeResourcesFit {
     pub args: FitArgs,
+    scoring: Scoring,
+}
+
+impl Default for NodeResourcesFit {
+    fn default() -> NodeResourcesFit {
+        NodeResourcesFit::new(FitArgs::default())
+    }
 }
 
 impl NodeResourcesFit {
-    /// The plugin configured with `args` (validated by the caller).
+    /// The plugin configured with `args` (validated by the caller); the
+    /// scoring strategy and its resources are resolved here, as upstream's
+    /// `NewFit` picks its scorer once (`noderesources/fit.go`).
     pub fn new(args: FitArgs) -> NodeResourcesFit {
-        NodeResourcesFit { args }
+        let strategy = &args.scoring_strategy;
+        let kind = Strategy::of(&strategy.kind);
+        let scaled_shape = match kind {
+            Strategy::RequestedToCapacityRatio => {
+                scale_shape(strategy.shape.as_deref().unwrap_or_default())
+            }
+            _ => Vec::new(),
+        };
+        let scoring = Scoring {
+            strategy: kind,
+            kinds: Kind::all(&strategy.resources),
+            scaled_shape,
+        };
+        NodeResourcesFit { args, scoring }
     }
 }
 
@@ -311,32 +334,7 @@ pub fn allocatable_request(
     pod_request: i64,
     use_requested: bool,
 ) -> (i64, i64) {
-    let requested = if use_requested {
-        &node.requested
-    } else {
-        &node.non_zero_requested
-    };
-    if pod_request == 0 && is_scalar_resource_name(resource) {
-        return (0, 0);
-    }
-    match resource {
-        "cpu" => (
-            node.allocatable.milli_cpu,
-            requested.milli_cpu + pod_request,
-        ),
-        "memory" => (node.allocatable.memory, requested.memory + pod_request),
-        "ephemeral-storage" => (
-            node.allocatable.ephemeral_storage,
-            node.requested.ephemeral_storage + pod_request,
-        ),
-        other => match node.allocatable.scalar.get(other) {
-            Some(&alloc) => (
-                alloc,
-                node.requested.scalar.get(other).copied().unwrap_or(0) + pod_request,
-            ),
-            None => (0, 0),
-        },
-    }
+    Kind::of(resource).allocatable_request(node, pod_request, use_requested)
 }
 
 /// The pod's request of each resource, in order (`calculatePodResourceRequestList`).
@@ -361,64 +359,14 @@ pub fn requested_allocatable(
 ) -> (Vec<i64>, Vec<i64>) {
     let mut requested = vec![0; resources.len()];
     let mut allocatable = vec![0; resources.len()];
-    fill_requested_allocatable(
+    fill_pairs(
         node,
-        resources,
+        &Kind::all(resources),
         pod_requests,
         use_requested,
         (&mut requested, &mut allocatable),
     );
     (requested, allocatable)
-}
-
-/// [`requested_allocatable`] into `out` (requested, allocatable), each as
-/// long as `resources` and zeroed.
-fn fill_requested_allocatable(
-    node: &NodeInfo,
-    resources: &[ResourceSpec],
-    pod_requests: &[i64],
-    use_requested: bool,
-    out: (&mut [i64], &mut [i64]),
-) {
-    let (requested, allocatable) = out;
-    for (i, r) in resources.iter().enumerate() {
-        let want = pod_requests.get(i).copied().unwrap_or(0);
-        let (alloc, req) = allocatable_request(node, &r.name, want, use_requested);
-        if alloc != 0 {
-            allocatable[i] = alloc;
-            requested[i] = req;
-        }
-    }
-}
-
-/// How many resources a score's pairs are kept on the stack for (every
-/// profile podflow knows scores two: cpu and memory).
-const INLINE_RESOURCES: usize = 8;
-
-/// `f` of [`requested_allocatable`]'s pairs, kept on the stack for up to
-/// [`INLINE_RESOURCES`] resources so that scoring a node allocates nothing.
-pub fn with_requested_allocatable<R>(
-    node: &NodeInfo,
-    resources: &[ResourceSpec],
-    pod_requests: &[i64],
-    use_requested: bool,
-    f: impl FnOnce(&[i64], &[i64]) -> R,
-) -> R {
-    let n = resources.len();
-    if n > INLINE_RESOURCES {
-        let (requested, allocatable) =
-            requested_allocatable(node, resources, pod_requests, use_requested);
-        return f(&requested, &allocatable);
-    }
-    let (mut requested, mut allocatable) = ([0; INLINE_RESOURCES], [0; INLINE_RESOURCES]);
-    fill_requested_allocatable(
-        node,
-        resources,
-        pod_requests,
-        use_requested,
-        (&mut requested[..n], &mut allocatable[..n]),
-    );
-    f(&requested[..n], &allocatable[..n])
 }
 
 /// `a * b / c` without overflow, truncated toward zero as Go's integer division.
@@ -495,23 +443,26 @@ pub fn requested_to_capacity_ratio(
     requested: &[i64],
     allocatable: &[i64],
 ) -> i64 {
-    let scaled: Vec<ShapePoint> = shape
-        .iter()
-        .map(|p| ShapePoint {
-            utilization: p.utilization,
-            score: p.score * (MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE),
-        })
-        .collect();
+    ratio_of_scaled(resources, &scale_shape(shape), requested, allocatable)
+}
+
+/// [`requested_to_capacity_ratio`] with the shape already scaled to 0..=100.
+fn ratio_of_scaled(
+    resources: &[ResourceSpec],
+    scaled: &[ShapePoint],
+    requested: &[i64],
+    allocatable: &[i64],
+) -> i64 {
     let resource_score = |req: i64, cap: i64| {
         if cap == 0 || req > cap {
-            return broken_linear(&scaled, MAX_UTILIZATION);
+            return broken_linear(scaled, MAX_UTILIZATION);
         }
         let utilization = if req <= 0 {
             0
         } else {
             mul_div(req, MAX_UTILIZATION, cap)
         };
-        broken_linear(&scaled, utilization)
+        broken_linear(scaled, utilization)
     };
     let (mut total, mut weights) = (0i64, 0i64);
     for (i, r) in resources.iter().enumerate() {
@@ -534,26 +485,44 @@ pub fn requested_to_capacity_ratio(
 impl NodeResourcesFit {
     /// The score from requested/allocatable pairs, by the configured strategy.
     pub fn score_of(&self, requested: &[i64], allocatable: &[i64]) -> i64 {
-        let strategy = &self.args.scoring_strategy;
-        match strategy.kind.as_str() {
-            "MostAllocated" => weighted(
-                &strategy.resources,
-                requested,
-                allocatable,
-                most_requested_score,
-            ),
-            "RequestedToCapacityRatio" => requested_to_capacity_ratio(
-                &strategy.resources,
-                strategy.shape.as_deref().unwrap_or_default(),
+        let resources = &self.args.scoring_strategy.resources;
+        match self.scoring.strategy {
+            Strategy::MostAllocated => {
+                weighted(resources, requested, allocatable, most_requested_score)
+            }
+            Strategy::RequestedToCapacityRatio => ratio_of_scaled(
+                resources,
+                &self.scoring.scaled_shape,
                 requested,
                 allocatable,
             ),
-            _ => weighted(
-                &strategy.resources,
-                requested,
-                allocatable,
-                least_requested_score,
-            ),
+            Strategy::LeastAllocated => {
+                weighted(resources, requested, allocatable, least_requested_score)
+            }
+        }
+    }
+
+    /// The strategy's score of `node` for a pod requesting `wants` (one
+    /// amount per configured resource), with the non-zero request defaults.
+    fn score_node(&self, wants: &[i64], node: &NodeInfo) -> i64 {
+        with_pairs(
+            node,
+            &self.scoring.kinds,
+            wants,
+            false,
+            |requested, allocatable| self.score_of(requested, allocatable),
+        )
+    }
+
+    /// What `PreScore` stored (or the pod's requests, computed again without it).
+    fn with_wants<R>(&self, state: &CycleState, pod: &Pod, f: impl FnOnce(&[i64]) -> R) -> R {
+        match state.read::<Vec<i64>>(PRE_SCORE_KEY) {
+            Some(wants) => f(wants),
+            None => f(&pod_request_list(
+                pod,
+                &self.args.scoring_strategy.resources,
+                false,
+            )),
         }
     }
 }
@@ -577,17 +546,21 @@ impl ScorePlugin for NodeResourcesFit {
 
     /// The strategy's score, with the non-zero request defaults for cpu and memory.
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
-        let resources = &self.args.scoring_strategy.resources;
-        let computed;
-        let wants = if let Some(w) = state.read::<Vec<i64>>(PRE_SCORE_KEY) {
-            w
-        } else {
-            computed = pod_request_list(pod, resources, false);
-            &computed
-        };
-        with_requested_allocatable(node, resources, wants, false, |requested, allocatable| {
-            self.score_of(requested, allocatable)
-        })
+        self.with_wants(state, pod, |wants| self.score_node(wants, node))
+    }
+
+    /// Every node scored with one read of the cycle state.
+    fn score_nodes<'a>(
+        &self,
+        state: &CycleState,
+        pod: &Pod,
+        nodes: &[&'a NodeInfo],
+        out: &mut Vec<NodeScore<'a>>,
+    ) {
+        self.with_wants(state, pod, |wants| {
+            let kinds = &self.scoring.kinds;
+            score_all(nodes, kinds, wants, false, |r, a| self.score_of(r, a), out);
+        });
     }
 }
 
