@@ -24,10 +24,7 @@ fn peak_mib() -> Option<u64> {
 }
 
 fn main() {
-    let replicas: usize = std::env::var("PODFLOW_BENCH_REPLICAS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000);
+    let replicas = common::env_or("PODFLOW_BENCH_REPLICAS", 2_000);
     let nodes = replicas.div_ceil(10);
     let mut engine = common::deployment_engine(nodes, ZONES, replicas);
     let started = Instant::now();

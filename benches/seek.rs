@@ -2,9 +2,12 @@
 //! a generated cluster of 100 workers, `--detail summary` (over 100,000
 //! records), then seeks to pseudo-random steps: the seek alone (the App's
 //! `Action::Seek` and the timeline's view of the step) and the seek with one
-//! frame at 120×40. Prints the median and the worst; the aim is under 1 ms.
+//! frame at 120×40 and at 200×50, then prints the 200×50 frame at the trace's
+//! last step. Prints the median and the worst; the aim is under 1 ms.
 //!
 //! `cargo bench --bench seek`; a plain `main` that prints, as `benches/scheduler.rs`.
+//! `PODFLOW_BENCH_REPLICAS=10000 PODFLOW_BENCH_NODES=1000` runs it on a larger
+//! Deployment and cluster (the aim there: a frame under 16 ms).
 
 mod common;
 
@@ -21,13 +24,15 @@ use ratatui::backend::TestBackend;
 const NODES: usize = 100;
 const ZONES: usize = 10;
 const REPLICAS: usize = 1_000;
+/// A trace shorter than this is a mistake in the bench.
+const MIN_RECORDS: usize = 100_000;
 /// Seeks measured alone, and with a frame each.
 const SEEKS: usize = 500;
 const FRAMES: usize = 200;
 
 /// The run, as `podflow trace --cluster <gen-cluster> -f web.yaml --detail summary` computes it.
-fn timeline() -> Timeline {
-    Timeline::new(common::deployment_engine(NODES, ZONES, REPLICAS))
+fn timeline(replicas: usize, nodes: usize) -> Timeline {
+    Timeline::new(common::deployment_engine(nodes, ZONES, replicas))
 }
 
 /// A deterministic pseudo-random sequence of steps in `0..len` (an LCG).
@@ -57,14 +62,35 @@ fn summary(mut samples: Vec<Duration>) -> String {
     )
 }
 
+/// Seeks to each of `targets` and draws one `width`×`height` frame.
+fn framed(app: &mut App, targets: &[usize], width: u16, height: u16) -> Vec<Duration> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    targets
+        .iter()
+        .map(|&step| {
+            let t = Instant::now();
+            app.update(Action::Seek(step));
+            terminal
+                .draw(|frame| frame.render_widget(&*app, frame.area()))
+                .expect("draw");
+            t.elapsed()
+        })
+        .collect()
+}
+
 fn main() {
+    let replicas = common::env_or("PODFLOW_BENCH_REPLICAS", REPLICAS);
+    let nodes = common::env_or("PODFLOW_BENCH_NODES", NODES);
     let started = Instant::now();
-    let timeline = timeline();
+    let timeline = timeline(replicas, nodes);
     let built = started.elapsed();
     let records = timeline.len();
-    assert!(records >= 100_000, "only {records} records");
+    assert!(
+        replicas != REPLICAS || records >= MIN_RECORDS,
+        "only {records} records"
+    );
     println!(
-        "seek: {records} records (Deployment of {REPLICAS} replicas on {NODES} nodes, \
+        "seek: {records} records (Deployment of {replicas} replicas on {nodes} nodes, \
          --detail summary), built in {:.1} s",
         built.as_secs_f64()
     );
@@ -80,18 +106,30 @@ fn main() {
     }
     println!("seek alone: {SEEKS} random seeks, {}", summary(alone));
 
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-    let mut framed = Vec::with_capacity(FRAMES);
-    for &step in &targets[..FRAMES] {
-        let t = Instant::now();
-        app.update(Action::Seek(step));
-        terminal
-            .draw(|frame| frame.render_widget(&app, frame.area()))
-            .expect("draw");
-        framed.push(t.elapsed());
+    for (width, height) in [(120, 40), (200, 50)] {
+        let samples = framed(&mut app, &targets[..FRAMES], width, height);
+        println!(
+            "seek + frame {width}×{height}: {FRAMES} random seeks, {}",
+            summary(samples)
+        );
     }
+
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
+    app.update(Action::Seek(records - 1));
+    let t = Instant::now();
+    terminal
+        .draw(|frame| frame.render_widget(&app, frame.area()))
+        .expect("draw");
+    let last = t.elapsed();
     println!(
-        "seek + frame 120×40: {FRAMES} random seeks, {}",
-        summary(framed)
+        "frame 200×50 at the last step ({:.3} ms):",
+        last.as_secs_f64() * 1e3
     );
+    let buffer = terminal.backend().buffer();
+    for y in 0..buffer.area.height {
+        let line: String = (0..buffer.area.width)
+            .map(|x| buffer[(x, y)].symbol())
+            .collect();
+        println!("{}", line.trim_end());
+    }
 }

@@ -32,3 +32,11 @@ pub fn deployment_engine(nodes: usize, zones: usize, replicas: usize) -> Engine 
     };
     Engine::new(build_setup_on(&spec, &args).expect("setup"))
 }
+
+/// The number in the environment variable `name`, else `default`.
+pub fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

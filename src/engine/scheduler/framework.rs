@@ -260,10 +260,9 @@ pub trait ScorePlugin {
         nodes: &[&'a NodeInfo],
         out: &mut Vec<NodeScore<'a>>,
     ) {
-        out.extend(nodes.iter().map(|info| NodeScore {
-            name: info.name(),
-            score: self.score(state, pod, info),
-        }));
+        score_each(nodes.iter().copied(), out, |info| {
+            self.score(state, pod, info)
+        });
     }
     /// Turns raw scores into 0..=100 (`ScoreExtensions.NormalizeScore`); by
     /// default the raw scores are already in range.
@@ -280,15 +279,23 @@ pub struct NodeScore<'a> {
 /// Every node's score from `score`, in `infos` order: the list `NormalizeScore` gets.
 pub fn node_scores<'a>(
     infos: impl IntoIterator<Item = &'a NodeInfo>,
-    mut score: impl FnMut(&NodeInfo) -> i64,
+    score: impl FnMut(&NodeInfo) -> i64,
 ) -> Vec<NodeScore<'a>> {
-    infos
-        .into_iter()
-        .map(|info| NodeScore {
-            name: info.name(),
-            score: score(info),
-        })
-        .collect()
+    let mut scores = Vec::new();
+    score_each(infos, &mut scores, score);
+    scores
+}
+
+/// `score` of each of `infos`, appended to `out` in order.
+pub fn score_each<'a>(
+    infos: impl IntoIterator<Item = &'a NodeInfo>,
+    out: &mut Vec<NodeScore<'a>>,
+    mut score: impl FnMut(&NodeInfo) -> i64,
+) {
+    out.extend(infos.into_iter().map(|info| NodeScore {
+        name: info.name(),
+        score: score(info),
+    }));
 }
 
 /// A `PostFilter` plugin: runs when no node passed the filters, to make one

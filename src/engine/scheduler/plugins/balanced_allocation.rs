@@ -11,7 +11,7 @@ use super::node_resources_fit::resolved::{Kind, score_all, with_pairs};
 use super::node_resources_fit::{ResourceSpec, default_resources, pod_request_list};
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
-    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
+    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
 };
 
 /// The plugin's name.
@@ -192,10 +192,9 @@ impl ScorePlugin for BalancedAllocation {
         out: &mut Vec<NodeScore<'a>>,
     ) {
         let Some(wants) = state.read::<Vec<i64>>(PRE_SCORE_KEY) else {
-            out.extend(nodes.iter().map(|info| NodeScore {
-                name: info.name(),
-                score: self.score(state, pod, info),
-            }));
+            score_each(nodes.iter().copied(), out, |info| {
+                self.score(state, pod, info)
+            });
             return;
         };
         score_all(

@@ -12,7 +12,7 @@ use k8s_openapi::api::core::v1::Node;
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::engine::scheduler::framework::{
-    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
 };
 
 const MB: i64 = 1024 * 1024;
@@ -160,10 +160,9 @@ impl ScorePlugin for ImageLocality {
         out: &mut Vec<NodeScore<'a>>,
     ) {
         let Some(spread) = state.read::<Spread>(STATE_KEY) else {
-            out.extend(nodes.iter().map(|info| NodeScore {
-                name: info.name(),
-                score: self.score(state, pod, info),
-            }));
+            score_each(nodes.iter().copied(), out, |info| {
+                self.score(state, pod, info)
+            });
             return;
         };
         let containers = containers_images(pod).count();

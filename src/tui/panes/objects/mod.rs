@@ -125,58 +125,54 @@ impl Model {
         let written: HashSet<&str> = writes.iter().map(|w| w.key.as_str()).collect();
 
         let mut hidden_rbac = 0;
-        let nodes: Vec<tree::Node> = if filter.is_empty() {
+        let forest = if filter.is_empty() {
             tree::forest(store, |key| {
                 let hide = is_rbac(key) && !written.contains(key);
                 hidden_rbac += usize::from(hide);
                 !hide
             })
         } else {
-            store
-                .iter()
-                .filter(|(key, _)| filter_matches(&filter, &[key]))
-                .map(|(key, _)| tree::Node {
-                    key,
-                    depth: 0,
-                    guide: String::new(),
-                })
-                .collect()
+            tree::Forest::flat(
+                store
+                    .iter()
+                    .map(|(key, _)| key.as_str())
+                    .filter(|key| filter_matches(&filter, &[key])),
+            )
         };
-        let listed: Vec<&str> = nodes.iter().map(|n| n.key).collect();
 
         let touched = writes
             .first()
             .map(|w| w.key.clone())
             .or_else(|| pod_key(records));
-        let selected = if listed.is_empty() {
+        let selected = if forest.is_empty() {
             None
         } else if cx.state.selected > 0 {
-            Some((cx.state.selected - 1).min(listed.len() - 1))
+            Some((cx.state.selected - 1).min(forest.len() - 1))
         } else {
             Some(
                 touched
                     .as_deref()
-                    .and_then(|t| listed.iter().position(|k| *k == t))
+                    .and_then(|t| forest.position(t))
                     .unwrap_or(0),
             )
         };
 
         let at = selected.unwrap_or(0);
         let first = at.saturating_sub(MAX_ROWS);
-        let end = listed.len().min(at.saturating_add(MAX_ROWS));
-        let keys = nodes[first..end]
-            .iter()
-            .map(|node| {
-                let entry = store.get(node.key);
+        let end = forest.len().min(at.saturating_add(MAX_ROWS));
+        let keys = (first..end)
+            .map(|i| {
+                let key = forest.key(i);
+                let entry = store.get(key);
                 let object = entry.map(|e| e.object.as_ref());
                 KeyRow {
-                    key: node.key.to_owned(),
+                    key: key.to_owned(),
                     mod_revision: entry.map_or(0, |e| e.mod_revision),
-                    changed: written.contains(node.key),
-                    guide: node.guide.clone(),
+                    changed: written.contains(key),
+                    guide: forest.guide(i),
                     label: match object {
-                        Some(o) if node.depth > 0 => format!("{} {}", o.kind().kind, o.name()),
-                        _ => node.key.to_owned(),
+                        Some(o) if forest.depth(i) > 0 => format!("{} {}", o.kind().kind, o.name()),
+                        _ => key.to_owned(),
                     },
                     status: object.and_then(tree::status),
                 }
@@ -192,14 +188,14 @@ impl Model {
             Some(d) => (None, Some(d)),
             None => (
                 selected,
-                selected.and_then(|i| shown(store, records, &writes, listed[i])),
+                selected.and_then(|i| shown(store, records, &writes, forest.key(i))),
             ),
         };
 
         Model {
             keys,
             first,
-            total: listed.len(),
+            total: forest.len(),
             selected,
             hidden_rbac,
             shown,

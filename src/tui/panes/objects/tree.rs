@@ -6,102 +6,256 @@
 //! `ready/desired` for Deployments and `ReplicaSets`, COMPLETIONS for Jobs,
 //! the phase for Pods (`Terminating` once deleted).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use crate::engine::store::Store;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+
+use crate::engine::store::{Store, key_for};
 use crate::model::Object;
+use crate::model::kinds::KINDS;
 
-/// One object in tree order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Node<'a> {
-    pub key: &'a str,
+/// No row: a root's parent.
+const NONE: u32 = u32::MAX;
+
+/// One object in tree order. Its guide is not kept: [`Forest::guide`]
+/// builds it from the row's ancestors, for the rows that are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Row<'a> {
+    key: &'a str,
     /// 0 for a root, 1 for its dependents, ...
-    pub depth: usize,
-    /// The tree's guide for this row: `├ `, `│ └ `, ... (empty for a root).
-    pub guide: String,
+    depth: u32,
+    /// The row of its owner ([`NONE`] for a root).
+    parent: u32,
+    /// Whether it is its owner's last dependent.
+    last: bool,
 }
 
-/// Every stored object whose key `keep` accepts, owners before their dependents.
-pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Vec<Node<'a>> {
+/// The listed objects in tree order, owners before their dependents.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Forest<'a> {
+    rows: Vec<Row<'a>>,
+    /// The listed keys in key order, and the row of each.
+    sorted: Vec<&'a str>,
+    row_of: Vec<u32>,
+}
+
+impl<'a> Forest<'a> {
+    /// `keys` (in key order) as a flat list, every one a root.
+    pub fn flat(keys: impl Iterator<Item = &'a str>) -> Forest<'a> {
+        let sorted: Vec<&str> = keys.collect();
+        Forest {
+            rows: sorted
+                .iter()
+                .map(|key| Row {
+                    key,
+                    depth: 0,
+                    parent: NONE,
+                    last: false,
+                })
+                .collect(),
+            row_of: (0..sorted.len())
+                .map(|i| u32::try_from(i).unwrap_or(NONE))
+                .collect(),
+            sorted,
+        }
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no row is listed.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The key of row `i`.
+    pub fn key(&self, i: usize) -> &'a str {
+        self.rows[i].key
+    }
+
+    /// The depth of row `i` (0 for a root).
+    pub fn depth(&self, i: usize) -> usize {
+        self.rows[i].depth as usize
+    }
+
+    /// The row of `key`, if listed.
+    pub fn position(&self, key: &str) -> Option<usize> {
+        let at = self.sorted.binary_search(&key).ok()?;
+        self.row_of.get(at).map(|r| *r as usize)
+    }
+
+    /// The tree's guide of row `i`: `├ `, `│ └ `, ... (empty for a root).
+    pub fn guide(&self, i: usize) -> String {
+        let row = &self.rows[i];
+        if row.parent == NONE {
+            return String::new();
+        }
+        // The marks from the row up to its root's child, then reversed.
+        let mut marks = vec![if row.last { "└ " } else { "├ " }];
+        let mut at = row.parent;
+        while at != NONE {
+            let up = &self.rows[at as usize];
+            if up.parent == NONE {
+                break;
+            }
+            marks.push(if up.last { "  " } else { "│ " });
+            at = up.parent;
+        }
+        marks.iter().rev().copied().collect()
+    }
+}
+
+/// Every stored object whose key `keep` accepts, owners before their
+/// dependents. One pass over the store; an owner is found by the key its
+/// reference names (checked against its UID), and only a reference that
+/// does not lead there makes the pass index every UID.
+pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Forest<'a> {
     let objects: Vec<(&'a str, &'a Object)> = store
         .iter()
         .filter(|(k, _)| keep(k))
         .map(|(k, e)| (k.as_str(), e.object.as_ref()))
         .collect();
-    let by_uid: HashMap<&str, usize> = objects
+    let mut owners_of = Owners {
+        objects: &objects,
+        last: None,
+        memo: HashMap::new(),
+        by_uid: None,
+    };
+    let owners: Vec<Option<usize>> = objects
         .iter()
         .enumerate()
-        .filter_map(|(i, (_, o))| o.metadata().uid.as_deref().map(|u| (u, i)))
+        .map(|(i, (_, o))| owners_of.owner(o).filter(|o| *o != i))
         .collect();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); objects.len()];
-    let mut roots = Vec::new();
-    for (i, (_, object)) in objects.iter().enumerate() {
-        match owner_of(object, &by_uid).filter(|o| *o != i) {
-            Some(owner) => children[owner].push(i),
-            None => roots.push(i),
+    // Children as one list, grouped by owner, each group in key order.
+    let mut start = vec![0usize; objects.len() + 1];
+    for owner in owners.iter().flatten() {
+        start[owner + 1] += 1;
+    }
+    for i in 0..objects.len() {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut children = vec![0usize; start[objects.len()]];
+    for (i, owner) in owners.iter().enumerate() {
+        if let Some(owner) = owner {
+            children[fill[*owner]] = i;
+            fill[*owner] += 1;
         }
     }
-    let mut out = Vec::with_capacity(objects.len());
-    let mut seen = HashSet::new();
-    for root in roots {
-        walk(root, 0, "", "", &objects, &children, &mut seen, &mut out);
+
+    let mut rows = Vec::with_capacity(objects.len());
+    let mut row_of = vec![NONE; objects.len()];
+    // Depth first, children in order: (object, parent row, depth, last).
+    let mut stack: Vec<(usize, u32, u32, bool)> = Vec::new();
+    for root in (0..objects.len()).filter(|i| owners[*i].is_none()) {
+        stack.push((root, NONE, 0, false));
+        while let Some((at, parent, depth, last)) = stack.pop() {
+            if row_of[at] != NONE {
+                continue;
+            }
+            let row = u32::try_from(rows.len()).unwrap_or(NONE);
+            row_of[at] = row;
+            rows.push(Row {
+                key: objects[at].0,
+                depth,
+                parent,
+                last,
+            });
+            let kids = &children[start[at]..start[at + 1]];
+            for (n, child) in kids.iter().enumerate().rev() {
+                stack.push((*child, row, depth + 1, n + 1 == kids.len()));
+            }
+        }
     }
     // An ownership cycle has no root: its objects go last, flat.
     for (i, (key, _)) in objects.iter().enumerate() {
-        if !seen.contains(&i) {
-            out.push(Node {
+        if row_of[i] == NONE {
+            row_of[i] = u32::try_from(rows.len()).unwrap_or(NONE);
+            rows.push(Row {
                 key,
                 depth: 0,
-                guide: String::new(),
+                parent: NONE,
+                last: false,
             });
         }
     }
-    out
-}
-
-/// Index of the stored owner `object` hangs under.
-fn owner_of(object: &Object, by_uid: &HashMap<&str, usize>) -> Option<usize> {
-    let refs = object.metadata().owner_references.as_deref()?;
-    refs.iter()
-        .filter(|r| r.controller == Some(true))
-        .chain(refs.iter())
-        .find_map(|r| by_uid.get(r.uid.as_str()).copied())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn walk<'a>(
-    at: usize,
-    depth: usize,
-    guide: &str,
-    rest: &str,
-    objects: &[(&'a str, &'a Object)],
-    children: &[Vec<usize>],
-    seen: &mut HashSet<usize>,
-    out: &mut Vec<Node<'a>>,
-) {
-    if !seen.insert(at) {
-        return;
+    Forest {
+        rows,
+        sorted: objects.iter().map(|(k, _)| *k).collect(),
+        row_of,
     }
-    out.push(Node {
-        key: objects[at].0,
-        depth,
-        guide: guide.to_owned(),
-    });
-    let kids = &children[at];
-    for (n, child) in kids.iter().enumerate() {
-        let last = n + 1 == kids.len();
-        let own = format!("{rest}{}", if last { "└ " } else { "├ " });
-        let below = format!("{rest}{}", if last { "  " } else { "│ " });
-        walk(
-            *child,
-            depth + 1,
-            &own,
-            &below,
-            objects,
-            children,
-            seen,
-            out,
-        );
+}
+
+/// Finds the listed object a dependent hangs under, as the garbage
+/// collector does by UID: the object the reference names by kind and name
+/// when its UID is the reference's (UIDs are unique), else whichever listed
+/// object has that UID (the last, in key order).
+struct Owners<'o, 'a> {
+    objects: &'o [(&'a str, &'a Object)],
+    /// The latest UID looked up and its object (a `ReplicaSet`'s Pods come together).
+    last: Option<(&'a str, Option<usize>)>,
+    memo: HashMap<&'a str, Option<usize>>,
+    /// Every listed UID, built at the first reference its name does not resolve.
+    by_uid: Option<HashMap<&'a str, usize>>,
+}
+
+impl<'a> Owners<'_, 'a> {
+    /// Index of the listed owner `object` hangs under: its `controller: true`
+    /// reference, else the first one whose owner is listed.
+    fn owner(&mut self, object: &'a Object) -> Option<usize> {
+        let meta = object.metadata();
+        let refs = meta.owner_references.as_deref()?;
+        let namespace = meta.namespace.as_deref();
+        refs.iter()
+            .filter(|r| r.controller == Some(true))
+            .chain(refs.iter())
+            .find_map(|r| self.resolve(r, namespace))
+    }
+
+    fn resolve(&mut self, r: &'a OwnerReference, namespace: Option<&str>) -> Option<usize> {
+        let uid = r.uid.as_str();
+        if let Some((last, found)) = self.last
+            && last == uid
+        {
+            return found;
+        }
+        let found = if let Some(found) = self.memo.get(uid) {
+            *found
+        } else {
+            let found = self.by_name(r, namespace).or_else(|| self.by_uid(uid));
+            self.memo.insert(uid, found);
+            found
+        };
+        self.last = Some((uid, found));
+        found
+    }
+
+    /// The listed object the reference names, if it has the reference's UID.
+    fn by_name(&self, r: &OwnerReference, namespace: Option<&str>) -> Option<usize> {
+        let kind = KINDS.iter().find(|k| k.kind == r.kind)?;
+        let key = key_for(kind, namespace, &r.name);
+        let at = self
+            .objects
+            .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
+            .ok()?;
+        (self.objects[at].1.metadata().uid.as_deref() == Some(r.uid.as_str())).then_some(at)
+    }
+
+    /// The listed object with `uid` (the last, in key order).
+    fn by_uid(&mut self, uid: &str) -> Option<usize> {
+        let objects = self.objects;
+        self.by_uid
+            .get_or_insert_with(|| {
+                objects
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (_, o))| o.metadata().uid.as_deref().map(|u| (u, i)))
+                    .collect()
+            })
+            .get(uid)
+            .copied()
     }
 }
 
@@ -154,9 +308,16 @@ mod tests {
         )
         .expect("an object");
         if let Some(owner) = owner {
+            // `uid`, or `Kind name uid` for a reference that names its owner.
+            let (kind, name, uid) = match owner.split(' ').collect::<Vec<_>>()[..] {
+                [kind, name, uid] => (kind, name, uid),
+                _ => ("", "", owner),
+            };
             *o.metadata_mut() = ObjectMeta {
                 owner_references: Some(vec![OwnerReference {
-                    uid: owner.to_owned(),
+                    kind: kind.to_owned(),
+                    name: name.to_owned(),
+                    uid: uid.to_owned(),
                     controller: Some(true),
                     ..OwnerReference::default()
                 }]),
@@ -180,9 +341,9 @@ mod tests {
             let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
             store.create(&key, o).expect("stored");
         }
-        let rows: Vec<(String, usize, String)> = forest(&store, |_| true)
-            .into_iter()
-            .map(|n| (n.key.to_owned(), n.depth, n.guide))
+        let forest = forest(&store, |_| true);
+        let rows: Vec<(String, usize, String)> = (0..forest.len())
+            .map(|i| (forest.key(i).to_owned(), forest.depth(i), forest.guide(i)))
             .collect();
         let want = [
             ("/registry/deployments/default/web", 0, ""),
@@ -196,5 +357,80 @@ mod tests {
             .map(|(k, d, g)| (k.as_str(), *d, g.as_str()))
             .collect();
         assert_eq!(got, want);
+    }
+
+    /// `(key, depth, guide)` of every row.
+    fn rows(store: &Store) -> Vec<(String, usize, String)> {
+        let forest = forest(store, |_| true);
+        (0..forest.len())
+            .map(|i| (forest.key(i).to_owned(), forest.depth(i), forest.guide(i)))
+            .collect()
+    }
+
+    #[test]
+    #[allow(clippy::large_stack_arrays)] // test data (`Object` holds a PersistentVolume inline)
+    fn guides_carry_the_open_branches_and_cycles_go_last() {
+        let mut store = Store::new();
+        for o in [
+            object("Deployment", "web", "d", None),
+            object("ReplicaSet", "web-1", "r1", Some("d")),
+            object("ReplicaSet", "web-2", "r2", Some("d")),
+            object("Pod", "web-1-a", "p1", Some("r1")),
+            object("Pod", "web-1-b", "p2", Some("r1")),
+            object("Pod", "web-2-a", "p3", Some("r2")),
+            object("Pod", "x", "cx", Some("cy")),
+            object("Pod", "y", "cy", Some("cx")),
+            object("Pod", "z", "cz", Some("cz")),
+        ] {
+            let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
+            store.create(&key, o).expect("stored");
+        }
+        let want = [
+            ("/registry/deployments/default/web", 0, ""),
+            ("/registry/replicasets/default/web-1", 1, "├ "),
+            ("/registry/pods/default/web-1-a", 2, "│ ├ "),
+            ("/registry/pods/default/web-1-b", 2, "│ └ "),
+            ("/registry/replicasets/default/web-2", 1, "└ "),
+            ("/registry/pods/default/web-2-a", 2, "  └ "),
+            // Its own owner: a root.
+            ("/registry/pods/default/z", 0, ""),
+            // Each the other's owner: no root, so last and flat.
+            ("/registry/pods/default/x", 0, ""),
+            ("/registry/pods/default/y", 0, ""),
+        ];
+        let got = rows(&store);
+        let got: Vec<(&str, usize, &str)> = got
+            .iter()
+            .map(|(k, d, g)| (k.as_str(), *d, g.as_str()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    #[allow(clippy::large_stack_arrays)] // test data (`Object` holds a PersistentVolume inline)
+    fn a_reference_by_name_finds_the_owner_its_uid_does() {
+        let build = |rs_owner: &str, pod_owner: &str, lost_owner: &str| {
+            let mut store = Store::new();
+            for o in [
+                object("Deployment", "web", "d", None),
+                object("ReplicaSet", "web-1", "r", Some(rs_owner)),
+                object("Pod", "web-1-a", "p1", Some(pod_owner)),
+                object("Pod", "web-1-b", "p2", Some("r")),
+                object("Pod", "lost", "p3", Some(lost_owner)),
+            ] {
+                let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
+                store.create(&key, o).expect("stored");
+            }
+            rows(&store)
+        };
+        let by_uid = build("d", "r", "gone");
+        // Named rightly; named wrongly (the UID still finds it); a named owner that is gone.
+        let by_name = build(
+            "Deployment web d",
+            "ReplicaSet web-9 r",
+            "ReplicaSet web-0 gone",
+        );
+        assert_eq!(by_name, by_uid);
+        assert_eq!(by_uid[2].2, "  ├ ");
     }
 }
