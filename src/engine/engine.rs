@@ -265,10 +265,12 @@ impl Engine {
             });
         }
         for sub in &subs {
+            let filter = &sub.filter;
+            let prefix = crate::engine::store::prefix_for(filter.kind, filter.namespace.as_deref());
             let listed: Vec<Arc<Object>> = self
                 .store
-                .iter()
-                .filter(|(_, e)| sub.filter.matches(&e.object))
+                .range(&prefix)
+                .filter(|(_, e)| filter.matches(&e.object))
                 .map(|(_, e)| Arc::clone(&e.object))
                 .collect();
             match &sub.watcher {

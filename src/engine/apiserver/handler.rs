@@ -320,12 +320,9 @@ impl Handling<'_, '_> {
         };
         let mut object = match body {
             Some(Body::Patch(patch)) => {
-                let mut json = current.to_json();
-                super::patch::apply(&mut json, patch);
-                let mut patched = Object::from_json(kind, json)
-                    .map_err(|e| Box::new(cannot_handle(kind, &e.to_string())))?;
-                super::defaults::apply(&mut patched);
-                patched
+                let status = req.subresource.as_deref() == Some("status");
+                super::patched::patched(kind, &current, patch, status)
+                    .map_err(|e| Box::new(cannot_handle(kind, &e)))?
             }
             _ => self.decoded_body()?,
         };
@@ -510,15 +507,22 @@ impl Handling<'_, '_> {
         }
     }
 
-    /// A watch from `resourceVersion`: `410 Gone` when etcd has compacted past it.
+    /// A watch from `resourceVersion`: `410 Gone` when etcd has compacted
+    /// past it or its history no longer reaches back to it.
     fn watch(&mut self) -> Step<Response> {
         if let Some(from) = self.request.resource_version
-            && let Err(StoreError::Compacted {
-                requested,
-                compacted,
-            }) = self.store.changes_since(from)
+            && let Err(
+                StoreError::Compacted {
+                    requested,
+                    compacted: floor,
+                }
+                | StoreError::Forgotten {
+                    requested,
+                    kept_after: floor,
+                },
+            ) = self.store.changes_since(from)
         {
-            return Err(Box::new(status::gone(requested, compacted)));
+            return Err(Box::new(status::gone(requested, floor)));
         }
         Ok(self.list())
     }

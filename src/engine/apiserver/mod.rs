@@ -8,6 +8,7 @@ pub mod bootstrap_policy;
 pub mod defaults;
 pub mod handler;
 pub mod patch;
+pub mod patched;
 pub mod request;
 pub mod scale;
 pub mod service_alloc;

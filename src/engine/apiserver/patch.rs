@@ -203,16 +203,13 @@ fn diff_list(from: &[Value], to: &[Value], key: &str, keep: Keep) -> Vec<Value> 
 /// others (defaulting, admission, controllers) set.
 pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) -> Value {
     let empty = Map::new();
-    let as_map = |v: Option<&Value>| {
-        v.and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_else(|| empty.clone())
-    };
-    let modified = as_map(Some(modified));
-    let mut patch = diff(&as_map(Some(current)), &modified, Keep::Changes);
-    let deletions = diff(&as_map(original), &modified, Keep::Deletions);
+    let modified = modified.as_object().unwrap_or(&empty);
+    let current = current.as_object().unwrap_or(&empty);
+    let original = original.and_then(Value::as_object).unwrap_or(&empty);
+    let changes = diff(current, modified, Keep::Changes);
+    let deletions = diff(original, modified, Keep::Deletions);
     let mut merged = Value::Object(deletions);
-    apply_patch_onto_patch(&mut merged, &Value::Object(std::mem::take(&mut patch)));
+    apply_patch_onto_patch(&mut merged, &Value::Object(changes));
     merged
 }
 

@@ -205,8 +205,14 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
     }
     if let (Object::Pod(new), Object::Pod(old_pod)) = (&mut *object, current) {
         if subresource == Some("status") {
-            new.spec.clone_from(&old_pod.spec);
-            new.metadata.clone_from(&old_pod.metadata);
+            // Compared first: a kubelet's patch leaves both as stored, and a
+            // comparison allocates nothing.
+            if new.spec != old_pod.spec {
+                new.spec.clone_from(&old_pod.spec);
+            }
+            if new.metadata != old_pod.metadata {
+                new.metadata.clone_from(&old_pod.metadata);
+            }
         } else {
             new.status.clone_from(&old_pod.status);
             if new.spec != old_pod.spec {
@@ -249,6 +255,9 @@ fn apps_update<S: PartialEq + Clone, T: Clone>(
 
 /// Whether two objects are equal apart from `resourceVersion`.
 pub fn same_ignoring_resource_version(a: &Object, b: &Object) -> bool {
+    if a.metadata().resource_version == b.metadata().resource_version {
+        return a == b;
+    }
     let mut a = a.clone();
     a.metadata_mut()
         .resource_version

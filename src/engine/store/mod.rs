@@ -2,6 +2,12 @@
 //! one global revision, per-key create and mod revisions, a change log that
 //! watches replay from, and compaction (`410 Gone` for a watch from before it).
 //!
+//! Simplified: etcd keeps every revision until the API server compacts it
+//! (every 5 minutes); this store keeps the latest [`HISTORY_WINDOW`] changes.
+//! Nothing in podflow reads further back: watches are fanned out as each
+//! write lands and the TUI shows the changes of the current step. A watch
+//! from before the window is `410 Gone`, as one from before a compaction.
+//!
 //! The maps are persistent (`imbl`), so a snapshot is a cheap clone.
 
 mod watch;
@@ -13,6 +19,9 @@ use std::sync::Arc;
 use imbl::{OrdMap, Vector};
 
 use crate::model::{Kind, Object};
+
+/// How many of the latest changes the store keeps for watches to replay.
+pub const HISTORY_WINDOW: usize = 4096;
 
 /// One stored key.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,15 +59,29 @@ pub enum StoreError {
     Conflict { expected: u64, found: u64 },
     #[error("required revision {requested} has been compacted (compacted revision {compacted})")]
     Compacted { requested: u64, compacted: u64 },
+    #[error(
+        "required revision {requested} is older than the history kept (from revision {kept_after})"
+    )]
+    Forgotten { requested: u64, kept_after: u64 },
 }
 
 /// The key-value store.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Store {
     revision: u64,
     compacted: u64,
     entries: OrdMap<String, Entry>,
     history: Vector<Change>,
+    /// How many changes `history` keeps ([`HISTORY_WINDOW`] but in tests).
+    window: usize,
+    /// The revision of the latest change dropped from the window (0: none).
+    forgotten: u64,
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store::with_window(HISTORY_WINDOW)
+    }
 }
 
 /// The etcd key of an object: `/registry/pods/default/nginx`, `/registry/nodes/node-1`.
@@ -82,6 +105,18 @@ impl Store {
     /// first write.
     pub fn new() -> Store {
         Store::default()
+    }
+
+    /// An empty store keeping the latest `window` changes (at least one).
+    pub fn with_window(window: usize) -> Store {
+        Store {
+            revision: 0,
+            compacted: 0,
+            entries: OrdMap::new(),
+            history: Vector::new(),
+            window: window.max(1),
+            forgotten: 0,
+        }
     }
 
     /// The current (global) revision.
@@ -136,7 +171,7 @@ impl Store {
             version: 1,
         };
         self.entries.insert(key.to_owned(), entry);
-        self.history.push_back(Change {
+        self.record(Change {
             revision: rev,
             key: key.to_owned(),
             object,
@@ -179,7 +214,7 @@ impl Store {
                 version,
             },
         );
-        self.history.push_back(Change {
+        self.record(Change {
             revision: rev,
             key: key.to_owned(),
             object,
@@ -195,7 +230,7 @@ impl Store {
         self.revision += 1;
         let rev = self.revision;
         let last = Arc::new(stamp((*entry.object).clone(), rev));
-        self.history.push_back(Change {
+        self.record(Change {
             revision: rev,
             key: key.to_owned(),
             object: Arc::clone(&last),
@@ -205,13 +240,30 @@ impl Store {
         Ok(last)
     }
 
+    /// Appends `change` to the history, dropping the oldest beyond the window.
+    fn record(&mut self, change: Change) {
+        self.history.push_back(change);
+        while self.history.len() > self.window {
+            if let Some(dropped) = self.history.pop_front() {
+                self.forgotten = dropped.revision;
+            }
+        }
+    }
+
     /// The changes after revision `from` (exclusive), in order; fails with
-    /// `Compacted` when `from` is older than the last compaction.
+    /// `Compacted` when `from` is older than the last compaction and with
+    /// `Forgotten` when changes after it have left the window.
     pub fn changes_since(&self, from: u64) -> Result<impl Iterator<Item = &Change>, StoreError> {
         if from < self.compacted {
             return Err(StoreError::Compacted {
                 requested: from,
                 compacted: self.compacted,
+            });
+        }
+        if from < self.forgotten {
+            return Err(StoreError::Forgotten {
+                requested: from,
+                kept_after: self.forgotten,
             });
         }
         // The history is in revision order: find the start by bisection, not

@@ -173,6 +173,38 @@ fn compaction_answers_too_old_for_earlier_watches() {
 }
 
 #[test]
+fn the_history_keeps_a_window_of_the_latest_changes() {
+    let mut store = Store::with_window(2);
+    for name in ["a", "b", "c"] {
+        store.create(&key(name), pod(name, None)).unwrap();
+    }
+    store.update(&key("a"), pod("a", Some("n")), None).unwrap();
+    // Revisions 3 and 4 are kept: a replay from 2 on is whole, from 1 is not.
+    let kept: Vec<u64> = store
+        .changes_since(2)
+        .unwrap()
+        .map(|c| c.revision)
+        .collect();
+    assert_eq!(kept, [3, 4]);
+    assert_eq!(
+        store.changes_since(1).err(),
+        Some(StoreError::Forgotten {
+            requested: 1,
+            kept_after: 2
+        })
+    );
+    // The latest change keeps the object before it, which left the window.
+    let last = store.changes_since(3).unwrap().next().unwrap();
+    assert_eq!(
+        last.prev
+            .as_ref()
+            .map(|p| p.metadata().resource_version.clone()),
+        Some(Some("1".into()))
+    );
+    assert_eq!(store.len(), 3, "only the history is dropped, not the data");
+}
+
+#[test]
 fn snapshots_are_independent_of_later_writes() {
     let mut store = Store::new();
     store.create(&key("a"), pod("a", None)).unwrap();
