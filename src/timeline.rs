@@ -9,8 +9,14 @@ use crate::engine::kubectl::Command;
 use crate::engine::store::Store;
 use crate::engine::trace::{Record, TraceRecord};
 
-/// How many engine events apart the full checkpoints are.
+/// How many engine events apart the full checkpoints start.
 const CHECKPOINT_EVERY: usize = 64;
+/// At most this many checkpoints besides the start are kept: past it, every
+/// other one goes and the spacing doubles. A checkpoint is a deep copy of every
+/// component's state, so a long run keeps a few (and clones the engine
+/// O(log n) times), not one per 64 events; a command then replays at most one
+/// spacing's worth of events.
+const MAX_CHECKPOINTS: usize = 16;
 
 /// The state after one engine event that produced records.
 #[derive(Debug, Clone)]
@@ -26,8 +32,10 @@ struct Mark {
 pub struct Timeline {
     records: Vec<TraceRecord>,
     marks: Vec<Mark>,
-    /// (number of marks when taken, the engine then).
+    /// (number of marks when taken, the engine then): the start, then every
+    /// `checkpoint_every` marks.
     checkpoints: Vec<(usize, Engine)>,
+    checkpoint_every: usize,
     /// The engine at the end of the run.
     engine: Engine,
     /// The commands handed over after the start: (number of marks when
@@ -66,6 +74,7 @@ impl Timeline {
             records: Vec::new(),
             marks: vec![start],
             checkpoints: vec![(1, engine.clone())],
+            checkpoint_every: CHECKPOINT_EVERY,
             engine,
             submitted: Vec::new(),
         };
@@ -87,10 +96,23 @@ impl Timeline {
                 store: self.engine.store().clone(),
                 now: self.engine.now(),
             });
-            if self.marks.len().is_multiple_of(CHECKPOINT_EVERY) {
-                self.checkpoints
-                    .push((self.marks.len(), self.engine.clone()));
-            }
+            self.checkpoint();
+        }
+    }
+
+    /// Copies the engine when the marks reach the next spacing, thinning the
+    /// copies past [`MAX_CHECKPOINTS`].
+    fn checkpoint(&mut self) {
+        let marks = self.marks.len();
+        if !marks.is_multiple_of(self.checkpoint_every) {
+            return;
+        }
+        self.checkpoints.push((marks, self.engine.clone()));
+        if self.checkpoints.len() > MAX_CHECKPOINTS + 1 {
+            self.checkpoint_every *= 2;
+            let every = self.checkpoint_every;
+            self.checkpoints
+                .retain(|(n, _)| *n == 1 || n.is_multiple_of(every));
         }
     }
 
@@ -206,6 +228,7 @@ impl Timeline {
 
 #[cfg(test)]
 mod tests {
+    use super::{CHECKPOINT_EVERY, MAX_CHECKPOINTS};
     use crate::tui::testing::{find, nginx_timeline, timeline};
 
     #[test]
@@ -271,6 +294,27 @@ mod tests {
         again.submit_at(Some(at), command);
         assert_eq!(again.records(), t.records());
         let _ = timeline(&[], None);
+    }
+
+    #[test]
+    fn checkpoints_thin_out_as_the_run_grows() {
+        let mut t = nginx_timeline();
+        t.checkpoints.truncate(1);
+        t.marks.truncate(1);
+        // A long run, as if thousands of events had been marked.
+        let marks = CHECKPOINT_EVERY * (MAX_CHECKPOINTS + 1) * 4;
+        let mark = t.marks[0].clone();
+        while t.marks.len() < marks {
+            t.marks.push(mark.clone());
+            t.checkpoint();
+        }
+        let taken: Vec<usize> = t.checkpoints.iter().map(|(n, _)| *n).collect();
+        assert!(taken.len() <= MAX_CHECKPOINTS + 1, "{taken:?}");
+        assert_eq!(taken[0], 1, "the start is always kept");
+        assert_eq!(t.checkpoint_every, CHECKPOINT_EVERY * 8);
+        let gaps: Vec<usize> = taken.windows(2).skip(1).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.iter().all(|g| *g == t.checkpoint_every), "{taken:?}");
+        assert!(marks - taken[taken.len() - 1] < t.checkpoint_every);
     }
 
     #[test]

@@ -5,7 +5,9 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use super::setup::{NGINX_POD, SetupArgs, build_setup};
+use super::setup::{NGINX_POD, SetupArgs, build_setup_on, cluster};
+use super::trace::DetailArg;
+use crate::engine::apiserver::handler::Detail;
 use crate::engine::engine::Engine;
 use crate::lesson::{Lesson, embedded, progress};
 use crate::record;
@@ -68,6 +70,11 @@ pub struct PlayArgs {
     /// Seed for everything random.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// `full` records every scheduler verdict per node and plugin, `summary`
+    /// one record per scheduling cycle. Default: full, or summary on a
+    /// cluster of more than 50 nodes.
+    #[arg(long, value_enum, conflicts_with = "lesson")]
+    pub detail: Option<DetailArg>,
     /// Open a lesson: a built-in lesson's id, or the path of a lesson file.
     #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["files", "steps", "cluster"])]
     pub lesson: Option<String>,
@@ -118,16 +125,35 @@ fn sandbox_timeline(
     args: &PlayArgs,
     embedded: Vec<(&'static str, &'static str)>,
 ) -> Result<Timeline, String> {
+    let spec = cluster(args.cluster.as_deref()).map_err(|e| e.to_string())?;
     let setup_args = SetupArgs {
         embedded,
         files: args.files.clone(),
         steps: args.steps.clone(),
         cluster: args.cluster.clone(),
         seed: args.seed,
+        detail: Some(
+            args.detail
+                .map_or_else(|| detail_for(spec.node_count()), DetailArg::detail),
+        ),
         ..SetupArgs::default()
     };
-    let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
+    let setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
     Ok(Timeline::new(Engine::new(setup)))
+}
+
+/// How many nodes a cluster may have for the TUI to record every scheduler
+/// verdict by default: beyond it each pod's cycle would add a record per node
+/// and plugin (thousands), which no one steps through.
+const FULL_DETAIL_NODES: usize = 50;
+
+/// The TUI's level of detail on a cluster of `nodes` nodes, without `--detail`.
+fn detail_for(nodes: usize) -> Detail {
+    if nodes > FULL_DETAIL_NODES {
+        Detail::Summary
+    } else {
+        Detail::Full
+    }
 }
 
 /// `--screenshot FILE`: the screen at `--at-step`, written without a terminal.
@@ -236,5 +262,17 @@ pub fn run_default() -> Result<(), String> {
         run_with(&PlayArgs::default(), vec![NGINX_POD], Start::Picker)
     } else {
         super::trace::run_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_cluster_is_shown_in_summary_by_default() {
+        assert_eq!(detail_for(4), Detail::Full);
+        assert_eq!(detail_for(FULL_DETAIL_NODES), Detail::Full);
+        assert_eq!(detail_for(FULL_DETAIL_NODES + 1), Detail::Summary);
     }
 }

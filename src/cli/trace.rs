@@ -28,6 +28,16 @@ pub enum DetailArg {
     Summary,
 }
 
+impl DetailArg {
+    /// The engine's level of detail.
+    pub fn detail(self) -> Detail {
+        match self {
+            DetailArg::Full => Detail::Full,
+            DetailArg::Summary => Detail::Summary,
+        }
+    }
+}
+
 /// `podflow trace`'s arguments (CONTRACT.md).
 #[derive(Debug, Clone, Default, Args)]
 pub struct TraceArgs {
@@ -113,10 +123,7 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         as_groups: args.as_groups.clone(),
         token: args.token.clone(),
         seed: args.seed,
-        detail: Some(match args.detail {
-            DetailArg::Full => Detail::Full,
-            DetailArg::Summary => Detail::Summary,
-        }),
+        detail: Some(args.detail.detail()),
     };
     let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
     let mut engine = Engine::new(setup);

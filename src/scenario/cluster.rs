@@ -32,6 +32,14 @@ impl ClusterSpec {
     pub fn has_nodes(&self) -> bool {
         self.objects.iter().any(|m| m.object.as_node().is_some())
     }
+
+    /// How many Nodes the cluster defines.
+    pub fn node_count(&self) -> usize {
+        self.objects
+            .iter()
+            .filter(|m| m.object.as_node().is_some())
+            .count()
+    }
 }
 
 /// Reads a cluster file. Several `Simulation` documents add up; a second
