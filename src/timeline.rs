@@ -16,7 +16,7 @@ const CHECKPOINT_EVERY: usize = 64;
 /// component's state, so a long run keeps a few (and clones the engine
 /// O(log n) times), not one per 64 events; a command then replays at most one
 /// spacing's worth of events.
-const MAX_CHECKPOINTS: usize = 16;
+const MAX_CHECKPOINTS: usize = 8;
 
 /// The state after one engine event that produced records.
 #[derive(Debug, Clone)]
@@ -36,7 +36,11 @@ pub struct Timeline {
     /// `checkpoint_every` marks.
     checkpoints: Vec<(usize, Engine)>,
     checkpoint_every: usize,
-    /// The engine at the end of the run.
+    /// Where the run being computed stops.
+    until: Until,
+    /// Whether it has stopped there.
+    complete: bool,
+    /// The engine at the end of the run (computed so far).
     engine: Engine,
     /// The commands handed over after the start: (number of marks when
     /// submitted, the command), so that a replay from an older checkpoint
@@ -65,27 +69,50 @@ impl View<'_> {
 impl Timeline {
     /// Runs `engine` until idle and keeps everything needed to look back.
     pub fn new(engine: Engine) -> Timeline {
+        let mut timeline = Timeline::started(engine);
+        timeline.finish();
+        timeline
+    }
+
+    /// The run of `engine`, not computed yet: [`Timeline::advance`] computes
+    /// it a slice at a time (the TUI does, between frames, so that a large run
+    /// shows its first steps at once).
+    pub fn started(engine: Engine) -> Timeline {
         let start = Mark {
             first: 0,
             store: engine.store().clone(),
             now: engine.now(),
         };
-        let mut timeline = Timeline {
+        Timeline {
             records: Vec::new(),
             marks: vec![start],
             checkpoints: vec![(1, engine.clone())],
             checkpoint_every: CHECKPOINT_EVERY,
+            until: Timeline::until_from(&engine),
+            complete: false,
             engine,
             submitted: Vec::new(),
-        };
-        timeline.run();
-        timeline
+        }
     }
 
-    /// Steps the engine until idle (or 30 more simulated minutes), marking every event.
-    fn run(&mut self) {
-        let until = Until::IdleOr(self.engine.now().plus(IDLE_LIMIT.as_millis()));
-        while let Some(records) = self.engine.step_within(until) {
+    /// Where a run from `engine`'s present stops: idle, or 30 more simulated minutes.
+    fn until_from(engine: &Engine) -> Until {
+        Until::IdleOr(engine.now().plus(IDLE_LIMIT.as_millis()))
+    }
+
+    /// Whether the run has been computed to its end.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Computes up to `events` more engine events, marking each that made
+    /// records; returns whether the run is now complete.
+    pub fn advance(&mut self, events: usize) -> bool {
+        for _ in 0..events {
+            let Some(records) = self.engine.step_within(self.until) else {
+                self.complete = true;
+                break;
+            };
             if records.is_empty() {
                 continue;
             }
@@ -98,6 +125,12 @@ impl Timeline {
             });
             self.checkpoint();
         }
+        self.complete
+    }
+
+    /// Computes the rest of the run.
+    pub fn finish(&mut self) {
+        while !self.advance(usize::MAX) {}
     }
 
     /// Copies the engine when the marks reach the next spacing, thinning the
@@ -220,15 +253,17 @@ impl Timeline {
         self.checkpoints.retain(|(n, _)| *n <= keep);
         self.submitted.push((keep, command.clone()));
         engine.submit(command);
+        self.until = Timeline::until_from(&engine);
+        self.complete = false;
         self.engine = engine;
-        self.run();
+        self.finish();
         kept_records
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{CHECKPOINT_EVERY, MAX_CHECKPOINTS};
+    use super::{CHECKPOINT_EVERY, MAX_CHECKPOINTS, Timeline};
     use crate::tui::testing::{find, nginx_timeline, timeline};
 
     #[test]
@@ -294,6 +329,29 @@ mod tests {
         again.submit_at(Some(at), command);
         assert_eq!(again.records(), t.records());
         let _ = timeline(&[], None);
+    }
+
+    #[test]
+    fn a_run_computed_in_slices_is_the_run_computed_at_once() {
+        let whole = nginx_timeline();
+        let mut sliced = Timeline::started(crate::tui::testing::nginx_engine());
+        assert!(sliced.is_empty() && !sliced.is_complete());
+        let mut rounds = 0;
+        while !sliced.advance(3) {
+            rounds += 1;
+            // What is computed so far is already seen as it will stay.
+            let seen = sliced.len();
+            assert_eq!(sliced.records(), &whole.records()[..seen]);
+            if seen > 0 {
+                assert_eq!(
+                    sliced.view(seen - 1).store.revision(),
+                    whole.view(seen - 1).store.revision()
+                );
+            }
+        }
+        assert!(rounds > 5, "computed in {rounds} slices");
+        assert_eq!(sliced.records(), whole.records());
+        assert!(sliced.is_complete() && sliced.advance(1), "stays complete");
     }
 
     #[test]

@@ -120,11 +120,11 @@ pub fn run(args: &PlayArgs, embedded: Vec<(&'static str, &'static str)>) -> Resu
     run_with(args, embedded, start)
 }
 
-/// The sandbox's timeline: the embedded manifests, then the files and steps.
-fn sandbox_timeline(
+/// The sandbox's engine: the embedded manifests, then the files and steps.
+fn sandbox_engine(
     args: &PlayArgs,
     embedded: Vec<(&'static str, &'static str)>,
-) -> Result<Timeline, String> {
+) -> Result<Engine, String> {
     let spec = cluster(args.cluster.as_deref()).map_err(|e| e.to_string())?;
     let setup_args = SetupArgs {
         embedded,
@@ -139,7 +139,7 @@ fn sandbox_timeline(
         ..SetupArgs::default()
     };
     let setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
-    Ok(Timeline::new(Engine::new(setup)))
+    Ok(Engine::new(setup))
 }
 
 /// How many nodes a cluster may have for the TUI to record every scheduler
@@ -181,7 +181,7 @@ fn screenshot(
             app
         }
         Start::Sandbox | Start::Picker => {
-            let mut app = record::driver::app(sandbox_timeline(args, embedded)?, lang);
+            let mut app = record::driver::app(Timeline::new(sandbox_engine(args, embedded)?), lang);
             if args.present {
                 app.start_presenting();
             }
@@ -217,7 +217,8 @@ fn run_with(
             "error: podflow play needs a terminal; use `podflow trace` to print the trace".into(),
         );
     }
-    let timeline = sandbox_timeline(args, embedded)?;
+    // Computed between frames by the event loop: a large run shows its first steps at once.
+    let timeline = Timeline::started(sandbox_engine(args, embedded)?);
     let lang = args.lang.lang();
     let theme = match args.theme {
         ThemeArg::Dark => ThemeName::Dark,

@@ -248,6 +248,14 @@ impl App {
                 self.set_frame(Some(self.frame + 1));
                 Vec::new()
             }
+            // At the end of what is computed so far, playing waits for the rest.
+            Action::Tick
+                if self.stop_at.is_none()
+                    && self.cursor >= self.last()
+                    && !self.timeline.is_complete() =>
+            {
+                Vec::new()
+            }
             Action::Tick if self.cursor >= self.stop_at.unwrap_or(self.last()).min(self.last()) => {
                 self.pause()
             }

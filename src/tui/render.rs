@@ -153,8 +153,10 @@ fn status_text(app: &App) -> String {
             player.len()
         )
     });
+    // While the run is still being computed, its length so far is marked `+`.
+    let more = if app.timeline.is_complete() { "" } else { "+" };
     format!(
-        "{lesson} {} {step}/{total}  {}  {speed:<5} {state}",
+        "{lesson} {} {step}/{total}{more}  {}  {speed:<5} {state}",
         app.lang.pick("step", "步骤"),
         clock(app.view().now)
     )

@@ -3,6 +3,7 @@
 //! SIGINT, SIGHUP). Nothing is redrawn while nothing happens.
 
 use std::io;
+use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, EventStream, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use futures_util::StreamExt;
@@ -16,6 +17,12 @@ use super::lesson::editor::EditKey;
 use super::panes::PaneId;
 use super::render::slider_step;
 use super::terminal::Tui;
+
+/// How many engine events are computed between two looks at the terminal
+/// while a run is still being computed (about 10–40 ms on a large cluster).
+const COMPUTE_SLICE: usize = 2_000;
+/// How often the screen is redrawn while only the computation goes on.
+const COMPUTE_REDRAW: Duration = Duration::from_millis(150);
 
 /// Runs the interface until the user quits or a signal arrives.
 pub async fn run(app: &mut App) -> io::Result<()> {
@@ -33,8 +40,13 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         std::env::var_os("PODFLOW_TEST_PANIC").is_none_or(|v| v != "1"),
         "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
     );
+    let mut drawn = Instant::now();
     loop {
+        let computing = !app.timeline.is_complete();
+        let mut computed = false;
         let actions: Vec<Action> = tokio::select! {
+            // Keys and timers first; the run is computed when nothing waits.
+            biased;
             event = events.next() => match event {
                 Some(Ok(event)) => {
                     let area = tui.terminal.size().map(|s| Rect::new(0, 0, s.width, s.height))?;
@@ -45,6 +57,11 @@ pub async fn run(app: &mut App) -> io::Result<()> {
             },
             () = tick(&mut ticker) => vec![Action::Tick],
             () = signals.any() => break,
+            () = std::future::ready(()), if computing => {
+                app.timeline.advance(COMPUTE_SLICE);
+                computed = true;
+                Vec::new()
+            }
         };
         let mut quit = false;
         for action in actions {
@@ -67,8 +84,13 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         if quit {
             break;
         }
+        // While computing, the step count is redrawn a few times a second, not per slice.
+        if computed && !app.timeline.is_complete() && drawn.elapsed() < COMPUTE_REDRAW {
+            continue;
+        }
         tui.terminal
             .draw(|frame| frame.render_widget(&*app, frame.area()))?;
+        drawn = Instant::now();
     }
     drop(tui);
     Ok(())

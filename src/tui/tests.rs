@@ -57,6 +57,32 @@ fn play_ticks_until_the_end_then_pauses() {
 }
 
 #[test]
+fn playing_waits_at_the_end_of_a_run_still_being_computed() {
+    let mut app = app(Timeline::started(super::testing::nginx_engine()));
+    app.timeline.advance(6);
+    let computed = app.timeline.len();
+    assert!(computed > 1 && !app.timeline.is_complete());
+    let screen = buffer_text(&draw(&app, 120, 40));
+    assert!(screen.contains(&format!("step 1/{computed}+")), "{screen}");
+    app.update(Action::TogglePlay);
+    app.cursor = app.last();
+    for _ in 0..8 {
+        assert!(app.update(Action::Tick).is_empty(), "no pause");
+    }
+    assert!(app.playing, "still playing, waiting for the rest");
+    assert_eq!(app.cursor, computed - 1);
+    app.timeline.finish();
+    for _ in 0..4 {
+        app.update(Action::Tick);
+    }
+    assert_eq!(app.cursor, computed, "on again once computed");
+    let screen = buffer_text(&draw(&app, 120, 40));
+    let total = app.timeline.len();
+    assert!(screen.contains(&format!("/{total} ")), "{screen}");
+    assert!(!screen.contains(&format!("/{total}+")));
+}
+
+#[test]
 fn stepping_is_clamped_and_pauses() {
     let mut app = app(nginx_timeline());
     app.update(Action::StepBack);
