@@ -213,6 +213,14 @@ impl Timeline {
     /// there on is recomputed (the old future is dropped). Returns the index of
     /// the first new record.
     pub fn submit_at(&mut self, index: Option<usize>, command: Command) -> usize {
+        let first_new = self.resubmit(index, command);
+        self.finish();
+        first_new
+    }
+
+    /// [`Timeline::submit_at`] without computing the new future:
+    /// [`Timeline::advance`] computes it (the TUI does, between frames).
+    pub fn resubmit(&mut self, index: Option<usize>, command: Command) -> usize {
         // The marks to keep: everything up to the event of `index`.
         let keep = match index {
             Some(i) if !self.records.is_empty() => self.mark_of(i.min(self.records.len() - 1)) + 1,
@@ -256,7 +264,6 @@ impl Timeline {
         self.until = Timeline::until_from(&engine);
         self.complete = false;
         self.engine = engine;
-        self.finish();
         kept_records
     }
 }

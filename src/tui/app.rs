@@ -419,8 +419,30 @@ impl App {
     /// Runs a command typed in the command bar after the current step: the
     /// run is recomputed from there and the cursor moves to the first new step.
     pub fn submit(&mut self, command: Command) {
+        self.submit_then(command, Timeline::finish);
+    }
+
+    /// [`App::submit`], with only the first new step computed: the event
+    /// loop computes the rest between frames, so a large run does not freeze
+    /// the screen. In a lesson the whole run is computed at once, as its
+    /// goals are checked on the run's end.
+    pub fn submit_in_background(&mut self, command: Command) {
+        if self.lesson.is_some() {
+            self.submit(command);
+            return;
+        }
+        self.submit_then(command, |timeline| {
+            let wanted = timeline.len() + 1;
+            while timeline.len() < wanted && !timeline.advance(1) {}
+        });
+    }
+
+    /// Replaces the future after the current step with `command`'s, computed
+    /// as far as `compute` takes it, and moves to its first new step.
+    fn submit_then(&mut self, command: Command, compute: impl FnOnce(&mut Timeline)) {
         let at = (!self.timeline.is_empty()).then_some(self.cursor);
-        let first_new = self.timeline.submit_at(at, command);
+        let first_new = self.timeline.resubmit(at, command);
+        compute(&mut self.timeline);
         self.seek(first_new);
         if let Some(player) = &mut self.lesson {
             player.forget_future();

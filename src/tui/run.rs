@@ -175,7 +175,7 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
 fn run_command(app: &mut App, line: &str) {
     match app.resolve_command(line) {
         Ok(command) => {
-            app.submit(command);
+            app.submit_in_background(command);
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
         }
         Err(message) => app.notice = Some(message),

@@ -223,6 +223,31 @@ fn a_command_runs_after_the_current_step() {
 }
 
 #[test]
+fn a_command_typed_in_the_bar_is_computed_between_frames() {
+    let command = || {
+        let parsed = crate::command::parse("delete pod nginx").unwrap();
+        crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap()
+    };
+    let mut whole = app(nginx_timeline());
+    whole.update(Action::Last);
+    whole.submit(command());
+    let mut typed = app(nginx_timeline());
+    typed.update(Action::Last);
+    typed.submit_in_background(command());
+    assert!(
+        !typed.timeline.is_complete(),
+        "the rest is left to the event loop"
+    );
+    assert_eq!(typed.cursor, whole.cursor, "at the first new step already");
+    assert_eq!(
+        typed.timeline.records()[typed.cursor],
+        whole.timeline.records()[whole.cursor]
+    );
+    typed.timeline.finish();
+    assert_eq!(typed.timeline.records(), whole.timeline.records());
+}
+
+#[test]
 fn seeking_back_and_forth_draws_the_same_screen() {
     let t = nginx_timeline();
     let target = find(&t, "kube-scheduler select");
