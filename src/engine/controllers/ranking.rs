@@ -3,7 +3,6 @@
 //! `getPodsToDelete` / `getPodsRankedByRelatedPodsOnSameNode`), with the
 //! `PodDeletionCost` and `LogarithmicScaleDown` features on, as they are by default.
 
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -136,17 +135,44 @@ pub fn pods_to_delete<'a>(
         pods.iter().map(|p| (*p, 0)).collect()
     };
     if diff < pods.len() {
-        ranked.sort_by(|(a, ra), (b, rb)| {
-            if less(a, *ra, b, *rb, now_ms) {
-                Ordering::Less
-            } else if less(b, *rb, a, *ra, now_ms) {
-                Ordering::Greater
-            } else {
-                Ordering::Equal
-            }
-        });
+        merge_sort(&mut ranked, |(a, ra), (b, rb)| less(a, *ra, b, *rb, now_ms));
     }
     ranked.into_iter().take(diff).map(|(p, _)| p).collect()
+}
+
+/// Sorts `items` by `less`, stably, whatever `less` answers. Upstream's
+/// `Less` is not a total order: step 6 puts two Pods ready in the same
+/// logarithmic age bucket in UID order when their ready times differ, but
+/// goes on to restarts and age when they are equal, so three Pods can rank
+/// in a cycle. Go's `sort.Sort` orders them somehow; Rust's `sort_by` may
+/// panic on such an order, so this bottom-up merge sort is used instead (for
+/// a total order it gives what the stable `sort_by` gives).
+fn merge_sort<T: Copy>(items: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
+    let len = items.len();
+    let mut from = items.to_vec();
+    let mut into = items.to_vec();
+    let mut width = 1;
+    while width < len {
+        for start in (0..len).step_by(2 * width) {
+            let mid = (start + width).min(len);
+            let end = (start + 2 * width).min(len);
+            let (mut left, mut right) = (start, mid);
+            for slot in &mut into[start..end] {
+                // The left run's element first unless the right one is strictly less.
+                let take_right = right < end && (left >= mid || less(&from[right], &from[left]));
+                if take_right {
+                    *slot = from[right];
+                    right += 1;
+                } else {
+                    *slot = from[left];
+                    left += 1;
+                }
+            }
+        }
+        std::mem::swap(&mut from, &mut into);
+        width *= 2;
+    }
+    items.copy_from_slice(&from);
 }
 
 #[cfg(test)]
@@ -260,6 +286,80 @@ mod tests {
         let related = [&a, &b, &c];
         let got = pods_to_delete(&pods, &related, 1, now());
         assert_eq!(got[0].metadata.name.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn the_merge_sort_sorts_stably_as_sort_by() {
+        // Pseudo-random keys with many ties, tagged with their first place.
+        let mut x: u64 = 7;
+        let mut items: Vec<(u64, usize)> = (0..1000)
+            .map(|i| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                ((x >> 40) % 37, i)
+            })
+            .collect();
+        let mut want = items.clone();
+        want.sort_by_key(|(key, _)| *key);
+        merge_sort(&mut items, |a, b| a.0 < b.0);
+        assert_eq!(items, want);
+        let mut one = [(1, 0)];
+        merge_sort(&mut one, |a: &(u64, usize), b| a.0 < b.0);
+        assert_eq!(one, [(1, 0)]);
+    }
+
+    #[test]
+    fn ranking_pods_whose_order_is_a_cycle_does_not_panic() {
+        // Three Pods ready in the same age bucket: a and b at the same moment
+        // (so restarts decide: a first), c a minute later (so UIDs decide
+        // against both: b < c < a) — a cycle, as upstream's Less allows.
+        let restarted = json!({"status": {"containerStatuses": [{"name": "c", "image": "i",
+            "imageID": "", "ready": true, "restartCount": 5}]}});
+        let a = pod(
+            "z-a",
+            "n",
+            "Running",
+            Some("2026-01-01T10:00:00Z"),
+            &restarted,
+        );
+        let b = pod(
+            "a-b",
+            "n",
+            "Running",
+            Some("2026-01-01T10:00:00Z"),
+            &json!({}),
+        );
+        let c = pod(
+            "m-c",
+            "n",
+            "Running",
+            Some("2026-01-01T10:01:00Z"),
+            &json!({}),
+        );
+        let (ra, rb, rc) = (0, 0, 0);
+        assert!(less(&a, ra, &b, rb, now()));
+        assert!(less(&b, rb, &c, rc, now()));
+        assert!(less(&c, rc, &a, ra, now()));
+        // Many of them, as a large scale-down ranks them: ready at a few
+        // moments of one bucket, with restarts and UIDs in no common order.
+        let mut x: u64 = 11;
+        let pods: Vec<Pod> = (0..2000)
+            .map(|i| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let ready = format!("2026-01-01T10:0{}:00Z", (x >> 33) % 4);
+                let restarts = (x >> 45) % 3;
+                let extra = json!({"status": {"containerStatuses": [{"name": "c", "image": "i",
+                    "imageID": "", "ready": true, "restartCount": restarts}]}});
+                pod(
+                    &format!("p-{:04}-{}", (x >> 20) % 10_000, i),
+                    "n",
+                    "Running",
+                    Some(&ready),
+                    &extra,
+                )
+            })
+            .collect();
+        let refs: Vec<&Pod> = pods.iter().collect();
+        assert_eq!(pods_to_delete(&refs, &refs, 1995, now()).len(), 1995);
     }
 
     #[test]
