@@ -9,6 +9,7 @@ use super::setup::{SetupArgs, build_setup};
 use crate::engine::apiserver::handler::Detail;
 use crate::engine::clock::{SimTime, parse_duration};
 use crate::engine::engine::{Engine, Until};
+use crate::engine::trace::TraceRecord;
 use crate::export;
 
 /// How `--format` prints the trace.
@@ -143,16 +144,9 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
                 export::jsonl::write_final(&mut out, seq, t_ms, objects)
             }),
         // Text aligns its columns over the whole trace; Mermaid declares its
-        // participants first.
-        Format::Text | Format::Mermaid => {
-            let mut records = engine.run_until(until);
-            records.push(engine.final_record());
-            if args.format == Format::Text {
-                export::text::write(&mut out, &records)
-            } else {
-                export::mermaid::write(&mut out, &records)
-            }
-        }
+        // participants first: both take the trace whole.
+        Format::Text => export::text::write(&mut out, &whole_trace(&mut engine, until)),
+        Format::Mermaid => export::mermaid::write(&mut out, &whole_trace(&mut engine, until)),
     };
     // The process ends here: its memory goes back with it, without a walk
     // over every object to free it one by one.
@@ -163,4 +157,11 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("error: writing the trace: {e}")),
     }
+}
+
+/// Every record of the run, the `final` one last.
+fn whole_trace(engine: &mut Engine, until: Until) -> Vec<TraceRecord> {
+    let mut records = engine.run_until(until);
+    records.push(engine.final_record());
+    records
 }

@@ -17,7 +17,7 @@ use super::kubelet::{Kubelet, Registry};
 use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
-use super::store::{Store, WatchEvent, WatchFilter, key_for};
+use super::store::{Store, WatchEvent, WatchFilter, key_for, prefix_for};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
 use crate::model::Object;
@@ -266,7 +266,7 @@ impl Engine {
         }
         for sub in &subs {
             let filter = &sub.filter;
-            let prefix = crate::engine::store::prefix_for(filter.kind, filter.namespace.as_deref());
+            let prefix = prefix_for(filter.kind, filter.namespace.as_deref());
             let listed: Vec<Arc<Object>> = self
                 .store
                 .range(&prefix)

@@ -30,7 +30,7 @@ pub struct ClusterSpec {
 impl ClusterSpec {
     /// Whether the cluster defines at least one Node.
     pub fn has_nodes(&self) -> bool {
-        self.objects.iter().any(|m| m.object.as_node().is_some())
+        self.node_count() > 0
     }
 
     /// How many Nodes the cluster defines.

@@ -236,7 +236,9 @@ impl App {
         match action {
             Action::TogglePlay if self.playing => self.pause(),
             Action::TogglePlay => {
-                if self.cursor >= self.last() {
+                // At the end of a computed run, play starts again; while the
+                // run is still being computed, it goes on from there.
+                if self.cursor >= self.last() && self.timeline.is_complete() {
                     self.seek(0);
                 }
                 self.playing = true;

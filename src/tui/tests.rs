@@ -64,8 +64,13 @@ fn playing_waits_at_the_end_of_a_run_still_being_computed() {
     assert!(computed > 1 && !app.timeline.is_complete());
     let screen = buffer_text(&draw(&app, 120, 40));
     assert!(screen.contains(&format!("step 1/{computed}+")), "{screen}");
-    app.update(Action::TogglePlay);
     app.cursor = app.last();
+    app.update(Action::TogglePlay);
+    assert_eq!(
+        app.cursor,
+        computed - 1,
+        "play at the end so far does not rewind"
+    );
     for _ in 0..8 {
         assert!(app.update(Action::Tick).is_empty(), "no pause");
     }

@@ -110,40 +110,36 @@ impl SchedulingQueue {
         self.put(key, entry);
     }
 
-    /// Stores `entry`, keeping the active order in step.
+    /// Stores `entry`, keeping the indexes in step.
     fn put(&mut self, key: &str, entry: Entry) {
         self.remove(key);
-        match entry.place {
-            Place::Active => {
-                self.active.insert(entry.rank(key));
-            }
-            Place::Unschedulable { .. } => {
-                self.unschedulable.insert(key.to_owned());
-            }
-            Place::Backoff { .. } => {}
-        }
-        if let Some(due) = due_of(entry.place) {
-            self.due.insert((due, key.to_owned()));
-        }
+        self.index(key, &entry, true);
         self.pods.insert(key.to_owned(), entry);
     }
 
     /// Forgets a pod (deleted, or bound).
     pub fn remove(&mut self, key: &str) {
-        let Some(entry) = self.pods.remove(key) else {
-            return;
-        };
+        if let Some(entry) = self.pods.remove(key) {
+            self.index(key, &entry, false);
+        }
+    }
+
+    /// Adds `key` to the indexes its place belongs in (`add`), or takes it out.
+    fn index(&mut self, key: &str, entry: &Entry, add: bool) {
+        fn set<T: Ord>(index: &mut BTreeSet<T>, item: T, add: bool) {
+            if add {
+                index.insert(item);
+            } else {
+                index.remove(&item);
+            }
+        }
         match entry.place {
-            Place::Active => {
-                self.active.remove(&entry.rank(key));
-            }
-            Place::Unschedulable { .. } => {
-                self.unschedulable.remove(key);
-            }
+            Place::Active => set(&mut self.active, entry.rank(key), add),
+            Place::Unschedulable { .. } => set(&mut self.unschedulable, key.to_owned(), add),
             Place::Backoff { .. } => {}
         }
         if let Some(due) = due_of(entry.place) {
-            self.due.remove(&(due, key.to_owned()));
+            set(&mut self.due, (due, key.to_owned()), add);
         }
     }
 

@@ -243,10 +243,10 @@ impl Store {
     /// Appends `change` to the history, dropping the oldest beyond the window.
     fn record(&mut self, change: Change) {
         self.history.push_back(change);
-        while self.history.len() > self.window {
-            if let Some(dropped) = self.history.pop_front() {
-                self.forgotten = dropped.revision;
-            }
+        if self.history.len() > self.window
+            && let Some(dropped) = self.history.pop_front()
+        {
+            self.forgotten = dropped.revision;
         }
     }
 
@@ -267,8 +267,8 @@ impl Store {
             });
         }
         // The history is in revision order: find the start by bisection, not
-        // by a walk from the oldest change (the TUI and the API server ask
-        // for recent revisions of a history that holds every write).
+        // by a walk over the window (the API server asks for the latest
+        // change after every write, the TUI for the current step's).
         let start = self.first_after(from);
         Ok((start..self.history.len()).map(|i| &self.history[i]))
     }

@@ -164,9 +164,6 @@ impl Model {
     fn recent(&mut self, records: &[TraceRecord]) {
         let last = records.len().saturating_sub(1);
         let mut unknown = self.nodes.len();
-        // The Nodes come in key order, which is name order: a name is found
-        // by bisection (names are unique keys; else, a walk).
-        let sorted = self.nodes.is_sorted_by(|a, b| a.name < b.name);
         for (index, record) in records.iter().enumerate().rev().take(LOOKBACK) {
             if unknown == 0 && self.scheduler.is_some() {
                 break;
@@ -181,16 +178,12 @@ impl Model {
                 continue;
             };
             step.current = index == last;
-            let at = if sorted {
-                self.nodes
-                    .binary_search_by(|b| b.name.as_str().cmp(node.as_str()))
-                    .ok()
-                    .filter(|i| self.nodes[*i].step.is_none())
-            } else {
-                self.nodes
-                    .iter()
-                    .position(|b| b.name == node && b.step.is_none())
-            };
+            // The Nodes are listed in key order, which is name order.
+            let at = self
+                .nodes
+                .binary_search_by(|b| b.name.as_str().cmp(node.as_str()))
+                .ok()
+                .filter(|i| self.nodes[*i].step.is_none());
             if let Some(i) = at {
                 self.nodes[i].step = Some(step);
                 unknown -= 1;

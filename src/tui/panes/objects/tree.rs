@@ -12,7 +12,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 
 use crate::engine::store::{Store, key_for};
 use crate::model::Object;
-use crate::model::kinds::KINDS;
+use crate::model::kinds::{KINDS, index_of};
 
 /// No row: a root's parent.
 const NONE: u32 = u32::MAX;
@@ -119,7 +119,6 @@ pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Fores
         .collect();
     let mut owners_of = Owners {
         objects: &objects,
-        last: None,
         memo: HashMap::new(),
         by_uid: None,
     };
@@ -194,8 +193,7 @@ pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Fores
 /// object has that UID (the last, in key order).
 struct Owners<'o, 'a> {
     objects: &'o [(&'a str, &'a Object)],
-    /// The latest UID looked up and its object (a `ReplicaSet`'s Pods come together).
-    last: Option<(&'a str, Option<usize>)>,
+    /// The owner found for each UID looked up.
     memo: HashMap<&'a str, Option<usize>>,
     /// Every listed UID, built at the first reference its name does not resolve.
     by_uid: Option<HashMap<&'a str, usize>>,
@@ -216,25 +214,17 @@ impl<'a> Owners<'_, 'a> {
 
     fn resolve(&mut self, r: &'a OwnerReference, namespace: Option<&str>) -> Option<usize> {
         let uid = r.uid.as_str();
-        if let Some((last, found)) = self.last
-            && last == uid
-        {
-            return found;
+        if let Some(found) = self.memo.get(uid) {
+            return *found;
         }
-        let found = if let Some(found) = self.memo.get(uid) {
-            *found
-        } else {
-            let found = self.by_name(r, namespace).or_else(|| self.by_uid(uid));
-            self.memo.insert(uid, found);
-            found
-        };
-        self.last = Some((uid, found));
+        let found = self.by_name(r, namespace).or_else(|| self.by_uid(uid));
+        self.memo.insert(uid, found);
         found
     }
 
     /// The listed object the reference names, if it has the reference's UID.
     fn by_name(&self, r: &OwnerReference, namespace: Option<&str>) -> Option<usize> {
-        let kind = KINDS.iter().find(|k| k.kind == r.kind)?;
+        let kind = KINDS.get(index_of(&r.kind))?;
         let key = key_for(kind, namespace, &r.name);
         let at = self
             .objects

@@ -8,7 +8,6 @@
 //! whose binding is in flight (its latest record is `select` or `bind`) waits
 //! in no queue.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
 use crate::engine::store::{Store, prefix_for};
@@ -48,35 +47,21 @@ impl QueueCounts {
 /// Where each waiting pod of `store` is, from the latest records.
 pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
-    // `ns/name`, which is how the scheduler's records name a pod: the key's
-    // tail when it spells it (always, for a stored Pod), else written out.
-    let waiting: Vec<Cow<'_, str>> = store
+    // Each by the tail of its key, `ns/name`: how the scheduler's records name a pod.
+    let waiting: HashSet<&str> = store
         .range(&prefix)
-        .filter_map(|(key, e)| e.object.as_pod().map(|pod| (key, pod)))
-        .filter(|(_, pod)| {
-            let spec = pod.spec.as_ref();
-            let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-            spec.and_then(|s| s.node_name.as_deref())
-                .is_none_or(str::is_empty)
-                && pod.metadata.deletion_timestamp.is_none()
-                && !matches!(phase, Some("Succeeded" | "Failed"))
+        .filter(|(_, e)| {
+            e.object.as_pod().is_some_and(|pod| {
+                let spec = pod.spec.as_ref();
+                let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+                spec.and_then(|s| s.node_name.as_deref())
+                    .is_none_or(str::is_empty)
+                    && pod.metadata.deletion_timestamp.is_none()
+                    && !matches!(phase, Some("Succeeded" | "Failed"))
+            })
         })
-        .map(|(key, pod)| {
-            let ns = pod.metadata.namespace.as_deref().unwrap_or_default();
-            let name = pod.metadata.name.as_deref().unwrap_or_default();
-            let tail = key.strip_prefix(prefix.as_str()).unwrap_or_default();
-            let spelled = tail
-                .strip_prefix(ns)
-                .and_then(|t| t.strip_prefix('/'))
-                .is_some_and(|t| t == name);
-            if spelled {
-                Cow::Borrowed(tail)
-            } else {
-                Cow::Owned(format!("{ns}/{name}"))
-            }
-        })
+        .filter_map(|(key, _)| key.strip_prefix(prefix.as_str()))
         .collect();
-    let lookup: HashSet<&str> = waiting.iter().map(AsRef::as_ref).collect();
     let mut latest: BTreeMap<&str, &str> = BTreeMap::new();
     for record in records.iter().rev().take(super::LOOKBACK) {
         if latest.len() == waiting.len() {
@@ -85,7 +70,7 @@ pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
         if let Record::Stage(s) = &record.body
             && s.component == "kube-scheduler"
             && let Some(pod) = s.pod.as_deref()
-            && lookup.contains(pod)
+            && waiting.contains(pod)
             && !latest.contains_key(pod)
         {
             let place = match s.stage.as_str() {
@@ -99,7 +84,7 @@ pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     }
     let mut counts = QueueCounts::default();
     for pod in &waiting {
-        match latest.get(pod.as_ref()).copied().unwrap_or("active") {
+        match latest.get(pod).copied().unwrap_or("active") {
             "backoff" => counts.backoff += 1,
             "unschedulable" => counts.unschedulable += 1,
             "binding" => {}

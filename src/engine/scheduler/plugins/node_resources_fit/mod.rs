@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use self::resolved::{Kind, Scoring, Strategy, fill_pairs, scale_shape, score_all, with_pairs};
+use self::resolved::{Kind, Scoring, Strategy, scale_shape, score_all, with_pairs};
 use crate::engine::scheduler::config::{aggregate, child};
 use crate::engine::scheduler::framework::{
     Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
@@ -324,19 +324,6 @@ impl FilterPlugin for NodeResourcesFit {
     }
 }
 
-/// `calculateResourceAllocatableRequest`: the node's allocatable amount of
-/// `resource` and what would be requested with the pod's `pod_request` added.
-/// cpu and memory count the non-zero defaults unless `use_requested`; a scalar
-/// resource the pod does not request is left out (`(0, 0)`).
-pub fn allocatable_request(
-    node: &NodeInfo,
-    resource: &str,
-    pod_request: i64,
-    use_requested: bool,
-) -> (i64, i64) {
-    Kind::of(resource).allocatable_request(node, pod_request, use_requested)
-}
-
 /// The pod's request of each resource, in order (`calculatePodResourceRequestList`).
 pub fn pod_request_list(pod: &Pod, resources: &[ResourceSpec], use_requested: bool) -> Vec<i64> {
     let requests = pod_requests(pod, !use_requested);
@@ -347,26 +334,6 @@ pub fn pod_request_list(pod: &Pod, resources: &[ResourceSpec], use_requested: bo
             name => requests.get(name),
         })
         .collect()
-}
-
-/// Requested and allocatable per resource, with resources the node lacks left at 0
-/// (`resourceAllocationScorer.score`).
-pub fn requested_allocatable(
-    node: &NodeInfo,
-    resources: &[ResourceSpec],
-    pod_requests: &[i64],
-    use_requested: bool,
-) -> (Vec<i64>, Vec<i64>) {
-    let mut requested = vec![0; resources.len()];
-    let mut allocatable = vec![0; resources.len()];
-    fill_pairs(
-        node,
-        &Kind::all(resources),
-        pod_requests,
-        use_requested,
-        (&mut requested, &mut allocatable),
-    );
-    (requested, allocatable)
 }
 
 /// `a * b / c` without overflow, truncated toward zero as Go's integer division.

@@ -82,7 +82,7 @@ impl Kind {
 /// Requested and allocatable of each of `kinds` into `out`, each as long as
 /// `kinds` and zeroed; resources the node lacks stay at 0
 /// (`resourceAllocationScorer.score`).
-pub fn fill_pairs(
+fn fill_pairs(
     node: &NodeInfo,
     kinds: &[Kind],
     pod_requests: &[i64],
