@@ -12,7 +12,7 @@ use k8s_openapi::api::core::v1::Node;
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::engine::scheduler::framework::{
-    CycleState, MAX_NODE_SCORE, NodeInfo, ScorePlugin, Status,
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
 };
 
 const MB: i64 = 1024 * 1024;
@@ -148,6 +148,33 @@ impl ScorePlugin for ImageLocality {
             sum_image_scores(pod, node, &Spread::of(std::slice::from_ref(node)))
         };
         calculate_priority(sum, containers_images(pod).count())
+    }
+
+    /// Every node scored with one read of the cycle state; a node holding
+    /// no images scores what a sum of 0 gives, computed once.
+    fn score_nodes<'a>(
+        &self,
+        state: &CycleState,
+        pod: &Pod,
+        nodes: &[&'a NodeInfo],
+        out: &mut Vec<NodeScore<'a>>,
+    ) {
+        let Some(spread) = state.read::<Spread>(STATE_KEY) else {
+            score_each(nodes.iter().copied(), out, |info| {
+                self.score(state, pod, info)
+            });
+            return;
+        };
+        let containers = containers_images(pod).count();
+        let imageless = calculate_priority(0, containers);
+        out.extend(nodes.iter().map(|info| NodeScore {
+            name: info.name(),
+            score: if info.image_sizes.is_empty() {
+                imageless
+            } else {
+                calculate_priority(sum_image_scores(pod, info, spread), containers)
+            },
+        }));
     }
 }
 

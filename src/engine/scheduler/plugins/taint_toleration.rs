@@ -92,6 +92,24 @@ impl ScorePlugin for TaintToleration {
         i64::try_from(count).unwrap_or(i64::MAX)
     }
 
+    /// Every node scored; an untainted node counts no taint without a call.
+    fn score_nodes<'a>(
+        &self,
+        state: &CycleState,
+        pod: &Pod,
+        nodes: &[&'a NodeInfo],
+        out: &mut Vec<NodeScore<'a>>,
+    ) {
+        out.extend(nodes.iter().map(|info| NodeScore {
+            name: info.name(),
+            score: if info.taints().is_empty() {
+                0
+            } else {
+                self.score(state, pod, info)
+            },
+        }));
+    }
+
     fn normalize(&self, _state: &CycleState, scores: &mut [NodeScore<'_>]) {
         default_normalize(scores, true);
     }
