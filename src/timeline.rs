@@ -53,6 +53,10 @@ pub struct Timeline {
 pub struct View<'a> {
     /// Every record up to and including the current one.
     pub records: &'a [TraceRecord],
+    /// The records after the current one that the same engine event made
+    /// (an event is computed whole, so these exist whenever it does): where
+    /// the request being handled is heading, such as the key it will write.
+    pub later_in_event: &'a [TraceRecord],
     /// The store after the current record's event.
     pub store: &'a Store,
     /// Simulated time at the current record.
@@ -176,6 +180,7 @@ impl Timeline {
             let start = &self.marks[0];
             return View {
                 records: &[],
+                later_in_event: &[],
                 store: &start.store,
                 now: start.now,
             };
@@ -192,8 +197,13 @@ impl Timeline {
         } else {
             &self.marks[at - 1]
         };
+        let event_end = self
+            .marks
+            .get(at + 1)
+            .map_or(self.records.len(), |m| m.first);
         View {
             records: &self.records[..=index],
+            later_in_event: &self.records[index + 1..event_end],
             store: &mark.store,
             now: SimTime(self.records[index].t_ms),
         }
@@ -204,6 +214,7 @@ impl Timeline {
         let start = &self.marks[0];
         View {
             records: &[],
+            later_in_event: &[],
             store: &start.store,
             now: start.now,
         }

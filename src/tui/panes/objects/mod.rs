@@ -37,7 +37,7 @@ use serde_json::Value;
 use super::PaneCx;
 use super::watch::{MAX_ROWS, filter_matches};
 use crate::engine::store::Store;
-use crate::engine::trace::{Record, TraceRecord};
+use crate::engine::trace::{Record, TraceRecord, WatchRecord};
 
 /// How far back from the current record the step's writes are looked for.
 const STEP_LOOKBACK: usize = 512;
@@ -81,6 +81,16 @@ pub struct Shown {
     pub focus: Option<usize>,
 }
 
+/// The object the story is about while etcd does not hold it: a create still
+/// on its way through the API server's chain (or refused by it), or an object
+/// already deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Absent {
+    pub key: String,
+    /// A recent write deleted it (else it has not been written yet).
+    pub deleted: bool,
+}
+
 /// What the pane shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
@@ -98,6 +108,9 @@ pub struct Model {
     pub hidden_rbac: usize,
     /// The selected object, if any.
     pub shown: Option<Shown>,
+    /// Following the step onto a key etcd does not hold: no row is selected
+    /// and the pane says so, rather than showing an unrelated object.
+    pub absent: Option<Absent>,
     /// Lines the object is scrolled down from its natural position.
     pub scroll: usize,
     /// The filter in force (empty: none).
@@ -116,7 +129,9 @@ impl Model {
     /// Builds the model from the current step.
     ///
     /// `state.selected` is 1-based: 0 selects the key the current record
-    /// touched (its write, its watch event's object, its Pod), else the first.
+    /// touched (its write, its watch event's object, its Pod); when etcd does
+    /// not hold that key, nothing ([`Model::absent`]); when no record names
+    /// one, the first key.
     pub fn build(cx: &PaneCx<'_>) -> Model {
         let records = cx.view.records;
         let store = cx.view.store;
@@ -143,8 +158,17 @@ impl Model {
         let touched = writes
             .first()
             .map(|w| w.key.clone())
+            .or_else(|| heading_to(cx.view.later_in_event))
             .or_else(|| pod_key(records));
-        let selected = if forest.is_empty() {
+        let absent = (cx.state.selected == 0)
+            .then_some(touched.as_deref())
+            .flatten()
+            .filter(|key| store.get(key).is_none())
+            .map(|key| Absent {
+                key: key.to_owned(),
+                deleted: deleted_lately(records, key),
+            });
+        let selected = if forest.is_empty() || absent.is_some() {
             None
         } else if cx.state.selected > 0 {
             Some((cx.state.selected - 1).min(forest.len() - 1))
@@ -184,6 +208,7 @@ impl Model {
             .then(|| writes.first().filter(|w| w.deleted))
             .flatten()
             .and_then(|w| deleted_shown(store, records, w));
+        let absent = absent.filter(|_| deleted.is_none());
         let (selected, shown) = match deleted {
             Some(d) => (None, Some(d)),
             None => (
@@ -199,6 +224,7 @@ impl Model {
             selected,
             hidden_rbac,
             shown,
+            absent,
             scroll: cx.state.scroll,
             filter,
         }
@@ -219,10 +245,7 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
         ..
     }) = records.last()
     {
-        let key = match w.namespace.as_deref() {
-            Some(ns) => format!("/registry/{}/{ns}/{}", w.resource, w.name),
-            None => format!("/registry/{}/{}", w.resource, w.name),
-        };
+        let key = watch_key(w);
         if let Ok(revision) = w.resource_version.parse() {
             writes.push(Write {
                 key,
@@ -253,6 +276,19 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
     writes
 }
 
+/// The key the request being handled will write, when the API server is
+/// still on its way there (authenticating, admitting, validating): its
+/// `persist` stage later in the same event, before the response.
+fn heading_to(later: &[TraceRecord]) -> Option<String> {
+    later
+        .iter()
+        .take_while(|r| !matches!(r.body, Record::Response { .. }))
+        .find_map(|r| match &r.body {
+            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => s.key.clone(),
+            _ => None,
+        })
+}
+
 /// How far back the pane looks for the object the story is about.
 const STORY_LOOKBACK: usize = 512;
 
@@ -267,16 +303,37 @@ fn pod_key(records: &[TraceRecord]) -> Option<String> {
         .find_map(|r| match &r.body {
             Record::Stage(s) if s.key.is_some() => s.key.clone(),
             Record::Stage(s) => s.pod.as_ref().map(|p| format!("/registry/pods/{p}")),
-            Record::Watch(w) => Some(match &w.namespace {
-                Some(ns) => format!("/registry/{}/{ns}/{}", w.resource, w.name),
-                None => format!("/registry/{}/{}", w.resource, w.name),
-            }),
+            Record::Watch(w) => Some(watch_key(w)),
             Record::Event(e) if e.object.kind == "Pod" => e
                 .object
                 .namespace
                 .as_ref()
                 .map(|ns| format!("/registry/pods/{ns}/{}", e.object.name)),
             _ => None,
+        })
+}
+
+/// The etcd key of the object a watch event delivers.
+fn watch_key(w: &WatchRecord) -> String {
+    match w.namespace.as_deref() {
+        Some(ns) => format!("/registry/{}/{ns}/{}", w.resource, w.name),
+        None => format!("/registry/{}/{}", w.resource, w.name),
+    }
+}
+
+/// Whether a write within the story's lookback deleted `key` (its `persist`
+/// stage, or under `--detail summary` its `DELETED` watch event).
+fn deleted_lately(records: &[TraceRecord], key: &str) -> bool {
+    records
+        .iter()
+        .rev()
+        .take(STORY_LOOKBACK)
+        .any(|r| match &r.body {
+            Record::Stage(s) => {
+                s.stage == "persist" && s.outcome == "delete" && s.key.as_deref() == Some(key)
+            }
+            Record::Watch(w) => w.event_type == "DELETED" && watch_key(w) == key,
+            _ => false,
         })
 }
 

@@ -6,10 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{Model, Shown};
+use super::{Absent, Model, Shown};
 use crate::tui::lang::Lang;
 use crate::tui::panes::watch::filter_title;
 use crate::tui::panes::{PaneCx, PaneId, block};
+use crate::tui::wrap::wrap;
 
 /// Inner widths from which the object goes beside the keys.
 const SIDE_BY_SIDE: u16 = 90;
@@ -213,6 +214,10 @@ fn draw_object(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         return;
     }
     let Some(shown) = &model.shown else {
+        if let Some(absent) = &model.absent {
+            let width = usize::from(area.width);
+            Paragraph::new(absent_lines(absent, cx, width)).render(area, buf);
+        }
         return;
     };
     let theme = cx.theme;
@@ -272,6 +277,34 @@ fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>) -> Line<'a> {
         ));
     }
     Line::from(spans)
+}
+
+/// The story's object while etcd does not hold it: its key (cut from the
+/// left), then what that means, wrapped to `width` columns.
+fn absent_lines<'a>(absent: &Absent, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'a>> {
+    let lang = cx.lang;
+    let text = if absent.deleted {
+        lang.pick(
+            "Deleted: etcd no longer holds this key. Its watchers were sent its last state.",
+            "已删除:etcd 中已没有这个键。它的 watcher 收到了它的最后状态。",
+        )
+    } else {
+        lang.pick(
+            "Not in etcd yet: the API server writes an object to etcd only after \
+             authentication, authorization, admission and validation let the request through.",
+            "尚未写入 etcd:只有请求通过认证、鉴权、准入与校验后,API server 才把对象写入 etcd。",
+        )
+    };
+    let mut lines = vec![Line::styled(
+        cut_left(&absent.key, width),
+        cx.theme.component,
+    )];
+    lines.extend(
+        wrap(text, width)
+            .into_iter()
+            .map(|l| Line::styled(l, cx.theme.dim)),
+    );
+    lines
 }
 
 /// The changed paths with `metadata.resourceVersion` (every write changes it) last.

@@ -322,3 +322,57 @@ fn between_writes_the_pane_stays_on_the_object_the_story_is_about() {
     let model = model_at(&t, created, &PaneState::default());
     assert_eq!(selected_key(&model), "/registry/pods/default/nginx");
 }
+
+#[test]
+fn before_the_create_is_stored_the_pane_says_not_in_etcd_yet() {
+    let t = nginx_timeline();
+    let at = find(&t, "admission (mutating) ServiceAccount");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(
+        model.absent,
+        Some(Absent {
+            key: POD.to_owned(),
+            deleted: false
+        })
+    );
+    assert_eq!(model.selected, None);
+    assert_eq!(model.shown, None);
+    let text = render_pane(&t, at, PaneId::Objects, 120, 20);
+    assert!(text.contains("│/registry/pods/default/nginx "), "{text}");
+    assert!(
+        text.contains("Not in etcd yet: the API server writes"),
+        "{text}"
+    );
+    assert!(!text.contains("kind: CSIDriver"), "{text}");
+    // Moving the selection leaves the story for the list.
+    let state = PaneState {
+        selected: 1,
+        ..PaneState::default()
+    };
+    let model = model_at(&t, at, &state);
+    assert_eq!((model.selected, model.absent), (Some(0), None));
+}
+
+#[test]
+fn after_the_delete_the_pane_says_the_key_is_gone() {
+    let t = timeline(&["wait 5s", "delete pod nginx"], None);
+    let at = find(&t, "pods cache: DELETED default/nginx");
+    let model = model_at(&t, at, &PaneState::default());
+    assert_eq!(
+        model.absent,
+        Some(Absent {
+            key: POD.to_owned(),
+            deleted: true
+        })
+    );
+    let text = render_pane_with(
+        &t,
+        at,
+        PaneId::Objects,
+        60,
+        20,
+        Lang::Zh,
+        &PaneState::default(),
+    );
+    assert!(text.contains("已删除"), "{text}");
+}

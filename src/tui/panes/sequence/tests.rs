@@ -208,6 +208,7 @@ fn self_messages_and_unknown_components_are_notes() {
     let cx = PaneCx {
         view: crate::timeline::View {
             records: &records,
+            later_in_event: &[],
             store: &store,
             now: crate::engine::clock::SimTime(2),
         },
