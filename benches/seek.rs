@@ -2,8 +2,9 @@
 //! a generated cluster of 100 workers, `--detail summary` (over 100,000
 //! records), then seeks to pseudo-random steps: the seek alone (the App's
 //! `Action::Seek` and the timeline's view of the step) and the seek with one
-//! frame at 120×40 and at 200×50, then prints the 200×50 frame at the trace's
-//! last step. Prints the median and the worst; the aim is under 1 ms.
+//! frame at 120×40 and at 200×50, and steps forward with a frame each (as a
+//! teacher steps), then prints the 200×50 frame at the trace's last step.
+//! Prints the median and the worst; the aim is under 1 ms.
 //!
 //! `cargo bench --bench seek`; a plain `main` that prints, as `benches/scheduler.rs`.
 //! `PODFLOW_BENCH_REPLICAS=10000 PODFLOW_BENCH_NODES=1000` runs it on a larger
@@ -29,6 +30,9 @@ const MIN_RECORDS: usize = 100_000;
 /// Seeks measured alone, and with a frame each.
 const SEEKS: usize = 500;
 const FRAMES: usize = 200;
+/// Stepping forward: this many runs of this many steps.
+const STEP_RUNS: usize = 20;
+const STEPS_EACH: usize = 10;
 
 /// The run, as `podflow trace --cluster <gen-cluster> -f web.yaml --detail summary` computes it.
 fn timeline(replicas: usize, nodes: usize) -> Timeline {
@@ -113,6 +117,18 @@ fn main() {
             summary(samples)
         );
     }
+
+    // Stepping: from each of a few random steps, ten steps forward.
+    let stepped: Vec<usize> = targets[..STEP_RUNS]
+        .iter()
+        .flat_map(|&from| (from..from + STEPS_EACH).map(|s| s.min(records - 1)))
+        .collect();
+    let samples = framed(&mut app, &stepped, 120, 40);
+    println!(
+        "step + frame 120×40: {} steps forward from {STEP_RUNS} random steps, {}",
+        stepped.len(),
+        summary(samples)
+    );
 
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
     app.update(Action::Seek(records - 1));

@@ -16,6 +16,7 @@ pub use watch::{EventType, WatchEvent, WatchFilter, field_value};
 
 use std::sync::Arc;
 
+use imbl::ordmap::DiffItem;
 use imbl::{OrdMap, Vector};
 
 use crate::model::{Kind, Object};
@@ -24,7 +25,7 @@ use crate::model::{Kind, Object};
 pub const HISTORY_WINDOW: usize = 4096;
 
 /// One stored key.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Entry {
     /// The object, with `metadata.resourceVersion` set to `mod_revision`.
     pub object: Arc<Object>,
@@ -35,6 +36,22 @@ pub struct Entry {
     /// How many times it was written since created (etcd's `version`).
     pub version: u64,
 }
+
+/// Field by field, the revisions first and the object by pointer before by
+/// content: two snapshots of one run share an unchanged entry's object, so
+/// [`Store::diff`] settles most entries without reading them.
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        self.mod_revision == other.mod_revision
+            && self.create_revision == other.create_revision
+            && self.version == other.version
+            && (Arc::ptr_eq(&self.object, &other.object) || self.object == other.object)
+    }
+}
+
+/// One key that differs between two stores: its entry in the first (`None`:
+/// added) and in the second (`None`: removed).
+pub type Difference<'a> = (&'a str, Option<&'a Entry>, Option<&'a Entry>);
 
 /// One change, as the watch history keeps it.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,6 +161,20 @@ impl Store {
     /// Every entry, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
         self.entries.iter()
+    }
+
+    /// The keys whose entries differ from `self` to `other`, in key order.
+    /// Subtrees the two stores share (every snapshot of one run shares what
+    /// it did not change) are skipped, so this costs what changed.
+    pub fn diff<'a>(&'a self, other: &'a Store) -> impl Iterator<Item = Difference<'a>> {
+        self.entries.diff(&other.entries).map(|item| match item {
+            DiffItem::Add(key, new) => (key.as_str(), None, Some(new)),
+            DiffItem::Update {
+                old: (key, old),
+                new: (_, new),
+            } => (key.as_str(), Some(old), Some(new)),
+            DiffItem::Remove(key, old) => (key.as_str(), Some(old), None),
+        })
     }
 
     /// Number of keys.

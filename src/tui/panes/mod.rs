@@ -8,6 +8,7 @@ pub mod narration;
 pub mod objects;
 pub mod pipeline;
 pub mod sequence;
+pub mod store_index;
 pub mod watch;
 
 use ratatui::buffer::Buffer;

@@ -35,6 +35,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::PaneCx;
+use super::store_index::{Summaries, with_summaries};
 use super::watch::{MAX_ROWS, filter_matches};
 use crate::engine::store::Store;
 use crate::engine::trace::{Record, TraceRecord, WatchRecord};
@@ -133,6 +134,11 @@ impl Model {
     /// not hold that key, nothing ([`Model::absent`]); when no record names
     /// one, the first key.
     pub fn build(cx: &PaneCx<'_>) -> Model {
+        with_summaries(cx.view.store, |summaries| Model::build_from(cx, summaries))
+    }
+
+    /// [`Model::build`] with the store's summaries at hand.
+    fn build_from(cx: &PaneCx<'_>, summaries: &Summaries) -> Model {
         let records = cx.view.records;
         let store = cx.view.store;
         let filter = cx.state.filter.trim().to_owned();
@@ -141,7 +147,7 @@ impl Model {
 
         let mut hidden_rbac = 0;
         let forest = if filter.is_empty() {
-            tree::forest(store, |key| {
+            tree::forest(store, summaries, |key| {
                 let hide = is_rbac(key) && !written.contains(key);
                 hidden_rbac += usize::from(hide);
                 !hide

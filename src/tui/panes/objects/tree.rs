@@ -8,8 +8,7 @@
 
 use std::collections::HashMap;
 
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
-
+use super::super::store_index::{OwnerLink, Summaries, Summary};
 use crate::engine::store::{Store, key_for};
 use crate::model::Object;
 use crate::model::kinds::{KINDS, index_of};
@@ -108,16 +107,22 @@ impl<'a> Forest<'a> {
 }
 
 /// Every stored object whose key `keep` accepts, owners before their
-/// dependents. One pass over the store; an owner is found by the key its
-/// reference names (checked against its UID), and only a reference that
-/// does not lead there makes the pass index every UID.
-pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Forest<'a> {
-    let objects: Vec<(&'a str, &'a Object)> = store
+/// dependents, from the store's [`Summaries`]. An owner is found by the key
+/// its reference names (checked against its UID); only a reference that
+/// does not lead there makes the pass index every UID. Objects with the same
+/// owner references share them, and they are resolved once.
+pub fn forest<'a>(
+    store: &'a Store,
+    summaries: &'a Summaries,
+    mut keep: impl FnMut(&str) -> bool,
+) -> Forest<'a> {
+    let objects: Vec<(&'a str, &'a Summary)> = summaries
         .iter()
         .filter(|(k, _)| keep(k))
-        .map(|(k, e)| (k.as_str(), e.object.as_ref()))
+        .map(|(k, s)| (k.as_str(), s))
         .collect();
     let mut owners_of = Owners {
+        store,
         objects: &objects,
         memo: HashMap::new(),
         by_uid: None,
@@ -125,7 +130,7 @@ pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Fores
     let owners: Vec<Option<usize>> = objects
         .iter()
         .enumerate()
-        .map(|(i, (_, o))| owners_of.owner(o).filter(|o| *o != i))
+        .map(|(i, (_, s))| owners_of.owner(s).filter(|o| *o != i))
         .collect();
     // Children as one list, grouped by owner, each group in key order.
     let mut start = vec![0usize; objects.len() + 1];
@@ -192,56 +197,56 @@ pub fn forest<'a>(store: &'a Store, mut keep: impl FnMut(&str) -> bool) -> Fores
 /// when its UID is the reference's (UIDs are unique), else whichever listed
 /// object has that UID (the last, in key order).
 struct Owners<'o, 'a> {
-    objects: &'o [(&'a str, &'a Object)],
-    /// The owner found for each UID looked up.
-    memo: HashMap<&'a str, Option<usize>>,
+    store: &'a Store,
+    objects: &'o [(&'a str, &'a Summary)],
+    /// The owner found for each owner list looked up (by its address: equal
+    /// lists are one shared list).
+    memo: HashMap<*const OwnerLink, Option<usize>>,
     /// Every listed UID, built at the first reference its name does not resolve.
     by_uid: Option<HashMap<&'a str, usize>>,
 }
 
-impl<'a> Owners<'_, 'a> {
-    /// Index of the listed owner `object` hangs under: its `controller: true`
-    /// reference, else the first one whose owner is listed.
-    fn owner(&mut self, object: &'a Object) -> Option<usize> {
-        let meta = object.metadata();
-        let refs = meta.owner_references.as_deref()?;
-        let namespace = meta.namespace.as_deref();
-        refs.iter()
-            .filter(|r| r.controller == Some(true))
-            .chain(refs.iter())
-            .find_map(|r| self.resolve(r, namespace))
-    }
-
-    fn resolve(&mut self, r: &'a OwnerReference, namespace: Option<&str>) -> Option<usize> {
-        let uid = r.uid.as_str();
-        if let Some(found) = self.memo.get(uid) {
+impl Owners<'_, '_> {
+    /// Index of the listed owner the object hangs under: its `controller:
+    /// true` reference, else the first one whose owner is listed.
+    fn owner(&mut self, summary: &Summary) -> Option<usize> {
+        let links = summary.owners.as_deref()?;
+        if let Some(found) = self.memo.get(&links.as_ptr()) {
             return *found;
         }
-        let found = self.by_name(r, namespace).or_else(|| self.by_uid(uid));
-        self.memo.insert(uid, found);
+        let found = links
+            .iter()
+            .filter(|l| l.controller)
+            .chain(links)
+            .find_map(|l| self.by_key(l).or_else(|| self.by_uid(&l.uid)));
+        self.memo.insert(links.as_ptr(), found);
         found
     }
 
     /// The listed object the reference names, if it has the reference's UID.
-    fn by_name(&self, r: &OwnerReference, namespace: Option<&str>) -> Option<usize> {
-        let kind = KINDS.get(index_of(&r.kind))?;
-        let key = key_for(kind, namespace, &r.name);
+    fn by_key(&self, link: &OwnerLink) -> Option<usize> {
+        let kind = KINDS.get(index_of(&link.kind))?;
+        let key = key_for(kind, link.namespace.as_deref(), &link.name);
         let at = self
             .objects
             .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
             .ok()?;
-        (self.objects[at].1.metadata().uid.as_deref() == Some(r.uid.as_str())).then_some(at)
+        let uid = self.store.get(&key)?.object.metadata().uid.as_deref();
+        (uid == Some(link.uid.as_str())).then_some(at)
     }
 
     /// The listed object with `uid` (the last, in key order).
     fn by_uid(&mut self, uid: &str) -> Option<usize> {
-        let objects = self.objects;
+        let (objects, store) = (self.objects, self.store);
         self.by_uid
             .get_or_insert_with(|| {
                 objects
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, (_, o))| o.metadata().uid.as_deref().map(|u| (u, i)))
+                    .filter_map(|(i, (key, _))| {
+                        let meta = store.get(key)?.object.metadata();
+                        meta.uid.as_deref().map(|u| (u, i))
+                    })
                     .collect()
             })
             .get(uid)
@@ -290,6 +295,7 @@ mod tests {
 
     use super::*;
     use crate::model::kinds::kind_of;
+    use crate::tui::panes::store_index::with_summaries;
 
     fn object(kind: &str, name: &str, uid: &str, owner: Option<&str>) -> Object {
         let mut o = Object::from_json(
@@ -331,10 +337,7 @@ mod tests {
             let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
             store.create(&key, o).expect("stored");
         }
-        let forest = forest(&store, |_| true);
-        let rows: Vec<(String, usize, String)> = (0..forest.len())
-            .map(|i| (forest.key(i).to_owned(), forest.depth(i), forest.guide(i)))
-            .collect();
+        let rows = rows(&store);
         let want = [
             ("/registry/deployments/default/web", 0, ""),
             ("/registry/replicasets/default/web-1", 1, "└ "),
@@ -351,10 +354,12 @@ mod tests {
 
     /// `(key, depth, guide)` of every row.
     fn rows(store: &Store) -> Vec<(String, usize, String)> {
-        let forest = forest(store, |_| true);
-        (0..forest.len())
-            .map(|i| (forest.key(i).to_owned(), forest.depth(i), forest.guide(i)))
-            .collect()
+        with_summaries(store, |summaries| {
+            let forest = forest(store, summaries, |_| true);
+            (0..forest.len())
+                .map(|i| (forest.key(i).to_owned(), forest.depth(i), forest.guide(i)))
+                .collect()
+        })
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! how many pods wait in activeQ, in backoffQ and among the unschedulable
 //! pods (`pkg/scheduler/backend/queue/scheduling_queue.go`).
 //!
-//! A pod waits while it has no node, is alive and has not finished; where it
+//! A pod waits while it has no node, is alive and has not finished (the
+//! store's summaries say which do: `store_index`); where it
 //! waits is what the scheduler's latest `queue` record about it says (looking
 //! back at most [`super::LOOKBACK`] records), activeQ when none does. A pod
 //! whose binding is in flight (its latest record is `select` or `bind`) waits
@@ -13,6 +14,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::engine::store::{Store, prefix_for};
 use crate::engine::trace::{Record, TraceRecord};
 use crate::model::kinds::kind_of;
+use crate::tui::panes::store_index::with_summaries;
 
 /// How many pods wait where.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,21 +49,20 @@ impl QueueCounts {
 /// Where each waiting pod of `store` is, from the latest records.
 pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
-    // Each by the tail of its key, `ns/name`: how the scheduler's records name a pod.
-    let waiting: HashSet<&str> = store
-        .range(&prefix)
-        .filter(|(_, e)| {
-            e.object.as_pod().is_some_and(|pod| {
-                let spec = pod.spec.as_ref();
-                let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-                spec.and_then(|s| s.node_name.as_deref())
-                    .is_none_or(str::is_empty)
-                    && pod.metadata.deletion_timestamp.is_none()
-                    && !matches!(phase, Some("Succeeded" | "Failed"))
-            })
-        })
-        .filter_map(|(key, _)| key.strip_prefix(prefix.as_str()))
-        .collect();
+    with_summaries(store, |summaries| {
+        // Each by the tail of its key, `ns/name`: how the scheduler's records name a pod.
+        let waiting: HashSet<&str> = summaries
+            .range(prefix.clone()..)
+            .take_while(|(key, _)| key.starts_with(&prefix))
+            .filter(|(_, s)| s.waiting)
+            .filter_map(|(key, _)| key.strip_prefix(prefix.as_str()))
+            .collect();
+        place_counts(&waiting, records)
+    })
+}
+
+/// How many of `waiting` are in each place, by the latest records.
+fn place_counts(waiting: &HashSet<&str>, records: &[TraceRecord]) -> QueueCounts {
     let mut latest: BTreeMap<&str, &str> = BTreeMap::new();
     for record in records.iter().rev().take(super::LOOKBACK) {
         if latest.len() == waiting.len() {
@@ -83,7 +84,7 @@ pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
         }
     }
     let mut counts = QueueCounts::default();
-    for pod in &waiting {
+    for pod in waiting {
         match latest.get(pod).copied().unwrap_or("active") {
             "backoff" => counts.backoff += 1,
             "unschedulable" => counts.unschedulable += 1,
