@@ -606,7 +606,10 @@ impl Pen<'_> {
             }
         };
         let mut order: Vec<(usize, &NodeBox)> = self.model.nodes.iter().enumerate().collect();
-        order.sort_by_key(|(i, b)| (rank(b), *i));
+        // The `fit` smallest (rank, index) keys, without sorting the rest.
+        if fit < order.len() {
+            order.select_nth_unstable_by_key(fit, |(i, b)| (rank(b), *i));
+        }
         order.truncate(fit);
         order.sort_by_key(|(i, _)| *i);
         order.into_iter().map(|(_, b)| b).collect()

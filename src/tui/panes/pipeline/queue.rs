@@ -9,7 +9,7 @@
 //! whose binding is in flight (its latest record is `select` or `bind`) waits
 //! in no queue.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashMap;
 
 use crate::engine::store::{Store, prefix_for};
 use crate::engine::trace::{Record, TraceRecord};
@@ -50,47 +50,102 @@ impl QueueCounts {
 pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
     with_summaries(store, |summaries| {
-        // Each by the tail of its key, `ns/name`: how the scheduler's records name a pod.
-        let waiting: HashSet<&str> = summaries
-            .range(prefix.clone()..)
-            .take_while(|(key, _)| key.starts_with(&prefix))
-            .filter(|(_, s)| s.waiting)
-            .filter_map(|(key, _)| key.strip_prefix(prefix.as_str()))
-            .collect();
-        place_counts(&waiting, records)
+        let pods = || {
+            summaries
+                .range(prefix.clone()..)
+                .take_while(|(key, _)| key.starts_with(&prefix))
+        };
+        let waiting = pods().filter(|(_, s)| s.waiting).count();
+        // Records name a pod by the tail of its key, `ns/name`.
+        let waits = |pod: &str| {
+            summaries
+                .get(&format!("{prefix}{pod}"))
+                .is_some_and(|s| s.waiting)
+        };
+        place_counts(waiting, waits, records)
     })
 }
 
-/// How many of `waiting` are in each place, by the latest records.
-fn place_counts(waiting: &HashSet<&str>, records: &[TraceRecord]) -> QueueCounts {
-    let mut latest: BTreeMap<&str, &str> = BTreeMap::new();
+/// How many of the `waiting` pods are in each place: where the latest
+/// scheduler record about each says (`waits` tells which pods wait), activeQ
+/// for the rest.
+fn place_counts(
+    waiting: usize,
+    waits: impl Fn(&str) -> bool,
+    records: &[TraceRecord],
+) -> QueueCounts {
+    // Each pod named, with its place if it waits.
+    let mut latest: HashMap<&str, Option<&str>> = HashMap::new();
+    let mut placed = 0;
     for record in records.iter().rev().take(super::LOOKBACK) {
-        if latest.len() == waiting.len() {
+        if placed == waiting {
             break;
         }
         if let Record::Stage(s) = &record.body
             && s.component == "kube-scheduler"
             && let Some(pod) = s.pod.as_deref()
-            && waiting.contains(pod)
             && !latest.contains_key(pod)
         {
-            let place = match s.stage.as_str() {
+            let place = waits(pod).then(|| match s.stage.as_str() {
                 "queue" => s.outcome.as_str(),
                 "select" if s.outcome == "selected" => "binding",
                 "bind" | "reserve" | "permit" | "prebind" => "binding",
                 _ => "active",
-            };
+            });
+            placed += usize::from(place.is_some());
             latest.insert(pod, place);
         }
     }
     let mut counts = QueueCounts::default();
-    for pod in waiting {
-        match latest.get(pod).copied().unwrap_or("active") {
+    let mut binding = 0;
+    for place in latest.values().flatten() {
+        match *place {
             "backoff" => counts.backoff += 1,
             "unschedulable" => counts.unschedulable += 1,
-            "binding" => {}
-            _ => counts.active += 1,
+            "binding" => binding += 1,
+            _ => {}
         }
     }
+    counts.active = waiting.saturating_sub(counts.backoff + counts.unschedulable + binding);
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::trace::Stage;
+
+    fn stage(seq: u64, stage: &str, outcome: &str, pod: &str) -> TraceRecord {
+        TraceRecord {
+            seq,
+            t_ms: seq,
+            body: Record::Stage(Box::new(
+                Stage::new("kube-scheduler", stage, outcome, "").pod(pod),
+            )),
+        }
+    }
+
+    #[test]
+    fn each_waiting_pod_is_where_its_latest_record_puts_it() {
+        let records = [
+            stage(0, "queue", "unschedulable", "default/a"),
+            stage(1, "queue", "backoff", "default/a"),
+            stage(2, "queue", "unschedulable", "default/b"),
+            stage(3, "select", "selected", "default/c"),
+            stage(4, "filter", "reject", "default/e"),
+            stage(5, "queue", "backoff", "default/f"),
+        ];
+        // f has a node: it waits no more, whatever its records say.
+        let waits = |pod: &str| pod != "default/f";
+        let counts = place_counts(5, waits, &records);
+        assert_eq!(
+            counts,
+            QueueCounts {
+                active: 2, // d (no record) and e (being filtered)
+                backoff: 1,
+                unschedulable: 1,
+            }
+        );
+        assert_eq!(place_counts(0, waits, &records), QueueCounts::default());
+    }
 }
