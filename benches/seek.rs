@@ -98,7 +98,12 @@ fn main() {
          --detail summary), built in {:.1} s",
         built.as_secs_f64()
     );
+    let started = Instant::now();
     let mut app = App::new(timeline, Lang::En, ThemeName::Dark, false);
+    println!(
+        "app: ready in {:.1} ms (the panes' summaries of 64 steps across the run kept)",
+        started.elapsed().as_secs_f64() * 1e3
+    );
     let targets = steps(records, SEEKS);
 
     let mut alone = Vec::with_capacity(SEEKS);

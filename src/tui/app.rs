@@ -27,6 +27,8 @@ const NORMAL_SPEED: usize = 2;
 const STEP_MS: f64 = 600.0;
 /// Animation frames per step while playing (the pipeline's token moves).
 const FRAMES_PER_STEP: u8 = 4;
+/// Steps of a run given at the start whose pane summaries are kept at once.
+const STEPS_REMEMBERED: usize = 64;
 
 /// What is drawn over the panes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -80,7 +82,7 @@ pub struct App {
 impl App {
     /// The app on `timeline`, at its first step, paused.
     pub fn new(timeline: Timeline, lang: Lang, theme: ThemeName, no_color: bool) -> App {
-        App {
+        let app = App {
             timeline,
             cursor: 0,
             playing: false,
@@ -104,6 +106,19 @@ impl App {
             progress_path: None,
             stop_at: None,
             presenter: super::present::Presenter::default(),
+        };
+        app.remember_steps(STEPS_REMEMBERED);
+        app
+    }
+
+    /// Has the objects and pipeline panes keep their summaries of `count`
+    /// steps spread over the run computed so far (the newest, for 1), so that
+    /// a seek anywhere starts near one (`store_index::remember`).
+    pub fn remember_steps(&self, count: usize) {
+        let len = self.timeline.len();
+        for i in 1..=count {
+            let step = (len * i / count).saturating_sub(1);
+            super::panes::store_index::remember(self.timeline.view(step).store);
         }
     }
 

@@ -59,6 +59,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
             () = signals.any() => break,
             () = std::future::ready(()), if computing => {
                 app.timeline.advance(COMPUTE_SLICE);
+                app.remember_steps(1);
                 computed = true;
                 Vec::new()
             }

@@ -5,7 +5,8 @@
 //! subtrees it did not change, so [`Store::diff`] costs what changed between
 //! the two steps, not what the store holds: a frame of a 10,000-Pod run reads
 //! this compact map instead of 10,000 objects. The summaries of the last
-//! [`ANCHORS`] stores shown are kept, and a seek starts from the nearest.
+//! [`ANCHORS`] stores shown are kept, with milestones along the run as the TUI
+//! computes it ([`remember`]), and a seek starts from the nearest.
 //!
 //! It is a memo: what [`with_summaries`] hands over depends only on the store
 //! asked about, never on the stores seen before.
@@ -21,8 +22,11 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use crate::engine::store::{Entry, Store};
 use crate::model::Object;
 
-/// How many stores' summaries are kept to start a seek from.
+/// How many stores' summaries are kept to start a seek from: the latest
+/// shown, and milestones along the run, at first this many revisions apart.
 const ANCHORS: usize = 32;
+const MILESTONES: usize = 64;
+const MILESTONE_SPACING: u64 = 256;
 /// A diff longer than this share of the store (and than [`SMALL_DIFF`]) is
 /// not worth walking: the summaries are built afresh.
 const REBUILD_SHARE: usize = 2;
@@ -181,41 +185,97 @@ impl Index {
     }
 }
 
-/// The summaries kept, the latest used last.
-#[derive(Default)]
+/// The summaries kept: the stores shown lately (the latest last), and
+/// milestones along the run so that no seek starts from afar.
 struct Memo {
     anchors: Vec<Index>,
+    milestones: Vec<Index>,
+    /// Revisions between milestones; doubles as they are thinned.
+    spacing: u64,
     interner: Interner,
 }
 
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            anchors: Vec::new(),
+            milestones: Vec::new(),
+            spacing: MILESTONE_SPACING,
+            interner: Interner::default(),
+        }
+    }
+}
+
 impl Memo {
-    fn summaries(&mut self, store: &Store) -> Summaries {
-        // The anchor nearest in revision: within one run, the fewest changes away.
+    /// The kept summaries nearest `store` in revision (within one run, the
+    /// fewest changes away), brought to it.
+    fn index_for(&mut self, store: &Store) -> Index {
         let nearest = self
             .anchors
             .iter()
-            .enumerate()
-            .min_by_key(|(_, a)| a.store.revision().abs_diff(store.revision()))
-            .map(|(i, _)| i);
-        let index = match nearest {
-            Some(i) if self.anchors[i].store.diff(store).next().is_none() => self.anchors.remove(i),
-            Some(i) => self.anchors[i].moved_to(store, &mut self.interner),
+            .chain(&self.milestones)
+            .min_by_key(|a| a.store.revision().abs_diff(store.revision()));
+        match nearest {
+            Some(near) => near.moved_to(store, &mut self.interner),
             None => Index::new(store, &mut self.interner),
+        }
+    }
+
+    fn summaries(&mut self, store: &Store) -> Summaries {
+        let same = self.anchors.iter().position(|a| {
+            a.store.revision() == store.revision() && a.store.diff(store).next().is_none()
+        });
+        let index = match same {
+            Some(i) => self.anchors.remove(i),
+            None => self.index_for(store),
         };
         let summaries = index.summaries.clone();
         self.anchors.push(index);
         if self.anchors.len() > ANCHORS {
             self.anchors.remove(0);
         }
+        self.sweep(store);
+        summaries
+    }
+
+    /// Keeps `store`'s summaries as a milestone unless one is within the
+    /// spacing; past [`MILESTONES`], every other one goes and the spacing doubles.
+    fn remember(&mut self, store: &Store) {
+        let spacing = self.spacing;
+        let near = |m: &Index| m.store.revision().abs_diff(store.revision()) < spacing;
+        if self.milestones.iter().any(near) {
+            return;
+        }
+        let index = self.index_for(store);
+        self.milestones.push(index);
+        if self.milestones.len() > MILESTONES {
+            self.milestones.sort_by_key(|m| m.store.revision());
+            let mut keep = false;
+            self.milestones.retain(|_| {
+                keep = !keep;
+                keep
+            });
+            self.spacing *= 2;
+        }
+        self.sweep(store);
+    }
+
+    /// Drops the owner lists no summary holds, once they outnumber the keys.
+    fn sweep(&mut self, store: &Store) {
         if self.interner.count > 2 * store.len() + 64 {
             self.interner.sweep();
         }
-        summaries
     }
 }
 
 thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+}
+
+/// Keeps the summaries of `store` as a milestone for later seeks (the TUI
+/// calls this as it computes a run, so that a seek anywhere starts near).
+pub fn remember(store: &Store) {
+    MEMO.with(|memo| memo.borrow_mut().remember(store));
 }
 
 /// Runs `f` on the summaries of `store`.
@@ -313,6 +373,31 @@ mod tests {
         for store in [&a, &b, &a] {
             let got = with_summaries(store, Clone::clone);
             assert_eq!(got, fresh(store));
+        }
+    }
+
+    #[test]
+    fn milestones_thin_out_and_every_answer_is_a_fresh_build() {
+        let mut store = Store::new();
+        let mut stores = Vec::new();
+        for i in 0..200 {
+            let name = format!("web-{i}");
+            store
+                .create(&key(&name), pod(&name, None, Some("rs")))
+                .expect("created");
+            stores.push(store.clone());
+        }
+        let mut memo = Memo {
+            spacing: 1,
+            ..Memo::default()
+        };
+        for store in &stores {
+            memo.remember(store);
+        }
+        assert!(memo.milestones.len() <= MILESTONES);
+        assert!(memo.spacing > 1, "thinned: {}", memo.spacing);
+        for at in [199, 0, 57, 58, 120, 3] {
+            assert_eq!(memo.summaries(&stores[at]), fresh(&stores[at]), "at {at}");
         }
     }
 }
