@@ -1,6 +1,8 @@
 //! Drawing the objects pane: the key list beside (or, when narrow, above) the
 //! selected object's YAML.
 
+use std::ops::Range;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -37,9 +39,8 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     if inner.width >= SIDE_BY_SIDE {
         let widest = u16::try_from(widest).unwrap_or(u16::MAX);
         let keys_width = widest.clamp(16, inner.width / 5 * 2);
-        let rows = key_rows(model, cx, usize::from(keys_width));
         let keys = Rect::new(inner.x, inner.y, keys_width, inner.height);
-        draw_rows(model, rows, keys, buf);
+        draw_rows(model, cx, usize::from(keys_width), keys, buf);
         for y in inner.top()..inner.bottom() {
             buf[(inner.x + keys_width, y)]
                 .set_symbol("│")
@@ -53,11 +54,11 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         );
         draw_object(model, cx, object, buf);
     } else {
-        let rows = key_rows(model, cx, widest.min(usize::from(inner.width)));
-        let wanted = u16::try_from(rows.len()).unwrap_or(u16::MAX);
+        let wanted = u16::try_from(row_count(model)).unwrap_or(u16::MAX);
         let keys_height = wanted.min((inner.height / 2).max(1)).min(inner.height);
         let keys = Rect::new(inner.x, inner.y, inner.width, keys_height);
-        draw_rows(model, rows, keys, buf);
+        let width = widest.min(usize::from(inner.width));
+        draw_rows(model, cx, width, keys, buf);
         let rest = inner.height - keys_height;
         if rest == 0 {
             return;
@@ -77,13 +78,19 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
 /// dependents under their owners (`└ ReplicaSet web-7c5ddbdf54 3/3  64`),
 /// statuses and revisions right-aligned, keys cut from the left
 /// (`…/default/nginx`) when too long; then the "+N rbac objects" row.
-fn key_rows<'a>(model: &Model, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'a>> {
+/// Only the rows in `shown` are made.
+fn key_rows<'a>(
+    model: &Model,
+    cx: &PaneCx<'_>,
+    width: usize,
+    shown: Range<usize>,
+) -> Vec<Line<'a>> {
     let theme = cx.theme;
-    let mut rows: Vec<Line> = model
-        .keys
+    let end = shown.end.min(model.keys.len());
+    let mut rows: Vec<Line> = model.keys[shown.start.min(end)..end]
         .iter()
-        .enumerate()
-        .map(|(i, k)| {
+        .zip(shown.start..)
+        .map(|(k, i)| {
             let mark = if k.changed {
                 Span::styled("* ", theme.changed)
             } else {
@@ -124,7 +131,7 @@ fn key_rows<'a>(model: &Model, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'a>> {
             }
         })
         .collect();
-    if model.hidden_rbac > 0 {
+    if model.hidden_rbac > 0 && shown.contains(&model.keys.len()) {
         let text = match cx.lang {
             Lang::En => format!(
                 "  +{} rbac objects (/clusterrole shows them)",
@@ -183,8 +190,13 @@ fn cut_label(label: &str, room: usize) -> String {
     }
 }
 
-/// Draws the rows, the selected one in view.
-fn draw_rows(model: &Model, rows: Vec<Line<'_>>, area: Rect, buf: &mut Buffer) {
+/// How many rows the key list has: the keys, and the "+N rbac objects" row.
+fn row_count(model: &Model) -> usize {
+    model.keys.len() + usize::from(model.hidden_rbac > 0)
+}
+
+/// Draws the rows that fit, the selected one in view.
+fn draw_rows(model: &Model, cx: &PaneCx<'_>, width: usize, area: Rect, buf: &mut Buffer) {
     if area.is_empty() {
         return;
     }
@@ -202,8 +214,8 @@ fn draw_rows(model: &Model, rows: Vec<Line<'_>>, area: Rect, buf: &mut Buffer) {
     } else {
         at.saturating_sub(height.saturating_sub(1) / 2)
     };
-    let top = top.min(rows.len().saturating_sub(height));
-    let shown: Vec<Line> = rows.into_iter().skip(top).take(height).collect();
+    let top = top.min(row_count(model).saturating_sub(height));
+    let shown = key_rows(model, cx, width, top..top + height);
     Paragraph::new(shown).render(area, buf);
 }
 
