@@ -30,7 +30,9 @@ mod yaml;
 pub use render::render;
 pub use yaml::YamlLine;
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -39,6 +41,7 @@ use super::store_index::{Summaries, with_summaries};
 use super::watch::{MAX_ROWS, filter_matches};
 use crate::engine::store::Store;
 use crate::engine::trace::{Record, TraceRecord, WatchRecord};
+use crate::model::Object;
 
 /// How far back from the current record the step's writes are looked for.
 const STEP_LOOKBACK: usize = 512;
@@ -343,8 +346,62 @@ fn deleted_lately(records: &[TraceRecord], key: &str) -> bool {
         })
 }
 
-/// The object at `key` as the pane shows it.
+/// How many shown objects are remembered: playing draws each step a few
+/// times, and stepping back and forth comes back to the same objects.
+const SHOWN_MEMO: usize = 8;
+
+/// What a [`Shown`] is made from: the stored object (by pointer, and kept
+/// alive here so that the pointer is not reused), its revisions, and the
+/// step's write of it.
+struct ShownFrom {
+    object: Arc<Object>,
+    revisions: (u64, u64),
+    write: Option<Write>,
+}
+
+thread_local! {
+    /// The latest objects shown (a memo: the YAML of a Pod is the bulk of a frame).
+    static SHOWN: RefCell<VecDeque<(ShownFrom, Shown)>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// The object at `key` as the pane shows it, remembered.
 fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) -> Option<Shown> {
+    let entry = store.get(key)?;
+    let write = writes.iter().find(|w| w.key == key);
+    let from = ShownFrom {
+        object: Arc::clone(&entry.object),
+        revisions: (entry.create_revision, entry.mod_revision),
+        write: write.cloned(),
+    };
+    let same = |(f, shown): &(ShownFrom, Shown)| {
+        Arc::ptr_eq(&f.object, &from.object)
+            && f.revisions == from.revisions
+            && f.write == from.write
+            && shown.key == key
+    };
+    if let Some(hit) =
+        SHOWN.with(|memo| memo.borrow().iter().find(|e| same(e)).map(|e| e.1.clone()))
+    {
+        return Some(hit);
+    }
+    let shown = shown_afresh(store, records, write, key)?;
+    SHOWN.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() == SHOWN_MEMO {
+            memo.pop_front();
+        }
+        memo.push_back((from, shown.clone()));
+    });
+    Some(shown)
+}
+
+/// [`shown`], made.
+fn shown_afresh(
+    store: &Store,
+    records: &[TraceRecord],
+    write: Option<&Write>,
+    key: &str,
+) -> Option<Shown> {
     let entry = store.get(key)?;
     let after = entry.object.to_json();
     let mut shown = Shown {
@@ -352,7 +409,7 @@ fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) ->
         revision: entry.mod_revision,
         ..Shown::default()
     };
-    if let Some(write) = writes.iter().find(|w| w.key == key)
+    if let Some(write) = write
         && let Some((before, written)) = change_at(store, records, write)
     {
         match before {

@@ -376,3 +376,15 @@ fn after_the_delete_the_pane_says_the_key_is_gone() {
     );
     assert!(text.contains("已删除"), "{text}");
 }
+
+#[test]
+fn a_remembered_object_is_the_one_made_afresh() {
+    let t = timeline(&["wait 5s", "delete pod nginx"], None);
+    for index in 0..t.len() {
+        // Often a hit: the step before showed the same object and write.
+        let remembered = model_at(&t, index, &PaneState::default());
+        SHOWN.with(|memo| memo.borrow_mut().clear());
+        let fresh = model_at(&t, index, &PaneState::default());
+        assert_eq!(remembered, fresh, "at {index}");
+    }
+}
