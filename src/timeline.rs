@@ -177,13 +177,7 @@ impl Timeline {
     /// The cluster at record `index` (clamped); before any record for an empty run.
     pub fn view(&self, index: usize) -> View<'_> {
         if self.records.is_empty() {
-            let start = &self.marks[0];
-            return View {
-                records: &[],
-                later_in_event: &[],
-                store: &start.store,
-                now: start.now,
-            };
+            return self.start();
         }
         let index = index.min(self.records.len() - 1);
         let at = self.mark_of(index);

@@ -49,10 +49,6 @@ impl PartialEq for Entry {
     }
 }
 
-/// One key that differs between two stores: its entry in the first (`None`:
-/// added) and in the second (`None`: removed).
-pub type Difference<'a> = (&'a str, Option<&'a Entry>, Option<&'a Entry>);
-
 /// One change, as the watch history keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
@@ -163,17 +159,20 @@ impl Store {
         self.entries.iter()
     }
 
-    /// The keys whose entries differ from `self` to `other`, in key order.
-    /// Subtrees the two stores share (every snapshot of one run shares what
-    /// it did not change) are skipped, so this costs what changed.
-    pub fn diff<'a>(&'a self, other: &'a Store) -> impl Iterator<Item = Difference<'a>> {
+    /// The keys whose entries differ from `self` to `other`, in key order,
+    /// each with its entry in `other` (`None`: removed). Subtrees the two
+    /// stores share (every snapshot of one run shares what it did not
+    /// change) are skipped, so this costs what changed.
+    pub fn diff<'a>(
+        &'a self,
+        other: &'a Store,
+    ) -> impl Iterator<Item = (&'a str, Option<&'a Entry>)> {
         self.entries.diff(&other.entries).map(|item| match item {
-            DiffItem::Add(key, new) => (key.as_str(), None, Some(new)),
-            DiffItem::Update {
-                old: (key, old),
-                new: (_, new),
-            } => (key.as_str(), Some(old), Some(new)),
-            DiffItem::Remove(key, old) => (key.as_str(), Some(old), None),
+            DiffItem::Add(key, new)
+            | DiffItem::Update {
+                new: (key, new), ..
+            } => (key.as_str(), Some(new)),
+            DiffItem::Remove(key, _) => (key.as_str(), None),
         })
     }
 

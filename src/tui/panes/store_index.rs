@@ -168,7 +168,7 @@ impl Index {
             return Index::new(store, interner);
         }
         let mut summaries = self.summaries.clone();
-        for (key, _, now) in changed {
+        for (key, now) in changed {
             match now {
                 Some(entry) => {
                     summaries.insert(key.to_owned(), summary(interner, entry));

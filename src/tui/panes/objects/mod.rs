@@ -169,7 +169,14 @@ impl Model {
             .map(|w| w.key.clone())
             .or_else(|| heading_to(cx.view.later_in_event))
             .or_else(|| pod_key(records));
-        let absent = (cx.state.selected == 0)
+        // Following the step onto a key etcd does not hold: one it deleted
+        // shows its last state; else the pane says where the key is.
+        let follows = cx.state.selected == 0;
+        let deleted = follows
+            .then(|| writes.first().filter(|w| w.deleted))
+            .flatten()
+            .and_then(|w| deleted_shown(store, records, w));
+        let absent = (follows && deleted.is_none())
             .then_some(touched.as_deref())
             .flatten()
             .filter(|key| store.get(key).is_none())
@@ -177,9 +184,9 @@ impl Model {
                 key: key.to_owned(),
                 deleted: deleted_lately(records, key),
             });
-        let selected = if forest.is_empty() || absent.is_some() {
+        let selected = if forest.is_empty() || deleted.is_some() || absent.is_some() {
             None
-        } else if cx.state.selected > 0 {
+        } else if !follows {
             Some((cx.state.selected - 1).min(forest.len() - 1))
         } else {
             Some(
@@ -212,19 +219,8 @@ impl Model {
             })
             .collect();
 
-        // Following the step onto a key it deleted: its last state, no row lit.
-        let deleted = (cx.state.selected == 0)
-            .then(|| writes.first().filter(|w| w.deleted))
-            .flatten()
-            .and_then(|w| deleted_shown(store, records, w));
-        let absent = absent.filter(|_| deleted.is_none());
-        let (selected, shown) = match deleted {
-            Some(d) => (None, Some(d)),
-            None => (
-                selected,
-                selected.and_then(|i| shown(store, records, &writes, forest.key(i))),
-            ),
-        };
+        let shown = deleted
+            .or_else(|| selected.and_then(|i| shown(store, records, &writes, forest.key(i))));
 
         Model {
             keys,

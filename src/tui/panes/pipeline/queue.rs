@@ -50,12 +50,11 @@ impl QueueCounts {
 pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
     with_summaries(store, |summaries| {
-        let pods = || {
-            summaries
-                .range(prefix.clone()..)
-                .take_while(|(key, _)| key.starts_with(&prefix))
-        };
-        let waiting = pods().filter(|(_, s)| s.waiting).count();
+        let waiting = summaries
+            .range(prefix.clone()..)
+            .take_while(|(key, _)| key.starts_with(&prefix))
+            .filter(|(_, s)| s.waiting)
+            .count();
         // Records name a pod by the tail of its key, `ns/name`.
         let waits = |pod: &str| {
             summaries
