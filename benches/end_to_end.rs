@@ -7,6 +7,8 @@
 //! `cargo bench --bench end_to_end` runs 2,000 replicas on 200 nodes;
 //! `PODFLOW_BENCH_REPLICAS=10000` runs 10,000 on 1,000 (one node per ten replicas).
 
+mod allocator;
+
 mod common;
 
 use std::time::Instant;

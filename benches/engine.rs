@@ -1,5 +1,7 @@
 //! Engine throughput: the whole default story, headless, as `podflow trace` runs it.
 
+mod allocator;
+
 use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
 use podflow::engine::engine::{Engine, Until};
 

@@ -1,6 +1,8 @@
 //! Frame cost: the full layout at 200×50 in the middle of the default story,
 //! and seeking to a step. The aim is under 1 ms a frame.
 
+mod allocator;
+
 use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
 use podflow::engine::engine::Engine;
 use podflow::timeline::Timeline;

@@ -3,6 +3,8 @@
 //! them (each bound pod assumed on its node while its binding is in flight).
 //! Prints pods per second; `cargo bench --bench scheduler`.
 
+mod allocator;
+
 use std::sync::Arc;
 use std::time::Instant;
 

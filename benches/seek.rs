@@ -10,6 +10,8 @@
 //! `PODFLOW_BENCH_REPLICAS=10000 PODFLOW_BENCH_NODES=1000` runs it on a larger
 //! Deployment and cluster (the aim there: a frame under 16 ms).
 
+mod allocator;
+
 mod common;
 
 use std::time::{Duration, Instant};

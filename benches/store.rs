@@ -13,6 +13,8 @@
 //!
 //! `cargo bench --bench store`; a plain `main` that prints, as `benches/scheduler.rs`.
 
+mod allocator;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

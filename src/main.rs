@@ -3,6 +3,12 @@
 
 use std::process::ExitCode;
 
+/// The engine makes and drops many small objects (records, status patches,
+/// watch events); mimalloc serves them about a third faster than glibc's
+/// allocator (`cargo bench --bench end_to_end`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     podflow::cli::main()
 }

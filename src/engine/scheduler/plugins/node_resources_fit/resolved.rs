@@ -162,7 +162,8 @@ pub fn score_all<'a>(
         return;
     }
     let mut memo = [([0; 2 * MEMO_RESOURCES], 0); MEMO_SHAPES];
-    let (mut remembered, mut oldest) = (0, 0);
+    // Neighbouring nodes are mostly of one shape: the last match is tried first.
+    let (mut remembered, mut oldest, mut last) = (0, 0, 0);
     for info in nodes {
         let mut pairs = [0; 2 * MEMO_RESOURCES];
         let (requested, allocatable) = pairs.split_at_mut(MEMO_RESOURCES);
@@ -173,12 +174,18 @@ pub fn score_all<'a>(
             use_requested,
             (&mut requested[..n], &mut allocatable[..n]),
         );
-        let known = memo[..remembered].iter().find(|(shape, _)| *shape == pairs);
-        let value = if let Some(&(_, value)) = known {
-            value
+        let known = if remembered > 0 && same_shape(&memo[last].0, &pairs) {
+            Some(last)
+        } else {
+            (0..remembered).find(|&at| same_shape(&memo[at].0, &pairs))
+        };
+        let value = if let Some(at) = known {
+            last = at;
+            memo[at].1
         } else {
             let value = score(&pairs[..n], &pairs[MEMO_RESOURCES..MEMO_RESOURCES + n]);
             memo[oldest] = (pairs, value);
+            last = oldest;
             oldest = (oldest + 1) % MEMO_SHAPES;
             remembered = (remembered + 1).min(MEMO_SHAPES);
             value
@@ -188,6 +195,12 @@ pub fn score_all<'a>(
             score: value,
         });
     }
+}
+
+/// Whether two remembered shapes are equal, lane by lane: inlined, where
+/// `==` on the arrays calls `memcmp` (this runs for every node of every cycle).
+fn same_shape(a: &[i64; 2 * MEMO_RESOURCES], b: &[i64; 2 * MEMO_RESOURCES]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The configured scoring strategy (`config.ScoringStrategyType`); an

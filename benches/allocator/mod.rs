@@ -1,0 +1,5 @@
+//! The allocator the `podflow` binary runs on (`src/main.rs`), so every bench
+//! measures what users run.
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
