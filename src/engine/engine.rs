@@ -538,17 +538,17 @@ impl Engine {
             seq,
             t_ms,
             body: Record::Final {
-                objects: objects.collect(),
+                objects: objects.map(Object::to_json).collect(),
             },
         }
     }
 
     /// The `final` record's `seq` and `t_ms`, and its objects one at a time,
     /// for a writer that streams them rather than holding them all.
-    pub fn final_parts(&mut self) -> (u64, u64, impl Iterator<Item = serde_json::Value> + '_) {
+    pub fn final_parts(&mut self) -> (u64, u64, impl Iterator<Item = &Object> + '_) {
         let seq = self.seq;
         self.seq += 1;
-        let objects = self.store.iter().map(|(_, e)| e.object.to_json());
+        let objects = self.store.iter().map(|(_, e)| &*e.object);
         (seq, self.now.as_millis(), objects)
     }
 

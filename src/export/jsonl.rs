@@ -3,23 +3,26 @@
 use std::io::{self, Write};
 
 use crate::engine::trace::TraceRecord;
+use crate::model::Object;
 
 /// Writes each record as one line of JSON.
 pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
+    let (mut lines, mut scratch) = (Vec::with_capacity(256 * records.len()), Vec::new());
     for record in records {
-        writeln!(out, "{}", record.to_json_line())?;
+        record.write_json(&mut lines, &mut scratch);
+        lines.push(b'\n');
     }
-    Ok(())
+    out.write_all(&lines)
 }
 
 /// Writes the `final` record's line object by object, as [`write`] would
 /// write [`Engine::final_record`](crate::engine::engine::Engine::final_record),
 /// without holding every object's JSON at once.
-pub fn write_final(
+pub fn write_final<'a>(
     out: &mut impl Write,
     seq: u64,
     t_ms: u64,
-    objects: impl Iterator<Item = serde_json::Value>,
+    objects: impl Iterator<Item = &'a Object>,
 ) -> io::Result<()> {
     // The fields in the order `TraceRecord` serializes them.
     write!(
@@ -30,7 +33,7 @@ pub fn write_final(
         if i > 0 {
             out.write_all(b",")?;
         }
-        serde_json::to_writer(&mut *out, &object)?;
+        object.write_json(&mut *out)?;
     }
     out.write_all(b"]}\n")
 }

@@ -73,6 +73,14 @@ macro_rules! objects {
                 value.expect("k8s-openapi types always serialize")
             }
 
+            /// Writes the object's JSON (the bytes of [`Object::to_json`]'s
+            /// value) straight from the typed object, without the `Value`.
+            pub fn write_json(&self, out: impl std::io::Write) -> serde_json::Result<()> {
+                match self {
+                    $(Object::$variant(o) => serde_json::to_writer(out, o),)*
+                }
+            }
+
             /// Reads JSON of the given kind into the typed object.
             pub fn from_json(kind: &Kind, value: Value) -> Result<Object, serde_json::Error> {
                 match kind.kind {
