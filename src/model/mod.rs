@@ -6,8 +6,10 @@ pub mod kinds;
 pub mod object;
 pub mod quantity;
 pub mod quantity_go;
+pub mod shared;
 pub mod status;
 pub mod storage;
 
 pub use kinds::{KINDS, Kind};
 pub use object::Object;
+pub use shared::Shared;

@@ -20,6 +20,9 @@ use super::kinds::{KINDS, Kind};
 pub trait Variant: Sized {
     /// The object inside `object`, if it is of this type.
     fn of(object: &Object) -> Option<&Self>;
+
+    /// This object as an [`Object`].
+    fn into_object(self) -> Object;
 }
 
 macro_rules! objects {
@@ -37,6 +40,10 @@ macro_rules! objects {
                     Object::$variant(o) => Some(o),
                     _ => None,
                 }
+            }
+
+            fn into_object(self) -> Object {
+                Object::$variant(self)
             }
         })*
 

@@ -24,6 +24,7 @@ use crate::engine::scheduler::framework::NodeInfo;
 use crate::engine::scheduler::plugins::node_resources_fit::{FitArgs, fits_request};
 use crate::engine::scheduler::plugins::{node_affinity, node_ports, taint_toleration};
 use crate::engine::scheduler::resources::pod_requests;
+use crate::model::Shared;
 
 /// `tainttoleration.ErrReasonNotMatch`, the reason `generalFilter` gives an
 /// untolerated `NoExecute` taint.
@@ -34,7 +35,7 @@ pub const TAINT_NOT_MATCH: &str = "node(s) had taints that the pod didn't tolera
 #[derive(Debug, Clone, Default)]
 pub struct Known {
     pub node: Option<Arc<Node>>,
-    pub settled: BTreeMap<String, Arc<Pod>>,
+    pub settled: BTreeMap<String, Shared<Pod>>,
 }
 
 /// Why a pod was rejected (`PodAdmitResult`'s reason and message).
@@ -66,7 +67,7 @@ fn predicate(name: &str, reason: &str) -> Rejection {
 
 /// `Admit`: whether `pod` may run on `node` beside `others`; the first failure
 /// in `generalFilter`'s order otherwise.
-pub fn admit(pod: &Pod, node: &Arc<Node>, others: Vec<Arc<Pod>>) -> Result<(), Rejection> {
+pub fn admit(pod: &Pod, node: &Arc<Node>, others: Vec<Shared<Pod>>) -> Result<(), Rejection> {
     let info = NodeInfo::new(Arc::clone(node), others);
     let want = pod_requests(pod, false);
     // `noderesources.Fits`: the scheduler's own check, with the amounts it compared.
@@ -141,17 +142,17 @@ impl Kubelet {
         let Some(node) = self.known.node.clone() else {
             return true;
         };
-        let others: Vec<Arc<Pod>> = self
+        let others: Vec<Shared<Pod>> = self
             .workers
             .iter()
             .filter(|(k, w)| k.as_str() != key && !w.finished)
-            .map(|(_, w)| Arc::clone(&w.pod))
+            .map(|(_, w)| w.pod.clone())
             .chain(
                 self.known
                     .settled
                     .iter()
                     .filter(|(k, p)| k.as_str() != key && !is_terminal(p))
-                    .map(|(_, p)| Arc::clone(p)),
+                    .map(|(_, p)| p.clone()),
             )
             .collect();
         let Err(rejection) = admit(pod, &node, others) else {
@@ -272,7 +273,7 @@ mod tests {
         name: &'static str,
         pod: Pod,
         node: Arc<Node>,
-        others: Vec<Arc<Pod>>,
+        others: Vec<Shared<Pod>>,
         want: Result<(), Rejection>,
     }
 
@@ -314,7 +315,7 @@ mod tests {
                 name: "cpu used by others",
                 pod: pod("2", |_| {}),
                 node: small,
-                others: vec![Arc::new(pod("3", |_| {}))],
+                others: vec![Shared::from(pod("3", |_| {}))],
                 want: reject(
                     "OutOfcpu",
                     "Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000",
@@ -324,7 +325,7 @@ mod tests {
                 name: "too many pods",
                 pod: pod("1", |_| {}),
                 node: node("4", "1", Vec::new()),
-                others: vec![Arc::new(pod("0", |_| {}))],
+                others: vec![Shared::from(pod("0", |_| {}))],
                 want: reject(
                     "OutOfpods",
                     "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1",
@@ -369,7 +370,7 @@ mod tests {
                 name: "host port taken",
                 pod: with_port.clone(),
                 node: plain,
-                others: vec![Arc::new(with_port)],
+                others: vec![Shared::from(with_port)],
                 want: reject(
                     "NodePorts",
                     "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports",

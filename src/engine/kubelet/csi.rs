@@ -19,7 +19,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{PersistentVolume, Pod, Volume};
 
@@ -27,13 +26,14 @@ use super::{Kubelet, klog};
 use crate::engine::component::Cx;
 use crate::engine::storage_cache::Listers;
 use crate::model::Object;
+use crate::model::Shared;
 use crate::model::storage::{claim_phase, claim_volume_name};
 
 /// The claims and volumes the kubelet knows, and the pods waiting for a claim.
 #[derive(Debug, Clone, Default)]
 pub struct Claims {
     cache: Listers,
-    waiting: BTreeMap<String, Arc<Pod>>,
+    waiting: BTreeMap<String, Shared<Pod>>,
 }
 
 impl Claims {
@@ -82,7 +82,7 @@ fn claim_volumes(pod: &Pod) -> Vec<(String, String)> {
 impl Kubelet {
     /// Whether every claim of the pod is bound to a known volume; if not, the
     /// populator's error is logged and the pod waits for its claims.
-    pub(super) fn claims_ready(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) -> bool {
+    pub(super) fn claims_ready(&mut self, key: &str, pod: &Shared<Pod>, cx: &mut Cx<'_>) -> bool {
         let namespace = pod.metadata.namespace.as_deref().unwrap_or_default();
         for (volume, claim) in claim_volumes(pod) {
             if let Err(err) = self.claims.volume_of(namespace, &claim) {
@@ -98,9 +98,7 @@ impl Kubelet {
                     ],
                 );
                 cx.log(&self.me(), Some(&self.node), format!("E{}", &line[1..]));
-                self.claims
-                    .waiting
-                    .insert(key.to_owned(), Arc::new(pod.clone()));
+                self.claims.waiting.insert(key.to_owned(), pod.clone());
                 return false;
             }
         }
@@ -118,11 +116,11 @@ impl Kubelet {
         if !self.claims.apply(object, deleted) {
             return false;
         }
-        let waiting: Vec<(String, Arc<Pod>)> = self
+        let waiting: Vec<(String, Shared<Pod>)> = self
             .claims
             .waiting
             .iter()
-            .map(|(k, p)| (k.clone(), Arc::clone(p)))
+            .map(|(k, p)| (k.clone(), p.clone()))
             .collect();
         for (key, pod) in waiting {
             let namespace = pod.metadata.namespace.as_deref().unwrap_or_default();

@@ -184,7 +184,7 @@ impl Kubelet {
         cx: &mut Cx<'_>,
     ) -> Option<HookRun> {
         let w = self.workers.get_mut(key)?;
-        let pod = std::sync::Arc::clone(&w.pod);
+        let pod = w.pod.clone();
         let pod_ip = w.pod_ip.clone().unwrap_or_default();
         let ns = w.names().0;
         let ctr = w.ctrs.get_mut(i)?;

@@ -57,6 +57,7 @@ use super::component::{Cx, RequestId, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
 use crate::model::Object;
+use crate::model::Shared;
 use crate::model::kinds::kind_of;
 use crate::scenario::ImageCatalog;
 
@@ -106,14 +107,14 @@ pub struct Kubelet {
     workers: BTreeMap<String, PodWorker>,
     /// Pods that were running before the story started, and the one being
     /// deleted of them (the pod as the deletion left it).
-    settled: BTreeMap<String, Option<Arc<Pod>>>,
+    settled: BTreeMap<String, Option<Shared<Pod>>>,
     services: Services,
     /// The `ConfigMap`/`Secret` cache and the pods waiting on config.
     config: config::ConfigState,
     timers: BTreeMap<u64, (String, Step)>,
     next_timer: u64,
     /// Final status patches in flight, and the pods to delete when they are answered.
-    deleting: BTreeMap<RequestId, Arc<Pod>>,
+    deleting: BTreeMap<RequestId, Shared<Pod>>,
     /// The restart back-off (`CrashLoopBackOff`) and the image pull back-off.
     crash: Backoff,
     pulls: Backoff,
@@ -224,9 +225,9 @@ impl Kubelet {
                 Object::Node(node) => self.learn_node(node),
                 Object::Pod(pod) => {
                     self.settled.insert(pod_key(pod), None);
-                    self.known
-                        .settled
-                        .insert(pod_key(pod), Arc::new(pod.clone()));
+                    if let Some(shared) = Shared::of(object) {
+                        self.known.settled.insert(pod_key(pod), shared);
+                    }
                 }
                 Object::Service(service) => {
                     self.services.insert(service_key(service), service.clone());
@@ -308,7 +309,10 @@ impl Kubelet {
                 }
                 return;
             }
-            Object::Pod(pod) => pod,
+            Object::Pod(_) => match Shared::<Pod>::of(&event.object) {
+                Some(pod) => pod,
+                None => return,
+            },
             other => {
                 let deleted = event.event_type == EventType::Deleted;
                 self.config.cache.observe(other, deleted);
@@ -316,6 +320,8 @@ impl Kubelet {
                 return;
             }
         };
+        let shared = pod;
+        let pod: &Pod = &shared;
         let key = pod_key(pod);
         let pods = klog::pods(&[&key]);
         match event.event_type {
@@ -329,10 +335,10 @@ impl Kubelet {
                 if self.settled.contains_key(&key) || self.workers.contains_key(&key) {
                     return;
                 }
-                self.admit(&key, pod, cx);
+                self.admit(&key, &shared, cx);
             }
             EventType::Modified => {
-                let previous = self.workers.get(&key).map(|w| Arc::clone(&w.pod));
+                let previous = self.workers.get(&key).map(|w| w.pod.clone());
                 let deleting = pod.metadata.deletion_timestamp.is_some();
                 let settled_deleting = deleting && self.settled.get(&key) == Some(&None);
                 let (op, location) = match previous {
@@ -356,7 +362,7 @@ impl Kubelet {
                     &[("source", klog::quoted("api")), ("pods", pods)],
                 );
                 if let Some(worker) = self.workers.get_mut(&key) {
-                    worker.pod = Arc::new(pod.clone());
+                    worker.pod = shared.clone();
                 }
                 if deleting && self.settled.contains_key(&key) {
                     self.terminate_settled(&key, pod, cx);

@@ -236,7 +236,7 @@ impl Kubelet {
             self.config.retry_at.remove(key);
             return;
         }
-        let pod = std::sync::Arc::clone(&w.pod);
+        let pod = w.pod.clone();
         if self
             .config
             .retry_at

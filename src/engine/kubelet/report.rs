@@ -125,7 +125,7 @@ impl Kubelet {
             .and_then(|s| serde_json::to_value(s).ok())
             .unwrap_or_default();
         let patch = crate::engine::apiserver::patch::two_way(&old, &status);
-        let pod = std::sync::Arc::clone(&w.pod);
+        let pod = w.pod.clone();
         if stop_sandbox {
             cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
         }

@@ -8,11 +8,12 @@ use super::worker::PodWorker;
 use super::{Kubelet, Step, klog};
 use crate::engine::component::Cx;
 use crate::engine::trace::Stage;
+use crate::model::Shared;
 
 impl Kubelet {
     /// Admits a new pod and starts its worker: volumes first (`mount.rs`), then
     /// the sandbox once they are all set up.
-    pub(super) fn admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+    pub(super) fn admit(&mut self, key: &str, pod: &Shared<Pod>, cx: &mut Cx<'_>) {
         if !self.can_admit(key, pod, cx) || !self.claims_ready(key, pod, cx) {
             return;
         }

@@ -3,7 +3,7 @@
 //! running when the grace period ends, then `StopPodSandbox` and the final
 //! status; the pod is deleted once that status is written.
 
-use std::sync::Arc;
+use crate::model::Shared;
 
 use k8s_openapi::api::core::v1::Pod;
 
@@ -113,7 +113,7 @@ impl Kubelet {
         let Some(w) = self.workers.get(key) else {
             return;
         };
-        let pod = std::sync::Arc::clone(&w.pod);
+        let pod = w.pod.clone();
         self.sandbox_stopped(key, cx);
         if let Some(id) = self.send_status(key, true, cx) {
             self.deleting.insert(id, pod);
@@ -132,7 +132,7 @@ impl Kubelet {
         if slot.is_some() {
             return;
         }
-        *slot = Some(Arc::new(pod.clone()));
+        *slot = Some(Shared::from(pod.clone()));
         let seconds = pod
             .metadata
             .deletion_grace_period_seconds

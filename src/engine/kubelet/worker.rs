@@ -3,7 +3,6 @@
 //! view, the simulated process, the probe workers.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Container, Pod};
 
@@ -12,6 +11,7 @@ use super::prober::{self, ProbeType};
 use super::process::{Process, State};
 use super::status::{ContainerDetail, ContainerState, ContainerView, LastTerminated};
 use crate::engine::clock::SimTime;
+use crate::model::Shared;
 
 /// One probe worker of a container, with the kubelet's bookkeeping.
 #[derive(Debug, Clone)]
@@ -220,7 +220,7 @@ impl Ctr {
 /// What the kubelet is doing for one pod.
 #[derive(Debug, Clone)]
 pub struct PodWorker {
-    pub pod: Arc<Pod>,
+    pub pod: Shared<Pod>,
     pub start_time: SimTime,
     pub sandbox_id: Option<String>,
     pub pod_ip: Option<String>,
@@ -248,7 +248,7 @@ pub struct PodWorker {
 
 impl PodWorker {
     /// A worker for `pod`, admitted at `now`.
-    pub fn new(pod: &Pod, now: SimTime) -> PodWorker {
+    pub fn new(pod: &Shared<Pod>, now: SimTime) -> PodWorker {
         let spec = pod.spec.clone().unwrap_or_default();
         let init = spec.init_containers.unwrap_or_default();
         let waiting = lifecycle::default_waiting_reason(!init.is_empty());
@@ -262,7 +262,7 @@ impl PodWorker {
                 .map(|c| Ctr::new(c, false, waiting, now)),
         );
         PodWorker {
-            pod: Arc::new(pod.clone()),
+            pod: pod.clone(),
             start_time: now,
             sandbox_id: None,
             pod_ip: None,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::framework::NodeInfo;
+use crate::model::Shared;
 
 /// Every node's [`NodeInfo`], in node-name order, and where each pod counts.
 #[derive(Debug, Clone, Default)]
@@ -23,7 +24,7 @@ pub struct Cache {
     /// Pod key (`NS/NAME`) → the node it counts on, bound or assumed.
     placed: BTreeMap<String, String>,
     /// Pods counted on a node that does not exist (yet): by node name.
-    orphans: BTreeMap<String, Vec<(String, Arc<Pod>)>>,
+    orphans: BTreeMap<String, Vec<(String, Shared<Pod>)>>,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -102,7 +103,7 @@ impl Cache {
 
     /// Counts `pod` on `node` (a bound pod's update, or an assumed pod), or
     /// stops counting it when `node` is `None` or the pod has finished.
-    pub fn set_pod(&mut self, key: &str, pod: Arc<Pod>, node: Option<&str>) {
+    pub fn set_pod(&mut self, key: &str, pod: Shared<Pod>, node: Option<&str>) {
         self.remove_pod(key);
         let Some(node) = node.filter(|_| !is_terminal(&pod)) else {
             return;
@@ -152,9 +153,9 @@ mod tests {
         )
     }
 
-    fn pod(name: &str, cpu: &str, phase: &str) -> Arc<Pod> {
-        Arc::new(
-            serde_json::from_value(json!({
+    fn pod(name: &str, cpu: &str, phase: &str) -> Shared<Pod> {
+        Shared::from(
+            serde_json::from_value::<Pod>(json!({
                 "metadata": {"name": name, "namespace": "default"},
                 "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]},
                 "status": {"phase": phase}

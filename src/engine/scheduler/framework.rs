@@ -10,6 +10,7 @@ use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 
 use super::plugins::inter_pod_affinity::terms::has_pod_affinity;
 use super::resources::{Resources, allocatable, pod_requests};
+use crate::model::Shared;
 
 /// A plugin's verdict code, as upstream's `framework.Code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -71,7 +72,7 @@ impl Status {
 #[derive(Debug, Clone)]
 pub struct NodeInfo {
     pub node: Arc<Node>,
-    pub pods: Vec<Arc<Pod>>,
+    pub pods: Vec<Shared<Pod>>,
     /// Sum of the pods' requests.
     pub requested: Resources,
     /// Sum of the pods' requests with upstream's non-zero defaults for scoring.
@@ -108,7 +109,7 @@ fn image_sizes(node: &Node) -> BTreeMap<String, i64> {
 
 impl NodeInfo {
     /// `node` with `pods` counted on it (`NewNodeInfo` + `SetNode`).
-    pub fn new(node: Arc<Node>, pods: impl IntoIterator<Item = Arc<Pod>>) -> NodeInfo {
+    pub fn new(node: Arc<Node>, pods: impl IntoIterator<Item = Shared<Pod>>) -> NodeInfo {
         let mut info = NodeInfo {
             allocatable: Resources::default(),
             image_sizes: BTreeMap::new(),
@@ -140,7 +141,7 @@ impl NodeInfo {
     }
 
     /// Counts `pod` on this node (`NodeInfo.AddPod`).
-    pub fn add_pod(&mut self, pod: Arc<Pod>) {
+    pub fn add_pod(&mut self, pod: Shared<Pod>) {
         self.requested.add(&pod_requests(&pod, false));
         self.non_zero_requested.add(&pod_requests(&pod, true));
         if has_pod_affinity(&pod) {
@@ -150,7 +151,7 @@ impl NodeInfo {
     }
 
     /// Stops counting the pod `NS/NAME` on this node (`NodeInfo.RemovePod`).
-    pub fn remove_pod(&mut self, key: &str) -> Option<Arc<Pod>> {
+    pub fn remove_pod(&mut self, key: &str) -> Option<Shared<Pod>> {
         let at = self.pods.iter().position(|p| {
             let meta = &p.metadata;
             let (ns, name) = key.split_once('/').unwrap_or(("", key));

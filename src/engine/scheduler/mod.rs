@@ -33,6 +33,7 @@ use super::component::{Cx, RequestId, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
 use crate::model::Object;
+use crate::model::Shared;
 use crate::model::kinds::kind_of;
 
 const ME: &str = "kube-scheduler";
@@ -48,7 +49,7 @@ pub struct Scheduler {
     /// Every node with the pods that count on it.
     cache: Cache,
     /// Every pod it knows, by `NS/NAME`.
-    pods: BTreeMap<String, Arc<Pod>>,
+    pods: BTreeMap<String, Shared<Pod>>,
     /// Pods assumed on a node while their binding is in flight.
     assumed: BTreeMap<String, String>,
     queue: SchedulingQueue,
@@ -175,9 +176,10 @@ impl Scheduler {
                     if self.needs_scheduling(pod) {
                         self.queue.add(&key, priority_of(pod), SimTime::ZERO);
                     }
-                    let pod = Arc::new(pod.clone());
-                    self.cache
-                        .set_pod(&key, Arc::clone(&pod), node_name_of(&pod));
+                    let Some(pod) = Shared::<Pod>::of(object) else {
+                        continue;
+                    };
+                    self.cache.set_pod(&key, pod.clone(), node_name_of(&pod));
                     self.pods.insert(key, pod);
                 }
                 other => {
@@ -190,7 +192,9 @@ impl Scheduler {
     /// A watch event arrived.
     pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
         let cluster_event = match &*event.object {
-            Object::Pod(pod) => self.on_pod(pod, event.event_type, cx),
+            Object::Pod(_) => {
+                Shared::of(&event.object).and_then(|pod| self.on_pod(pod, event.event_type, cx))
+            }
             Object::Node(node) => self.on_node(node, event.event_type),
             other
                 if self
@@ -214,8 +218,13 @@ impl Scheduler {
 
     /// A pod changed: the queue and the cache follow; the cluster event it
     /// makes for unschedulable pods, if any.
-    fn on_pod(&mut self, pod: &Pod, change: EventType, cx: &mut Cx<'_>) -> Option<ClusterEvent> {
-        let key = pod_key(pod);
+    fn on_pod(
+        &mut self,
+        pod: Shared<Pod>,
+        change: EventType,
+        cx: &mut Cx<'_>,
+    ) -> Option<ClusterEvent> {
+        let key = pod_key(&pod);
         let before = self.pods.get(&key).cloned();
         let was_assigned = before.as_deref().and_then(node_name_of).is_some();
         if change == EventType::Deleted {
@@ -227,23 +236,22 @@ impl Scheduler {
             // An assigned pod leaving frees room on its node.
             return was_assigned.then_some(ClusterEvent::AssignedPodDelete);
         }
-        if node_name_of(pod).is_some() {
+        if node_name_of(&pod).is_some() {
             self.assumed.remove(&key);
             self.queue.remove(&key);
         }
         let in_flight = self.binding.values().any(|(p, _)| *p == key);
-        if self.needs_scheduling(pod)
+        if self.needs_scheduling(&pod)
             && !self.queue.contains(&key)
             && !in_flight
             && !self.assumed.contains_key(&key)
         {
-            self.queue.add(&key, priority_of(pod), cx.now);
+            self.queue.add(&key, priority_of(&pod), cx.now);
         }
-        let pod = Arc::new(pod.clone());
         let node = node_name_of(&pod)
             .or_else(|| self.assumed.get(&key).map(String::as_str))
             .map(str::to_owned);
-        self.cache.set_pod(&key, Arc::clone(&pod), node.as_deref());
+        self.cache.set_pod(&key, pod.clone(), node.as_deref());
         let assigned = node_name_of(&pod).is_some();
         let finished = |p: &Pod| !unscheduled(p) && node_name_of(p).is_none();
         let event = match before.as_deref() {
@@ -486,7 +494,7 @@ impl Scheduler {
     ) {
         self.assumed.insert(key.to_owned(), node.to_owned());
         if let Some(known) = self.pods.get(key) {
-            self.cache.set_pod(key, Arc::clone(known), Some(node));
+            self.cache.set_pod(key, known.clone(), Some(node));
         }
         match binding_cycle(profile, key, pod, node, cycle, cx) {
             Ok(()) if plugins::volume_binding::writes_of(cycle).is_some() => {

@@ -28,6 +28,7 @@ use super::{ME, Scheduler, pod_key, pod_request};
 use crate::engine::apiserver::request::{Body, Verb};
 use crate::engine::component::{Cx, pod_event};
 use crate::engine::trace::Stage;
+use crate::model::Shared;
 
 /// Nodes that failed, with the failing plugin's code and reasons.
 pub type Failures = BTreeMap<String, (Code, Vec<String>)>;
@@ -136,13 +137,7 @@ impl Scheduler {
     }
 
     /// The preemption's API calls (`prepareCandidate`), then the preemptor's nomination.
-    fn evict_for(
-        &self,
-        preemptor: &Pod,
-        node: &str,
-        victims: &[std::sync::Arc<Pod>],
-        cx: &mut Cx<'_>,
-    ) {
+    fn evict_for(&self, preemptor: &Pod, node: &str, victims: &[Shared<Pod>], cx: &mut Cx<'_>) {
         let scheduler_name = self.source_for(&pod_key(preemptor));
         let now = Time(cx.now.to_k8s());
         let uid = preemptor.metadata.uid.as_deref().unwrap_or_default();

@@ -162,7 +162,10 @@ mod tests {
     }
 
     fn node_with(pods: Vec<Pod>) -> NodeInfo {
-        NodeInfo::new(Arc::new(Node::default()), pods.into_iter().map(Arc::new))
+        NodeInfo::new(
+            Arc::new(Node::default()),
+            pods.into_iter().map(crate::model::Shared::from),
+        )
     }
 
     /// `node_ports_test.go`, `TestNodePorts`: (name, pod, ports in use on the

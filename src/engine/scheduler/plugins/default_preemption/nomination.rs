@@ -2,20 +2,19 @@
 //! nomination (`preemption/executor.go`, `getLowerPriorityNominatedPods`,
 //! `clearNominatedNodeName`).
 
-use std::sync::Arc;
-
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::{Value, json};
 
 use super::victims::pod_priority;
+use crate::model::Shared;
 
 /// The pods nominated to `node` (`status.nominatedNodeName`) with a lower
 /// priority than `preemptor`, in the order given.
 pub fn lower_priority_nominated_pods<'a>(
     preemptor: &Pod,
-    pods: impl IntoIterator<Item = &'a Arc<Pod>>,
+    pods: impl IntoIterator<Item = &'a Shared<Pod>>,
     node: &str,
-) -> Vec<&'a Arc<Pod>> {
+) -> Vec<&'a Shared<Pod>> {
     let priority = pod_priority(preemptor);
     pods.into_iter()
         .filter(|p| {
@@ -37,9 +36,9 @@ pub fn clear_nominated_node_patch() -> Value {
 mod tests {
     use super::*;
 
-    fn pod(name: &str, priority: i32, nominated: Option<&str>) -> Arc<Pod> {
-        Arc::new(
-            serde_json::from_value(json!({"metadata": {"name": name},
+    fn pod(name: &str, priority: i32, nominated: Option<&str>) -> Shared<Pod> {
+        Shared::from(
+            serde_json::from_value::<Pod>(json!({"metadata": {"name": name},
                 "spec": {"priority": priority, "containers": []},
                 "status": {"nominatedNodeName": nominated}}))
             .unwrap(),

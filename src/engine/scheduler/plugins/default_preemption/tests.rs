@@ -47,7 +47,10 @@ fn node(name: &str, pods: &[Pod]) -> NodeInfo {
     let n: Node = serde_json::from_value(json!({"metadata": {"name": name},
         "status": {"allocatable": {"cpu": VERY_LARGE.0, "memory": VERY_LARGE.1, "pods": "100"}}}))
     .unwrap();
-    NodeInfo::new(Arc::new(n), pods.iter().cloned().map(Arc::new))
+    NodeInfo::new(
+        Arc::new(n),
+        pods.iter().cloned().map(crate::model::Shared::from),
+    )
 }
 
 /// The `NodeResourcesFit` filter as the integrator's `fits` closure would run it.
@@ -189,7 +192,10 @@ fn candidate(node: &str, victims: Vec<Pod>) -> Candidate {
     Candidate {
         node: node.into(),
         victims: Victims {
-            pods: victims.into_iter().map(Arc::new).collect(),
+            pods: victims
+                .into_iter()
+                .map(crate::model::Shared::from)
+                .collect(),
             num_pdb_violations: 0,
         },
     }

@@ -13,6 +13,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 
 use crate::engine::scheduler::framework::{Code, NodeInfo, Status};
+use crate::model::Shared;
 
 /// The reason a node with no lower-priority pods gets (`UnschedulableAndUnresolvable`).
 pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
@@ -24,7 +25,7 @@ pub type Fits<'a> = dyn Fn(&Pod, &NodeInfo) -> Result<(), Status> + 'a;
 /// The pods to preempt on one node, most important first (`extenderv1.Victims`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Victims {
-    pub pods: Vec<Arc<Pod>>,
+    pub pods: Vec<Shared<Pod>>,
     /// Victims whose eviction would violate a `PodDisruptionBudget` (always 0 in podflow).
     pub num_pdb_violations: i64,
 }
@@ -54,7 +55,7 @@ pub fn more_important_pod(a: &Pod, b: &Pod, now: Timestamp) -> bool {
 
 /// Sorts most important first (stable, so equal pods keep their order; Go's
 /// `sort.Slice` leaves that order unspecified).
-pub fn sort_by_importance(pods: &mut [Arc<Pod>], now: Timestamp) {
+pub fn sort_by_importance(pods: &mut [Shared<Pod>], now: Timestamp) {
     pods.sort_by(|a, b| {
         if more_important_pod(a, b, now) {
             Ordering::Less
@@ -88,7 +89,7 @@ pub fn pod_terminating_by_preemption(pod: &Pod) -> bool {
 }
 
 /// `node` holding exactly `pods` (what `NodeInfo.RemovePod`/`AddPod` leave).
-pub fn with_pods(node: &NodeInfo, pods: Vec<Arc<Pod>>) -> NodeInfo {
+pub fn with_pods(node: &NodeInfo, pods: Vec<Shared<Pod>>) -> NodeInfo {
     NodeInfo::new(Arc::clone(&node.node), pods)
 }
 
@@ -103,7 +104,7 @@ pub fn select_victims_on_node(
     now: Timestamp,
     fits: &Fits<'_>,
 ) -> Result<Victims, Status> {
-    let (mut potential, mut kept): (Vec<Arc<Pod>>, Vec<Arc<Pod>>) = node
+    let (mut potential, mut kept): (Vec<Shared<Pod>>, Vec<Shared<Pod>>) = node
         .pods
         .iter()
         .cloned()
@@ -116,7 +117,7 @@ pub fn select_victims_on_node(
     // With no PodDisruptionBudgets every potential victim is non-violating.
     let mut victims = Vec::new();
     for candidate in potential {
-        kept.push(Arc::clone(&candidate));
+        kept.push(candidate.clone());
         if fits(pod, &with_pods(node, kept.clone())).is_err() {
             kept.pop();
             victims.push(candidate);

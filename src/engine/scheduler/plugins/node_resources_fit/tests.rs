@@ -15,7 +15,10 @@ pub(crate) fn node_info(alloc: serde_json::Value, pods: &[Pod]) -> NodeInfo {
         json!({"metadata": {"name": "n"}, "status": {"allocatable": alloc}}),
     )
     .unwrap();
-    NodeInfo::new(Arc::new(node), pods.iter().cloned().map(Arc::new))
+    NodeInfo::new(
+        Arc::new(node),
+        pods.iter().cloned().map(crate::model::Shared::from),
+    )
 }
 
 /// A pod whose containers request `requests` each (upstream's `st.MakePod().Req(..)`).

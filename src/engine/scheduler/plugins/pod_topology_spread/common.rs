@@ -2,13 +2,12 @@
 //! constraints parsed, the node-inclusion policies, and the count of matching
 //! pods on a node.
 
-use std::sync::Arc;
-
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use crate::engine::scheduler::plugins::labels::{Labels, Selector, labels_of};
 use crate::engine::scheduler::plugins::node_affinity::required_matches_node;
 use crate::engine::scheduler::plugins::taint_toleration::tolerates;
+use crate::model::Shared;
 
 /// `v1.LabelHostname`: per-node topology, counted node by node in Score.
 pub const HOSTNAME: &str = "kubernetes.io/hostname";
@@ -122,7 +121,7 @@ pub fn has_all_topology_keys(labels: &Labels, constraints: &[Constraint]) -> boo
 
 /// `countPodsMatchSelector`: pods in `namespace`, not terminating, that the
 /// selector selects; an empty selector counts none.
-pub fn count_matching(pods: &[Arc<Pod>], selector: &Selector, namespace: &str) -> i64 {
+pub fn count_matching(pods: &[Shared<Pod>], selector: &Selector, namespace: &str) -> i64 {
     if selector.is_empty() {
         return 0;
     }

@@ -131,7 +131,7 @@ pub fn infos(nodes: &[Node], pods: &[Pod]) -> Vec<NodeInfo> {
             let on_node = pods
                 .iter()
                 .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
-                .map(|p| Arc::new(p.clone()));
+                .map(|p| crate::model::Shared::from(p.clone()));
             NodeInfo::new(Arc::new(n.clone()), on_node)
         })
         .collect()
