@@ -6,7 +6,7 @@
 use crate::engine::clock::SimTime;
 use crate::engine::engine::{Engine, IDLE_LIMIT, Until};
 use crate::engine::kubectl::Command;
-use crate::engine::store::Store;
+use crate::engine::store::{Delta, Store};
 use crate::engine::trace::{Record, TraceRecord};
 
 /// How many engine events apart the full checkpoints start.
@@ -18,13 +18,27 @@ const CHECKPOINT_EVERY: usize = 64;
 /// spacing's worth of events.
 const MAX_CHECKPOINTS: usize = 8;
 
+/// Every this many marks, a mark keeps the store whole; the marks between
+/// keep what changed since the mark before. A whole store of a large run
+/// costs a copied path of map nodes per write (kilobytes), its changes a few
+/// entries; a view rebuilds its store from at most this many changes.
+const STORE_EVERY: usize = 32;
+
 /// The state after one engine event that produced records.
 #[derive(Debug, Clone)]
 struct Mark {
     /// Index of the event's first record.
     first: usize,
-    store: Store,
+    store: Kept,
     now: SimTime,
+}
+
+/// How a mark keeps its store.
+#[derive(Debug, Clone)]
+enum Kept {
+    Whole(Store),
+    /// The changes since the mark before.
+    Changes(Delta),
 }
 
 /// The whole run, inspectable at any record.
@@ -32,6 +46,8 @@ struct Mark {
 pub struct Timeline {
     records: Vec<TraceRecord>,
     marks: Vec<Mark>,
+    /// The store of the newest mark (what the next mark's changes are from).
+    newest: Store,
     /// (number of marks when taken, the engine then): the start, then every
     /// `checkpoint_every` marks.
     checkpoints: Vec<(usize, Engine)>,
@@ -49,7 +65,7 @@ pub struct Timeline {
 }
 
 /// The cluster as it stands at one record.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct View<'a> {
     /// Every record up to and including the current one.
     pub records: &'a [TraceRecord],
@@ -58,7 +74,7 @@ pub struct View<'a> {
     /// the request being handled is heading, such as the key it will write.
     pub later_in_event: &'a [TraceRecord],
     /// The store after the current record's event.
-    pub store: &'a Store,
+    pub store: Store,
     /// Simulated time at the current record.
     pub now: SimTime,
 }
@@ -84,12 +100,13 @@ impl Timeline {
     pub fn started(engine: Engine) -> Timeline {
         let start = Mark {
             first: 0,
-            store: engine.store().clone(),
+            store: Kept::Whole(engine.store().clone()),
             now: engine.now(),
         };
         Timeline {
             records: Vec::new(),
             marks: vec![start],
+            newest: engine.store().clone(),
             checkpoints: vec![(1, engine.clone())],
             checkpoint_every: CHECKPOINT_EVERY,
             until: Timeline::until_from(&engine),
@@ -122,9 +139,16 @@ impl Timeline {
             }
             let first = self.records.len();
             self.records.extend(records);
+            let store = self.engine.store().clone();
+            let kept = if self.marks.len().is_multiple_of(STORE_EVERY) {
+                Kept::Whole(store.clone())
+            } else {
+                Kept::Changes(store.delta_from(&self.newest))
+            };
+            self.newest = store;
             self.marks.push(Mark {
                 first,
-                store: self.engine.store().clone(),
+                store: kept,
                 now: self.engine.now(),
             });
             self.checkpoint();
@@ -186,11 +210,7 @@ impl Timeline {
         let written = self.records[self.marks[at].first..=index]
             .iter()
             .any(|r| matches!(&r.body, Record::Stage(s) if s.component == "etcd"));
-        let mark = if written {
-            &self.marks[at]
-        } else {
-            &self.marks[at - 1]
-        };
+        let mark = if written { at } else { at - 1 };
         let event_end = self
             .marks
             .get(at + 1)
@@ -198,19 +218,37 @@ impl Timeline {
         View {
             records: &self.records[..=index],
             later_in_event: &self.records[index + 1..event_end],
-            store: &mark.store,
+            store: self.store_at(mark),
             now: SimTime(self.records[index].t_ms),
         }
     }
 
+    /// The store after mark `at`: the nearest whole one at or before it, with
+    /// the changes of the marks since.
+    fn store_at(&self, at: usize) -> Store {
+        let whole = (0..=at).rev().find_map(|m| match &self.marks[m].store {
+            Kept::Whole(store) => Some((m, store)),
+            Kept::Changes(_) => None,
+        });
+        let Some((from, whole)) = whole else {
+            return Store::default();
+        };
+        let mut store = whole.clone();
+        for mark in &self.marks[from + 1..=at] {
+            if let Kept::Changes(delta) = &mark.store {
+                store.apply_delta(delta);
+            }
+        }
+        store
+    }
+
     /// The cluster before the first record.
     pub fn start(&self) -> View<'_> {
-        let start = &self.marks[0];
         View {
             records: &[],
             later_in_event: &[],
-            store: &start.store,
-            now: start.now,
+            store: self.store_at(0),
+            now: self.marks[0].now,
         }
     }
 
@@ -263,6 +301,7 @@ impl Timeline {
         let kept_records = self.marks.get(keep).map_or(self.records.len(), |m| m.first);
         self.records.truncate(kept_records);
         self.marks.truncate(keep);
+        self.newest = self.store_at(keep - 1);
         self.checkpoints.retain(|(n, _)| *n <= keep);
         self.submitted.push((keep, command.clone()));
         engine.submit(command);
@@ -275,8 +314,47 @@ impl Timeline {
 
 #[cfg(test)]
 mod tests {
-    use super::{CHECKPOINT_EVERY, MAX_CHECKPOINTS, Timeline};
-    use crate::tui::testing::{find, nginx_timeline, timeline};
+    use super::{CHECKPOINT_EVERY, MAX_CHECKPOINTS, STORE_EVERY, Timeline};
+    use crate::engine::engine::Until;
+    use crate::engine::store::Store;
+    use crate::tui::testing::{engine, find, nginx_timeline, timeline};
+
+    /// The keys, entries, revisions and watch histories of two stores agree.
+    fn same_store(a: &Store, b: &Store) -> bool {
+        let history = |s: &Store| -> Vec<(u64, String)> {
+            s.changes_since(s.compacted())
+                .map(|changes| changes.map(|c| (c.revision, c.key.clone())).collect())
+                .unwrap_or_default()
+        };
+        a.revision() == b.revision()
+            && a.compacted() == b.compacted()
+            && a.iter().eq(b.iter())
+            && history(a) == history(b)
+    }
+
+    #[test]
+    fn stores_rebuilt_from_changes_are_the_stores_of_their_moment() {
+        // The engine's own store after each event that made records.
+        let steps = [
+            "create -f tests/fixtures/job.yaml",
+            "wait idle",
+            "delete pod nginx",
+            "wait idle",
+        ];
+        let mut engine = engine(&steps, None);
+        let mut stores = vec![engine.store().clone()];
+        while let Some(records) = engine.step_within(Until::Idle) {
+            if !records.is_empty() {
+                stores.push(engine.store().clone());
+            }
+        }
+        let t = timeline(&steps, None);
+        assert_eq!(t.marks.len(), stores.len());
+        assert!(stores.len() > 3 * STORE_EVERY, "{} marks", stores.len());
+        for (at, store) in stores.iter().enumerate() {
+            assert!(same_store(&t.store_at(at), store), "mark {at}");
+        }
+    }
 
     #[test]
     fn every_record_has_the_store_of_its_moment() {
@@ -288,8 +366,8 @@ mod tests {
                 .get("/registry/pods/default/nginx")
                 .is_none()
         );
-        let entry = t
-            .view(created)
+        let view = t.view(created);
+        let entry = view
             .store
             .get("/registry/pods/default/nginx")
             .expect("the Pod is stored");
@@ -301,8 +379,8 @@ mod tests {
                 .and_then(|s| s.node_name.as_ref())
                 .is_none()
         );
-        let last = t
-            .view(t.len() - 1)
+        let end = t.view(t.len() - 1);
+        let last = end
             .store
             .get("/registry/pods/default/nginx")
             .expect("still stored");

@@ -143,7 +143,7 @@ fn statics(lesson: &Lesson) -> Result<(), InputError> {
 
 /// The store at the end of the run holds the goal?
 fn goal_holds(check: &goal::Check, timeline: &Timeline) -> bool {
-    check.holds(timeline.view(usize::MAX).store)
+    check.holds(&timeline.view(usize::MAX).store)
 }
 
 /// Checks a lesson: statics, then every step run headless from the start.

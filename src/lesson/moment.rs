@@ -181,16 +181,16 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
             .find(|&i| matches!(&records[i].body, Record::Event(e) if &e.reason == reason)),
         Moment::Scheduled { .. } | Moment::Phase { .. } => {
             let before = match moment {
-                Moment::Phase { pod: None, phase } => pods_in_phase(start.store, phase),
+                Moment::Phase { pod: None, phase } => pods_in_phase(&start.store, phase),
                 _ => Vec::new(),
             };
-            if state_holds(moment, start.store, &before) {
+            if state_holds(moment, &start.store, &before) {
                 return Some(from);
             }
             // The store changes only at etcd's records.
             (from..records.len()).find(|&i| {
                 matches!(&records[i].body, Record::Stage(s) if s.component == "etcd")
-                    && state_holds(moment, timeline.view(i).store, &before)
+                    && state_holds(moment, &timeline.view(i).store, &before)
             })
         }
     }

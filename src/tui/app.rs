@@ -118,7 +118,7 @@ impl App {
         let len = self.timeline.len();
         for i in 1..=count {
             let step = (len * i / count).saturating_sub(1);
-            super::panes::store_index::remember(self.timeline.view(step).store);
+            super::panes::store_index::remember(&self.timeline.view(step).store);
         }
     }
 
@@ -354,8 +354,9 @@ impl App {
         let focus = self.focus;
         if focus == PaneId::Objects {
             let theme = self.styles();
+            let view = self.view();
             let cx = super::panes::PaneCx {
-                view: self.view(),
+                view: &view,
                 lang: self.lang,
                 theme: &theme,
                 focused: true,

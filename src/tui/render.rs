@@ -51,7 +51,7 @@ impl Widget for &App {
         let view = self.view();
         for (id, rect) in &screen.panes {
             let cx = PaneCx {
-                view,
+                view: &view,
                 lang: self.lang,
                 theme: &theme,
                 focused: *id == self.focus,

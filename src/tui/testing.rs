@@ -27,7 +27,8 @@ pub fn timeline(steps: &[&str], cluster: Option<&str>) -> Timeline {
     Timeline::new(engine(steps, cluster))
 }
 
-fn engine(steps: &[&str], cluster: Option<&str>) -> Engine {
+/// The engine of [`timeline`], before its first step.
+pub fn engine(steps: &[&str], cluster: Option<&str>) -> Engine {
     let args = SetupArgs {
         embedded: vec![crate::cli::NGINX_POD],
         steps: steps.iter().map(|s| (*s).to_owned()).collect(),
@@ -57,7 +58,7 @@ pub fn with_cx<R>(
 ) -> R {
     let theme = Theme::new(ThemeName::Dark, false);
     let cx = PaneCx {
-        view: timeline.view(index),
+        view: &timeline.view(index),
         lang: Lang::En,
         theme: &theme,
         focused: false,
@@ -98,7 +99,7 @@ pub fn render_pane_with(
 ) -> String {
     let theme = Theme::new(ThemeName::Dark, false);
     let cx = PaneCx {
-        view: timeline.view(index),
+        view: &timeline.view(index),
         lang,
         theme: &theme,
         focused: false,

@@ -97,6 +97,19 @@ impl Default for Store {
     }
 }
 
+/// The changes from one snapshot of a store to a later one (see
+/// [`Store::delta_from`]): a few entries, where a snapshot would copy a path
+/// of the map's nodes for each.
+#[derive(Debug, Clone, Default)]
+pub struct Delta {
+    /// Each changed key with its new entry (`None`: removed), in key order.
+    changes: Vec<(String, Option<Entry>)>,
+    /// The watch history's new changes.
+    appended: Vec<Change>,
+    revision: u64,
+    compacted: u64,
+}
+
 /// The etcd key of an object: `/registry/pods/default/nginx`, `/registry/nodes/node-1`.
 pub fn key_for(kind: &Kind, namespace: Option<&str>, name: &str) -> String {
     match namespace {
@@ -174,6 +187,42 @@ impl Store {
             } => (key.as_str(), Some(new)),
             DiffItem::Remove(key, _) => (key.as_str(), None),
         })
+    }
+
+    /// What turns `older` (an earlier snapshot of this store's run) into
+    /// this store: [`Store::apply_delta`] applies it.
+    pub fn delta_from(&self, older: &Store) -> Delta {
+        Delta {
+            changes: older
+                .diff(self)
+                .map(|(key, entry)| (key.to_owned(), entry.cloned()))
+                .collect(),
+            appended: (self.first_after(older.revision)..self.history.len())
+                .map(|i| self.history[i].clone())
+                .collect(),
+            revision: self.revision,
+            compacted: self.compacted,
+        }
+    }
+
+    /// Applies `delta`: this store then has the keys, revisions and watch
+    /// history of the store it was taken from.
+    pub fn apply_delta(&mut self, delta: &Delta) {
+        for (key, entry) in &delta.changes {
+            match entry {
+                Some(entry) => {
+                    self.entries.insert(key.clone(), entry.clone());
+                }
+                None => {
+                    self.entries.remove(key);
+                }
+            }
+        }
+        self.revision = delta.revision;
+        for change in &delta.appended {
+            self.record(change.clone());
+        }
+        self.compact(delta.compacted);
     }
 
     /// Number of keys.

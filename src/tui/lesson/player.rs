@@ -222,6 +222,6 @@ impl Player {
     /// Whether the goal holds at the end of the run (`None` outside a goal).
     pub fn solved(&self, timeline: &Timeline) -> Option<bool> {
         self.check()
-            .map(|c| c.holds(timeline.view(usize::MAX).store))
+            .map(|c| c.holds(&timeline.view(usize::MAX).store))
     }
 }

@@ -77,7 +77,7 @@ pub struct PaneState {
 #[derive(Debug, Clone, Copy)]
 pub struct PaneCx<'a> {
     /// The cluster at the current step.
-    pub view: View<'a>,
+    pub view: &'a View<'a>,
     pub lang: Lang,
     pub theme: &'a Theme,
     pub focused: bool,

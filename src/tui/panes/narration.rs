@@ -161,7 +161,7 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, false);
         let state = PaneState::default();
         let cx = PaneCx {
-            view: t.view(index),
+            view: &t.view(index),
             lang,
             theme: &theme,
             focused: false,
@@ -201,7 +201,7 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, false);
         let state = PaneState::default();
         let cx = PaneCx {
-            view: t.start(),
+            view: &t.start(),
             lang: Lang::En,
             theme: &theme,
             focused: false,

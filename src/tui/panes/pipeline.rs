@@ -143,18 +143,18 @@ impl Model {
         let mut model = Model {
             progress: cx.state.progress.unwrap_or(DEFAULT_PROGRESS),
             revision: view.store.revision(),
-            nodes: nodes(view.store),
+            nodes: nodes(&view.store),
             ..Model::default()
         };
         if let Some(current) = view.current() {
             model.caption = caption(current);
-            let (active, stage, arrow) = focus(&current.body, view.store);
+            let (active, stage, arrow) = focus(&current.body, &view.store);
             model.active = active;
             model.stage = stage;
             model.arrow = arrow;
         }
         model.recent(view.records);
-        model.queue = queue::counts(view.store, view.records);
+        model.queue = queue::counts(&view.store, view.records);
         model.controllers = Controllers::build(view.records);
         model
     }
@@ -437,7 +437,7 @@ mod tests {
         let theme = Theme::new(ThemeName::Dark, false);
         let state = PaneState::default();
         let cx = PaneCx {
-            view: t.view(index),
+            view: &t.view(index),
             lang: Lang::En,
             theme: &theme,
             focused: false,

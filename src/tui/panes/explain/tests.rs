@@ -12,7 +12,7 @@ fn model(t: &Timeline, index: usize, lang: Lang) -> Model {
     let theme = Theme::new(ThemeName::Dark, false);
     let state = PaneState::default();
     let cx = PaneCx {
-        view: t.view(index),
+        view: &t.view(index),
         lang,
         theme: &theme,
         focused: false,

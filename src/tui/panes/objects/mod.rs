@@ -137,13 +137,13 @@ impl Model {
     /// not hold that key, nothing ([`Model::absent`]); when no record names
     /// one, the first key.
     pub fn build(cx: &PaneCx<'_>) -> Model {
-        with_summaries(cx.view.store, |summaries| Model::build_from(cx, summaries))
+        with_summaries(&cx.view.store, |summaries| Model::build_from(cx, summaries))
     }
 
     /// [`Model::build`] with the store's summaries at hand.
     fn build_from(cx: &PaneCx<'_>, summaries: &Summaries) -> Model {
         let records = cx.view.records;
-        let store = cx.view.store;
+        let store = &cx.view.store;
         let filter = cx.state.filter.trim().to_owned();
         let writes = step_writes(records);
         let written: HashSet<&str> = writes.iter().map(|w| w.key.as_str()).collect();

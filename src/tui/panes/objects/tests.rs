@@ -12,7 +12,7 @@ const POD: &str = "/registry/pods/default/nginx";
 fn model_at(t: &Timeline, index: usize, state: &PaneState) -> Model {
     let theme = Theme::new(ThemeName::Dark, false);
     let cx = PaneCx {
-        view: t.view(index),
+        view: &t.view(index),
         lang: Lang::En,
         theme: &theme,
         focused: false,

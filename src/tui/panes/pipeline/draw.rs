@@ -823,7 +823,7 @@ mod tests {
     fn style_of(t: &Timeline, index: usize, w: u16, h: u16, needle: &str) -> Option<Style> {
         let state = PaneState::default();
         let cx = PaneCx {
-            view: t.view(index),
+            view: &t.view(index),
             lang: Lang::En,
             theme: &THEME,
             focused: false,

@@ -205,13 +205,14 @@ fn self_messages_and_unknown_components_are_notes() {
     let theme = Theme::new(ThemeName::Dark, false);
     let state = PaneState::default();
     let store = crate::engine::store::Store::new();
+    let view = crate::timeline::View {
+        records: &records,
+        later_in_event: &[],
+        store,
+        now: crate::engine::clock::SimTime(2),
+    };
     let cx = PaneCx {
-        view: crate::timeline::View {
-            records: &records,
-            later_in_event: &[],
-            store: &store,
-            now: crate::engine::clock::SimTime(2),
-        },
+        view: &view,
         lang: Lang::En,
         theme: &theme,
         focused: false,
@@ -361,7 +362,7 @@ fn chinese_and_empty_views() {
     let theme = Theme::new(ThemeName::Dark, false);
     let state = PaneState::default();
     let cx = PaneCx {
-        view: t.start(),
+        view: &t.start(),
         lang: Lang::Zh,
         theme: &theme,
         focused: true,
