@@ -63,37 +63,27 @@ impl SimTime {
         };
         // Made digit by digit: every status and event carries such stamps,
         // and `format!`'s padding machinery cost more than the rest.
-        let mut text = String::with_capacity(20);
-        digits(&mut text, year, 4);
-        text.push('-');
-        digits(&mut text, c.month, 2);
-        text.push('-');
-        digits(&mut text, c.day, 2);
-        text.push('T');
-        digits(&mut text, c.hour, 2);
-        text.push(':');
-        digits(&mut text, c.minute, 2);
-        text.push(':');
-        digits(&mut text, c.second, 2);
-        text.push('Z');
-        text
+        padded(&[
+            (year, 4, "-"),
+            (c.month, 2, "-"),
+            (c.day, 2, "T"),
+            (c.hour, 2, ":"),
+            (c.minute, 2, ":"),
+            (c.second, 2, "Z"),
+        ])
     }
 
     /// The klog header's time: `I1130 02:20:36.000000`'s `1130 02:20:36.000000`.
     pub fn klog(self) -> String {
         let c = self.civil();
-        let mut text = String::with_capacity(20);
-        digits(&mut text, c.month, 2);
-        digits(&mut text, c.day, 2);
-        text.push(' ');
-        digits(&mut text, c.hour, 2);
-        text.push(':');
-        digits(&mut text, c.minute, 2);
-        text.push(':');
-        digits(&mut text, c.second, 2);
-        text.push('.');
-        digits(&mut text, c.micros, 6);
-        text
+        padded(&[
+            (c.month, 2, ""),
+            (c.day, 2, " "),
+            (c.hour, 2, ":"),
+            (c.minute, 2, ":"),
+            (c.second, 2, "."),
+            (c.micros, 6, ""),
+        ])
     }
 
     /// As a `k8s-openapi` timestamp.
@@ -104,13 +94,18 @@ impl SimTime {
     }
 }
 
-/// Appends `n`'s last `width` decimal digits, zero-padded (`{n:0width$}` for
-/// an `n` that fits).
-fn digits(text: &mut String, n: u32, width: u32) {
-    for place in (0..width).rev() {
-        let digit = n / 10u32.pow(place) % 10;
-        text.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0)));
+/// Each (value, width, separator) as its last `width` decimal digits,
+/// zero-padded (`{value:0width$}` for a value that fits), then the separator.
+fn padded(fields: &[(u32, u32, &str)]) -> String {
+    let mut text = String::with_capacity(24);
+    for &(value, width, separator) in fields {
+        for place in (0..width).rev() {
+            let digit = value / 10u32.pow(place) % 10;
+            text.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0)));
+        }
+        text.push_str(separator);
     }
+    text
 }
 
 /// A UTC calendar date and time.
