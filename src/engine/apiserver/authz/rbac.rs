@@ -71,9 +71,9 @@ fn visit_rules(
         let Some(subject) = applies_to(attrs, subjects, "") else {
             continue;
         };
-        match role_reference_rules(&binding.role_ref, "", cluster) {
-            Ok(rules) => {
-                if rules.iter().any(|r| rule_allows(attrs, r)) {
+        match role_allows(attrs, &binding.role_ref, "", cluster) {
+            Ok(allowed) => {
+                if allowed {
                     return Some(format!(
                         "ClusterRoleBinding {} of {} {} to {}",
                         go_quote(binding.metadata.name.as_deref().unwrap_or_default()),
@@ -95,9 +95,9 @@ fn visit_rules(
         let Some(subject) = applies_to(attrs, subjects, namespace) else {
             continue;
         };
-        match role_reference_rules(&binding.role_ref, namespace, cluster) {
-            Ok(rules) => {
-                if rules.iter().any(|r| rule_allows(attrs, r)) {
+        match role_allows(attrs, &binding.role_ref, namespace, cluster) {
+            Ok(allowed) => {
+                if allowed {
                     let name = binding.metadata.name.as_deref().unwrap_or_default();
                     return Some(format!(
                         "RoleBinding {} of {} {} to {}",
@@ -148,24 +148,38 @@ fn applies_to<'s>(
                 .as_deref()
                 .filter(|ns| !ns.is_empty())
                 .unwrap_or(namespace);
+            // `system:serviceaccount:<ns>:<name>`, compared without making it.
             !ns.is_empty()
-                && attrs.user.name == format!("system:serviceaccount:{ns}:{}", subject.name)
+                && attrs
+                    .user
+                    .name
+                    .strip_prefix("system:serviceaccount:")
+                    .and_then(|rest| rest.strip_prefix(ns))
+                    .and_then(|rest| rest.strip_prefix(':'))
+                    == Some(subject.name.as_str())
         }
         _ => false,
     })
 }
 
-/// `GetRoleReferenceRules`, with the listers' `NotFound` wording.
-fn role_reference_rules(
+/// `GetRoleReferenceRules` (with the listers' `NotFound` wording), then
+/// whether any of the rules allows the request. A role's own rules are read
+/// where they are stored, not copied: every request asks this of every
+/// binding that names its user or groups.
+fn role_allows(
+    attrs: &Attributes,
     role_ref: &RoleRef,
     binding_namespace: &str,
     cluster: &dyn ClusterView,
-) -> Result<Vec<PolicyRule>, String> {
+) -> Result<bool, String> {
+    let any_allows = |rules: Option<&Vec<PolicyRule>>| {
+        rules.into_iter().flatten().any(|r| rule_allows(attrs, r))
+    };
     match role_ref.kind.as_str() {
         "Role" => {
             let role = cluster.get(kind_of("Role"), Some(binding_namespace), &role_ref.name);
             match role.as_deref() {
-                Some(Object::Role(Role { rules, .. })) => Ok(rules.clone().unwrap_or_default()),
+                Some(Object::Role(Role { rules, .. })) => Ok(any_allows(rules.as_ref())),
                 _ => Err(format!(
                     "role.rbac.authorization.k8s.io {} not found",
                     go_quote(&role_ref.name)
@@ -176,9 +190,16 @@ fn role_reference_rules(
             .get(kind_of("ClusterRole"), None, &role_ref.name)
             .as_deref()
         {
+            Some(Object::ClusterRole(role)) if !is_aggregated(role) => {
+                Ok(any_allows(role.rules.as_ref()))
+            }
             Some(Object::ClusterRole(role)) => {
                 let mut visited = BTreeSet::new();
-                Ok(cluster_role_rules(role, cluster, &mut visited))
+                Ok(any_allows(Some(&cluster_role_rules(
+                    role,
+                    cluster,
+                    &mut visited,
+                ))))
             }
             _ => Err(format!(
                 "clusterrole.rbac.authorization.k8s.io {} not found",
@@ -190,6 +211,14 @@ fn role_reference_rules(
             go_quote(other)
         )),
     }
+}
+
+/// Whether a `ClusterRole` takes its rules from others (`aggregationRule`).
+fn is_aggregated(role: &ClusterRole) -> bool {
+    role.aggregation_rule
+        .as_ref()
+        .and_then(|a| a.cluster_role_selectors.as_deref())
+        .is_some_and(|selectors| !selectors.is_empty())
 }
 
 /// A `ClusterRole`'s rules; for an aggregated one, the rules of every `ClusterRole`
