@@ -219,7 +219,7 @@ impl Timeline {
             records: &self.records[..=index],
             later_in_event: &self.records[index + 1..event_end],
             store: self.store_at(mark),
-            now: SimTime(self.records[index].t_ms),
+            now: self.now_at(index),
         }
     }
 
@@ -240,6 +240,15 @@ impl Timeline {
             }
         }
         store
+    }
+
+    /// The simulated time at record `index` (clamped); the start's before
+    /// any record. What [`Timeline::view`] says, without rebuilding its store.
+    pub fn now_at(&self, index: usize) -> SimTime {
+        let last = self.records.len().checked_sub(1);
+        last.map_or(self.marks[0].now, |last| {
+            SimTime(self.records[index.min(last)].t_ms)
+        })
     }
 
     /// The cluster before the first record.

@@ -101,7 +101,7 @@ fn padded(fields: &[(u32, u32, &str)]) -> String {
     for &(value, width, separator) in fields {
         for place in (0..width).rev() {
             let digit = value / 10u32.pow(place) % 10;
-            text.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0)));
+            text.push(char::from_digit(digit, 10).unwrap_or('0'));
         }
         text.push_str(separator);
     }

@@ -7,12 +7,11 @@ use crate::model::Object;
 
 /// Writes each record as one line of JSON.
 pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
-    let (mut lines, mut scratch) = (Vec::with_capacity(256 * records.len()), Vec::new());
     for record in records {
-        record.write_json(&mut lines, &mut scratch);
-        lines.push(b'\n');
+        serde_json::to_writer(&mut *out, record)?;
+        out.write_all(b"\n")?;
     }
-    out.write_all(&lines)
+    Ok(())
 }
 
 /// Writes the `final` record's line object by object, as [`write`] would

@@ -158,7 +158,7 @@ fn status_text(app: &App) -> String {
     format!(
         "{lesson} {} {step}/{total}{more}  {}  {speed:<5} {state}",
         app.lang.pick("step", "步骤"),
-        clock(app.view().now)
+        clock(app.timeline.now_at(app.cursor))
     )
 }
 

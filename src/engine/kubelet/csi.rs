@@ -25,9 +25,8 @@ use k8s_openapi::api::core::v1::{PersistentVolume, Pod, Volume};
 use super::{Kubelet, klog};
 use crate::engine::component::Cx;
 use crate::engine::storage_cache::Listers;
-use crate::model::Object;
-use crate::model::Shared;
 use crate::model::storage::{claim_phase, claim_volume_name};
+use crate::model::{Object, Shared};
 
 /// The claims and volumes the kubelet knows, and the pods waiting for a claim.
 #[derive(Debug, Clone, Default)]

@@ -56,9 +56,8 @@ use super::clock::SimTime;
 use super::component::{Cx, RequestId, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
-use crate::model::Object;
-use crate::model::Shared;
 use crate::model::kinds::kind_of;
+use crate::model::{Object, Shared};
 use crate::scenario::ImageCatalog;
 
 /// A step of a pod worker, woken by a timer.
@@ -290,7 +289,7 @@ impl Kubelet {
 
     /// A watch event about this node's pods, the node itself, or a Service arrived.
     pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
-        let pod = match &*event.object {
+        match &*event.object {
             Object::Node(node) => {
                 self.learn_node(node);
                 return;
@@ -309,18 +308,18 @@ impl Kubelet {
                 }
                 return;
             }
-            Object::Pod(_) => match Shared::<Pod>::of(&event.object) {
-                Some(pod) => pod,
-                None => return,
-            },
+            Object::Pod(_) => {}
             other => {
                 let deleted = event.event_type == EventType::Deleted;
                 self.config.cache.observe(other, deleted);
                 self.claims_changed(other, deleted, cx);
                 return;
             }
+        }
+        // A Pod, kept as the event shares it (not copied).
+        let Some(shared) = Shared::<Pod>::of(&event.object) else {
+            return;
         };
-        let shared = pod;
         let pod: &Pod = &shared;
         let key = pod_key(pod);
         let pods = klog::pods(&[&key]);
@@ -365,7 +364,7 @@ impl Kubelet {
                     worker.pod = shared.clone();
                 }
                 if deleting && self.settled.contains_key(&key) {
-                    self.terminate_settled(&key, pod, cx);
+                    self.terminate_settled(&key, &shared, cx);
                 } else if deleting {
                     self.terminate(&key, cx);
                 } else {

@@ -3,8 +3,6 @@
 //! running when the grace period ends, then `StopPodSandbox` and the final
 //! status; the pod is deleted once that status is written.
 
-use crate::model::Shared;
-
 use k8s_openapi::api::core::v1::Pod;
 
 use super::lifecycle::{self, KillReason};
@@ -13,6 +11,7 @@ use super::worker::Kill;
 use super::{Kubelet, Step};
 use crate::engine::apiserver::request::{Body, Verb};
 use crate::engine::component::Cx;
+use crate::model::Shared;
 
 impl Kubelet {
     /// The pod is being deleted: stop its containers, then confirm the deletion.
@@ -125,14 +124,14 @@ impl Kubelet {
     /// process of theirs: each gets its `Killing` event and the whole grace
     /// period before the deletion is confirmed (simplified: a server would
     /// exit at once on SIGTERM).
-    pub(super) fn terminate_settled(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+    pub(super) fn terminate_settled(&mut self, key: &str, pod: &Shared<Pod>, cx: &mut Cx<'_>) {
         let Some(slot) = self.settled.get_mut(key) else {
             return;
         };
         if slot.is_some() {
             return;
         }
-        *slot = Some(Shared::from(pod.clone()));
+        *slot = Some(pod.clone());
         let seconds = pod
             .metadata
             .deletion_grace_period_seconds

@@ -32,9 +32,8 @@ use super::clock::SimTime;
 use super::component::{Cx, RequestId, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
-use crate::model::Object;
-use crate::model::Shared;
 use crate::model::kinds::kind_of;
+use crate::model::{Object, Shared};
 
 const ME: &str = "kube-scheduler";
 /// The name events are reported under (`kubectl describe`'s "From" column).

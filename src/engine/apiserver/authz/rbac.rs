@@ -172,14 +172,14 @@ fn role_allows(
     binding_namespace: &str,
     cluster: &dyn ClusterView,
 ) -> Result<bool, String> {
-    let any_allows = |rules: Option<&Vec<PolicyRule>>| {
-        rules.into_iter().flatten().any(|r| rule_allows(attrs, r))
-    };
+    let any_allows = |rules: &[PolicyRule]| rules.iter().any(|r| rule_allows(attrs, r));
     match role_ref.kind.as_str() {
         "Role" => {
             let role = cluster.get(kind_of("Role"), Some(binding_namespace), &role_ref.name);
             match role.as_deref() {
-                Some(Object::Role(Role { rules, .. })) => Ok(any_allows(rules.as_ref())),
+                Some(Object::Role(Role { rules, .. })) => {
+                    Ok(any_allows(rules.as_deref().unwrap_or_default()))
+                }
                 _ => Err(format!(
                     "role.rbac.authorization.k8s.io {} not found",
                     go_quote(&role_ref.name)
@@ -191,15 +191,11 @@ fn role_allows(
             .as_deref()
         {
             Some(Object::ClusterRole(role)) if !is_aggregated(role) => {
-                Ok(any_allows(role.rules.as_ref()))
+                Ok(any_allows(role.rules.as_deref().unwrap_or_default()))
             }
             Some(Object::ClusterRole(role)) => {
                 let mut visited = BTreeSet::new();
-                Ok(any_allows(Some(&cluster_role_rules(
-                    role,
-                    cluster,
-                    &mut visited,
-                ))))
+                Ok(any_allows(&cluster_role_rules(role, cluster, &mut visited)))
             }
             _ => Err(format!(
                 "clusterrole.rbac.authorization.k8s.io {} not found",

@@ -114,6 +114,7 @@ mod tests {
     use k8s_openapi::api::core::v1::{Container, Node, PodSpec};
 
     use super::*;
+    use crate::model::Shared;
 
     /// Upstream's `newPod`: ports written `PROTOCOL/IP/PORT`, in one container.
     fn pod(ports: &[&str]) -> Pod {
@@ -164,7 +165,7 @@ mod tests {
     fn node_with(pods: Vec<Pod>) -> NodeInfo {
         NodeInfo::new(
             Arc::new(Node::default()),
-            pods.into_iter().map(crate::model::Shared::from),
+            pods.into_iter().map(Shared::from),
         )
     }
 

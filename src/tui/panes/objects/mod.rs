@@ -39,7 +39,7 @@ use serde_json::Value;
 use super::PaneCx;
 use super::store_index::{Summaries, with_summaries};
 use super::watch::{MAX_ROWS, filter_matches};
-use crate::engine::store::Store;
+use crate::engine::store::{Entry, Store};
 use crate::engine::trace::{Record, TraceRecord, WatchRecord};
 use crate::model::Object;
 
@@ -380,7 +380,7 @@ fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) ->
     {
         return Some(hit);
     }
-    let shown = shown_afresh(store, records, write, key)?;
+    let shown = shown_afresh(store, records, write, key, entry);
     SHOWN.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() == SHOWN_MEMO {
@@ -391,14 +391,14 @@ fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) ->
     Some(shown)
 }
 
-/// [`shown`], made.
+/// [`shown`], made: `entry` is `store`'s at `key`.
 fn shown_afresh(
     store: &Store,
     records: &[TraceRecord],
     write: Option<&Write>,
     key: &str,
-) -> Option<Shown> {
-    let entry = store.get(key)?;
+    entry: &Entry,
+) -> Shown {
     let after = entry.object.to_json();
     let mut shown = Shown {
         key: key.to_owned(),
@@ -418,7 +418,7 @@ fn shown_afresh(
     }
     shown.lines = yaml::lines(&after, &shown.changed_paths);
     shown.focus = focus_line(&shown.lines, &shown.changed_paths);
-    Some(shown)
+    shown
 }
 
 /// A key deleted at this step, shown in its last state.

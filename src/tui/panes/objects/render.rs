@@ -234,7 +234,7 @@ fn draw_object(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     };
     let theme = cx.theme;
     let header = Rect::new(area.x, area.y, area.width, 1);
-    Paragraph::new(header_line(shown, cx)).render(header, buf);
+    Paragraph::new(header_line(shown, cx, usize::from(area.width))).render(header, buf);
     let height = usize::from(area.height - 1);
     if height == 0 {
         return;
@@ -257,17 +257,19 @@ fn draw_object(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(body, buf);
 }
 
-/// `/registry/pods/default/nginx  rev 60 · changed: spec.nodeName, …`
-fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>) -> Line<'a> {
+/// Fewer characters than this are not cut from a key in the header.
+const HEADER_KEY_MIN: usize = 16;
+
+/// `/registry/pods/default/nginx  rev 60 · changed: spec.nodeName, …`; in
+/// `width` columns, the key is cut from the left (the key list above names
+/// it whole) so that what the step did stays in sight.
+fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>, width: usize) -> Line<'a> {
     let theme = cx.theme;
     let lang = cx.lang;
-    let mut spans = vec![
-        Span::styled(shown.key.clone(), theme.component),
-        Span::styled(
-            format!(" {} {}", lang.pick("rev", "版本"), shown.revision),
-            theme.dim,
-        ),
-    ];
+    let mut spans = vec![Span::styled(
+        format!(" {} {}", lang.pick("rev", "版本"), shown.revision),
+        theme.dim,
+    )];
     if shown.deleted {
         spans.push(Span::styled(
             format!(" · {}", lang.pick("deleted at this step", "此步被删除")),
@@ -288,6 +290,9 @@ fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>) -> Line<'a> {
             theme.changed,
         ));
     }
+    let tail: usize = spans.iter().map(Span::width).sum();
+    let room = width.saturating_sub(tail).max(HEADER_KEY_MIN);
+    spans.insert(0, Span::styled(cut_left(&shown.key, room), theme.component));
     Line::from(spans)
 }
 
@@ -348,6 +353,36 @@ mod tests {
         for (key, room, want) in cases {
             assert_eq!(cut_left(key, room), want, "{key} {room}");
         }
+    }
+
+    #[test]
+    fn a_narrow_header_cuts_the_key_not_what_the_step_did() {
+        let shown = Shown {
+            key: "/registry/replicasets/default/web-69c6f74b8b".to_owned(),
+            revision: 82,
+            changed_paths: vec!["status.replicas".to_owned()],
+            ..Shown::default()
+        };
+        let t = crate::tui::testing::nginx_timeline();
+        let text = |width: usize| {
+            crate::tui::testing::with_cx(&t, 0, &crate::tui::panes::PaneState::default(), |cx| {
+                header_line(&shown, cx, width).to_string()
+            })
+        };
+        assert_eq!(
+            text(100),
+            "/registry/replicasets/default/web-69c6f74b8b rev 82 · changed: status.replicas"
+        );
+        assert_eq!(
+            text(52),
+            "…lt/web-69c6f74b8b rev 82 · changed: status.replicas"
+        );
+        // Never fewer than 16 characters of the key: the note is cut instead.
+        assert!(
+            text(20).starts_with("…/web-69c6f74b8b rev 82"),
+            "{}",
+            text(20)
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use ratatui::widgets::Widget;
 use super::fit::{arrow_text, header, truncate, width};
 use super::{Model, Row, RowKind};
 use crate::tui::panes::{PaneCx, PaneId, block};
+use crate::tui::wrap::wrap;
 
 /// Draws `text` at (`x`, `y`), at most `max` cells and never past `area`.
 fn put(buf: &mut Buffer, area: Rect, x: u16, y: u16, text: &str, max: usize, style: Style) {
@@ -44,7 +45,10 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
             "No requests yet: step on to see kubectl call the API server.",
             "还没有请求：向前一步，看 kubectl 调用 API server。",
         );
-        put(buf, inner, inner.x, inner.y, text, full, theme.dim);
+        let rows = (inner.y..inner.bottom()).zip(wrap(text, full));
+        for (y, line) in rows {
+            put(buf, inner, inner.x, y, &line, full, theme.dim);
+        }
         return;
     }
 

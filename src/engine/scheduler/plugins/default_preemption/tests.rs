@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::engine::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
 use crate::engine::scheduler::plugins::node_resources_fit::{FitArgs, NodeResourcesFit};
+use crate::model::Shared;
 
 const NEG: i32 = -100;
 const LOW: i32 = 0;
@@ -47,10 +48,7 @@ fn node(name: &str, pods: &[Pod]) -> NodeInfo {
     let n: Node = serde_json::from_value(json!({"metadata": {"name": name},
         "status": {"allocatable": {"cpu": VERY_LARGE.0, "memory": VERY_LARGE.1, "pods": "100"}}}))
     .unwrap();
-    NodeInfo::new(
-        Arc::new(n),
-        pods.iter().cloned().map(crate::model::Shared::from),
-    )
+    NodeInfo::new(Arc::new(n), pods.iter().cloned().map(Shared::from))
 }
 
 /// The `NodeResourcesFit` filter as the integrator's `fits` closure would run it.
@@ -192,10 +190,7 @@ fn candidate(node: &str, victims: Vec<Pod>) -> Candidate {
     Candidate {
         node: node.into(),
         victims: Victims {
-            pods: victims
-                .into_iter()
-                .map(crate::model::Shared::from)
-                .collect(),
+            pods: victims.into_iter().map(Shared::from).collect(),
             num_pdb_violations: 0,
         },
     }

@@ -8,6 +8,7 @@ use k8s_openapi::api::core::v1::Node;
 use serde_json::json;
 
 use super::*;
+use crate::model::Shared;
 
 /// A node with `alloc` (`cpu` in cores as upstream's tests write it) and pods.
 pub(crate) fn node_info(alloc: serde_json::Value, pods: &[Pod]) -> NodeInfo {
@@ -15,10 +16,7 @@ pub(crate) fn node_info(alloc: serde_json::Value, pods: &[Pod]) -> NodeInfo {
         json!({"metadata": {"name": "n"}, "status": {"allocatable": alloc}}),
     )
     .unwrap();
-    NodeInfo::new(
-        Arc::new(node),
-        pods.iter().cloned().map(crate::model::Shared::from),
-    )
+    NodeInfo::new(Arc::new(node), pods.iter().cloned().map(Shared::from))
 }
 
 /// A pod whose containers request `requests` each (upstream's `st.MakePod().Req(..)`).

@@ -13,6 +13,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{
 
 use crate::engine::scheduler::framework::NodeInfo;
 use crate::engine::scheduler::plugins::labels::Labels;
+use crate::model::Shared;
 
 fn set(pairs: &[(&str, &str)]) -> Labels {
     pairs
@@ -131,7 +132,7 @@ pub fn infos(nodes: &[Node], pods: &[Pod]) -> Vec<NodeInfo> {
             let on_node = pods
                 .iter()
                 .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
-                .map(|p| crate::model::Shared::from(p.clone()));
+                .map(|p| Shared::from(p.clone()));
             NodeInfo::new(Arc::new(n.clone()), on_node)
         })
         .collect()
