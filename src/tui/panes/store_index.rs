@@ -306,6 +306,21 @@ mod tests {
         .expect("a pod")
     }
 
+    /// The stores as Pods `web-0`, `web-1`, … are created one by one,
+    /// each with the owner `rs`.
+    fn created_one_by_one(count: usize) -> Vec<Store> {
+        let mut store = Store::new();
+        (0..count)
+            .map(|i| {
+                let name = format!("web-{i}");
+                store
+                    .create(&key(&name), pod(&name, None, Some("rs")))
+                    .expect("created");
+                store.clone()
+            })
+            .collect()
+    }
+
     fn key(name: &str) -> String {
         format!("/registry/pods/default/{name}")
     }
@@ -317,17 +332,10 @@ mod tests {
 
     #[test]
     fn step_by_step_the_summaries_are_what_a_fresh_build_gives() {
-        let mut store = Store::new();
         let mut interner = Interner::default();
-        let mut index = Index::new(&store, &mut interner);
-        let mut stores = Vec::new();
-        for i in 0..6 {
-            let name = format!("web-{i}");
-            store
-                .create(&key(&name), pod(&name, None, Some("rs")))
-                .expect("created");
-            stores.push(store.clone());
-        }
+        let mut index = Index::new(&Store::new(), &mut interner);
+        let mut stores = created_one_by_one(6);
+        let mut store = stores[5].clone();
         let rv = store.get(&key("web-2")).expect("web-2").mod_revision;
         store
             .update(
@@ -378,15 +386,7 @@ mod tests {
 
     #[test]
     fn milestones_thin_out_and_every_answer_is_a_fresh_build() {
-        let mut store = Store::new();
-        let mut stores = Vec::new();
-        for i in 0..200 {
-            let name = format!("web-{i}");
-            store
-                .create(&key(&name), pod(&name, None, Some("rs")))
-                .expect("created");
-            stores.push(store.clone());
-        }
+        let stores = created_one_by_one(200);
         let mut memo = Memo {
             spacing: 1,
             ..Memo::default()
