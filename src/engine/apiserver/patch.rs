@@ -107,28 +107,24 @@ fn merge_list(current: &mut Vec<Value>, patch: &[Value], key: &str) {
     }
 }
 
-/// What a two-way diff keeps.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Keep {
-    /// Additions and changes, no deletions.
-    Changes,
-    /// Deletions only.
-    Deletions,
+/// The two halves of a patch from one object to another: what to delete
+/// (fields set to `null`, list elements `$patch: delete`, and the objects and
+/// lists holding such deletions) and what to add or change.
+#[derive(Default)]
+struct Halves {
+    deletions: Map<String, Value>,
+    changes: Map<String, Value>,
 }
 
-/// The patch from `from` to `to`, keeping only changes or only deletions.
-fn diff(from: &Map<String, Value>, to: &Map<String, Value>, keep: Keep) -> Map<String, Value> {
-    let mut patch = Map::new();
-    if keep == Keep::Deletions {
-        for field in from.keys().filter(|f| !to.contains_key(*f)) {
-            patch.insert(field.clone(), Value::Null);
-        }
+/// The patch from `from` to `to`, split into its halves in one walk.
+fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
+    let mut halves = Halves::default();
+    for field in from.keys().filter(|f| !to.contains_key(*f)) {
+        halves.deletions.insert(field.clone(), Value::Null);
     }
     for (field, new) in to {
         let Some(old) = from.get(field) else {
-            if keep == Keep::Changes {
-                patch.insert(field.clone(), new.clone());
-            }
+            halves.changes.insert(field.clone(), new.clone());
             continue;
         };
         if old == new {
@@ -136,65 +132,90 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>, keep: Keep) -> Map<S
         }
         match (old, new) {
             (Value::Object(a), Value::Object(b)) => {
-                let inner = diff(a, b, keep);
-                if !inner.is_empty() {
-                    patch.insert(field.clone(), Value::Object(inner));
-                }
+                let inner = diff(a, b);
+                halves.put(field, Value::Object(inner.deletions), Value::Object(inner.changes));
             }
             (Value::Array(a), Value::Array(b)) => {
                 if let Some(key) = merge_key(field, b).or_else(|| merge_key(field, a)) {
-                    let inner = diff_list(a, b, key, keep);
-                    if !inner.is_empty() {
-                        patch.insert(field.clone(), Value::Array(inner));
-                    }
-                } else if keep == Keep::Changes {
-                    patch.insert(field.clone(), new.clone());
+                    let (deletions, changes) = diff_list(a, b, key);
+                    halves.put(field, Value::Array(deletions), Value::Array(changes));
+                } else {
+                    halves.changes.insert(field.clone(), new.clone());
                 }
             }
-            _ if keep == Keep::Changes => {
-                patch.insert(field.clone(), new.clone());
+            _ => {
+                halves.changes.insert(field.clone(), new.clone());
             }
-            _ => {}
         }
     }
-    patch
+    halves
 }
 
-fn diff_list(from: &[Value], to: &[Value], key: &str, keep: Keep) -> Vec<Value> {
-    let mut patch = Vec::new();
+impl Halves {
+    /// Files a field's nested halves, each only when it holds something.
+    fn put(&mut self, field: &str, deletions: Value, changes: Value) {
+        if !is_empty(&deletions) {
+            self.deletions.insert(field.to_owned(), deletions);
+        }
+        if !is_empty(&changes) {
+            self.changes.insert(field.to_owned(), changes);
+        }
+    }
+}
+
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.is_empty(),
+        Value::Array(list) => list.is_empty(),
+        _ => false,
+    }
+}
+
+/// The halves of a list that merges by `key`: changed elements carry only
+/// what changed (and their key), gone elements become `$patch: delete`.
+fn diff_list(from: &[Value], to: &[Value], key: &str) -> (Vec<Value>, Vec<Value>) {
+    let (mut deletions, mut changes) = (Vec::new(), Vec::new());
     for new in to {
         let id = key_of(new, key);
         match from
             .iter()
             .find(|old| id.is_some() && key_of(old, key) == id)
         {
-            None if keep == Keep::Changes => patch.push(new.clone()),
+            None => changes.push(new.clone()),
             Some(old) if old != new => {
                 if let (Value::Object(a), Value::Object(b)) = (old, new) {
-                    let mut inner = diff(a, b, keep);
-                    if !inner.is_empty() {
-                        if let Some(id) = id {
-                            inner.insert(key.to_owned(), id.clone());
+                    let inner = diff(a, b);
+                    for (half, list) in [
+                        (inner.deletions, &mut deletions),
+                        (inner.changes, &mut changes),
+                    ] {
+                        if !half.is_empty() {
+                            list.push(keyed(half, key, id));
                         }
-                        patch.push(Value::Object(inner));
                     }
                 }
             }
-            _ => {}
+            Some(_) => {}
         }
     }
-    if keep == Keep::Deletions {
-        for old in from {
-            let id = key_of(old, key);
-            if id.is_some() && !to.iter().any(|new| key_of(new, key) == id) {
-                let mut deletion = Map::new();
-                deletion.insert("$patch".into(), Value::String("delete".into()));
-                deletion.insert(key.to_owned(), id.cloned().unwrap_or(Value::Null));
-                patch.push(Value::Object(deletion));
-            }
+    for old in from {
+        let id = key_of(old, key);
+        if id.is_some() && !to.iter().any(|new| key_of(new, key) == id) {
+            let mut deletion = Map::new();
+            deletion.insert("$patch".into(), Value::String("delete".into()));
+            deletion.insert(key.to_owned(), id.cloned().unwrap_or(Value::Null));
+            deletions.push(Value::Object(deletion));
         }
     }
-    patch
+    (deletions, changes)
+}
+
+/// A list element's part of a patch, named by its merge key.
+fn keyed(mut part: Map<String, Value>, key: &str, id: Option<&Value>) -> Value {
+    if let Some(id) = id {
+        part.insert(key.to_owned(), id.clone());
+    }
+    Value::Object(part)
 }
 
 /// `CreateThreeWayMergePatch`: what to send so that `current` (the live
@@ -206,38 +227,48 @@ pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) ->
     let modified = modified.as_object().unwrap_or(&empty);
     let current = current.as_object().unwrap_or(&empty);
     let original = original.and_then(Value::as_object).unwrap_or(&empty);
-    let changes = diff(current, modified, Keep::Changes);
-    let deletions = diff(original, modified, Keep::Deletions);
-    let mut merged = Value::Object(deletions);
-    apply_patch_onto_patch(&mut merged, &Value::Object(changes));
-    merged
+    let changes = diff(current, modified).changes;
+    let deletions = diff(original, modified).deletions;
+    merged(deletions, changes)
 }
 
 /// `CreateTwoWayMergePatch`: what turns `original` into `modified` (how the
-/// kubelet's status manager patches a Pod's status).
+/// kubelet's status manager patches a Pod's status). One walk gives both
+/// halves, as `three_way(Some(original), modified, original)` would.
 pub fn two_way(original: &Value, modified: &Value) -> Value {
-    three_way(Some(original), modified, original)
+    let empty = Map::new();
+    let Halves { deletions, changes } = diff(
+        original.as_object().unwrap_or(&empty),
+        modified.as_object().unwrap_or(&empty),
+    );
+    merged(deletions, changes)
 }
 
-/// Merges two patches (deletions first, then changes), keeping list directives.
-fn apply_patch_onto_patch(target: &mut Value, patch: &Value) {
+/// One patch of two: the deletions first, then the changes merged in
+/// (objects field by field, lists one after the other), as
+/// `CreateThreeWayMergePatch` merges its halves.
+fn merged(deletions: Map<String, Value>, changes: Map<String, Value>) -> Value {
+    let mut target = Value::Object(deletions);
+    merge_into(&mut target, Value::Object(changes));
+    target
+}
+
+fn merge_into(target: &mut Value, patch: Value) {
     match (target, patch) {
         (Value::Object(t), Value::Object(p)) => {
             for (field, value) in p {
-                match t.get_mut(field) {
-                    Some(existing @ Value::Object(_)) if value.is_object() => {
-                        apply_patch_onto_patch(existing, value);
+                match (t.get_mut(&field), value) {
+                    (Some(existing @ Value::Object(_)), value @ Value::Object(_)) => {
+                        merge_into(existing, value);
                     }
-                    Some(Value::Array(existing)) if value.is_array() => {
-                        existing.extend(value.as_array().into_iter().flatten().cloned());
-                    }
-                    _ => {
-                        t.insert(field.clone(), value.clone());
+                    (Some(Value::Array(existing)), Value::Array(more)) => existing.extend(more),
+                    (_, value) => {
+                        t.insert(field, value);
                     }
                 }
             }
         }
-        (target, patch) => *target = patch.clone(),
+        (target, patch) => *target = patch,
     }
 }
 
@@ -307,6 +338,26 @@ mod tests {
         let mut result = old.clone();
         apply(&mut result, &patch);
         assert_eq!(result, new);
+    }
+
+    #[test]
+    fn two_way_puts_deletions_first_then_changes() {
+        // The halves merge as `CreateThreeWayMergePatch` merges them: the
+        // deletion half's fields first (gone fields, then objects and lists
+        // holding deletions), changes merged into them, new fields after.
+        let old = json!({"a": 1, "b": {"x": 1, "y": 2},
+            "containers": [{"name": "p", "v": 1, "w": 2}, {"name": "q"}], "d": "same"});
+        let new = json!({"b": {"x": 2},
+            "containers": [{"name": "p", "v": 3}, {"name": "r"}], "d": "same", "e": 5});
+        let patch = two_way(&old, &new);
+        assert_eq!(
+            patch.to_string(),
+            r#"{"a":null,"b":{"y":null,"x":2},"containers":[{"w":null,"name":"p"},{"$patch":"delete","name":"q"},{"v":3,"name":"p"},{"name":"r"}],"e":5}"#
+        );
+        let mut result = old.clone();
+        apply(&mut result, &patch);
+        assert_eq!(result, new);
+        assert_eq!(patch, three_way(Some(&old), &new, &old));
     }
 
     #[test]

@@ -109,7 +109,6 @@ impl Kubelet {
         if !force && w.last_status.as_ref() == Some(&status) {
             return None;
         }
-        w.last_status = Some(status.clone());
         let changed_phase = w.last_phase != phase;
         phase.clone_into(&mut w.last_phase);
         let all_running = regular
@@ -125,6 +124,7 @@ impl Kubelet {
             .and_then(|s| serde_json::to_value(s).ok())
             .unwrap_or_default();
         let patch = crate::engine::apiserver::patch::two_way(&old, &status);
+        w.last_status = Some(status);
         let pod = w.pod.clone();
         if stop_sandbox {
             cx.message(&self.me(), &self.containerd(), "StopPodSandbox");

@@ -104,8 +104,16 @@ impl Cache {
     /// Counts `pod` on `node` (a bound pod's update, or an assumed pod), or
     /// stops counting it when `node` is `None` or the pod has finished.
     pub fn set_pod(&mut self, key: &str, pod: Shared<Pod>, node: Option<&str>) {
+        let node = node.filter(|_| !is_terminal(&pod));
+        if let Some(node) = node
+            && self.placed.get(key).is_some_and(|at| at == node)
+            && let Some(&at) = self.index.get(node)
+        {
+            self.infos[at].update_pod(key, pod);
+            return;
+        }
         self.remove_pod(key);
-        let Some(node) = node.filter(|_| !is_terminal(&pod)) else {
+        let Some(node) = node else {
             return;
         };
         self.placed.insert(key.to_owned(), node.to_owned());
@@ -187,6 +195,29 @@ mod tests {
 
         cache.remove_pod("default/a");
         assert!(cache.infos().iter().all(|i| i.pods.is_empty()));
+    }
+
+    #[test]
+    fn an_updated_pod_moves_last_and_counts_what_it_now_asks_for() {
+        let mut cache = Cache::default();
+        cache.set_node(node("node-1"));
+        cache.set_pod("default/a", pod("a", "500m", "Pending"), Some("node-1"));
+        cache.set_pod("default/b", pod("b", "250m", "Pending"), Some("node-1"));
+        // A status update: same requests, and `a` goes after `b` (RemovePod, AddPod).
+        cache.set_pod("default/a", pod("a", "500m", "Running"), Some("node-1"));
+        let info = &cache.infos()[0];
+        let order: Vec<_> = info.pods.iter().map(|p| pod_key(p)).collect();
+        assert_eq!(order, ["default/b", "default/a"]);
+        assert_eq!((info.requested.milli_cpu, info.requested.pods), (750, 2));
+        // An in-place resize: the new request is what counts.
+        cache.set_pod("default/a", pod("a", "2", "Running"), Some("node-1"));
+        let info = &cache.infos()[0];
+        assert_eq!((info.requested.milli_cpu, info.requested.pods), (2250, 2));
+        assert_eq!(info.non_zero_requested.milli_cpu, 2250);
+        cache.remove_pod("default/a");
+        cache.remove_pod("default/b");
+        assert_eq!(cache.infos()[0].requested, Resources::default());
+        assert_eq!(cache.infos()[0].non_zero_requested, Resources::default());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 
 use super::plugins::inter_pod_affinity::terms::has_pod_affinity;
-use super::resources::{Resources, allocatable, pod_requests};
+use super::resources::{Resources, allocatable, pod_requests, same_requests};
 use crate::model::Shared;
 
 /// A plugin's verdict code, as upstream's `framework.Code`.
@@ -73,6 +73,9 @@ impl Status {
 pub struct NodeInfo {
     pub node: Arc<Node>,
     pub pods: Vec<Shared<Pod>>,
+    /// What each pod (at the same index) adds to the sums below, worked out
+    /// once per pod as upstream's `PodInfo` caches it (`calculateResource`).
+    counted: Vec<Counted>,
     /// Sum of the pods' requests.
     pub requested: Resources,
     /// Sum of the pods' requests with upstream's non-zero defaults for scoring.
@@ -93,6 +96,22 @@ pub struct NodeInfo {
     name: String,
     unschedulable: bool,
     taints: Vec<Taint>,
+}
+
+/// One pod's share of a node's sums.
+#[derive(Debug, Clone)]
+struct Counted {
+    requests: Resources,
+    non_zero: Resources,
+}
+
+impl Counted {
+    fn of(pod: &Pod) -> Counted {
+        Counted {
+            requests: pod_requests(pod, false),
+            non_zero: pod_requests(pod, true),
+        }
+    }
 }
 
 /// The node's images by name (`status.images`), each name with its image's size.
@@ -118,6 +137,7 @@ impl NodeInfo {
             taints: Vec::new(),
             node: Arc::clone(&node),
             pods: Vec::new(),
+            counted: Vec::new(),
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
             pods_with_affinity: 0,
@@ -142,29 +162,50 @@ impl NodeInfo {
 
     /// Counts `pod` on this node (`NodeInfo.AddPod`).
     pub fn add_pod(&mut self, pod: Shared<Pod>) {
-        self.requested.add(&pod_requests(&pod, false));
-        self.non_zero_requested.add(&pod_requests(&pod, true));
-        if has_pod_affinity(&pod) {
-            self.pods_with_affinity += 1;
-        }
-        self.pods.push(pod);
+        let counted = Counted::of(&pod);
+        self.push(pod, counted);
     }
 
     /// Stops counting the pod `NS/NAME` on this node (`NodeInfo.RemovePod`).
     pub fn remove_pod(&mut self, key: &str) -> Option<Shared<Pod>> {
+        self.take(key).map(|(pod, _)| pod)
+    }
+
+    /// A new version of the pod `NS/NAME` (`NodeInfo.RemovePod` then
+    /// `AddPod`, so it moves to the end): its counts are kept when it asks
+    /// for the same resources, as an unchanged pod does.
+    pub fn update_pod(&mut self, key: &str, pod: Shared<Pod>) {
+        match self.take(key) {
+            Some((old, counted)) if same_requests(&old, &pod) => self.push(pod, counted),
+            _ => self.add_pod(pod),
+        }
+    }
+
+    fn push(&mut self, pod: Shared<Pod>, counted: Counted) {
+        self.requested.add(&counted.requests);
+        self.non_zero_requested.add(&counted.non_zero);
+        if has_pod_affinity(&pod) {
+            self.pods_with_affinity += 1;
+        }
+        self.pods.push(pod);
+        self.counted.push(counted);
+    }
+
+    fn take(&mut self, key: &str) -> Option<(Shared<Pod>, Counted)> {
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let at = self.pods.iter().position(|p| {
             let meta = &p.metadata;
-            let (ns, name) = key.split_once('/').unwrap_or(("", key));
             meta.namespace.as_deref().unwrap_or_default() == ns
                 && meta.name.as_deref().unwrap_or_default() == name
         })?;
         let pod = self.pods.remove(at);
-        self.requested.sub(&pod_requests(&pod, false));
-        self.non_zero_requested.sub(&pod_requests(&pod, true));
+        let counted = self.counted.remove(at);
+        self.requested.sub(&counted.requests);
+        self.non_zero_requested.sub(&counted.non_zero);
         if has_pod_affinity(&pod) {
             self.pods_with_affinity -= 1;
         }
-        Some(pod)
+        Some((pod, counted))
     }
 
     /// The node's name.
