@@ -361,6 +361,21 @@ mod tests {
     }
 
     #[test]
+    fn two_way_of_equal_objects_is_empty() {
+        // An element that lacks its list's merge key is sent whole when it
+        // changed, and not at all when it did not.
+        let same = json!({"a": {"b": [1, 2]}, "conditions": [{"type": "Ready"}, {"status": "x"}],
+            "containers": [{"name": "c", "ports": [{"containerPort": 80}]}]});
+        assert_eq!(two_way(&same, &same), json!({}));
+        let mut changed = same.clone();
+        changed["conditions"][1]["status"] = json!("y");
+        assert_eq!(
+            two_way(&same, &changed)["conditions"],
+            json!([{"status": "y"}])
+        );
+    }
+
+    #[test]
     fn three_way_removes_what_the_manifest_dropped() {
         let original = json!({"metadata": {"labels": {"a": "1", "b": "2"}}, "spec": {"containers": [{"name": "a", "image": "x:1"}, {"name": "old", "image": "o"}]}});
         let modified = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"containers": [{"name": "a", "image": "x:2"}]}});
