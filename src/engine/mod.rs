@@ -5,6 +5,7 @@ pub mod apiserver;
 pub mod clock;
 pub mod component;
 pub mod controllers;
+pub mod cow_map;
 // DESIGN.md names the engine's own file `engine/engine.rs`.
 #[allow(clippy::module_inception)]
 pub mod engine;

@@ -53,6 +53,7 @@ use self::worker::PodWorker;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
 use super::clock::SimTime;
+use super::cow_map::CowMap;
 use super::component::{Cx, RequestId, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
@@ -103,7 +104,7 @@ pub struct Kubelet {
     pod_cidr: String,
     next_ip: u32,
     images: BTreeMap<String, String>,
-    workers: BTreeMap<String, PodWorker>,
+    workers: CowMap<String, PodWorker>,
     /// Pods that were running before the story started, and the one being
     /// deleted of them (the pod as the deletion left it).
     settled: BTreeMap<String, Option<Shared<Pod>>>,
@@ -145,7 +146,7 @@ impl Kubelet {
             pod_cidr: String::new(),
             next_ip: 2,
             images: BTreeMap::new(),
-            workers: BTreeMap::new(),
+            workers: CowMap::default(),
             settled: BTreeMap::new(),
             services: [("default/kubernetes".to_owned(), dns::kubernetes_service())]
                 .into_iter()
