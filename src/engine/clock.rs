@@ -96,7 +96,7 @@ impl SimTime {
 
 /// Each (value, width, separator) as its last `width` decimal digits,
 /// zero-padded (`{value:0width$}` for a value that fits), then the separator.
-fn padded(fields: &[(u32, u32, &str)]) -> String {
+pub fn padded(fields: &[(u32, u32, &str)]) -> String {
     let mut text = String::with_capacity(24);
     for &(value, width, separator) in fields {
         for place in (0..width).rev() {

@@ -103,10 +103,16 @@ mod tests {
         assert_eq!(live.remove("b"), Some(vec![2]));
         assert_eq!(snapshot.get("a"), Some(&vec![1]));
         assert_eq!(snapshot["b"], vec![2]);
-        assert_eq!(live.iter().collect::<Vec<_>>(), [(&"a".to_owned(), &vec![1, 10])]);
+        assert_eq!(
+            live.iter().collect::<Vec<_>>(),
+            [(&"a".to_owned(), &vec![1, 10])]
+        );
         // The untouched entry is still the one value both maps point at.
         let mut again = snapshot.clone();
-        assert!(std::ptr::eq(again.get("b").expect("b"), snapshot.get("b").expect("b")));
+        assert!(std::ptr::eq(
+            again.get("b").expect("b"),
+            snapshot.get("b").expect("b")
+        ));
         again.get_mut("b").expect("b").push(3);
         assert_eq!(snapshot["b"], vec![2]);
     }

@@ -22,22 +22,20 @@ pub fn normalize(reference: &str) -> String {
         None => (name, None),
     };
     let (domain, path) = match repository.split_once('/') {
-        Some((first, rest)) if first.contains(['.', ':']) || first == "localhost" => {
-            (first, rest.to_owned())
-        }
-        _ => ("docker.io", repository.to_owned()),
+        Some((first, rest)) if first.contains(['.', ':']) || first == "localhost" => (first, rest),
+        _ => ("docker.io", repository),
     };
     let domain = if domain == "index.docker.io" {
         "docker.io"
     } else {
         domain
     };
-    let path = if domain == "docker.io" && !path.contains('/') {
-        format!("library/{path}")
+    let library = if domain == "docker.io" && !path.contains('/') {
+        "library/"
     } else {
-        path
+        ""
     };
-    let mut out = format!("{domain}/{path}");
+    let mut out = [domain, "/", library, path].concat();
     match (tag, digest) {
         (Some(tag), _) => {
             out.push(':');

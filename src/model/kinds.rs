@@ -27,14 +27,24 @@ impl Kind {
 
     /// The collection URL path: `/api/v1/namespaces/NS/pods` or `/apis/apps/v1/deployments`.
     pub fn collection_path(&self, namespace: Option<&str>) -> String {
-        let prefix = if self.group.is_empty() {
-            format!("/api/{}", self.version)
+        let (api, group) = if self.group.is_empty() {
+            ("/api", "")
         } else {
-            format!("/apis/{}/{}", self.group, self.version)
+            ("/apis/", self.group)
         };
         match namespace {
-            Some(ns) if self.namespaced => format!("{prefix}/namespaces/{ns}/{}", self.resource),
-            _ => format!("{prefix}/{}", self.resource),
+            Some(ns) if self.namespaced => [
+                api,
+                group,
+                "/",
+                self.version,
+                "/namespaces/",
+                ns,
+                "/",
+                self.resource,
+            ]
+            .concat(),
+            _ => [api, group, "/", self.version, "/", self.resource].concat(),
         }
     }
 
@@ -44,7 +54,7 @@ impl Kind {
     /// (`pkg/kubeapiserver/default_storage_factory_builder.go`); podflow uses
     /// the resource name, which is what upstream does for every kind it serves.
     pub fn key_prefix(&self) -> String {
-        format!("/registry/{}/", self.resource)
+        ["/registry/", self.resource, "/"].concat()
     }
 
     /// Finds a kind by `kind` name, plural, singular or kubectl short name,

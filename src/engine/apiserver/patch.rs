@@ -133,7 +133,11 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
         match (old, new) {
             (Value::Object(a), Value::Object(b)) => {
                 let inner = diff(a, b);
-                halves.put(field, Value::Object(inner.deletions), Value::Object(inner.changes));
+                halves.put(
+                    field,
+                    Value::Object(inner.deletions),
+                    Value::Object(inner.changes),
+                );
             }
             (Value::Array(a), Value::Array(b)) => {
                 if let Some(key) = merge_key(field, b).or_else(|| merge_key(field, a)) {

@@ -46,7 +46,7 @@ impl Delta {
 /// The cache key of an object: `NAMESPACE/NAME`, or `NAME` for cluster-scoped ones.
 pub fn key_of(object: &Object) -> String {
     match object.namespace() {
-        Some(ns) => format!("{ns}/{}", object.name()),
+        Some(ns) => [ns, "/", object.name()].concat(),
         None => object.name().to_owned(),
     }
 }

@@ -4,7 +4,7 @@
 //! The `file:line` source locations are those of a recent kubelet; they move a
 //! little between releases.
 
-use crate::engine::clock::SimTime;
+use crate::engine::clock::{SimTime, padded};
 
 /// The kubelet's process id in its log header (one per node, fixed).
 pub fn pid_for(node: &str) -> u32 {
@@ -19,11 +19,19 @@ pub fn info(
     message: &str,
     fields: &[(&str, String)],
 ) -> String {
-    let mut line = format!(
-        "I{} {pid:>7} {location}] \"{}\"",
-        now.klog(),
-        escape(message)
-    );
+    let pid = pid.to_string();
+    let fields_len: usize = fields.iter().map(|(k, v)| k.len() + v.len() + 2).sum();
+    let mut line = String::with_capacity(48 + location.len() + message.len() + fields_len);
+    line.push('I');
+    line.push_str(&now.klog());
+    line.push(' ');
+    line.extend(std::iter::repeat_n(' ', 7usize.saturating_sub(pid.len())));
+    line.push_str(&pid);
+    line.push(' ');
+    line.push_str(location);
+    line.push_str("] \"");
+    line.push_str(&escape(message));
+    line.push('"');
     for (key, value) in fields {
         line.push(' ');
         line.push_str(key);
@@ -35,7 +43,7 @@ pub fn info(
 
 /// A string value as klog quotes it.
 pub fn quoted(value: &str) -> String {
-    format!("\"{}\"", escape(value))
+    ["\"", &escape(value), "\""].concat()
 }
 
 /// A list of pods as `klog.KObjSlice` prints it: `["default/nginx"]`.
@@ -44,8 +52,12 @@ pub fn pods(keys: &[&str]) -> String {
     format!("[{}]", inner.join(","))
 }
 
-fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
+fn escape(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(['\\', '"']) {
+        text.replace('\\', "\\\\").replace('"', "\\\"").into()
+    } else {
+        text.into()
+    }
 }
 
 /// A duration as Go's `time.Duration.String()` prints it: `1.44s`, `500ms`, `2m3s`.
@@ -86,15 +98,20 @@ pub fn seconds_float(ms: u64) -> String {
 /// with fractional seconds when there are any.
 pub fn go_time(t: SimTime) -> String {
     let c = t.civil();
-    let frac = if c.micros == 0 {
-        String::new()
-    } else {
-        format!(".{:06}", c.micros).trim_end_matches('0').to_owned()
-    };
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}{frac} +0000 UTC",
-        c.year, c.month, c.day, c.hour, c.minute, c.second
-    )
+    let mut text = padded(&[
+        (u32::try_from(c.year).unwrap_or_default(), 4, "-"),
+        (c.month, 2, "-"),
+        (c.day, 2, " "),
+        (c.hour, 2, ":"),
+        (c.minute, 2, ":"),
+        (c.second, 2, ""),
+    ]);
+    if c.micros != 0 {
+        text.push('.');
+        text.push_str(padded(&[(c.micros, 6, "")]).trim_end_matches('0'));
+    }
+    text.push_str(" +0000 UTC");
+    text
 }
 
 #[cfg(test)]

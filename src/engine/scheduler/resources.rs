@@ -158,9 +158,15 @@ pub fn same_requests(a: &Pod, b: &Pod) -> bool {
     }
     match (a.spec.as_ref(), b.spec.as_ref()) {
         (Some(a), Some(b)) => {
-            a.containers.iter().map(asks).eq(b.containers.iter().map(asks))
-                && (a.init_containers.iter().flatten().map(asks))
-                    .eq(b.init_containers.iter().flatten().map(asks))
+            a.containers
+                .iter()
+                .map(asks)
+                .eq(b.containers.iter().map(asks))
+                && (a.init_containers.iter().flatten().map(asks)).eq(b
+                    .init_containers
+                    .iter()
+                    .flatten()
+                    .map(asks))
                 && a.resources == b.resources
                 && a.overhead == b.overhead
         }

@@ -113,15 +113,15 @@ pub struct Delta {
 /// The etcd key of an object: `/registry/pods/default/nginx`, `/registry/nodes/node-1`.
 pub fn key_for(kind: &Kind, namespace: Option<&str>, name: &str) -> String {
     match namespace {
-        Some(ns) if kind.namespaced => format!("{}{ns}/{name}", kind.key_prefix()),
-        _ => format!("{}{name}", kind.key_prefix()),
+        Some(ns) if kind.namespaced => ["/registry/", kind.resource, "/", ns, "/", name].concat(),
+        _ => ["/registry/", kind.resource, "/", name].concat(),
     }
 }
 
 /// The key prefix of every object of `kind` (in `namespace`, when given).
 pub fn prefix_for(kind: &Kind, namespace: Option<&str>) -> String {
     match namespace {
-        Some(ns) if kind.namespaced => format!("{}{ns}/", kind.key_prefix()),
+        Some(ns) if kind.namespaced => ["/registry/", kind.resource, "/", ns, "/"].concat(),
         _ => kind.key_prefix(),
     }
 }
