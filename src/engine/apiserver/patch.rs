@@ -179,12 +179,12 @@ fn is_empty(value: &Value) -> bool {
 /// what changed (and their key), gone elements become `$patch: delete`.
 fn diff_list(from: &[Value], to: &[Value], key: &str) -> (Vec<Value>, Vec<Value>) {
     let (mut deletions, mut changes) = (Vec::new(), Vec::new());
-    for new in to {
-        let id = key_of(new, key);
-        match from
-            .iter()
-            .find(|old| id.is_some() && key_of(old, key) == id)
-        {
+    // Each element's key, looked up once rather than once per comparison.
+    let from_ids: Vec<Option<&Value>> = from.iter().map(|old| key_of(old, key)).collect();
+    let to_ids: Vec<Option<&Value>> = to.iter().map(|new| key_of(new, key)).collect();
+    for (new, &id) in to.iter().zip(&to_ids) {
+        let found = id.and_then(|id| from_ids.iter().position(|&old| old == Some(id)));
+        match found.map(|at| &from[at]) {
             None => changes.push(new.clone()),
             Some(old) if old != new => {
                 if let (Value::Object(a), Value::Object(b)) = (old, new) {
@@ -202,12 +202,11 @@ fn diff_list(from: &[Value], to: &[Value], key: &str) -> (Vec<Value>, Vec<Value>
             Some(_) => {}
         }
     }
-    for old in from {
-        let id = key_of(old, key);
-        if id.is_some() && !to.iter().any(|new| key_of(new, key) == id) {
+    for id in from_ids.into_iter().flatten() {
+        if !to_ids.contains(&Some(id)) {
             let mut deletion = Map::new();
             deletion.insert("$patch".into(), Value::String("delete".into()));
-            deletion.insert(key.to_owned(), id.cloned().unwrap_or(Value::Null));
+            deletion.insert(key.to_owned(), id.clone());
             deletions.push(Value::Object(deletion));
         }
     }
