@@ -34,13 +34,14 @@ impl<K: Ord, V: Clone> CowMap<K, V> {
         self.entries.insert(key, Arc::new(value));
     }
 
-    /// The value, copied out of any snapshot that still shares it.
-    pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
+    /// Drops the entry (a snapshot sharing its value keeps it); returns
+    /// whether there was one.
+    pub fn remove<Q>(&mut self, key: &Q) -> bool
     where
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.entries.remove(key).map(Arc::unwrap_or_clone)
+        self.entries.remove(key).is_some()
     }
 
     pub fn get<Q>(&self, key: &Q) -> Option<&V>
@@ -100,7 +101,9 @@ mod tests {
         live.insert("b".into(), vec![2]);
         let snapshot = live.clone();
         live.get_mut("a").expect("a").push(10);
-        assert_eq!(live.remove("b"), Some(vec![2]));
+        assert!(live.remove("b"));
+        assert!(!live.remove("b"));
+        assert!(!live.contains_key("b"));
         assert_eq!(snapshot.get("a"), Some(&vec![1]));
         assert_eq!(snapshot["b"], vec![2]);
         assert_eq!(

@@ -15,6 +15,9 @@ pub struct Kind {
     pub namespaced: bool,
 }
 
+/// Where every etcd key starts (`--etcd-prefix`, `/registry` by default).
+pub const REGISTRY: &str = "/registry/";
+
 impl Kind {
     /// `v1` or `apps/v1`, as `apiVersion` spells it.
     pub fn api_version(&self) -> String {
@@ -54,7 +57,7 @@ impl Kind {
     /// (`pkg/kubeapiserver/default_storage_factory_builder.go`); podflow uses
     /// the resource name, which is what upstream does for every kind it serves.
     pub fn key_prefix(&self) -> String {
-        ["/registry/", self.resource, "/"].concat()
+        [REGISTRY, self.resource, "/"].concat()
     }
 
     /// Finds a kind by `kind` name, plural, singular or kubectl short name,

@@ -116,6 +116,26 @@ struct Halves {
     changes: Map<String, Value>,
 }
 
+impl Halves {
+    /// Files a field's nested halves, each only when it holds something.
+    fn put(&mut self, field: &str, deletions: Value, changes: Value) {
+        if !is_empty(&deletions) {
+            self.deletions.insert(field.to_owned(), deletions);
+        }
+        if !is_empty(&changes) {
+            self.changes.insert(field.to_owned(), changes);
+        }
+    }
+}
+
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.is_empty(),
+        Value::Array(list) => list.is_empty(),
+        _ => false,
+    }
+}
+
 /// The patch from `from` to `to`, split into its halves in one walk.
 fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
     let mut halves = Halves::default();
@@ -153,26 +173,6 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
         }
     }
     halves
-}
-
-impl Halves {
-    /// Files a field's nested halves, each only when it holds something.
-    fn put(&mut self, field: &str, deletions: Value, changes: Value) {
-        if !is_empty(&deletions) {
-            self.deletions.insert(field.to_owned(), deletions);
-        }
-        if !is_empty(&changes) {
-            self.changes.insert(field.to_owned(), changes);
-        }
-    }
-}
-
-fn is_empty(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => map.is_empty(),
-        Value::Array(list) => list.is_empty(),
-        _ => false,
-    }
 }
 
 /// The halves of a list that merges by `key`: changed elements carry only

@@ -153,20 +153,17 @@ fn container_requests(c: &Container, non_zero: bool) -> Resources {
 /// Whether two versions of a pod ask for the same resources: every field
 /// [`pod_requests`] reads is equal, so counts made for one hold for the other.
 pub fn same_requests(a: &Pod, b: &Pod) -> bool {
-    fn asks(c: &Container) -> (Option<&ResourceRequirements>, Option<&str>) {
-        (c.resources.as_ref(), c.restart_policy.as_deref())
+    fn asks(
+        list: &[Container],
+    ) -> impl Iterator<Item = (Option<&ResourceRequirements>, Option<&str>)> {
+        list.iter()
+            .map(|c| (c.resources.as_ref(), c.restart_policy.as_deref()))
     }
     match (a.spec.as_ref(), b.spec.as_ref()) {
         (Some(a), Some(b)) => {
-            a.containers
-                .iter()
-                .map(asks)
-                .eq(b.containers.iter().map(asks))
-                && (a.init_containers.iter().flatten().map(asks)).eq(b
-                    .init_containers
-                    .iter()
-                    .flatten()
-                    .map(asks))
+            asks(&a.containers).eq(asks(&b.containers))
+                && asks(a.init_containers.as_deref().unwrap_or_default())
+                    .eq(asks(b.init_containers.as_deref().unwrap_or_default()))
                 && a.resources == b.resources
                 && a.overhead == b.overhead
         }

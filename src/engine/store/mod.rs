@@ -19,6 +19,7 @@ use std::sync::Arc;
 use imbl::ordmap::DiffItem;
 use imbl::{OrdMap, Vector};
 
+use crate::model::kinds::REGISTRY;
 use crate::model::{Kind, Object};
 
 /// How many of the latest changes the store keeps for watches to replay.
@@ -113,15 +114,15 @@ pub struct Delta {
 /// The etcd key of an object: `/registry/pods/default/nginx`, `/registry/nodes/node-1`.
 pub fn key_for(kind: &Kind, namespace: Option<&str>, name: &str) -> String {
     match namespace {
-        Some(ns) if kind.namespaced => ["/registry/", kind.resource, "/", ns, "/", name].concat(),
-        _ => ["/registry/", kind.resource, "/", name].concat(),
+        Some(ns) if kind.namespaced => [REGISTRY, kind.resource, "/", ns, "/", name].concat(),
+        _ => [REGISTRY, kind.resource, "/", name].concat(),
     }
 }
 
 /// The key prefix of every object of `kind` (in `namespace`, when given).
 pub fn prefix_for(kind: &Kind, namespace: Option<&str>) -> String {
     match namespace {
-        Some(ns) if kind.namespaced => ["/registry/", kind.resource, "/", ns, "/"].concat(),
+        Some(ns) if kind.namespaced => [REGISTRY, kind.resource, "/", ns, "/"].concat(),
         _ => kind.key_prefix(),
     }
 }
