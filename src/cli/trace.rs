@@ -136,13 +136,11 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
     let mut out = BufWriter::new(stdout.lock());
     let written = match args.format {
         // JSON lines are written as the engine makes them: a run of 10,000
-        // Pods never holds its million records, nor its final objects' JSON.
+        // Pods never holds its million records; the final record shares the
+        // store's objects and writes each from its typed form.
         Format::Jsonl => engine
             .run_until_with(until, |records| export::jsonl::write(&mut out, &records))
-            .and_then(|()| {
-                let (seq, t_ms, objects) = engine.final_parts();
-                export::jsonl::write_final(&mut out, seq, t_ms, objects)
-            }),
+            .and_then(|()| export::jsonl::write(&mut out, &[engine.final_record()])),
         // Text aligns its columns over the whole trace; Mermaid declares its
         // participants first: both take the trace whole.
         Format::Text => export::text::write(&mut out, &whole_trace(&mut engine, until)),

@@ -17,7 +17,7 @@ use super::kubelet::{Kubelet, Registry};
 use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
-use super::store::{Store, WatchEvent, WatchFilter, key_for, prefix_for};
+use super::store::{Store, WatchEvent, WatchFilter, key_for};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
 use crate::model::Object;
@@ -265,14 +265,7 @@ impl Engine {
             });
         }
         for sub in &subs {
-            let filter = &sub.filter;
-            let prefix = prefix_for(filter.kind, filter.namespace.as_deref());
-            let listed: Vec<Arc<Object>> = self
-                .store
-                .range(&prefix)
-                .filter(|(_, e)| filter.matches(&e.object))
-                .map(|(_, e)| Arc::clone(&e.object))
-                .collect();
+            let listed = self.store.list(&sub.filter);
             match &sub.watcher {
                 ComponentId::Scheduler => self.scheduler.initial_list(&listed),
                 ComponentId::Kubelet(node) => {
@@ -531,25 +524,21 @@ impl Engine {
         ])
     }
 
-    /// The `final` record: every object in the store, as Kubernetes JSON.
+    /// The `final` record: every object in the store.
     pub fn final_record(&mut self) -> TraceRecord {
-        let (seq, t_ms, objects) = self.final_parts();
-        TraceRecord {
-            seq,
-            t_ms,
-            body: Record::Final {
-                objects: objects.map(Object::to_json).collect(),
-            },
-        }
-    }
-
-    /// The `final` record's `seq` and `t_ms`, and its objects one at a time,
-    /// for a writer that streams them rather than holding them all.
-    pub fn final_parts(&mut self) -> (u64, u64, impl Iterator<Item = &Object> + '_) {
         let seq = self.seq;
         self.seq += 1;
-        let objects = self.store.iter().map(|(_, e)| &*e.object);
-        (seq, self.now.as_millis(), objects)
+        TraceRecord {
+            seq,
+            t_ms: self.now.as_millis(),
+            body: Record::Final {
+                objects: self
+                    .store
+                    .iter()
+                    .map(|(_, e)| Arc::clone(&e.object))
+                    .collect(),
+            },
+        }
     }
 
     /// The API server handles a request; the answer and the watch events it

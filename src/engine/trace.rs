@@ -1,7 +1,11 @@
 //! `TraceRecord`: the one vocabulary every view reads (CONTRACT.md, `--format jsonl`).
 
-use serde::Serialize;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
 use serde_json::Value;
+
+use crate::model::Object;
 
 /// One record of the trace: a sequence number, a simulated time and what happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,8 +48,17 @@ pub enum Record {
         node: Option<String>,
         line: String,
     },
-    /// The last record: every object in the store.
-    Final { objects: Vec<Value> },
+    /// The last record: every object in the store, shared with it (written
+    /// as each typed object serializes, one at a time).
+    Final {
+        #[serde(serialize_with = "typed_objects")]
+        objects: Vec<Arc<Object>>,
+    },
+}
+
+/// The `final` record's objects, each as its typed object serializes.
+fn typed_objects<S: Serializer>(objects: &[Arc<Object>], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(objects.iter().map(|object| &**object))
 }
 
 /// One step inside a component (`authentication`, `filter`, `sandbox`, ...).

@@ -34,6 +34,16 @@ macro_rules! objects {
             $($variant($variant),)*
         }
 
+        /// Serialized as its typed object: `apiVersion` and `kind` first, then
+        /// the fields in k8s-openapi's (alphabetical) order.
+        impl serde::Serialize for Object {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Object::$variant(o) => o.serialize(serializer),)*
+                }
+            }
+        }
+
         $(impl Variant for $variant {
             fn of(object: &Object) -> Option<&Self> {
                 match object {
@@ -72,20 +82,10 @@ macro_rules! objects {
                 }
             }
 
-            /// The object as Kubernetes JSON (`apiVersion`, `kind`, `metadata`, ...).
+            /// The object as Kubernetes JSON (`apiVersion`, `kind`, `metadata`, ...),
+            /// its keys sorted as `kubectl get -o json` prints them.
             pub fn to_json(&self) -> Value {
-                let value = match self {
-                    $(Object::$variant(o) => serde_json::to_value(o),)*
-                };
-                value.expect("k8s-openapi types always serialize")
-            }
-
-            /// Writes the object's JSON (the bytes of [`Object::to_json`]'s
-            /// value) straight from the typed object, without the `Value`.
-            pub fn write_json(&self, out: impl std::io::Write) -> serde_json::Result<()> {
-                match self {
-                    $(Object::$variant(o) => serde_json::to_writer(out, o),)*
-                }
+                serde_json::to_value(self).expect("k8s-openapi types always serialize")
             }
 
             /// Reads JSON of the given kind into the typed object.

@@ -4,7 +4,26 @@
 //! milliseconds written as seconds (at most three decimals), so the same
 //! recording is always the same bytes; the header has no `timestamp`.
 
+use serde::Serialize;
 use serde_json::json;
+
+/// The header line, its fields in the order asciinema writes them.
+#[derive(Serialize)]
+struct Header<'a> {
+    version: u8,
+    width: u16,
+    height: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    env: Env,
+}
+
+/// The header's `env`.
+#[derive(Serialize)]
+struct Env {
+    #[serde(rename = "TERM")]
+    term: &'static str,
+}
 
 /// A cast being written.
 #[derive(Debug, Clone)]
@@ -17,11 +36,16 @@ pub struct Cast {
 impl Cast {
     /// A cast of a `width`×`height` terminal, with an optional title.
     pub fn new(width: u16, height: u16, title: Option<&str>) -> Cast {
-        let mut header = json!({"version": 2, "width": width, "height": height});
-        if let Some(title) = title {
-            header["title"] = json!(title);
-        }
-        header["env"] = json!({"TERM": "xterm-256color"});
+        let header = Header {
+            version: 2,
+            width,
+            height,
+            title,
+            env: Env {
+                term: "xterm-256color",
+            },
+        };
+        let header = serde_json::to_string(&header).expect("a cast header always serializes");
         Cast {
             out: format!("{header}\n"),
             last_ms: 0,

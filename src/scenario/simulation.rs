@@ -76,7 +76,7 @@ impl Simulation {
         let mut value = node.to_json();
         if let Value::Object(map) = &mut value {
             for key in ["apiVersion", "kind", "metadata"] {
-                map.shift_remove(key);
+                map.remove(key);
             }
         }
         serde_path_to_error::deserialize::<_, Simulation>(value).map_err(|e| {

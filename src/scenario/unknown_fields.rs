@@ -14,7 +14,9 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 /// The paths present in `input` but absent from `typed` (the input decoded into
-/// its Kubernetes type and encoded again), in input order, formatted as the API
+/// its Kubernetes type and encoded again), in the order of the JSON kubectl
+/// sends (keys sorted: `sigs.k8s.io/yaml` converts YAML by way of a Go map,
+/// which `encoding/json` writes sorted), formatted as the API
 /// server formats them: `spec.containers[0].imagePullPolicyy`. Explicit nulls are
 /// ignored, as Go's decoder ignores them.
 pub fn unknown_fields(input: &Value, typed: &Value) -> Vec<String> {
@@ -82,7 +84,7 @@ mod tests {
             (
                 json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s", "app": "web"},
                        "spec": {"ports": [{"port": 80}]}, "extra": 1}),
-                vec!["metadata.app", "extra"],
+                vec!["extra", "metadata.app"],
             ),
             (
                 json!({"apiVersion": "v1", "kind": "Pod",

@@ -66,7 +66,7 @@ pub fn kubectl_output(records: &[TraceRecord]) -> Vec<String> {
 /// The objects of the `final` record.
 pub fn final_objects(records: &[TraceRecord]) -> Vec<serde_json::Value> {
     match records.last().map(|r| &r.body) {
-        Some(Record::Final { objects }) => objects.clone(),
+        Some(Record::Final { objects }) => objects.iter().map(|o| o.to_json()).collect(),
         _ => panic!("the last record is not `final`"),
     }
 }

@@ -247,8 +247,8 @@ pub fn two_way(original: &Value, modified: &Value) -> Value {
     merged(deletions, changes)
 }
 
-/// One patch of two: the deletions first, then the changes merged in
-/// (objects field by field, lists one after the other), as
+/// One patch of two: the changes merged into the deletions (objects field
+/// by field, a list's deletions before its changes), as
 /// `CreateThreeWayMergePatch` merges its halves.
 fn merged(deletions: Map<String, Value>, changes: Map<String, Value>) -> Value {
     let mut target = Value::Object(deletions);
@@ -344,10 +344,10 @@ mod tests {
     }
 
     #[test]
-    fn two_way_puts_deletions_first_then_changes() {
-        // The halves merge as `CreateThreeWayMergePatch` merges them: the
-        // deletion half's fields first (gone fields, then objects and lists
-        // holding deletions), changes merged into them, new fields after.
+    fn two_way_lists_deletions_before_changes_and_sorts_fields() {
+        // The halves merge as `CreateThreeWayMergePatch` merges them: a list's
+        // deletions come before its changes. Fields come out sorted, as Go's
+        // `encoding/json` writes the patch's map.
         let old = json!({"a": 1, "b": {"x": 1, "y": 2},
             "containers": [{"name": "p", "v": 1, "w": 2}, {"name": "q"}], "d": "same"});
         let new = json!({"b": {"x": 2},
@@ -355,7 +355,7 @@ mod tests {
         let patch = two_way(&old, &new);
         assert_eq!(
             patch.to_string(),
-            r#"{"a":null,"b":{"y":null,"x":2},"containers":[{"w":null,"name":"p"},{"$patch":"delete","name":"q"},{"v":3,"name":"p"},{"name":"r"}],"e":5}"#
+            r#"{"a":null,"b":{"x":2,"y":null},"containers":[{"name":"p","w":null},{"$patch":"delete","name":"q"},{"name":"p","v":3},{"name":"r"}],"e":5}"#
         );
         let mut result = old.clone();
         apply(&mut result, &patch);

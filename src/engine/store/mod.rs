@@ -168,6 +168,25 @@ impl Store {
             .take_while(move |(k, _)| k.starts_with(prefix))
     }
 
+    /// The objects `filter` sees, in key order: the initial list of a watch.
+    /// A watch pinned to one name reads that key alone, as the API server
+    /// serves `fieldSelector=metadata.name=` from its watch cache's index, so
+    /// 1,000 kubelets listing their own Node read 1,000 keys, not a million.
+    pub fn list(&self, filter: &WatchFilter) -> Vec<Arc<Object>> {
+        let seen = |entry: &Entry| {
+            filter
+                .matches(&entry.object)
+                .then(|| Arc::clone(&entry.object))
+        };
+        if let Some(key) = filter.pinned_key() {
+            return self.get(&key).and_then(seen).into_iter().collect();
+        }
+        let prefix = prefix_for(filter.kind, filter.namespace.as_deref());
+        self.range(&prefix)
+            .filter_map(|(_, entry)| seen(entry))
+            .collect()
+    }
+
     /// Every entry, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
         self.entries.iter()

@@ -60,9 +60,26 @@ impl WatchFilter {
         self
     }
 
+    /// The object a `metadata.name=` term pins this watch to, as its etcd key,
+    /// when the filter says enough to know the key (a namespaced kind needs
+    /// its namespace).
+    pub fn pinned_key(&self) -> Option<String> {
+        let name = self
+            .fields
+            .iter()
+            .find(|(field, _)| field == "metadata.name")
+            .map(|(_, value)| value.as_str())?;
+        if self.kind.namespaced && self.namespace.is_none() {
+            return None;
+        }
+        Some(super::key_for(self.kind, self.namespace.as_deref(), name))
+    }
+
     /// Whether `object` is one this watcher sees.
     pub fn matches(&self, object: &Object) -> bool {
-        object.kind() == self.kind
+        // Kinds are statics of one table, so the same kind is usually the same
+        // address; comparing the names is the fallback.
+        (std::ptr::eq(object.kind(), self.kind) || object.kind() == self.kind)
             && self
                 .namespace
                 .as_deref()

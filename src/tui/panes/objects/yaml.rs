@@ -204,7 +204,7 @@ mod tests {
     }
 
     #[test]
-    fn prints_block_yaml_in_the_objects_order() {
+    fn prints_block_yaml_with_fields_sorted_as_kubectl_does() {
         let pod = json!({
             "apiVersion": "v1",
             "kind": "Pod",
@@ -221,31 +221,31 @@ mod tests {
 apiVersion: v1
 kind: Pod
 metadata:
-  name: nginx
+  creationTimestamp: \"2026-11-30T02:20:30Z\"
   labels:
     app: nginx
-  creationTimestamp: \"2026-11-30T02:20:30Z\"
+  name: nginx
 spec:
   containers:
-  - name: nginx
-    image: nginx:1.27
-    ports:
-    - containerPort: 80
-    args:
+  - args:
     - \"-g\"
     - daemon off;
-  tolerations: []
-  nodeSelector: {}
+    image: nginx:1.27
+    name: nginx
+    ports:
+    - containerPort: 80
   matrix:
   - - 1
     - 2
+  nodeSelector: {}
+  tolerations: []
 status:
+  msg: \"a: b\"
+  multi: \"x\\ny\"
+  note: \"80\"
   phase: Pending
   podIP: 10.244.3.2
   ready: true
-  note: \"80\"
-  msg: \"a: b\"
-  multi: \"x\\ny\"
 ";
         assert_eq!(text(&pod), want);
     }
@@ -292,8 +292,8 @@ status:
             [
                 "metadata.resourceVersion",
                 "spec.nodeName",
-                "status.phase",
                 "status.conditions",
+                "status.phase",
                 "status.gone"
             ]
         );
@@ -315,13 +315,13 @@ status:
         .collect();
         let want = [
             ("spec:", false),
-            ("  nodeName: node-3", true),
             ("  containers:", false),
             ("  - name: nginx", false),
+            ("  nodeName: node-3", true),
             ("status:", false),
             ("  conditions:", true),
-            ("  - type: Ready", true),
-            ("    status: \"True\"", true),
+            ("  - status: \"True\"", true),
+            ("    type: Ready", true),
         ];
         let want: Vec<(String, bool)> = want.iter().map(|(t, c)| ((*t).to_owned(), *c)).collect();
         assert_eq!(marked, want);
