@@ -65,8 +65,12 @@ pub struct Summary {
     pub waiting: bool,
 }
 
-/// Every stored key's [`Summary`], in key order.
-pub type Summaries = OrdMap<String, Summary>;
+/// Every stored key's [`Summary`], in key order. The keys are shared: a
+/// change copies the path of map nodes down to its key, and copying a node
+/// of shared keys counts references instead of copying 64 strings (a seek
+/// across a few hundred changes of a 10,000-Pod run took 7 ms, most of it
+/// copying keys).
+pub type Summaries = OrdMap<Arc<str>, Summary>;
 
 /// The owner lists handed out, by a hash of their references.
 #[derive(Default)]
@@ -154,7 +158,7 @@ impl Index {
             store: store.clone(),
             summaries: store
                 .iter()
-                .map(|(key, entry)| (key.clone(), summary(interner, entry)))
+                .map(|(key, entry)| (Arc::from(key.as_str()), summary(interner, entry)))
                 .collect(),
         }
     }
@@ -171,7 +175,7 @@ impl Index {
         for (key, now) in changed {
             match now {
                 Some(entry) => {
-                    summaries.insert(key.to_owned(), summary(interner, entry));
+                    summaries.insert(Arc::from(key), summary(interner, entry));
                 }
                 None => {
                     summaries.remove(key);
@@ -353,11 +357,16 @@ mod tests {
             assert_eq!(index.summaries, fresh(&stores[at]), "at {at}");
         }
         let summaries = fresh(&stores[7]);
-        assert!(!summaries[&key("web-2")].waiting);
-        assert!(summaries[&key("web-1")].waiting);
-        assert!(!summaries.contains_key(&key("web-4")));
+        assert!(!summaries[key("web-2").as_str()].waiting);
+        assert!(summaries[key("web-1").as_str()].waiting);
+        assert!(!summaries.contains_key(key("web-4").as_str()));
         // One owner list serves every Pod of the ReplicaSet.
-        let owners = |name: &str| summaries[&key(name)].owners.clone().expect("owners");
+        let owners = |name: &str| {
+            summaries[key(name).as_str()]
+                .owners
+                .clone()
+                .expect("owners")
+        };
         assert!(Arc::ptr_eq(&owners("web-0"), &owners("web-5")));
         assert_eq!(
             owners("web-0")[0],

@@ -119,7 +119,7 @@ pub fn forest<'a>(
     let objects: Vec<(&'a str, &'a Summary)> = summaries
         .iter()
         .filter(|(k, _)| keep(k))
-        .map(|(k, s)| (k.as_str(), s))
+        .map(|(k, s)| (&**k, s))
         .collect();
     let mut owners_of = Owners {
         store,

@@ -51,14 +51,17 @@ pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
     with_summaries(store, |summaries| {
         let waiting = summaries
-            .range(prefix.clone()..)
+            .range::<_, str>((
+                std::ops::Bound::Included(prefix.as_str()),
+                std::ops::Bound::Unbounded,
+            ))
             .take_while(|(key, _)| key.starts_with(&prefix))
             .filter(|(_, s)| s.waiting)
             .count();
         // Records name a pod by the tail of its key, `ns/name`.
         let waits = |pod: &str| {
             summaries
-                .get(&format!("{prefix}{pod}"))
+                .get(format!("{prefix}{pod}").as_str())
                 .is_some_and(|s| s.waiting)
         };
         place_counts(waiting, waits, records)
