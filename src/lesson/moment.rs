@@ -134,7 +134,7 @@ fn pods_in_phase(store: &Store, phase: &str) -> Vec<String> {
                     == phase
             })
         })
-        .map(|(k, _)| k.clone())
+        .map(|(k, _)| k.to_owned())
         .collect()
 }
 

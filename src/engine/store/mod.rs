@@ -14,6 +14,7 @@ mod watch;
 
 pub use watch::{EventType, WatchEvent, WatchFilter, field_value};
 
+use std::ops::Bound;
 use std::sync::Arc;
 
 use imbl::ordmap::DiffItem;
@@ -84,7 +85,10 @@ pub enum StoreError {
 pub struct Store {
     revision: u64,
     compacted: u64,
-    entries: OrdMap<String, Entry>,
+    /// The keys are shared: a write copies the path of map nodes down to
+    /// its key (a snapshot keeps the old path), and a copied node counts
+    /// its keys' references instead of copying 64 strings.
+    entries: OrdMap<Arc<str>, Entry>,
     history: Vector<Change>,
     /// How many changes `history` keeps ([`HISTORY_WINDOW`] but in tests).
     window: usize,
@@ -104,7 +108,7 @@ impl Default for Store {
 #[derive(Debug, Clone, Default)]
 pub struct Delta {
     /// Each changed key with its new entry (`None`: removed), in key order.
-    changes: Vec<(String, Option<Entry>)>,
+    changes: Vec<(Arc<str>, Option<Entry>)>,
     /// The watch history's new changes.
     appended: Vec<Change>,
     revision: u64,
@@ -162,9 +166,10 @@ impl Store {
     }
 
     /// Every entry whose key starts with `prefix`, in key order.
-    pub fn range<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a String, &'a Entry)> {
+    pub fn range<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Entry)> {
         self.entries
-            .range(prefix.to_owned()..)
+            .range::<_, str>((Bound::Included(prefix), Bound::Unbounded))
+            .map(|(k, e)| (&**k, e))
             .take_while(move |(k, _)| k.starts_with(prefix))
     }
 
@@ -188,7 +193,13 @@ impl Store {
     }
 
     /// Every entry, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        self.entries.iter().map(|(k, e)| (&**k, e))
+    }
+
+    /// [`Store::iter`] with the keys as the store shares them, for an index
+    /// keyed like the store.
+    pub fn shared_iter(&self) -> impl Iterator<Item = (&Arc<str>, &Entry)> {
         self.entries.iter()
     }
 
@@ -200,12 +211,20 @@ impl Store {
         &'a self,
         other: &'a Store,
     ) -> impl Iterator<Item = (&'a str, Option<&'a Entry>)> {
+        self.shared_diff(other).map(|(key, entry)| (&**key, entry))
+    }
+
+    /// [`Store::diff`] with the keys as the store shares them.
+    pub fn shared_diff<'a>(
+        &'a self,
+        other: &'a Store,
+    ) -> impl Iterator<Item = (&'a Arc<str>, Option<&'a Entry>)> {
         self.entries.diff(&other.entries).map(|item| match item {
             DiffItem::Add(key, new)
             | DiffItem::Update {
                 new: (key, new), ..
-            } => (key.as_str(), Some(new)),
-            DiffItem::Remove(key, _) => (key.as_str(), None),
+            } => (key, Some(new)),
+            DiffItem::Remove(key, _) => (key, None),
         })
     }
 
@@ -214,8 +233,8 @@ impl Store {
     pub fn delta_from(&self, older: &Store) -> Delta {
         Delta {
             changes: older
-                .diff(self)
-                .map(|(key, entry)| (key.to_owned(), entry.cloned()))
+                .shared_diff(self)
+                .map(|(key, entry)| (Arc::clone(key), entry.cloned()))
                 .collect(),
             appended: (self.first_after(older.revision)..self.history.len())
                 .map(|i| self.history[i].clone())
@@ -231,10 +250,10 @@ impl Store {
         for (key, entry) in &delta.changes {
             match entry {
                 Some(entry) => {
-                    self.entries.insert(key.clone(), entry.clone());
+                    self.entries.insert(Arc::clone(key), entry.clone());
                 }
                 None => {
-                    self.entries.remove(key);
+                    self.entries.remove(&**key);
                 }
             }
         }
@@ -269,7 +288,7 @@ impl Store {
             mod_revision: rev,
             version: 1,
         };
-        self.entries.insert(key.to_owned(), entry);
+        self.entries.insert(Arc::from(key), entry);
         self.record(Change {
             revision: rev,
             key: key.to_owned(),
@@ -304,15 +323,15 @@ impl Store {
         self.revision += 1;
         let rev = self.revision;
         let object = Arc::new(stamp(object, rev));
-        self.entries.insert(
-            key.to_owned(),
-            Entry {
+        // The key stays the one stored: only the entry is replaced.
+        if let Some(entry) = self.entries.get_mut(key) {
+            *entry = Entry {
                 object: Arc::clone(&object),
                 create_revision,
                 mod_revision: rev,
                 version,
-            },
-        );
+            };
+        }
         self.record(Change {
             revision: rev,
             key: key.to_owned(),

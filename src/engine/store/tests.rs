@@ -88,7 +88,7 @@ fn range_lists_one_prefix_in_key_order() {
         .unwrap();
     let names: Vec<_> = store
         .range("/registry/pods/default/")
-        .map(|(k, _)| k.clone())
+        .map(|(k, _)| k.to_owned())
         .collect();
     assert_eq!(names, [key("a"), key("b"), key("c")]);
 }

@@ -157,8 +157,8 @@ impl Index {
         Index {
             store: store.clone(),
             summaries: store
-                .iter()
-                .map(|(key, entry)| (Arc::from(key.as_str()), summary(interner, entry)))
+                .shared_iter()
+                .map(|(key, entry)| (Arc::clone(key), summary(interner, entry)))
                 .collect(),
         }
     }
@@ -167,7 +167,7 @@ impl Index {
     /// from this one in most keys.
     fn moved_to(&self, store: &Store, interner: &mut Interner) -> Index {
         let limit = (store.len().max(self.store.len()) / REBUILD_SHARE).max(SMALL_DIFF);
-        let changed: Vec<_> = self.store.diff(store).take(limit + 1).collect();
+        let changed: Vec<_> = self.store.shared_diff(store).take(limit + 1).collect();
         if changed.len() > limit {
             return Index::new(store, interner);
         }
@@ -175,10 +175,10 @@ impl Index {
         for (key, now) in changed {
             match now {
                 Some(entry) => {
-                    summaries.insert(Arc::from(key), summary(interner, entry));
+                    summaries.insert(Arc::clone(key), summary(interner, entry));
                 }
                 None => {
-                    summaries.remove(key);
+                    summaries.remove(&**key);
                 }
             }
         }

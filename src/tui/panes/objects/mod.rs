@@ -159,7 +159,7 @@ impl Model {
             tree::Forest::flat(
                 store
                     .iter()
-                    .map(|(key, _)| key.as_str())
+                    .map(|(key, _)| key)
                     .filter(|key| filter_matches(&filter, &[key])),
             )
         };
