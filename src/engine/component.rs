@@ -156,7 +156,7 @@ impl<'a> Cx<'a> {
 
     /// Records a `core/v1` Event.
     pub fn event(&mut self, event: EventRecord) {
-        self.records.push(Record::Event(event));
+        self.records.push(Record::Event(Box::new(event)));
     }
 }
 

@@ -817,12 +817,12 @@ impl Comp<'_> {
 
 /// The `watch` record of an event reaching a watcher.
 fn watch_record(to: &ComponentId, event: &WatchEvent) -> Record {
-    Record::Watch(super::trace::WatchRecord {
+    Record::Watch(Box::new(super::trace::WatchRecord {
         watcher: to.to_string(),
         event_type: event.event_type.as_str().into(),
         resource: event.object.kind().resource.into(),
         namespace: event.object.namespace().map(str::to_owned),
         name: event.object.name().into(),
         resource_version: event.revision.to_string(),
-    })
+    }))
 }

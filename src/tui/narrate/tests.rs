@@ -36,7 +36,7 @@ fn log(component: &str, line: &str) -> TraceRecord {
 }
 
 fn event(reason: &str, message: &str) -> TraceRecord {
-    rec(Record::Event(EventRecord {
+    rec(Record::Event(Box::new(EventRecord {
         event_type: "Normal".into(),
         reason: reason.into(),
         message: message.into(),
@@ -47,7 +47,7 @@ fn event(reason: &str, message: &str) -> TraceRecord {
             field_path: Some("spec.containers{nginx}".into()),
         },
         source: "kubelet".into(),
-    }))
+    })))
 }
 
 /// One record of every kind, every stage the engine emits, and the message,
@@ -322,14 +322,14 @@ fn samples() -> Vec<TraceRecord> {
         "kube-controller-manager",
     ] {
         for t in ["ADDED", "MODIFIED", "DELETED"] {
-            out.push(rec(Record::Watch(WatchRecord {
+            out.push(rec(Record::Watch(Box::new(WatchRecord {
                 watcher: watcher.into(),
                 event_type: t.into(),
                 resource: "pods".into(),
                 namespace: Some("default".into()),
                 name: "nginx".into(),
                 resource_version: "59".into(),
-            })));
+            }))));
         }
     }
     for (reason, message) in [
