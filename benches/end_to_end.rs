@@ -26,6 +26,7 @@ fn peak_mib() -> Option<u64> {
 }
 
 fn main() {
+    podflow::memory::no_huge_pages();
     let replicas = common::env_or("PODFLOW_BENCH_REPLICAS", 2_000);
     let nodes = replicas.div_ceil(10);
     let mut engine = common::deployment_engine(nodes, ZONES, replicas);

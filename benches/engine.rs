@@ -6,6 +6,7 @@ use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
 use podflow::engine::engine::{Engine, Until};
 
 fn main() {
+    podflow::memory::no_huge_pages();
     divan::main();
 }
 

@@ -14,6 +14,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 fn main() {
+    podflow::memory::no_huge_pages();
     divan::main();
 }
 

@@ -50,6 +50,7 @@ fn cluster() -> Vec<Arc<Object>> {
 }
 
 fn main() {
+    podflow::memory::no_huge_pages();
     let objects = cluster();
     let mut best = f64::MAX;
     for _ in 0..3 {

@@ -85,6 +85,7 @@ fn framed(app: &mut App, targets: &[usize], width: u16, height: u16) -> Vec<Dura
 }
 
 fn main() {
+    podflow::memory::no_huge_pages();
     let replicas = common::env_or("PODFLOW_BENCH_REPLICAS", REPLICAS);
     let nodes = common::env_or("PODFLOW_BENCH_NODES", NODES);
     let started = Instant::now();

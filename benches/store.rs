@@ -237,6 +237,7 @@ fn fan_out(watches: &Watches) -> FanOut {
 }
 
 fn main() {
+    podflow::memory::no_huge_pages();
     let best = (0..3).map(|_| writes()).min().expect("three runs");
     println!(
         "store: {} writes/s ({WRITES} Pod writes: {PODS} creates, {} updates, in {:.3} s, best of 3)",

@@ -6,6 +6,7 @@ pub mod command;
 pub mod engine;
 pub mod export;
 pub mod lesson;
+pub mod memory;
 pub mod model;
 pub mod record;
 pub mod scenario;

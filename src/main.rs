@@ -10,5 +10,6 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    podflow::memory::no_huge_pages();
     podflow::cli::main()
 }
