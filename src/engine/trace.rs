@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::Object;
@@ -51,15 +51,7 @@ pub enum Record {
     },
     /// The last record: every object in the store, shared with it (written
     /// as each typed object serializes, one at a time).
-    Final {
-        #[serde(serialize_with = "typed_objects")]
-        objects: Vec<Arc<Object>>,
-    },
-}
-
-/// The `final` record's objects, each as its typed object serializes.
-fn typed_objects<S: Serializer>(objects: &[Arc<Object>], serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(objects.iter().map(|object| &**object))
+    Final { objects: Vec<Arc<Object>> },
 }
 
 /// One step inside a component (`authentication`, `filter`, `sandbox`, ...).

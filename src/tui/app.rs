@@ -62,8 +62,6 @@ pub struct App {
     pub panes: BTreeMap<PaneId, PaneState>,
     /// A one-line message for the status bar (a command's error, say).
     pub notice: Option<String>,
-    /// A line that says what podflow simplifies (shown in the help).
-    pub simplified: &'static str,
     /// The animation frame within the current step while playing.
     frame: u8,
     /// The lesson being played, if any.
@@ -98,7 +96,6 @@ impl App {
                 .map(|p| (p, PaneState::default()))
                 .collect(),
             notice: None,
-            simplified: crate::tui::SIMPLIFIED,
             frame: 0,
             lesson: None,
             picker: None,

@@ -22,5 +22,9 @@ mod tests;
 pub mod theme;
 pub mod wrap;
 
-/// What podflow simplifies against real Kubernetes, in one line (the README has the list).
-pub const SIMPLIFIED: &str = "Simplified: containers run until stopped (no commands, probes or restarts yet); no controllers or preemption yet; events are not stored in etcd.";
+/// What podflow simplifies against real Kubernetes, in one line (English,
+/// Chinese); the README's "Simplified against real Kubernetes" has the list.
+pub const SIMPLIFIED: (&str, &str) = (
+    "Simplified (the README lists it all): containers run a small shell; Events stay out of etcd; etcd keeps its last 4,096 changes.",
+    "简化之处（完整列表见 README）：容器运行小型 shell；Event 不存入 etcd；etcd 只保留最近 4,096 次变更。",
+);

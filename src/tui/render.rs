@@ -274,7 +274,10 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .collect();
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled(
-        format!(" {}", app.simplified),
+        format!(
+            " {}",
+            app.lang.pick(super::SIMPLIFIED.0, super::SIMPLIFIED.1)
+        ),
         theme.dim,
     )));
     Paragraph::new(lines)

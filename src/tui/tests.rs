@@ -154,6 +154,21 @@ fn focus_zoom_help_language_theme() {
 }
 
 #[test]
+fn the_help_says_what_is_simplified_in_the_language_shown() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::ToggleHelp);
+    let text = buffer_text(&draw(&app, 200, 50));
+    assert!(
+        text.contains("Simplified (the README lists it all)"),
+        "{text}"
+    );
+    assert!(text.contains("Events stay out of etcd"), "{text}");
+    app.update(Action::ToggleLang);
+    let text = buffer_text(&draw(&app, 200, 50));
+    assert!(text.contains("简化之处"), "{text}");
+}
+
+#[test]
 fn the_command_bar_collects_a_line_and_runs_it() {
     let mut app = app(nginx_timeline());
     app.update(Action::OpenCommand);

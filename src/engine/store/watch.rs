@@ -77,9 +77,7 @@ impl WatchFilter {
 
     /// Whether `object` is one this watcher sees.
     pub fn matches(&self, object: &Object) -> bool {
-        // Kinds are statics of one table, so the same kind is usually the same
-        // address; comparing the names is the fallback.
-        (std::ptr::eq(object.kind(), self.kind) || object.kind() == self.kind)
+        object.kind() == self.kind
             && self
                 .namespace
                 .as_deref()

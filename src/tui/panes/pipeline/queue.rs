@@ -10,6 +10,7 @@
 //! in no queue.
 
 use std::collections::HashMap;
+use std::ops::Bound;
 
 use crate::engine::store::{Store, prefix_for};
 use crate::engine::trace::{Record, TraceRecord};
@@ -51,10 +52,7 @@ pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
     with_summaries(store, |summaries| {
         let waiting = summaries
-            .range::<_, str>((
-                std::ops::Bound::Included(prefix.as_str()),
-                std::ops::Bound::Unbounded,
-            ))
+            .range::<_, str>((Bound::Included(prefix.as_str()), Bound::Unbounded))
             .take_while(|(key, _)| key.starts_with(&prefix))
             .filter(|(_, s)| s.waiting)
             .count();
