@@ -18,11 +18,15 @@ const CHECKPOINT_EVERY: usize = 64;
 /// spacing's worth of events.
 const MAX_CHECKPOINTS: usize = 8;
 
-/// Every this many marks, a mark keeps the store whole; the marks between
-/// keep what changed since the mark before. A whole store of a large run
-/// costs a copied path of map nodes per write (kilobytes), its changes a few
-/// entries; a view rebuilds its store from at most this many changes.
-const STORE_EVERY: usize = 32;
+/// A mark keeps the store whole once this many keys have changed since the
+/// last whole one (or [`WHOLE_AFTER_MARKS`] marks have passed); the marks
+/// between keep what changed since the mark before. A whole store of a large
+/// run costs a copied path of map nodes per write since the last (kilobytes
+/// each), its changes a few entries; a view rebuilds its store from at most
+/// this many changes. Tests space them closer, to have many in a short run.
+const WHOLE_AFTER_CHANGES: usize = if cfg!(test) { 8 } else { 128 };
+/// At most this many marks apart, whatever changed.
+const WHOLE_AFTER_MARKS: usize = if cfg!(test) { 32 } else { 1024 };
 
 /// The state after one engine event that produced records.
 #[derive(Debug, Clone)]
@@ -36,7 +40,8 @@ struct Mark {
 /// How a mark keeps its store.
 #[derive(Debug, Clone)]
 enum Kept {
-    Whole(Store),
+    /// Boxed: most marks keep changes, and a mark is as large as its largest kind.
+    Whole(Box<Store>),
     /// The changes since the mark before.
     Changes(Delta),
 }
@@ -48,6 +53,8 @@ pub struct Timeline {
     marks: Vec<Mark>,
     /// The store of the newest mark (what the next mark's changes are from).
     newest: Store,
+    /// (keys changed, marks) since the newest whole store.
+    since_whole: (usize, usize),
     /// (number of marks when taken, the engine then): the start, then every
     /// `checkpoint_every` marks.
     checkpoints: Vec<(usize, Engine)>,
@@ -100,13 +107,14 @@ impl Timeline {
     pub fn started(engine: Engine) -> Timeline {
         let start = Mark {
             first: 0,
-            store: Kept::Whole(engine.store().clone()),
+            store: Kept::Whole(Box::new(engine.store().clone())),
             now: engine.now(),
         };
         Timeline {
             records: Vec::new(),
             marks: vec![start],
             newest: engine.store().clone(),
+            since_whole: (0, 0),
             checkpoints: vec![(1, engine.clone())],
             checkpoint_every: CHECKPOINT_EVERY,
             until: Timeline::until_from(&engine),
@@ -140,11 +148,7 @@ impl Timeline {
             let first = self.records.len();
             self.records.extend(records);
             let store = self.engine.store().clone();
-            let kept = if self.marks.len().is_multiple_of(STORE_EVERY) {
-                Kept::Whole(store.clone())
-            } else {
-                Kept::Changes(store.delta_from(&self.newest))
-            };
+            let kept = self.keep(&store);
             self.newest = store;
             self.marks.push(Mark {
                 first,
@@ -154,6 +158,21 @@ impl Timeline {
             self.checkpoint();
         }
         self.complete
+    }
+
+    /// How the next mark keeps `store`: whole, when enough changed since the
+    /// last whole one; otherwise its changes since the newest mark.
+    fn keep(&mut self, store: &Store) -> Kept {
+        let delta = store.delta_from(&self.newest);
+        let (changes, marks) = &mut self.since_whole;
+        *changes += delta.len();
+        *marks += 1;
+        if *changes >= WHOLE_AFTER_CHANGES || *marks >= WHOLE_AFTER_MARKS {
+            self.since_whole = (0, 0);
+            Kept::Whole(Box::new(store.clone()))
+        } else {
+            Kept::Changes(delta)
+        }
     }
 
     /// Computes the rest of the run.
@@ -227,7 +246,7 @@ impl Timeline {
     /// the changes of the marks since.
     fn store_at(&self, at: usize) -> Store {
         let whole = (0..=at).rev().find_map(|m| match &self.marks[m].store {
-            Kept::Whole(store) => Some((m, store)),
+            Kept::Whole(store) => Some((m, store.as_ref())),
             Kept::Changes(_) => None,
         });
         let Some((from, whole)) = whole else {
@@ -240,6 +259,18 @@ impl Timeline {
             }
         }
         store
+    }
+
+    /// (keys changed, marks) from the last whole store up to mark `at`.
+    fn since_whole_at(&self, at: usize) -> (usize, usize) {
+        let mut since = (0, 0);
+        for mark in self.marks[..=at].iter().rev() {
+            match &mark.store {
+                Kept::Whole(_) => break,
+                Kept::Changes(delta) => since = (since.0 + delta.len(), since.1 + 1),
+            }
+        }
+        since
     }
 
     /// The simulated time at record `index` (clamped); the start's before
@@ -311,6 +342,7 @@ impl Timeline {
         self.records.truncate(kept_records);
         self.marks.truncate(keep);
         self.newest = self.store_at(keep - 1);
+        self.since_whole = self.since_whole_at(keep - 1);
         self.checkpoints.retain(|(n, _)| *n <= keep);
         self.submitted.push((keep, command.clone()));
         engine.submit(command);
@@ -323,7 +355,7 @@ impl Timeline {
 
 #[cfg(test)]
 mod tests {
-    use super::{CHECKPOINT_EVERY, MAX_CHECKPOINTS, STORE_EVERY, Timeline};
+    use super::{CHECKPOINT_EVERY, Kept, MAX_CHECKPOINTS, Timeline};
     use crate::engine::engine::Until;
     use crate::engine::store::Store;
     use crate::tui::testing::{engine, find, nginx_timeline, timeline};
@@ -359,7 +391,16 @@ mod tests {
         }
         let t = timeline(&steps, None);
         assert_eq!(t.marks.len(), stores.len());
-        assert!(stores.len() > 3 * STORE_EVERY, "{} marks", stores.len());
+        let wholes = t
+            .marks
+            .iter()
+            .filter(|m| matches!(m.store, Kept::Whole(_)))
+            .count();
+        assert!(
+            wholes > 3,
+            "{wholes} whole stores in {} marks",
+            stores.len()
+        );
         for (at, store) in stores.iter().enumerate() {
             assert!(same_store(&t.store_at(at), store), "mark {at}");
         }

@@ -18,7 +18,9 @@ fn deleted_keys(records: &[TraceRecord]) -> Vec<String> {
     records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.outcome == "delete" => s.key.clone(),
+            Record::Stage(s) if s.component == "etcd" && s.outcome == "delete" => {
+                s.extra().key.clone()
+            }
             _ => None,
         })
         .collect()
@@ -58,9 +60,9 @@ fn foreground_deletes_pods_then_the_replica_set_then_the_deployment() {
     let marked = records.iter().any(|r| match &r.body {
         Record::Stage(s)
             if s.stage == "persist"
-                && s.key.as_deref() == Some("/registry/deployments/default/web") =>
+                && s.extra().key.as_deref() == Some("/registry/deployments/default/web") =>
         {
-            s.object.as_ref().is_some_and(|o| {
+            s.extra().object.as_ref().is_some_and(|o| {
                 o["metadata"]["finalizers"] == serde_json::json!(["foregroundDeletion"])
                     && o["metadata"]["deletionTimestamp"].is_string()
                     && o["metadata"]["deletionGracePeriodSeconds"] == 0

@@ -17,9 +17,12 @@ fn persisted(records: &[TraceRecord], prefix: &str) -> Vec<Value> {
                 if s.component == "etcd"
                     && s.stage == "persist"
                     && s.outcome == "ok"
-                    && s.key.as_deref().is_some_and(|k| k.starts_with(prefix)) =>
+                    && s.extra()
+                        .key
+                        .as_deref()
+                        .is_some_and(|k| k.starts_with(prefix)) =>
             {
-                s.object.clone()
+                s.extra().object.clone()
             }
             _ => None,
         })

@@ -387,9 +387,9 @@ fn writes(records: &[TraceRecord]) -> Vec<(String, Option<serde_json::Value>)> {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
-                let key = s.key.clone()?;
-                match s.outcome.as_str() {
-                    "ok" => Some((key, s.object.clone())),
+                let key = s.extra().key.clone()?;
+                match &*s.outcome {
+                    "ok" => Some((key, s.extra().object.clone())),
                     "delete" => Some((key, None)),
                     _ => None,
                 }

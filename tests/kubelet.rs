@@ -43,7 +43,7 @@ fn stages_name_their_pod(records: &[TraceRecord]) {
         if let Record::Stage(s) = &r.body
             && s.component.starts_with("kubelet/")
         {
-            assert!(s.pod.is_some(), "{s:?}");
+            assert!(s.extra().pod.is_some(), "{s:?}");
             assert!(
                 [
                     "sandbox",
@@ -54,7 +54,7 @@ fn stages_name_their_pod(records: &[TraceRecord]) {
                     "probe",
                     "status"
                 ]
-                .contains(&s.stage.as_str()),
+                .contains(&&*s.stage),
                 "{s:?}"
             );
         }

@@ -89,7 +89,11 @@ fn every_apiserver_stage_names_the_request_path() {
     let stages: Vec<(String, Option<String>, Option<String>)> = records[post..]
         .iter()
         .map_while(|r| match &r.body {
-            Record::Stage(s) => Some((s.stage.clone(), s.phase.clone(), s.plugin.clone())),
+            Record::Stage(s) => Some((
+                s.stage.to_string(),
+                s.phase.as_deref().map(str::to_owned),
+                s.plugin.as_deref().map(str::to_owned),
+            )),
             Record::Message { .. } => Some(("message".into(), None, None)),
             _ => None,
         })
@@ -120,10 +124,13 @@ fn every_apiserver_stage_names_the_request_path() {
             _ => None,
         })
         .expect("the etcd write");
-    assert_eq!(persist.key.as_deref(), Some("/registry/pods/default/nginx"));
-    assert!(persist.revision.is_some());
     assert_eq!(
-        persist.object.as_ref().map(|o| o["kind"].clone()),
+        persist.extra().key.as_deref(),
+        Some("/registry/pods/default/nginx")
+    );
+    assert!(persist.extra().revision.is_some());
+    assert_eq!(
+        persist.extra().object.as_ref().map(|o| o["kind"].clone()),
         Some("Pod".into())
     );
 }

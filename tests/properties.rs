@@ -214,10 +214,10 @@ fn writes(records: &[TraceRecord]) -> Vec<(u64, String, Option<Value>)> {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
-                let key = s.key.clone()?;
-                let revision = s.revision?;
-                match s.outcome.as_str() {
-                    "ok" => Some((revision, key, s.object.clone())),
+                let key = s.extra().key.clone()?;
+                let revision = s.extra().revision?;
+                match &*s.outcome {
+                    "ok" => Some((revision, key, s.extra().object.clone())),
                     "delete" => Some((revision, key, None)),
                     _ => None,
                 }

@@ -102,7 +102,7 @@ fn the_control_plane_taint_keeps_pods_on_workers() {
     let control_plane = records.iter().find_map(|r| match &r.body {
         Record::Stage(s)
             if s.stage == "filter"
-                && s.node.as_deref() == Some("control-plane")
+                && s.extra().node.as_deref() == Some("control-plane")
                 && s.outcome == "fail" =>
         {
             Some(s.clone())
@@ -111,9 +111,12 @@ fn the_control_plane_taint_keeps_pods_on_workers() {
     });
     let stage = control_plane.expect("the control plane fails a filter");
     assert_eq!(stage.plugin.as_deref(), Some("TaintToleration"));
-    assert_eq!(stage.code.as_deref(), Some("UnschedulableAndUnresolvable"));
     assert_eq!(
-        stage.reason.as_deref(),
+        stage.extra().code.as_deref(),
+        Some("UnschedulableAndUnresolvable")
+    );
+    assert_eq!(
+        stage.extra().reason.as_deref(),
         Some("node(s) had untolerated taint(s)")
     );
 }
@@ -175,8 +178,8 @@ fn pods_spread_across_zones() {
         matches!(&r.body, Record::Stage(s) if s.stage == "filter"
             && s.plugin.as_deref() == Some("PodTopologySpread")
             && s.outcome == "fail"
-            && s.pod.as_deref() == Some("default/web-2")
-            && s.reason.as_deref() == Some("node(s) didn't match pod topology spread constraints"))
+            && s.extra().pod.as_deref() == Some("default/web-2")
+            && s.extra().reason.as_deref() == Some("node(s) didn't match pod topology spread constraints"))
     });
     assert!(refused, "PodTopologySpread's filter refused web-2 a node");
 }
@@ -301,7 +304,7 @@ fn a_higher_priority_pod_preempts_a_lower_one() {
     // Nominated while its victim terminated; the binding clears the nomination.
     let nominated = records.iter().any(|r| {
         matches!(&r.body, Record::Stage(s) if s.stage == "postfilter"
-            && s.outcome == "nominated" && s.node.as_deref() == Some(node))
+            && s.outcome == "nominated" && s.extra().node.as_deref() == Some(node))
     });
     assert!(nominated, "nominated to {node}");
     assert!(vip["status"]["nominatedNodeName"].is_null());
@@ -330,8 +333,8 @@ fn a_higher_priority_pod_preempts_a_lower_one() {
     // Before the delete, the victim got its DisruptionTarget condition.
     let patched = records.iter().any(|r| {
         matches!(&r.body, Record::Stage(s) if s.stage == "persist"
-            && s.key.as_deref() == Some(&*format!("/registry/pods/default/{}", deleted[0]))
-            && s.object.as_ref().is_some_and(|o| o["status"]["conditions"]
+            && s.extra().key.as_deref() == Some(&*format!("/registry/pods/default/{}", deleted[0]))
+            && s.extra().object.as_ref().is_some_and(|o| o["status"]["conditions"]
                 .as_array()
                 .is_some_and(|cs| cs.iter().any(|c| c["type"] == "DisruptionTarget"
                     && c["reason"] == "PreemptionByScheduler"))))
@@ -357,8 +360,10 @@ fn an_event_no_rejecting_plugin_cares_about_leaves_the_pod_waiting() {
     let queue: Vec<(String, String)> = records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Stage(s) if s.stage == "queue" && s.pod.as_deref() == Some("default/huge") => {
-                Some((s.outcome.clone(), s.detail.clone()))
+            Record::Stage(s)
+                if s.stage == "queue" && s.extra().pod.as_deref() == Some("default/huge") =>
+            {
+                Some((s.outcome.to_string(), s.detail.clone()))
             }
             _ => None,
         })

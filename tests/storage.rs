@@ -67,13 +67,13 @@ fn binding_stages(records: &[TraceRecord], pod: &str) -> Vec<(String, String, St
         .filter_map(|r| match &r.body {
             Record::Stage(s)
                 if s.component == "kube-scheduler"
-                    && s.pod.as_deref() == Some(pod)
+                    && s.extra().pod.as_deref() == Some(pod)
                     && (s.stage == "reserve" || s.stage == "prebind") =>
             {
                 Some((
-                    s.stage.clone(),
-                    s.plugin.clone().unwrap_or_default(),
-                    s.outcome.clone(),
+                    s.stage.to_string(),
+                    s.plugin.as_deref().unwrap_or_default().to_owned(),
+                    s.outcome.to_string(),
                 ))
             }
             _ => None,

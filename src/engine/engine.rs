@@ -332,7 +332,7 @@ impl Engine {
             });
             records.push(Record::Stage(Box::new(
                 Stage::new(
-                    &me,
+                    me.clone(),
                     "fault",
                     "partitioned",
                     format!(
@@ -353,7 +353,7 @@ impl Engine {
         });
         records.push(Record::Stage(Box::new(
             Stage::new(
-                &me,
+                me.clone(),
                 "fault",
                 "recovered",
                 format!(
@@ -513,7 +513,7 @@ impl Engine {
             "ok",
             format!("history up to revision {target} forgotten"),
         );
-        stage.revision = Some(target);
+        stage.extra_mut().revision = Some(target);
         self.stamp(vec![
             Record::Message {
                 from: "kube-apiserver".into(),

@@ -1,5 +1,6 @@
 //! `TraceRecord`: the one vocabulary every view reads (CONTRACT.md, `--format jsonl`).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -54,23 +55,40 @@ pub enum Record {
     Final { objects: Vec<Arc<Object>> },
 }
 
+/// A name from a fixed vocabulary (`kube-apiserver`, `admission`, `allow`),
+/// held without a copy; one made at run time (`kubelet/node-1`) is owned.
+pub type Name = Cow<'static, str>;
+
 /// One step inside a component (`authentication`, `filter`, `sandbox`, ...).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+///
+/// A large run keeps hundreds of thousands: the fields every stage has (and
+/// the phase and plugin most have) are inline, the rest in a box that most
+/// stages go without ([`StageExtra`]).
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Stage {
-    pub component: String,
-    pub stage: String,
-    pub outcome: String,
+    pub component: Name,
+    pub stage: Name,
+    pub outcome: Name,
     pub detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    pub phase: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub plugin: Option<String>,
+    pub plugin: Option<Name>,
+    /// Written after `plugin`, in [`StageExtra`]'s field order.
+    #[serde(flatten)]
+    extra: Option<Box<StageExtra>>,
+}
+
+/// What some stages add: the Pod, node, etcd key, status, score or work-queue
+/// item they concern.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct StageExtra {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
+    pub code: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,35 +111,79 @@ pub struct Stage {
     pub size: Option<u64>,
 }
 
+/// What a stage without extras reads.
+static NO_EXTRA: StageExtra = StageExtra {
+    pod: None,
+    node: None,
+    code: None,
+    reason: None,
+    raw: None,
+    score: None,
+    weight: None,
+    key: None,
+    revision: None,
+    object: None,
+    item: None,
+    size: None,
+};
+
+/// Equal when every field reads the same (an empty box is no box).
+impl PartialEq for Stage {
+    fn eq(&self, other: &Stage) -> bool {
+        self.component == other.component
+            && self.stage == other.stage
+            && self.outcome == other.outcome
+            && self.detail == other.detail
+            && self.phase == other.phase
+            && self.plugin == other.plugin
+            && self.extra() == other.extra()
+    }
+}
+
 impl Stage {
     /// A stage of `component` named `stage` with this outcome and detail.
-    pub fn new(component: &str, stage: &str, outcome: &str, detail: impl Into<String>) -> Stage {
+    pub fn new(
+        component: impl Into<Name>,
+        stage: impl Into<Name>,
+        outcome: impl Into<Name>,
+        detail: impl Into<String>,
+    ) -> Stage {
         Stage {
-            component: component.to_owned(),
-            stage: stage.to_owned(),
-            outcome: outcome.to_owned(),
+            component: component.into(),
+            stage: stage.into(),
+            outcome: outcome.into(),
             detail: detail.into(),
             ..Stage::default()
         }
     }
 
+    /// The Pod, node, key, ... the stage concerns (all `None` for most).
+    pub fn extra(&self) -> &StageExtra {
+        self.extra.as_deref().unwrap_or(&NO_EXTRA)
+    }
+
+    /// The extras to set.
+    pub fn extra_mut(&mut self) -> &mut StageExtra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
     /// With the Pod it concerns (`NS/NAME`).
     #[must_use]
     pub fn pod(mut self, pod: impl Into<String>) -> Stage {
-        self.pod = Some(pod.into());
+        self.extra_mut().pod = Some(pod.into());
         self
     }
 
     /// With the node it concerns.
     #[must_use]
     pub fn node(mut self, node: impl Into<String>) -> Stage {
-        self.node = Some(node.into());
+        self.extra_mut().node = Some(node.into());
         self
     }
 
     /// With the plugin that decided.
     #[must_use]
-    pub fn plugin(mut self, plugin: impl Into<String>) -> Stage {
+    pub fn plugin(mut self, plugin: impl Into<Name>) -> Stage {
         self.plugin = Some(plugin.into());
         self
     }
@@ -129,16 +191,18 @@ impl Stage {
     /// With the etcd key and revision it concerns.
     #[must_use]
     pub fn at_key(mut self, key: impl Into<String>, revision: u64) -> Stage {
-        self.key = Some(key.into());
-        self.revision = Some(revision);
+        let extra = self.extra_mut();
+        extra.key = Some(key.into());
+        extra.revision = Some(revision);
         self
     }
 
     /// With the work-queue key it concerns and the queue's (or cache's) size.
     #[must_use]
     pub fn queued(mut self, item: Option<&str>, size: usize) -> Stage {
-        self.item = item.map(str::to_owned);
-        self.size = u64::try_from(size).ok();
+        let extra = self.extra_mut();
+        extra.item = item.map(str::to_owned);
+        extra.size = u64::try_from(size).ok();
         self
     }
 }
@@ -264,5 +328,46 @@ mod tests {
     fn a_record_is_no_larger_than_a_message() {
         let record = std::mem::size_of::<TraceRecord>();
         assert!(record <= 96, "a TraceRecord takes {record} bytes");
+    }
+
+    /// Most of the 700,000 stages of that run have no extras: they cost
+    /// their names and detail, not a dozen empty options.
+    #[test]
+    fn a_stage_keeps_its_rare_fields_boxed() {
+        let stage = std::mem::size_of::<Stage>();
+        assert!(stage <= 160, "a Stage takes {stage} bytes");
+        let plain = Stage::new("kube-apiserver", "admission", "allow", "");
+        assert!(plain.extra.is_none());
+        assert!(
+            matches!(plain.component, Cow::Borrowed(_)),
+            "a fixed name is not copied"
+        );
+        let mut boxed = plain.clone();
+        boxed.extra_mut();
+        assert_eq!(plain, boxed, "an empty box reads as no box");
+        assert_eq!(plain.to_json_line_for_test(), boxed.to_json_line_for_test());
+    }
+
+    /// The extras are written where they were before they were boxed:
+    /// after `plugin`, in their own order (CONTRACT.md's stage fields).
+    #[test]
+    fn a_stage_writes_its_fields_in_the_contract_order() {
+        let mut stage = Stage::new("kube-scheduler", "score", "ok", "d")
+            .plugin("NodeResourcesFit")
+            .node("node-1")
+            .pod("default/web");
+        stage.phase = Some("score".into());
+        stage.extra_mut().score = Some(7);
+        stage.extra_mut().size = Some(1);
+        assert_eq!(
+            stage.to_json_line_for_test(),
+            r#"{"component":"kube-scheduler","stage":"score","outcome":"ok","detail":"d","phase":"score","plugin":"NodeResourcesFit","pod":"default/web","node":"node-1","score":7,"size":1}"#
+        );
+    }
+
+    impl Stage {
+        fn to_json_line_for_test(&self) -> String {
+            serde_json::to_string(self).unwrap()
+        }
     }
 }

@@ -126,8 +126,8 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
                 let text = escape(&format!("{code} {message}"));
                 writeln!(out, "    apiserver-->>{}: {text}", id(to))?;
             }
-            Record::Stage(stage) if declared.contains(&stage.component) => {
-                let what = match (&stage.plugin, &stage.node) {
+            Record::Stage(stage) if declared.iter().any(|d| *d == stage.component) => {
+                let what = match (&stage.plugin, &stage.extra().node) {
                     (Some(p), Some(n)) => format!("{} {p} on {n}: {}", stage.stage, stage.outcome),
                     (Some(p), None) => format!("{} {p}: {}", stage.stage, stage.outcome),
                     _ => format!("{}: {}", stage.stage, stage.outcome),

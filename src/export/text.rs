@@ -43,11 +43,12 @@ fn stage_text(stage: &Stage) -> String {
     if let Some(phase) = &stage.phase {
         let _ = write!(head, " ({phase})");
     }
-    for extra in [&stage.plugin, &stage.node].into_iter().flatten() {
+    let named = [stage.plugin.as_deref(), stage.extra().node.as_deref()];
+    for name in named.into_iter().flatten() {
         head.push(' ');
-        head.push_str(extra);
+        head.push_str(name);
     }
-    if let Some(pod) = &stage.pod
+    if let Some(pod) = &stage.extra().pod
         && stage.component.starts_with("kube-scheduler")
     {
         let _ = write!(head, " [{pod}]");
@@ -71,9 +72,9 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
         Record::Stage(stage) => {
             let full = stage_text(stage);
             let what = full
-                .strip_prefix(stage.component.as_str())
+                .strip_prefix(&*stage.component)
                 .map_or_else(|| full.clone(), |rest| rest.trim_start().to_owned());
-            (stage.component.clone(), what)
+            (stage.component.to_string(), what)
         }
         Record::Response { to, code, message } => (
             "kube-apiserver".to_owned(),

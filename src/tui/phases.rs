@@ -8,7 +8,7 @@ use crate::engine::trace::{Record, TraceRecord};
 pub fn actor(record: &TraceRecord) -> String {
     let component = match &record.body {
         Record::Message { from, .. } => from.as_str(),
-        Record::Stage(stage) => stage.component.as_str(),
+        Record::Stage(stage) => &*stage.component,
         Record::Response { .. } | Record::Final { .. } => "kube-apiserver",
         Record::Watch(w) => w.watcher.as_str(),
         Record::Event(e) => match e.source.as_str() {

@@ -616,8 +616,8 @@ impl Handling<'_, '_> {
             "delete",
             format!("deleted {key} at revision {}", self.store.revision()),
         );
-        stage.key = Some(key.clone());
-        stage.revision = Some(self.store.revision());
+        stage.extra_mut().key = Some(key.clone());
+        stage.extra_mut().revision = Some(self.store.revision());
         self.stage(stage);
         self.push_last_change();
         Ok(Response::ok(200, last))
@@ -693,7 +693,7 @@ impl Handling<'_, '_> {
         Ok(effects)
     }
 
-    fn admission_record(&mut self, phase: &str, plugin: &str, verdict: &Verdict) {
+    fn admission_record(&mut self, phase: &'static str, plugin: &'static str, verdict: &Verdict) {
         let (outcome, detail) = match verdict {
             Verdict::Allow => ("allow", String::new()),
             Verdict::Mutate(detail) => ("mutate", detail.clone()),
@@ -756,10 +756,10 @@ impl Handling<'_, '_> {
             "ok",
             format!("wrote {key} at revision {revision}"),
         );
-        stage.key = Some(key.to_owned());
-        stage.revision = Some(revision);
+        stage.extra_mut().key = Some(key.to_owned());
+        stage.extra_mut().revision = Some(revision);
         if self.server.detail == Detail::Full {
-            stage.object = Some(object.to_json());
+            stage.extra_mut().object = Some(object.to_json());
         }
         self.stage(stage);
     }

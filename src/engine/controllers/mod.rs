@@ -225,7 +225,12 @@ pub fn wait_for_own_write(
 }
 
 /// A `sync` stage of `controller`.
-pub fn sync_stage(controller: &'static str, outcome: &str, detail: String, cx: &mut Cx<'_>) {
+pub fn sync_stage(
+    controller: &'static str,
+    outcome: &'static str,
+    detail: String,
+    cx: &mut Cx<'_>,
+) {
     cx.stage(Stage::new(ME, "sync", outcome, detail).plugin(controller));
 }
 
@@ -298,14 +303,9 @@ impl ControllerManager {
         let object = &event.object;
         let key = key_for(object.kind(), object.namespace(), object.name());
         cx.stage(
-            Stage::new(
-                ME,
-                "informer",
-                &event.event_type.as_str().to_ascii_lowercase(),
-                detail,
-            )
-            .at_key(key, event.revision)
-            .queued(None, informer.len()),
+            Stage::new(ME, "informer", event.event_type.lowercase(), detail)
+                .at_key(key, event.revision)
+                .queued(None, informer.len()),
         );
         let informers = self.informers.clone();
         for controller in self.controllers() {

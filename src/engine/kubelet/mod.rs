@@ -56,7 +56,7 @@ use super::clock::SimTime;
 use super::component::{Cx, RequestId, pod_event};
 use super::cow_map::CowMap;
 use super::store::{EventType, WatchEvent};
-use super::trace::Stage;
+use super::trace::{Name, Stage};
 use crate::model::kinds::kind_of;
 use crate::model::{Object, Shared};
 use crate::scenario::ImageCatalog;
@@ -245,9 +245,16 @@ impl Kubelet {
         cx.log(&self.me(), Some(&self.node), line);
     }
 
-    fn stage(&self, cx: &mut Cx<'_>, key: &str, stage: &str, outcome: &str, detail: String) {
+    fn stage(
+        &self,
+        cx: &mut Cx<'_>,
+        key: &str,
+        stage: &'static str,
+        outcome: impl Into<Name>,
+        detail: String,
+    ) {
         cx.stage(
-            Stage::new(&self.me(), stage, outcome, detail)
+            Stage::new(self.me(), stage, outcome, detail)
                 .node(self.node.clone())
                 .pod(key),
         );

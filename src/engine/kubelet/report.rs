@@ -106,7 +106,8 @@ impl Kubelet {
             },
         );
         stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
-        if !force && w.last_status.as_ref() == Some(&status) {
+        let sent = status.to_string();
+        if !force && w.last_status.as_deref() == Some(&*sent) {
             return None;
         }
         let changed_phase = w.last_phase != phase;
@@ -124,7 +125,7 @@ impl Kubelet {
             .and_then(|s| serde_json::to_value(s).ok())
             .unwrap_or_default();
         let patch = crate::engine::apiserver::patch::two_way(&old, &status);
-        w.last_status = Some(status);
+        w.last_status = Some(sent.into_boxed_str());
         let pod = w.pod.clone();
         if stop_sandbox {
             cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
@@ -135,7 +136,7 @@ impl Kubelet {
                 "Running" => "phase Running".to_owned(),
                 other => format!("phase {other}: every container has terminated"),
             };
-            self.stage(cx, key, "status", &phase.to_ascii_lowercase(), detail);
+            self.stage(cx, key, "status", phase.to_ascii_lowercase(), detail);
         }
         let request = self
             .pod_request(Verb::Patch, &pod)

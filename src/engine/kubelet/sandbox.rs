@@ -43,7 +43,7 @@ impl Kubelet {
         cx.message(&containerd, &cni, "ADD eth0");
         cx.stage(
             Stage::new(
-                &cni,
+                cni.clone(),
                 "network",
                 "ok",
                 format!("eth0 {ip} from {}", self.pod_cidr),

@@ -474,7 +474,7 @@ impl Scheduler {
         let mut stage = Stage::new(ME, "select", "selected", detail)
             .node(chosen.clone())
             .pod(key);
-        stage.score = total;
+        stage.extra_mut().score = total;
         cx.stage(stage);
         self.bind(key, pod, &chosen, &profile, &mut cycle, cx);
     }
@@ -677,13 +677,13 @@ fn binding_cycle(
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
 ) -> Result<(), String> {
-    let record = |cx: &mut Cx<'_>, stage: &str, plugin: &'static str, status: &Status| {
+    let record = |cx: &mut Cx<'_>, stage: &'static str, plugin: &'static str, status: &Status| {
         let outcome = if status.is_success() { "pass" } else { "fail" };
         let mut record = Stage::new(ME, stage, outcome, status.reasons.join(", "))
             .plugin(plugin)
             .node(node)
             .pod(key);
-        record.code = Some(status.code.as_str().into());
+        record.extra_mut().code = Some(status.code.as_str().into());
         cx.stage(record);
     };
     for (done, plugin) in profile.reservers.iter().enumerate() {
@@ -802,7 +802,7 @@ fn run_filters<'a>(
                 let mut stage = Stage::new(ME, "prefilter", "fail", status.reasons.join(", "))
                     .plugin(plugin.name())
                     .pod(key);
-                stage.code = Some(code.as_str().into());
+                stage.extra_mut().code = Some(code.as_str().into());
                 cx.stage(stage);
                 for info in infos {
                     failures.insert(info.name().to_owned(), (code, status.reasons.clone()));
@@ -883,9 +883,9 @@ fn record_filter(cx: &mut Cx<'_>, plugin: &'static str, node: &str, pod: &str, s
     .plugin(plugin)
     .node(node)
     .pod(pod);
-    stage.code = Some(status.code.as_str().into());
+    stage.extra_mut().code = Some(status.code.as_str().into());
     if !passed {
-        stage.reason = Some(reasons);
+        stage.extra_mut().reason = Some(reasons);
     }
     cx.stage(stage);
 }
@@ -932,9 +932,9 @@ fn run_scores<'a>(
                     .plugin(plugin.name())
                     .node(normalized.name)
                     .pod(key);
-                stage.raw = raw.get(at).copied();
-                stage.score = Some(score);
-                stage.weight = Some(weight);
+                stage.extra_mut().raw = raw.get(at).copied();
+                stage.extra_mut().score = Some(score);
+                stage.extra_mut().weight = Some(weight);
                 cx.stage(stage);
             }
             total.1 += score * weight;

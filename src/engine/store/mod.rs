@@ -131,6 +131,18 @@ pub fn prefix_for(kind: &Kind, namespace: Option<&str>) -> String {
     }
 }
 
+impl Delta {
+    /// How many keys changed.
+    pub fn len(&self) -> usize {
+        self.changes.len()
+    }
+
+    /// Whether no key changed.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+}
+
 impl Store {
     /// An empty store at revision 0... as etcd starts at revision 1 for its
     /// first write.

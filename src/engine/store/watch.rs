@@ -24,6 +24,15 @@ impl EventType {
             EventType::Deleted => "DELETED",
         }
     }
+
+    /// In lower case, as an informer's stage names what it saw.
+    pub fn lowercase(self) -> &'static str {
+        match self {
+            EventType::Added => "added",
+            EventType::Modified => "modified",
+            EventType::Deleted => "deleted",
+        }
+    }
 }
 
 /// One event a watcher receives.

@@ -11,7 +11,7 @@ use crate::tui::lang::Lang;
 
 /// A stage of `kube-apiserver` or `etcd`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    match (s.component.as_str(), s.stage.as_str()) {
+    match (&*s.component, &*s.stage) {
         (_, "authentication") => authentication(s, lang),
         (_, "authorization") => authorization(s, lang),
         (_, "admission") => admission(s, lang),
@@ -25,7 +25,7 @@ pub fn stage(s: &Stage, lang: Lang) -> Narration {
 
 /// Any stage without words of its own: its component, name, outcome and detail.
 pub fn generic(s: &Stage, lang: Lang) -> Narration {
-    let what = match (&s.plugin, &s.node) {
+    let what = match (&s.plugin, &s.extra().node) {
         (Some(p), _) => format!(" ({p})"),
         (None, Some(n)) => format!(" ({n})"),
         (None, None) => String::new(),
@@ -280,13 +280,13 @@ fn admission(s: &Stage, lang: Lang) -> Narration {
     } else {
         ("Validating admission", "验证准入")
     };
-    let (verdict_en, verdict_zh) = match s.outcome.as_str() {
+    let (verdict_en, verdict_zh) = match &*s.outcome {
         "mutate" => ("changes the object", "修改了对象"),
         "deny" => ("refuses the request", "拒绝了请求"),
         _ => ("lets it pass", "放行"),
     };
     let mut body = Vec::new();
-    match s.outcome.as_str() {
+    match &*s.outcome {
         "mutate" => body.push(tr(
             lang,
             format!("{plugin}: {}.", s.detail),
@@ -386,12 +386,17 @@ fn decode(s: &Stage, lang: Lang) -> Narration {
 
 fn persist(s: &Stage, lang: Lang) -> Narration {
     let key = s
+        .extra()
         .key
         .clone()
         .or_else(|| s.detail.split(' ').nth(1).map(str::to_owned))
         .unwrap_or_default();
-    let revision = s.revision.map(|r| r.to_string()).unwrap_or_default();
-    match s.outcome.as_str() {
+    let revision = s
+        .extra()
+        .revision
+        .map(|r| r.to_string())
+        .unwrap_or_default();
+    match &*s.outcome {
         "ok" => Narration::new(
             tr(
                 lang,
@@ -457,7 +462,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
 }
 
 fn compact(s: &Stage, lang: Lang) -> Narration {
-    let revision = s.revision.map_or_else(
+    let revision = s.extra().revision.map_or_else(
         || first_quoted(&s.detail).unwrap_or_default(),
         |r| r.to_string(),
     );

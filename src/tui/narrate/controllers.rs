@@ -9,7 +9,7 @@ use crate::tui::lang::Lang;
 
 /// A stage of `kube-controller-manager`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    match s.stage.as_str() {
+    match &*s.stage {
         "informer" => informer(s, lang),
         "queue" => queue(s, lang),
         "sync" => sync(s, lang),

@@ -47,7 +47,7 @@ pub(crate) fn tr(lang: Lang, en: String, zh: String) -> String {
 pub fn narrate(record: &TraceRecord, lang: Lang) -> Narration {
     match &record.body {
         Record::Message { from, to, label } => messages::message(from, to, label, lang),
-        Record::Stage(stage) => match stage.component.as_str() {
+        Record::Stage(stage) => match &*stage.component {
             "kube-apiserver" | "etcd" => apiserver::stage(stage, lang),
             "kube-scheduler" => scheduler::stage(stage, lang),
             "kube-controller-manager" => controllers::stage(stage, lang),

@@ -12,22 +12,19 @@ use crate::tui::lang::Lang;
 
 /// A stage of `kubelet/NODE`, `cni/NODE`, `containerd/NODE` or `csi/NODE`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    let node = s.node.clone().unwrap_or_else(|| {
+    let node = s.extra().node.clone().unwrap_or_else(|| {
         s.component
             .split_once('/')
             .map(|(_, n)| n.to_owned())
             .unwrap_or_default()
     });
-    let pod = s.pod.clone().unwrap_or_default();
+    let pod = s.extra().pod.clone().unwrap_or_default();
     if s.component.starts_with("kubelet/")
         && let Some(narration) = super::restarts::outcome(s, &node, &pod, lang)
     {
         return narration;
     }
-    match (
-        s.component.split('/').next().unwrap_or_default(),
-        s.stage.as_str(),
-    ) {
+    match (s.component.split('/').next().unwrap_or_default(), &*s.stage) {
         ("cni", "network") => network(s, &node, &pod, lang),
         ("kubelet", "volume") => volume(s, &pod, lang),
         ("kubelet", "sandbox") => sandbox(s, &pod, lang),

@@ -22,7 +22,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
             lines.into_iter().map(|(en, zh)| tr(lang, en, zh)).collect(),
         ))
     };
-    match (s.stage.as_str(), s.outcome.as_str()) {
+    match (&*s.stage, &*s.outcome) {
         ("pull", "failed") => n(
             format!("{node} cannot pull {image}"),
             format!("{node} 无法拉取 {image}"),
@@ -125,9 +125,14 @@ mod tests {
     use super::*;
 
     fn stage(name: &str, outcome: &str, detail: &str) -> Stage {
-        Stage::new("kubelet/node-1", name, outcome, detail)
-            .node("node-1".to_owned())
-            .pod("default/web")
+        Stage::new(
+            "kubelet/node-1",
+            name.to_owned(),
+            outcome.to_owned(),
+            detail,
+        )
+        .node("node-1".to_owned())
+        .pod("default/web")
     }
 
     #[test]

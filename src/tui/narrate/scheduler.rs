@@ -9,7 +9,7 @@ use crate::tui::lang::Lang;
 
 /// A stage of `kube-scheduler`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    match s.stage.as_str() {
+    match &*s.stage {
         "filter" => filter(s, lang),
         "score" => score(s, lang),
         "select" => select(s, lang),
@@ -62,12 +62,12 @@ pub fn score_purpose(plugin: &str) -> Option<(&'static str, &'static str)> {
 }
 
 fn pod_of(s: &Stage) -> String {
-    s.pod.clone().unwrap_or_default()
+    s.extra().pod.clone().unwrap_or_default()
 }
 
 fn filter(s: &Stage, lang: Lang) -> Narration {
     let plugin = s.plugin.clone().unwrap_or_default();
-    let node = s.node.clone().unwrap_or_default();
+    let node = s.extra().node.clone().unwrap_or_default();
     let pod = pod_of(s);
     let mut body = Vec::new();
     let headline = if s.outcome == "pass" {
@@ -77,8 +77,8 @@ fn filter(s: &Stage, lang: Lang) -> Narration {
             format!("过滤 {plugin}：{node} 满足 {pod}"),
         )
     } else {
-        let reason = s.reason.clone().unwrap_or_else(|| s.detail.clone());
-        let code = s.code.clone().unwrap_or_default();
+        let reason = s.extra().reason.clone().unwrap_or_else(|| s.detail.clone());
+        let code = s.extra().code.clone().unwrap_or_default();
         body.push(tr(
             lang,
             format!("{node} is ruled out: {reason} ({code})."),
@@ -104,10 +104,10 @@ fn filter(s: &Stage, lang: Lang) -> Narration {
 
 fn score(s: &Stage, lang: Lang) -> Narration {
     let plugin = s.plugin.clone().unwrap_or_default();
-    let node = s.node.clone().unwrap_or_default();
-    let score = s.score.unwrap_or_default();
-    let weight = s.weight.unwrap_or(1);
-    let raw = s.raw.map_or_else(|| "?".into(), |r| r.to_string());
+    let node = s.extra().node.clone().unwrap_or_default();
+    let score = s.extra().score.unwrap_or_default();
+    let weight = s.extra().weight.unwrap_or(1);
+    let raw = s.extra().raw.map_or_else(|| "?".into(), |r| r.to_string());
     let mut body = vec![tr(
         lang,
         format!(
@@ -157,7 +157,7 @@ fn select(s: &Stage, lang: Lang) -> Narration {
             ],
         );
     }
-    let node = s.node.clone().unwrap_or_default();
+    let node = s.extra().node.clone().unwrap_or_default();
     Narration::new(
         tr(
             lang,
@@ -183,7 +183,7 @@ fn select(s: &Stage, lang: Lang) -> Narration {
 fn post_filter(s: &Stage, lang: Lang) -> Narration {
     let pod = pod_of(s);
     if s.outcome == "nominated" {
-        let node = s.node.clone().unwrap_or_default();
+        let node = s.extra().node.clone().unwrap_or_default();
         return Narration::new(
             tr(
                 lang,
@@ -226,7 +226,7 @@ fn post_filter(s: &Stage, lang: Lang) -> Narration {
 
 fn bind(s: &Stage, lang: Lang) -> Narration {
     let pod = pod_of(s);
-    let node = s.node.clone().unwrap_or_default();
+    let node = s.extra().node.clone().unwrap_or_default();
     Narration::new(
         tr(
             lang,

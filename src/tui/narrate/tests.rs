@@ -14,9 +14,14 @@ fn rec(body: Record) -> TraceRecord {
 }
 
 fn stage(component: &str, name: &str, outcome: &str, detail: &str) -> Stage {
-    Stage::new(component, name, outcome, detail)
-        .pod("default/nginx")
-        .node("node-3")
+    Stage::new(
+        component.to_owned(),
+        name.to_owned(),
+        outcome.to_owned(),
+        detail,
+    )
+    .pod("default/nginx")
+    .node("node-3")
 }
 
 fn msg(from: &str, to: &str, label: &str) -> TraceRecord {
@@ -547,7 +552,7 @@ fn the_controller_managers_stages_are_told_in_both_languages() {
             "default/web"
         };
         let mut s = Stage::new("kube-controller-manager", name, outcome, detail);
-        s.plugin = controller.map(str::to_owned);
+        s.plugin = controller.map(|c| c.to_owned().into());
         let record = rec(Record::Stage(Box::new(s)));
         let english = narrate(&record, Lang::En);
         let chinese = narrate(&record, Lang::Zh);
@@ -575,7 +580,7 @@ fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
     ];
     for controller in controllers {
         let mut s = Stage::new("kube-controller-manager", "sync", "taint", "node-1");
-        s.plugin = Some(controller.to_owned());
+        s.plugin = Some(controller.to_owned().into());
         let record = rec(Record::Stage(Box::new(s)));
         for lang in [Lang::En, Lang::Zh] {
             assert!(!narrate(&record, lang).body.is_empty(), "{controller}");
@@ -593,7 +598,7 @@ fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
     ];
     for (detail, words) in waits {
         let mut s = Stage::new("kube-controller-manager", "sync", "waiting", detail);
-        s.plugin = Some("generic-garbage-collector".to_owned());
+        s.plugin = Some("generic-garbage-collector".into());
         let english = narrate(&rec(Record::Stage(Box::new(s))), Lang::En);
         assert!(
             english.body.iter().any(|b| b.contains(words)),

@@ -172,7 +172,7 @@ impl Model {
                 && let Record::Stage(s) = &record.body
                 && s.component == "kube-scheduler"
             {
-                self.scheduler = Some(s.stage.clone());
+                self.scheduler = Some(s.stage.to_string());
             }
             let Some((node, mut step)) = node_step(&record.body) else {
                 continue;
@@ -264,7 +264,11 @@ fn focus(
                 label: label.clone(),
             }),
         ),
-        Record::Stage(s) => (Some(s.component.clone()), Some(s.stage.clone()), None),
+        Record::Stage(s) => (
+            Some(s.component.to_string()),
+            Some(s.stage.to_string()),
+            None,
+        ),
         Record::Response { to, code, message } => (
             Some(to.clone()),
             None,
@@ -333,10 +337,10 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
             Some((
                 node.to_owned(),
                 NodeStep {
-                    component: s.component.clone(),
-                    stage: s.stage.clone(),
+                    component: s.component.to_string(),
+                    stage: s.stage.to_string(),
                     detail: short_detail(&s.detail),
-                    outcome: s.outcome.clone(),
+                    outcome: s.outcome.to_string(),
                     current: false,
                 },
             ))

@@ -116,7 +116,7 @@ fn from_response(records: &[TraceRecord], code: u16, message: &str) -> Refusal {
 }
 
 fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
-    let code = code.or(match (s.component.as_str(), s.stage.as_str()) {
+    let code = code.or(match (&*s.component, &*s.stage) {
         (_, "authentication") => Some(401),
         (_, "authorization") => Some(403),
         (_, "decode") => Some(400),
@@ -126,7 +126,7 @@ fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
     });
     let plugin = match (&s.plugin, &s.phase) {
         (Some(p), Some(phase)) => Some(format!("{p} ({phase})")),
-        (Some(p), None) => Some(p.clone()),
+        (Some(p), None) => Some(p.to_string()),
         (None, _) => None,
     };
     let rbac = if s.stage == "authorization" {
@@ -135,8 +135,8 @@ fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
         None
     };
     Refusal {
-        component: s.component.clone(),
-        stage: s.stage.clone(),
+        component: s.component.to_string(),
+        stage: s.stage.to_string(),
         plugin,
         code,
         message: s.detail.clone(),

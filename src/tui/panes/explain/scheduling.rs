@@ -76,8 +76,8 @@ pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
     let floor = records.len().saturating_sub(LOOK_BACK);
     let anchor = (floor..records.len())
         .rev()
-        .find(|&i| scheduler_stage(&records[i]).is_some_and(|s| s.pod.is_some()))?;
-    let pod = scheduler_stage(&records[anchor])?.pod.clone()?;
+        .find(|&i| scheduler_stage(&records[i]).is_some_and(|s| s.extra().pod.is_some()))?;
+    let pod = scheduler_stage(&records[anchor])?.extra().pod.clone()?;
     // A cycle's records are contiguous and in phase order (filter,
     // postfilter or score, select, reserve, bind): going back, a later phase means an earlier cycle.
     let mut start = anchor;
@@ -88,7 +88,7 @@ pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
         ) else {
             break;
         };
-        if before.pod.as_deref() != Some(pod.as_str()) || phase(before) > phase(this) {
+        if before.extra().pod.as_deref() != Some(pod.as_str()) || phase(before) > phase(this) {
             break;
         }
         start -= 1;
@@ -98,7 +98,7 @@ pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
 
 /// The place of a stage in a cycle.
 fn phase(s: &Stage) -> u8 {
-    match s.stage.as_str() {
+    match &*s.stage {
         "prefilter" | "filter" => 0,
         // PostFilter (preemption) runs when no node passed the filters.
         "postfilter" => 1,
@@ -121,8 +121,8 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         queue: None,
     };
     for s in records.iter().filter_map(scheduler_stage) {
-        let plugin = s.plugin.clone().unwrap_or_default();
-        match s.stage.as_str() {
+        let plugin = s.plugin.as_deref().unwrap_or_default().to_owned();
+        match &*s.stage {
             "filter" => {
                 if !cycle.filter_plugins.contains(&plugin) {
                     cycle.filter_plugins.push(plugin.clone());
@@ -131,7 +131,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                 let reason = if passed {
                     String::new()
                 } else {
-                    s.reason.clone().unwrap_or_else(|| s.detail.clone())
+                    s.extra().reason.clone().unwrap_or_else(|| s.detail.clone())
                 };
                 row(&mut cycle, s).filters.push(FilterVerdict {
                     plugin,
@@ -140,11 +140,11 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                 });
             }
             "score" => {
-                let weight = s.weight.unwrap_or(1);
+                let weight = s.extra().weight.unwrap_or(1);
                 if !cycle.score_plugins.iter().any(|(p, _)| *p == plugin) {
                     cycle.score_plugins.push((plugin.clone(), weight));
                 }
-                let score = s.score.unwrap_or_default();
+                let score = s.extra().score.unwrap_or_default();
                 let r = row(&mut cycle, s);
                 r.scores.push(ScoreCell {
                     plugin,
@@ -156,9 +156,9 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
             "select" => {
                 cycle.unschedulable = s.outcome == "unschedulable";
                 cycle.verdict = Some(s.detail.clone());
-                cycle.chosen.clone_from(&s.node);
+                cycle.chosen.clone_from(&s.extra().node);
             }
-            "bind" if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.node),
+            "bind" if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
             "queue" => cycle.queue = Some(s.detail.clone()),
             _ => {}
         }
@@ -172,7 +172,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
 }
 
 fn row<'c>(cycle: &'c mut Cycle, s: &Stage) -> &'c mut NodeRow {
-    let node = s.node.clone().unwrap_or_default();
+    let node = s.extra().node.clone().unwrap_or_default();
     let at = if let Some(i) = cycle.rows.iter().position(|r| r.node == node) {
         i
     } else {

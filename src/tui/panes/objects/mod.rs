@@ -263,8 +263,8 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
     for record in records.iter().rev().take(STEP_LOOKBACK) {
         match &record.body {
             Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
-                if let (Some(key), Some(revision)) = (&s.key, s.revision)
-                    && matches!(s.outcome.as_str(), "ok" | "delete")
+                if let (Some(key), Some(revision)) = (&s.extra().key, s.extra().revision)
+                    && matches!(&*s.outcome, "ok" | "delete")
                 {
                     writes.push(Write {
                         key: key.clone(),
@@ -289,7 +289,9 @@ fn heading_to(later: &[TraceRecord]) -> Option<String> {
         .iter()
         .take_while(|r| !matches!(r.body, Record::Response { .. }))
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => s.key.clone(),
+            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+                s.extra().key.clone()
+            }
             _ => None,
         })
 }
@@ -306,8 +308,12 @@ fn pod_key(records: &[TraceRecord]) -> Option<String> {
         .rev()
         .take(STORY_LOOKBACK)
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.key.is_some() => s.key.clone(),
-            Record::Stage(s) => s.pod.as_ref().map(|p| format!("/registry/pods/{p}")),
+            Record::Stage(s) if s.extra().key.is_some() => s.extra().key.clone(),
+            Record::Stage(s) => s
+                .extra()
+                .pod
+                .as_ref()
+                .map(|p| format!("/registry/pods/{p}")),
             Record::Watch(w) => Some(watch_key(w)),
             Record::Event(e) if e.object.kind == "Pod" => e
                 .object
@@ -335,7 +341,9 @@ fn deleted_lately(records: &[TraceRecord], key: &str) -> bool {
         .take(STORY_LOOKBACK)
         .any(|r| match &r.body {
             Record::Stage(s) => {
-                s.stage == "persist" && s.outcome == "delete" && s.key.as_deref() == Some(key)
+                s.stage == "persist"
+                    && s.outcome == "delete"
+                    && s.extra().key.as_deref() == Some(key)
             }
             Record::Watch(w) => w.event_type == "DELETED" && watch_key(w) == key,
             _ => false,
@@ -461,15 +469,19 @@ fn change_at(
         ));
     }
     let mut persists = records.iter().rev().filter_map(|r| match &r.body {
-        Record::Stage(s) if s.stage == "persist" && s.key.as_deref() == Some(&write.key) => Some(s),
+        Record::Stage(s)
+            if s.stage == "persist" && s.extra().key.as_deref() == Some(&write.key) =>
+        {
+            Some(s)
+        }
         _ => None,
     });
-    let this = persists.find(|s| s.revision == Some(write.revision))?;
+    let this = persists.find(|s| s.extra().revision == Some(write.revision))?;
     let before = persists
-        .find(|s| matches!(s.outcome.as_str(), "ok" | "delete"))
+        .find(|s| matches!(&*s.outcome, "ok" | "delete"))
         .filter(|s| s.outcome == "ok")
-        .and_then(|s| s.object.clone());
-    Some((before, this.object.clone()))
+        .and_then(|s| s.extra().object.clone());
+    Some((before, this.extra().object.clone()))
 }
 
 #[cfg(test)]

@@ -289,11 +289,10 @@ fn without_etcd_history_the_trace_gives_the_previous_write() {
     let persist = |seq: u64, revision: u64, object: serde_json::Value| TraceRecord {
         seq,
         t_ms: seq,
-        body: Record::Stage(Box::new(Stage {
-            key: Some(POD.to_owned()),
-            revision: Some(revision),
-            object: Some(object),
-            ..Stage::new("etcd", "persist", "ok", "")
+        body: Record::Stage(Box::new({
+            let mut stage = Stage::new("etcd", "persist", "ok", "").at_key(POD, revision);
+            stage.extra_mut().object = Some(object);
+            stage
         })),
     };
     let records = [

@@ -88,11 +88,11 @@ impl Controllers {
             if s.component != "kube-controller-manager" {
                 continue;
             }
-            match s.stage.as_str() {
+            match &*s.stage {
                 "informer" => {
-                    let resource = s.key.as_deref().and_then(resource_of);
+                    let resource = s.extra().key.as_deref().and_then(resource_of);
                     if let (Some(resource), Some(size), Some(revision)) =
-                        (resource, s.size, s.revision)
+                        (resource, s.extra().size, s.extra().revision)
                         && !out.informers.iter().any(|i| i.resource == resource)
                     {
                         out.informers.push(InformerState {
@@ -109,13 +109,13 @@ impl Controllers {
                     let known = out.queues.iter_mut().find(|q| q.controller == controller);
                     if let Some(q) = known {
                         if q.key.is_none() && s.outcome == "processing" {
-                            q.key.clone_from(&s.item);
+                            q.key.clone_from(&s.extra().item);
                         }
-                    } else if let Some(depth) = s.size {
+                    } else if let Some(depth) = s.extra().size {
                         out.queues.push(QueueState {
                             controller: controller.to_owned(),
                             depth,
-                            key: s.item.clone().filter(|_| s.outcome == "processing"),
+                            key: s.extra().item.clone().filter(|_| s.outcome == "processing"),
                             current: current == Some(controller),
                         });
                     }

@@ -83,11 +83,11 @@ fn place_counts(
         }
         if let Record::Stage(s) = &record.body
             && s.component == "kube-scheduler"
-            && let Some(pod) = s.pod.as_deref()
+            && let Some(pod) = s.extra().pod.as_deref()
             && !latest.contains_key(pod)
         {
-            let place = waits(pod).then(|| match s.stage.as_str() {
-                "queue" => s.outcome.as_str(),
+            let place = waits(pod).then(|| match &*s.stage {
+                "queue" => &*s.outcome,
                 "select" if s.outcome == "selected" => "binding",
                 "bind" | "reserve" | "permit" | "prebind" => "binding",
                 _ => "active",
@@ -120,7 +120,7 @@ mod tests {
             seq,
             t_ms: seq,
             body: Record::Stage(Box::new(
-                Stage::new("kube-scheduler", stage, outcome, "").pod(pod),
+                Stage::new("kube-scheduler", stage.to_owned(), outcome.to_owned(), "").pod(pod),
             )),
         }
     }
