@@ -380,33 +380,6 @@ fn a_paused_deployment_scales_but_does_not_roll_out_until_resumed() {
     assert_eq!(d["status"]["updatedReplicas"], 3);
 }
 
-/// Every object the trace writes to etcd, in order: (key, object or `None`
-/// for a deletion).
-fn writes(records: &[TraceRecord]) -> Vec<(String, Option<serde_json::Value>)> {
-    records
-        .iter()
-        .filter_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
-                let key = s.extra().key.clone()?;
-                match &*s.outcome {
-                    "ok" => Some((key, s.extra().object.clone())),
-                    "delete" => Some((key, None)),
-                    _ => None,
-                }
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-fn is_ready(pod: &serde_json::Value) -> bool {
-    pod["metadata"]["deletionTimestamp"].is_null()
-        && pod["status"]["conditions"].as_array().is_some_and(|c| {
-            c.iter()
-                .any(|c| c["type"] == "Ready" && c["status"] == "True")
-        })
-}
-
 /// A rolling update of 6 replicas with `maxSurge: 2, maxUnavailable: 1`,
 /// checked after every write of the whole trace: the `ReplicaSets` never ask
 /// for more than 6 + 2 Pods, no more than 8 Pods exist that are not being
@@ -424,42 +397,20 @@ fn a_rolling_update_stays_within_max_surge_and_max_unavailable_at_every_write() 
         ],
         |_| {},
     );
-    let mut store = std::collections::BTreeMap::new();
-    let mut all_ready_once = false;
-    let (mut max_asked, mut max_pods, mut min_ready) = (0, 0, usize::MAX);
-    for (key, object) in writes(&records) {
-        match object {
-            Some(object) => store.insert(key, object),
-            None => store.remove(&key),
-        };
-        let asked: i64 = store
-            .iter()
-            .filter(|(k, _)| k.starts_with("/registry/replicasets/default/web-"))
-            .map(|(_, rs)| rs["spec"]["replicas"].as_i64().unwrap_or(0))
-            .sum();
-        let pods: Vec<_> = store
-            .iter()
-            .filter(|(k, _)| k.starts_with("/registry/pods/default/web-"))
-            .map(|(_, p)| p)
-            .collect();
-        let live = pods
-            .iter()
-            .filter(|p| p["metadata"]["deletionTimestamp"].is_null())
-            .count();
-        let ready = pods.iter().filter(|p| is_ready(p)).count();
-        all_ready_once |= ready == 6;
-        max_asked = max_asked.max(asked);
-        max_pods = max_pods.max(live);
-        if all_ready_once {
-            min_ready = min_ready.min(ready);
-        }
-    }
+    let bounds = common::rollout_bounds(&records, "default/web-", 6);
     assert_eq!(
-        max_asked, 8,
+        bounds.max_asked, 8,
         "the ReplicaSets asked for at most 6 + maxSurge"
     );
-    assert_eq!(max_pods, 8, "at most 6 + maxSurge Pods not being deleted");
-    assert_eq!(min_ready, 5, "never fewer than 6 - maxUnavailable Ready");
+    assert_eq!(
+        bounds.max_live, 8,
+        "at most 6 + maxSurge Pods not being deleted"
+    );
+    assert_eq!(
+        bounds.min_ready,
+        Some(5),
+        "never fewer than 6 - maxUnavailable Ready"
+    );
     let pods = of_kind(&records, "Pod");
     assert_eq!(pods.len(), 6);
     assert!(

@@ -1,16 +1,15 @@
 //! Property tests of the deterministic engine over random clusters (made by
 //! `podflow gen-cluster`'s generator, some workers tainted) and random
 //! workloads (Deployments and bare Pods with random requests, tolerations and
-//! endings): determinism, etcd revisions, node capacity, Pod phase moves and
-//! where Running Pods landed.
+//! endings): determinism, etcd revisions, node capacity, Pod phase moves,
+//! watch delivery and the filters every Pod passed when it was bound.
 
 mod common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{final_objects, jsonl, run};
+use common::{TempFile, final_objects, jsonl, run, writes};
 use podflow::engine::trace::{Record, TraceRecord};
 use podflow::model::quantity;
 use podflow::scenario::generate::{NodeShape, generate};
@@ -169,33 +168,6 @@ fn workloads_yaml(case: &Case) -> String {
     out
 }
 
-/// A file under the temporary directory, unique to this process and call,
-/// removed when dropped.
-struct TempFile(std::path::PathBuf);
-
-impl TempFile {
-    fn new(stem: &str, text: &str) -> TempFile {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "podflow-props-{}-{n}-{stem}.yaml",
-            std::process::id()
-        ));
-        std::fs::write(&path, text).expect("the temporary directory is writable");
-        TempFile(path)
-    }
-
-    fn path(&self) -> String {
-        self.0.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// Runs a case headless until idle, as `podflow trace` does.
 fn run_case(case: &Case) -> Vec<TraceRecord> {
     let cluster = TempFile::new("cluster", &cluster_yaml(case));
@@ -207,24 +179,75 @@ fn run_case(case: &Case) -> Vec<TraceRecord> {
     })
 }
 
-/// The etcd `persist` stages that changed the store: (revision, key, object
-/// written or `None` for a delete).
-fn writes(records: &[TraceRecord]) -> Vec<(u64, String, Option<Value>)> {
-    records
-        .iter()
-        .filter_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
-                let key = s.extra().key.clone()?;
-                let revision = s.extra().revision?;
-                match &*s.outcome {
-                    "ok" => Some((revision, key, s.extra().object.clone())),
-                    "delete" => Some((revision, key, None)),
-                    _ => None,
-                }
-            }
-            _ => None,
-        })
-        .collect()
+/// A watch event as a watcher got it: (resourceVersion, type, `NS/NAME`).
+type Delivered = (u64, String, String);
+
+/// Every watcher's events by (watcher, resource), in trace order.
+fn watch_streams(records: &[TraceRecord]) -> BTreeMap<(String, String), Vec<Delivered>> {
+    let mut streams: BTreeMap<(String, String), Vec<Delivered>> = BTreeMap::new();
+    for record in records {
+        if let Record::Watch(w) = &record.body {
+            let revision = w
+                .resource_version
+                .parse()
+                .expect("a numeric resourceVersion");
+            let name = format!("{}/{}", w.namespace.as_deref().unwrap_or(""), w.name);
+            streams
+                .entry((w.watcher.clone(), w.resource.clone()))
+                .or_default()
+                .push((revision, w.event_type.clone(), name));
+        }
+    }
+    streams
+}
+
+/// The Pod events each Pod watcher should get, worked out from etcd's writes:
+/// all of them for the scheduler and the controller manager (no selector),
+/// and for each kubelet those of Pods on its node before or after the write.
+fn expected_pod_streams(records: &[TraceRecord]) -> BTreeMap<String, Vec<Delivered>> {
+    let node_of = |pod: Option<&Value>| {
+        pod.and_then(|p| p["spec"]["nodeName"].as_str())
+            .map(str::to_owned)
+    };
+    let mut stored: BTreeMap<String, Value> = BTreeMap::new();
+    let mut expected: BTreeMap<String, Vec<Delivered>> = BTreeMap::new();
+    for (revision, key, object) in writes(records) {
+        let Some(name) = key.strip_prefix("/registry/pods/") else {
+            continue;
+        };
+        let before = stored.get(&key);
+        let event = match (before, &object) {
+            (None, _) => "ADDED",
+            (_, None) => "DELETED",
+            _ => "MODIFIED",
+        };
+        for watcher in ["kube-scheduler", "kube-controller-manager"] {
+            expected.entry(watcher.to_owned()).or_default().push((
+                revision,
+                event.to_owned(),
+                name.to_owned(),
+            ));
+        }
+        let (was, is) = (node_of(before), node_of(object.as_ref()));
+        let mut nodes: Vec<&String> = was.iter().chain(is.iter()).collect();
+        nodes.dedup();
+        for node in nodes {
+            let event = match (was.as_ref() == Some(node), is.as_ref() == Some(node)) {
+                (true, true) => "MODIFIED",
+                (false, true) => "ADDED",
+                _ => "DELETED",
+            };
+            expected
+                .entry(format!("kubelet/{node}"))
+                .or_default()
+                .push((revision, event.to_owned(), name.to_owned()));
+        }
+        match object {
+            Some(pod) => stored.insert(key, pod),
+            None => stored.remove(&key),
+        };
+    }
+    expected
 }
 
 /// A quantity in nano units; an absent one is zero.
@@ -408,40 +431,96 @@ proptest! {
         }
     }
 
-    /// Every Pod that ends Running is bound to a node whose allocatable fits
-    /// its requests and whose `NoSchedule`/`NoExecute` taints it tolerates
-    /// (the scheduler's `NodeResourcesFit` and `TaintToleration` filters,
-    /// `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`;
-    /// `v1helper.FindMatchingUntoleratedTaint`).
+    /// Every watcher sees each change of what it watches once and in order
+    /// (the watch cache's `cacheWatcher`,
+    /// `staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go`:
+    /// events in resourceVersion order; an object entering a field selector
+    /// arrives as ADDED and one leaving it as DELETED, `convertToWatchEvent`).
+    /// Per watcher and resource the resourceVersions strictly increase; the
+    /// scheduler's and the controller manager's Pod watches get every Pod
+    /// write, and each kubelet's (`spec.nodeName=` its node) every write of a
+    /// Pod on its node before or after, typed as its selector says.
     #[test]
-    fn running_pods_sit_on_nodes_that_fit_and_they_tolerate(case in case()) {
+    fn every_watcher_sees_each_change_once_in_order(case in case()) {
         let records = run_case(&case);
-        let nodes = final_nodes(&records);
-        let running = final_objects(&records)
-            .into_iter()
-            .filter(|o| o["kind"] == "Pod" && o["status"]["phase"] == "Running");
-        for pod in running {
-            let name = pod["metadata"]["name"].as_str().unwrap_or("").to_owned();
-            let node_name = pod["spec"]["nodeName"].as_str().unwrap_or("");
-            let node = nodes.get(node_name);
-            prop_assert!(node.is_some(), "{name} runs on unknown node {node_name:?}");
-            let node = node.expect("checked above");
-            let (cpu, memory) = pod_requests(&pod);
-            let (cpu_cap, memory_cap) = allocatable(node);
-            prop_assert!(
-                cpu <= cpu_cap && memory <= memory_cap,
-                "{name} on {node_name} does not fit its allocatable"
-            );
-            let empty = Vec::new();
-            let tolerations = pod["spec"]["tolerations"].as_array().unwrap_or(&empty);
-            let taints = node["spec"]["taints"].as_array().unwrap_or(&empty);
-            for taint in taints {
-                let hard = matches!(taint["effect"].as_str(), Some("NoSchedule" | "NoExecute"));
+        let seen = watch_streams(&records);
+        for ((watcher, resource), events) in &seen {
+            for pair in events.windows(2) {
                 prop_assert!(
-                    !hard || tolerations.iter().any(|t| tolerates(t, taint)),
-                    "{name} on {node_name} does not tolerate {taint}"
+                    pair[0].0 < pair[1].0,
+                    "{watcher} {resource}: {:?} then {:?}", pair[0], pair[1]
                 );
             }
+        }
+        let expected = expected_pod_streams(&records);
+        prop_assert!(expected.len() >= 2, "the scheduler's and the controller manager's");
+        for (watcher, events) in expected {
+            let got = seen.get(&(watcher.clone(), "pods".to_owned())).cloned().unwrap_or_default();
+            prop_assert!(got == events, "{watcher}: got {got:?}, expected {events:?}");
+        }
+    }
+
+    /// Every Pod, when it is bound, passes the filters that apply to these
+    /// workloads on its node, with the Pods already bound there: the node's
+    /// `NoSchedule`/`NoExecute` taints are tolerated (`TaintToleration`,
+    /// `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`,
+    /// `v1helper.FindMatchingUntoleratedTaint`), its allocatable CPU, memory
+    /// and Pod count hold the non-terminated Pods and this one (`NodeResourcesFit`,
+    /// `pkg/scheduler/framework/plugins/noderesources/fit.go` `fitsRequest`), and
+    /// it is schedulable (`NodeUnschedulable`).
+    #[test]
+    fn every_pod_passes_the_filters_when_it_is_bound(case in case()) {
+        let records = run_case(&case);
+        let nodes = final_nodes(&records);
+        let mut pods: BTreeMap<String, Value> = BTreeMap::new();
+        for (revision, key, object) in writes(&records) {
+            if !key.starts_with("/registry/pods/") {
+                continue;
+            }
+            let bound = |p: Option<&Value>| p.and_then(|p| p["spec"]["nodeName"].as_str()).map(str::to_owned);
+            let binding = match (bound(pods.get(&key)), bound(object.as_ref())) {
+                (None, Some(node)) => Some(node),
+                _ => None,
+            };
+            if let (Some(node_name), Some(pod)) = (binding, &object) {
+                let node = nodes.get(&node_name);
+                prop_assert!(node.is_some(), "{key} bound to unknown node {node_name:?}");
+                let node = node.expect("checked above");
+                prop_assert!(node["spec"]["unschedulable"] != true, "{key} bound to cordoned {node_name}");
+                let empty = Vec::new();
+                let tolerations = pod["spec"]["tolerations"].as_array().unwrap_or(&empty);
+                for taint in node["spec"]["taints"].as_array().unwrap_or(&empty) {
+                    let hard = matches!(taint["effect"].as_str(), Some("NoSchedule" | "NoExecute"));
+                    prop_assert!(
+                        !hard || tolerations.iter().any(|t| tolerates(t, taint)),
+                        "{key} bound to {node_name}, whose {taint} it does not tolerate"
+                    );
+                }
+                let there: Vec<&Value> = pods
+                    .values()
+                    .filter(|p| !terminated(p) && p["spec"]["nodeName"] == node_name.as_str())
+                    .chain([pod])
+                    .collect();
+                let (cpu, memory) = there.iter().fold((0, 0), |(c, m), p| {
+                    let (pc, pm) = pod_requests(p);
+                    (c + pc, m + pm)
+                });
+                let (cpu_cap, memory_cap) = allocatable(node);
+                let pods_cap = node["status"]["allocatable"]["pods"]
+                    .as_str()
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .unwrap_or(0);
+                prop_assert!(
+                    cpu <= cpu_cap && memory <= memory_cap && there.len() <= pods_cap,
+                    "{key} bound to {node_name} at revision {revision}: {} Pods asking cpu {cpu}n \
+                     memory {memory}n of cpu {cpu_cap}n memory {memory_cap}n, {pods_cap} Pods",
+                    there.len()
+                );
+            }
+            match object {
+                Some(pod) => pods.insert(key, pod),
+                None => pods.remove(&key),
+            };
         }
     }
 }
@@ -498,5 +577,18 @@ fn a_fixed_case_exercises_every_property() {
         writes(&records)
             .iter()
             .any(|(_, key, object)| key.starts_with("/registry/pods/") && object.is_some())
+    );
+    let kubelets = expected_pod_streams(&records);
+    let on_node_1 = &kubelets["kubelet/node-1"];
+    let types: Vec<&str> = on_node_1.iter().map(|(_, t, _)| t.as_str()).collect();
+    assert_eq!(
+        types.first(),
+        Some(&"ADDED"),
+        "a binding enters the kubelet's selector"
+    );
+    assert!(types[1..].contains(&"MODIFIED"));
+    assert_eq!(
+        &watch_streams(&records)[&("kubelet/node-1".into(), "pods".into())],
+        on_node_1
     );
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use podflow::cli::{SetupArgs, build_setup};
 use podflow::engine::engine::{Engine, Until};
 use podflow::engine::trace::{Record, TraceRecord};
@@ -63,6 +65,86 @@ pub fn kubectl_output(records: &[TraceRecord]) -> Vec<String> {
         .collect()
 }
 
+/// The etcd `persist` stages that changed the store, in order: (revision,
+/// key, object written or `None` for a delete).
+pub fn writes(records: &[TraceRecord]) -> Vec<(u64, String, Option<serde_json::Value>)> {
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+                let key = s.extra().key.clone()?;
+                let revision = s.extra().revision?;
+                match &*s.outcome {
+                    "ok" => Some((revision, key, s.extra().object.clone())),
+                    "delete" => Some((revision, key, None)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// What a rollout of the Pods and `ReplicaSets` under `prefix` (`default/web-`)
+/// reached over every write of the trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RolloutBounds {
+    /// The most the `ReplicaSets` `spec.replicas` asked for together.
+    pub max_asked: i64,
+    /// The most Pods at once that were not being deleted.
+    pub max_live: usize,
+    /// The fewest Ready Pods once `replicas` had been Ready (`None`: never were).
+    pub min_ready: Option<usize>,
+}
+
+/// [`RolloutBounds`] of the trace for a Deployment of `replicas`.
+pub fn rollout_bounds(records: &[TraceRecord], prefix: &str, replicas: usize) -> RolloutBounds {
+    let is_ready = |pod: &serde_json::Value| {
+        pod["metadata"]["deletionTimestamp"].is_null()
+            && pod["status"]["conditions"].as_array().is_some_and(|c| {
+                c.iter()
+                    .any(|c| c["type"] == "Ready" && c["status"] == "True")
+            })
+    };
+    let (sets, pods) = (
+        format!("/registry/replicasets/{prefix}"),
+        format!("/registry/pods/{prefix}"),
+    );
+    let mut store = std::collections::BTreeMap::new();
+    let mut bounds = RolloutBounds {
+        max_asked: 0,
+        max_live: 0,
+        min_ready: None,
+    };
+    for (_, key, object) in writes(records) {
+        match object {
+            Some(object) => store.insert(key, object),
+            None => store.remove(&key),
+        };
+        let asked: i64 = store
+            .iter()
+            .filter(|(k, _)| k.starts_with(&sets))
+            .map(|(_, rs)| rs["spec"]["replicas"].as_i64().unwrap_or(0))
+            .sum();
+        let pods: Vec<_> = store
+            .iter()
+            .filter(|(k, _)| k.starts_with(&pods))
+            .map(|(_, p)| p)
+            .collect();
+        let live = pods
+            .iter()
+            .filter(|p| p["metadata"]["deletionTimestamp"].is_null())
+            .count();
+        let ready = pods.iter().filter(|p| is_ready(p)).count();
+        bounds.max_asked = bounds.max_asked.max(asked);
+        bounds.max_live = bounds.max_live.max(live);
+        if bounds.min_ready.is_some() || ready >= replicas {
+            bounds.min_ready = Some(bounds.min_ready.map_or(ready, |m| m.min(ready)));
+        }
+    }
+    bounds
+}
+
 /// The objects of the `final` record.
 pub fn final_objects(records: &[TraceRecord]) -> Vec<serde_json::Value> {
     match records.last().map(|r| &r.body) {
@@ -115,4 +197,31 @@ pub fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, S
             _ => None,
         })
         .collect()
+}
+
+/// A file under the temporary directory, unique to this process and call,
+/// removed when dropped.
+pub struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    pub fn new(stem: &str, text: &str) -> TempFile {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "podflow-test-{}-{n}-{stem}.yaml",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).expect("the temporary directory is writable");
+        TempFile(path)
+    }
+
+    pub fn path(&self) -> String {
+        self.0.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
