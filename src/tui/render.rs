@@ -69,6 +69,7 @@ impl Widget for &App {
         } else {
             status_bar(self, &theme, screen.status, buf);
         }
+        long_notice(self, &theme, screen.status, buf);
         match &self.overlay {
             Overlay::None => {}
             Overlay::Help => help(self, &theme, area, buf),
@@ -219,6 +220,39 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         let rect = Rect::new(area.x + area.width - keys_width, area.y, keys_width, 1);
         Line::from(Span::styled(keys, theme.bar)).render(rect, buf);
     }
+}
+
+/// A notice too long for the status bar (a refused file's place and reason,
+/// say) is shown whole as well, wrapped in a box just above the bar, until
+/// the next key clears it.
+fn long_notice(app: &App, theme: &Theme, status: Rect, buf: &mut Buffer) {
+    let Some(notice) = &app.notice else {
+        return;
+    };
+    let room = (status.x + status.width).saturating_sub(slider_area(app, status).x);
+    if unicode_width(notice) < usize::from(room) || status.y < 3 {
+        return;
+    }
+    let width = status.width.saturating_sub(2);
+    let lines = super::wrap::wrap(notice, usize::from(width.max(1)));
+    let height = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(status.y.max(1) / 2 + 2)
+        .min(status.y);
+    let rect = Rect::new(status.x, status.y - height, status.width, height);
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.bad)
+        .title(
+            app.lang
+                .pick(" notice (any key closes) ", " 提示（任意键关闭） "),
+        );
+    let text: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l, theme.text)))
+        .collect();
+    Paragraph::new(text).block(block).render(rect, buf);
 }
 
 /// `mm:ss.mmm` of simulated time.

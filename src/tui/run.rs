@@ -173,7 +173,7 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
 }
 
 /// Runs a command typed in the command bar; errors go to the status bar.
-fn run_command(app: &mut App, line: &str) {
+pub(super) fn run_command(app: &mut App, line: &str) {
     match app.resolve_command(line) {
         Ok(command) => {
             app.submit_in_background(command);

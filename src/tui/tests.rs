@@ -399,3 +399,58 @@ fn deployment_screens() {
         insta::assert_snapshot!(format!("{name}_80x24"), screen(app, 80, 24));
     }
 }
+
+/// Every hostile manifest typed into the command bar (`:apply -f FILE`) is
+/// refused with the message `podflow trace -f FILE` gives, shown in the
+/// status bar (and whole, wrapped, above it when longer), or run as the API
+/// server answers it; either way the TUI draws on and keeps stepping (issue 9: the TUI shows the same message without dying).
+#[test]
+fn hostile_files_typed_in_the_command_bar_are_refused_or_run_and_the_tui_goes_on() {
+    let dir = "tests/bad-input/hostile";
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("the hostile corpus")
+        .map(|e| {
+            e.expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| !name.starts_with("lesson-"))
+        .collect();
+    files.sort();
+    let (mut refused, mut ran) = (0, 0);
+    for name in &files {
+        let path = format!("{dir}/{name}");
+        let mut app = app(nginx_timeline());
+        app.update(Action::Seek(usize::MAX));
+        let before = app.timeline.len();
+        super::run::run_command(&mut app, &format!("apply -f {path}"));
+        app.timeline.finish();
+        match crate::cli::load_manifests(&path) {
+            Err(error) => {
+                let message = error.to_string();
+                assert!(message.contains(&path), "{message}");
+                assert_eq!(app.notice.as_deref(), Some(message.as_str()), "{name}");
+                assert_eq!(app.timeline.len(), before, "{name}: nothing ran");
+                let status = screen(&app, 120, 40);
+                let shown: String = message.chars().take(60).collect();
+                assert!(status.lines().last().unwrap().contains(&shown), "{status}");
+                // Longer than the bar: the whole of it, wrapped, above the bar.
+                let small = screen(&app, 80, 24);
+                let last_word = message.split_whitespace().last().unwrap_or_default();
+                assert!(small.contains("notice (any key closes)"), "{small}");
+                assert!(small.contains(last_word), "{last_word:?} in {small}");
+                refused += 1;
+            }
+            Ok(_) => {
+                assert!(app.timeline.len() > before, "{name}: the apply ran");
+                ran += 1;
+            }
+        }
+        draw(&app, 80, 24);
+        app.update(Action::StepBack);
+        app.update(Action::StepForward);
+        draw(&app, 120, 40);
+    }
+    assert!(refused >= 6 && ran >= 3, "{refused} refused, {ran} ran");
+}
