@@ -84,6 +84,9 @@ pub struct View<'a> {
     pub store: Store,
     /// Simulated time at the current record.
     pub now: SimTime,
+    /// The run was computed to its end without a single record: nothing
+    /// was asked of the cluster (`podflow play` without a manifest).
+    pub idle_run: bool,
 }
 
 impl View<'_> {
@@ -239,6 +242,7 @@ impl Timeline {
             later_in_event: &self.records[index + 1..event_end],
             store: self.store_at(mark),
             now: self.now_at(index),
+            idle_run: false,
         }
     }
 
@@ -289,6 +293,7 @@ impl Timeline {
             later_in_event: &[],
             store: self.store_at(0),
             now: self.marks[0].now,
+            idle_run: self.complete && self.records.is_empty(),
         }
     }
 

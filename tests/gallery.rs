@@ -48,6 +48,15 @@ fn the_scheduler_choosing_a_node() {
             "59",
         ],
     );
+    // The README shows the same screen in its Gallery.
+    let readme = asset("README.md");
+    let gallery = &readme[readme.find("## Gallery").expect("a Gallery section")..];
+    let start = gallery.find("```text\n").expect("a screen in the Gallery") + "```text\n".len();
+    let end = start + gallery[start..].find("```\n").expect("the screen's end");
+    assert!(
+        gallery[start..end] == asset("assets/screens/nginx-select.txt"),
+        "the README's Gallery screen differs from assets/screens/nginx-select.txt: paste the file there"
+    );
 }
 
 #[test]

@@ -18,7 +18,9 @@ fn nginx() -> Vec<TraceRecord> {
 /// A short name for each record, to check the order of the story.
 fn tag(record: &TraceRecord) -> String {
     match &record.body {
-        Record::Message { from, to, label } => format!("msg {from}->{to} {label}"),
+        Record::Message {
+            from, to, label, ..
+        } => format!("msg {from}->{to} {label}"),
         Record::Stage(s) => format!("stage {} {}", s.component, s.stage),
         Record::Response { to, code, .. } => format!("response {to} {code}"),
         Record::Watch(w) => format!("watch {} {} {}", w.watcher, w.event_type, w.resource),

@@ -7,7 +7,7 @@ use std::fmt;
 use super::apiserver::request::Request;
 use super::clock::SimTime;
 use super::rng::Rng;
-use super::trace::{EventObject, EventRecord, Record, Stage};
+use super::trace::{EventObject, EventRecord, Record, RequestNumber, Stage};
 
 /// Who a component is.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,6 +96,7 @@ impl<'a> Cx<'a> {
             from: request.client.clone(),
             to: "kube-apiserver".into(),
             label: request.label(),
+            request: Some(RequestNumber::new(id).expect("requests are numbered from 1")),
         });
         self.outgoing.push(Outgoing::Request {
             id,
@@ -133,11 +134,7 @@ impl<'a> Cx<'a> {
     /// Records an arrow between two components that are not the API server
     /// (kubelet → containerd, containerd → registry, ...).
     pub fn message(&mut self, from: &str, to: &str, label: impl Into<String>) {
-        self.records.push(Record::Message {
-            from: from.to_owned(),
-            to: to.to_owned(),
-            label: label.into(),
-        });
+        self.records.push(Record::message(from, to, label));
     }
 
     /// Records a stage.

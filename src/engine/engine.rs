@@ -325,11 +325,11 @@ impl Engine {
         kubelet.set_faulted(faulted);
         if faulted {
             self.faults.entry(node.to_owned()).or_default();
-            records.push(Record::Message {
-                from: me.clone(),
-                to: "kube-apiserver".into(),
-                label: "✕ connection lost (node fault)".into(),
-            });
+            records.push(Record::message(
+                me.clone(),
+                "kube-apiserver",
+                "✕ connection lost (node fault)",
+            ));
             records.push(Record::Stage(Box::new(
                 Stage::new(
                     me.clone(),
@@ -346,11 +346,11 @@ impl Engine {
         let Some(held) = self.faults.remove(node) else {
             return;
         };
-        records.push(Record::Message {
-            from: me.clone(),
-            to: "kube-apiserver".into(),
-            label: "connection restored (node recovered)".into(),
-        });
+        records.push(Record::message(
+            me.clone(),
+            "kube-apiserver",
+            "connection restored (node recovered)",
+        ));
         records.push(Record::Stage(Box::new(
             Stage::new(
                 me.clone(),
@@ -515,11 +515,11 @@ impl Engine {
         );
         stage.extra_mut().revision = Some(target);
         self.stamp(vec![
-            Record::Message {
-                from: "kube-apiserver".into(),
-                to: "etcd".into(),
-                label: format!("compact revision {target}"),
-            },
+            Record::message(
+                "kube-apiserver",
+                "etcd",
+                format!("compact revision {target}"),
+            ),
             Record::Stage(Box::new(stage)),
         ])
     }
@@ -549,7 +549,7 @@ impl Engine {
             admission: &self.admission,
             detail: self.detail,
         };
-        let handled = server.handle(&mut self.store, &mut self.rng, self.now, request);
+        let handled = server.handle(&mut self.store, &mut self.rng, self.now, id, request);
         let respond_at = self.now.plus(HOP_MS);
         self.queue.push(
             respond_at,

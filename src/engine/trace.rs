@@ -8,6 +8,11 @@ use serde_json::Value;
 
 use crate::model::Object;
 
+/// A request's number in the trace (the engine's `RequestId`, which counts
+/// from 1): non-zero, so that a message that may carry one stays as small as
+/// the other records.
+pub type RequestNumber = std::num::NonZeroU64;
+
 /// One record of the trace: a sequence number, a simulated time and what happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TraceRecord {
@@ -29,6 +34,10 @@ pub enum Record {
         from: String,
         to: String,
         label: String,
+        /// For a request to the API server, its number: the `response` that
+        /// answers it has the same (other arrows have none).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        request: Option<RequestNumber>,
     },
     /// One step inside a component.
     Stage(Box<Stage>),
@@ -37,6 +46,8 @@ pub enum Record {
         to: String,
         code: u16,
         message: String,
+        /// The number of the request it answers (its `message` has the same).
+        request: RequestNumber,
     },
     /// A watch event delivered to one watcher (boxed, as the stage is: the
     /// most common records, messages, stay a third of this size).
@@ -53,6 +64,40 @@ pub enum Record {
     /// The last record: every object in the store, shared with it (written
     /// as each typed object serializes, one at a time).
     Final { objects: Vec<Arc<Object>> },
+}
+
+impl Record {
+    /// An arrow that is not a request to the API server (the API server's
+    /// calls to etcd, the kubelet's to containerd, ...).
+    pub fn message(
+        from: impl Into<String>,
+        to: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Record {
+        Record::Message {
+            from: from.into(),
+            to: to.into(),
+            label: label.into(),
+            request: None,
+        }
+    }
+}
+
+/// The `message` record of the request that the `response` at `index`
+/// answers, looking back at most `look_back` records; `None` for another
+/// kind of record or a request further back.
+pub fn request_answered(
+    records: &[TraceRecord],
+    index: usize,
+    look_back: usize,
+) -> Option<&TraceRecord> {
+    let Record::Response { request, .. } = &records.get(index)?.body else {
+        return None;
+    };
+    records[index.saturating_sub(look_back)..index]
+        .iter()
+        .rev()
+        .find(|r| matches!(&r.body, Record::Message { request: Some(id), .. } if id == request))
 }
 
 /// A name from a fixed vocabulary (`kube-apiserver`, `admission`, `allow`),
@@ -270,11 +315,11 @@ mod tests {
         let record = TraceRecord {
             seq: 3,
             t_ms: 12,
-            body: Record::Message {
-                from: "kubectl".into(),
-                to: "kube-apiserver".into(),
-                label: "POST /api/v1/namespaces/default/pods".into(),
-            },
+            body: Record::message(
+                "kubectl",
+                "kube-apiserver",
+                "POST /api/v1/namespaces/default/pods",
+            ),
         };
         assert_eq!(
             record.to_json_line(),
@@ -319,6 +364,32 @@ mod tests {
             kinds.len() >= 6,
             "the run has most kinds of record: {kinds:?}"
         );
+    }
+
+    #[test]
+    fn a_request_and_its_answer_carry_one_number() {
+        let run = crate::tui::testing::nginx_timeline();
+        let records = run.records();
+        let answers: Vec<usize> = (0..records.len())
+            .filter(|&i| matches!(records[i].body, Record::Response { .. }))
+            .collect();
+        assert!(answers.len() >= 5, "{} answers", answers.len());
+        for i in answers {
+            let request = request_answered(records, i, usize::MAX).expect("its request");
+            let (Record::Message { from, to, .. }, Record::Response { to: client, .. }) =
+                (&request.body, &records[i].body)
+            else {
+                unreachable!("request_answered finds a message")
+            };
+            assert_eq!((from, to.as_str()), (client, "kube-apiserver"));
+        }
+        let line = records
+            .iter()
+            .find(|r| matches!(r.body, Record::Response { .. }))
+            .map(TraceRecord::to_json_line)
+            .expect("an answer");
+        assert!(line.ends_with(r#","request":1}"#), "{line}");
+        assert!(request_answered(records, 0, 10).is_none(), "not an answer");
     }
 
     /// A 10,000-replica run keeps 1.17 million records: the large, rarer

@@ -119,10 +119,14 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     }
     for record in records {
         match &record.body {
-            Record::Message { from, to, label } => {
+            Record::Message {
+                from, to, label, ..
+            } => {
                 writeln!(out, "    {}->>{}: {}", id(from), id(to), escape(label))?;
             }
-            Record::Response { to, code, message } => {
+            Record::Response {
+                to, code, message, ..
+            } => {
                 let text = escape(&format!("{code} {message}"));
                 writeln!(out, "    apiserver-->>{}: {text}", id(to))?;
             }

@@ -68,7 +68,9 @@ pub const MAX_WHO_WIDTH: usize = 24;
 pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
     let time = SimTime(record.t_ms);
     let (who, what) = match &record.body {
-        Record::Message { from, to, label } => (from.clone(), format!("→ {to}: {label}")),
+        Record::Message {
+            from, to, label, ..
+        } => (from.clone(), format!("→ {to}: {label}")),
         Record::Stage(stage) => {
             let full = stage_text(stage);
             let what = full
@@ -76,7 +78,9 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
                 .map_or_else(|| full.clone(), |rest| rest.trim_start().to_owned());
             (stage.component.to_string(), what)
         }
-        Record::Response { to, code, message } => (
+        Record::Response {
+            to, code, message, ..
+        } => (
             "kube-apiserver".to_owned(),
             format!("→ {to}: {code} {message}"),
         ),
@@ -171,11 +175,11 @@ mod tests {
         };
         let table = [
             (
-                Record::Message {
-                    from: "kubectl".into(),
-                    to: "kube-apiserver".into(),
-                    label: "GET /api/v1/namespaces/default/pods/nginx".into(),
-                },
+                Record::message(
+                    "kubectl",
+                    "kube-apiserver",
+                    "GET /api/v1/namespaces/default/pods/nginx",
+                ),
                 "[00:01.250] kubectl → kube-apiserver: GET /api/v1/namespaces/default/pods/nginx\n",
             ),
             (

@@ -282,9 +282,15 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     // The presenter's keys only where they work.
     let present_keys: &[(&str, &str, &str)] = if app.presenter.on { PRESENT_HELP } else { &[] };
     let width = area.width.saturating_sub(4).min(72);
-    let height = u16::try_from(HELP.len() + lesson_keys.len() + present_keys.len() + 5)
-        .unwrap_or(u16::MAX)
-        .min(area.height.saturating_sub(2));
+    // The simplifications, wrapped inside the border and a one-column margin.
+    let simplified = super::wrap::wrap(
+        app.lang.pick(super::SIMPLIFIED.0, super::SIMPLIFIED.1),
+        usize::from(width.saturating_sub(3)),
+    );
+    let height =
+        u16::try_from(HELP.len() + lesson_keys.len() + present_keys.len() + simplified.len() + 3)
+            .unwrap_or(u16::MAX)
+            .min(area.height.saturating_sub(2));
     let rect = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height.saturating_sub(height)) / 2,
@@ -307,13 +313,11 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         })
         .collect();
     lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        format!(
-            " {}",
-            app.lang.pick(super::SIMPLIFIED.0, super::SIMPLIFIED.1)
-        ),
-        theme.dim,
-    )));
+    lines.extend(
+        simplified
+            .into_iter()
+            .map(|line| Line::from(Span::styled(format!(" {line}"), theme.dim))),
+    );
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(

@@ -73,23 +73,43 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// Words, single spaces and single wide characters, in order.
+/// Chinese punctuation that may not start a line (it closes what is before it).
+const NO_LINE_START: &[char] = &[
+    '，', '。', '；', '：', '！', '？', '、', '）', '」', '』', '》', '】',
+];
+/// Chinese punctuation that may not end a line (it opens what is after it).
+const NO_LINE_END: &[char] = &['（', '「', '『', '《', '【'];
+
+/// Words, single spaces and single wide characters, in order; a closing
+/// punctuation mark stays with what is before it and an opening one with
+/// what is after it, as Chinese line breaking keeps them.
 fn tokens(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
+    let mut bounds = Vec::new();
     let mut start = 0;
     for (i, c) in text.char_indices() {
         if c == ' ' || breaks_anywhere(c) {
             if start < i {
-                out.push(&text[start..i]);
+                bounds.push((start, i));
             }
-            out.push(&text[i..i + c.len_utf8()]);
+            bounds.push((i, i + c.len_utf8()));
             start = i + c.len_utf8();
         }
     }
     if start < text.len() {
-        out.push(&text[start..]);
+        bounds.push((start, text.len()));
     }
-    out
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(bounds.len());
+    let mut glue_next = false;
+    for (from, to) in bounds {
+        let token = &text[from..to];
+        let closes = token.starts_with(NO_LINE_START) && !out.is_empty();
+        match out.last_mut() {
+            Some(last) if glue_next || (closes && text[last.0..last.1] != *" ") => last.1 = to,
+            _ => out.push((from, to)),
+        }
+        glue_next = token.ends_with(NO_LINE_END);
+    }
+    out.into_iter().map(|(from, to)| &text[from..to]).collect()
 }
 
 #[cfg(test)]
@@ -118,6 +138,30 @@ mod tests {
         // Nothing but the spaces at the breaks is lost.
         let joined: String = wrap(text, 20).concat();
         assert_eq!(joined.replace(' ', ""), text.replace(' ', ""));
+    }
+
+    #[test]
+    fn chinese_punctuation_keeps_to_its_side_of_a_break() {
+        let text = "简化之处（完整列表见 README）：容器运行小型 shell；Event 不存入 etcd；etcd 只保留最近 4,096 次变更。";
+        // From the width of its widest glued word (`README）：`) up.
+        for width in 10..40 {
+            let lines = wrap(text, width);
+            for line in &lines {
+                assert!(line.width() <= width, "{width}: {line:?}");
+                assert!(!line.starts_with(NO_LINE_START), "{width}: {lines:?}");
+                assert!(!line.ends_with(NO_LINE_END), "{width}: {lines:?}");
+            }
+            assert_eq!(lines.concat().replace(' ', ""), text.replace(' ', ""));
+        }
+        // The help box's width at 80 columns: the semicolon stays on the first line.
+        assert_eq!(
+            wrap(text, 35),
+            [
+                "简化之处（完整列表见 README）：容器",
+                "运行小型 shell；Event 不存入 etcd；",
+                "etcd 只保留最近 4,096 次变更。"
+            ]
+        );
     }
 
     #[test]

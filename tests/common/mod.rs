@@ -44,9 +44,9 @@ pub fn kubectl_answers(records: &[TraceRecord]) -> Vec<(u16, String)> {
     records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Response { to, code, message } if to == "kubectl" => {
-                Some((*code, message.clone()))
-            }
+            Record::Response {
+                to, code, message, ..
+            } if to == "kubectl" => Some((*code, message.clone())),
             _ => None,
         })
         .collect()

@@ -18,9 +18,10 @@ use super::strategy::{
 };
 use super::{ClusterView, authz};
 use crate::engine::clock::SimTime;
+use crate::engine::component::RequestId;
 use crate::engine::rng::Rng;
 use crate::engine::store::{Change, Store, StoreError, key_for};
-use crate::engine::trace::{Record, Stage};
+use crate::engine::trace::{Record, RequestNumber, Stage};
 use crate::model::{Kind, Object, status};
 
 /// The API server's answer.
@@ -116,12 +117,13 @@ struct Handling<'a, 'b> {
 }
 
 impl ApiServer<'_> {
-    /// Handles `request` against `store`.
+    /// Handles request number `id` against `store`.
     pub fn handle(
         &self,
         store: &mut Store,
         rng: &mut Rng,
         now: SimTime,
+        id: RequestId,
         request: &Request,
     ) -> Handled {
         let mut h = Handling {
@@ -138,6 +140,7 @@ impl ApiServer<'_> {
             to: request.client.clone(),
             code: response.code,
             message: response.message(),
+            request: RequestNumber::new(id).expect("requests are numbered from 1"),
         });
         Handled {
             records: h.records,
@@ -484,11 +487,8 @@ impl Handling<'_, '_> {
     fn get(&mut self) -> Step<Response> {
         let req = self.request;
         let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
-        self.records.push(Record::Message {
-            from: API.into(),
-            to: "etcd".into(),
-            label: format!("range {key}"),
-        });
+        self.records
+            .push(Record::message(API, "etcd", format!("range {key}")));
         match self.store.get(&key) {
             Some(entry) => Ok(Response::ok(200, Arc::clone(&entry.object))),
             None => Err(Box::new(status::not_found(req.kind, &req.name))),
@@ -605,11 +605,8 @@ impl Handling<'_, '_> {
             .store
             .delete(&key)
             .map_err(|_| Box::new(status::not_found(kind, &req.name)))?;
-        self.records.push(Record::Message {
-            from: API.into(),
-            to: "etcd".into(),
-            label: format!("delete {key}"),
-        });
+        self.records
+            .push(Record::message(API, "etcd", format!("delete {key}")));
         let mut stage = Stage::new(
             "etcd",
             "persist",
@@ -745,11 +742,8 @@ impl Handling<'_, '_> {
     }
 
     fn record_persist(&mut self, key: &str, revision: u64, object: &Object) {
-        self.records.push(Record::Message {
-            from: API.into(),
-            to: "etcd".into(),
-            label: format!("txn put {key}"),
-        });
+        self.records
+            .push(Record::message(API, "etcd", format!("txn put {key}")));
         let mut stage = Stage::new(
             "etcd",
             "persist",
@@ -812,14 +806,14 @@ mod tests {
             "",
         );
         watch.resource_version = Some(1);
-        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, &watch);
+        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, 1, &watch);
         assert_eq!(handled.response.code, 410);
         assert_eq!(
             handled.response.message(),
             format!("too old resource version: 1 ({compacted})")
         );
         watch.resource_version = Some(compacted);
-        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, &watch);
+        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, 1, &watch);
         assert_eq!(handled.response.code, 200);
     }
 }

@@ -139,11 +139,7 @@ fn text_is_escaped_as_mermaid_requires() {
     let records = [
         record(
             0,
-            Record::Message {
-                from: "kubectl".into(),
-                to: "kube-apiserver".into(),
-                label: "set a; b #1 <x>".into(),
-            },
+            Record::message("kubectl", "kube-apiserver", "set a; b #1 <x>"),
         ),
         record(
             1,
@@ -152,6 +148,7 @@ fn text_is_escaped_as_mermaid_requires() {
                 code: 422,
                 message: "Pod \"x\" is invalid: spec.containers[0].image: Required value; <none>"
                     .into(),
+                request: crate::engine::trace::RequestNumber::MIN,
             },
         ),
     ];

@@ -46,14 +46,18 @@ pub(crate) fn tr(lang: Lang, en: String, zh: String) -> String {
 /// engine emits has its own words; anything unknown gets a faithful generic one.
 pub fn narrate(record: &TraceRecord, lang: Lang) -> Narration {
     match &record.body {
-        Record::Message { from, to, label } => messages::message(from, to, label, lang),
+        Record::Message {
+            from, to, label, ..
+        } => messages::message(from, to, label, lang),
         Record::Stage(stage) => match &*stage.component {
             "kube-apiserver" | "etcd" => apiserver::stage(stage, lang),
             "kube-scheduler" => scheduler::stage(stage, lang),
             "kube-controller-manager" => controllers::stage(stage, lang),
             _ => node::stage(stage, lang),
         },
-        Record::Response { to, code, message } => messages::response(to, *code, message, lang),
+        Record::Response {
+            to, code, message, ..
+        } => messages::response(to, *code, message, lang),
         Record::Watch(watch) => notices::watch(watch, lang),
         Record::Event(event) => notices::event(event, lang),
         Record::Log {

@@ -25,11 +25,7 @@ fn stage(component: &str, name: &str, outcome: &str, detail: &str) -> Stage {
 }
 
 fn msg(from: &str, to: &str, label: &str) -> TraceRecord {
-    rec(Record::Message {
-        from: from.into(),
-        to: to.into(),
-        label: label.into(),
-    })
+    rec(Record::message(from, to, label))
 }
 
 fn log(component: &str, line: &str) -> TraceRecord {
@@ -318,6 +314,7 @@ fn samples() -> Vec<TraceRecord> {
                 to: to.into(),
                 code,
                 message: message.into(),
+                request: crate::engine::trace::RequestNumber::MIN,
             }));
         }
     }

@@ -90,8 +90,8 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     let scroll = u16::try_from(cx.state.scroll).unwrap_or(u16::MAX);
     match model {
         Model::Scheduling(cycle) => {
-            // The table is cut at the right edge; the notes below it wrap.
-            let (table, notes) = cycle_lines(cycle, cx);
+            // The table's gaps narrow to fit; the notes below it wrap.
+            let (table, notes) = cycle_lines(cycle, cx, usize::from(inner.width));
             let rows = u16::try_from(table.len())
                 .unwrap_or(u16::MAX)
                 .saturating_sub(scroll)
@@ -141,7 +141,6 @@ fn pad(text: &str, columns: usize) -> String {
     out
 }
 
-/// The table's lines, and the notes under it.
 /// The cycle's outcome under the table: the `FailedScheduling` message (or
 /// the totals when no row is shown), and where the pod waits in the queue.
 fn outcome_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
@@ -166,7 +165,9 @@ fn outcome_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
     notes
 }
 
-fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'a>>) {
+/// The cycle's table, its columns two spaces apart or, when that is wider
+/// than `room`, one; and the notes under it.
+fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>, room: usize) -> (Vec<Line<'a>>, Vec<Line<'a>>) {
     let lang = cx.lang;
     let theme = cx.theme;
     let title = match (&cycle.chosen, cycle.unschedulable) {
@@ -185,25 +186,34 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
     };
     let mut lines = vec![Line::from(Span::styled(title, theme.active))];
 
-    let node_w = cycle
-        .rows
-        .iter()
-        .map(|r| width(&r.node))
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 24)
-        + 2;
-    let filter_w = cycle
-        .filter_plugins
-        .len()
-        .max(width(lang.pick("filters", "过滤")))
-        + 2;
     let cols: Vec<String> = cycle
         .score_plugins
         .iter()
         .map(|(p, w)| format!("{}×{w}", scheduling::short(p)))
         .collect();
-    let col_w: Vec<usize> = cols.iter().map(|c| width(c).max(3) + 2).collect();
+    let columns = |gap: usize| {
+        let node_w = cycle
+            .rows
+            .iter()
+            .map(|r| width(&r.node))
+            .max()
+            .unwrap_or(4)
+            .clamp(4, 24)
+            + gap;
+        let filter_w = cycle
+            .filter_plugins
+            .len()
+            .max(width(lang.pick("filters", "过滤")))
+            + gap;
+        let col_w: Vec<usize> = cols.iter().map(|c| width(c).max(3) + gap).collect();
+        (node_w, filter_w, col_w)
+    };
+    let wide = columns(2);
+    let table_w = 2 + wide.0 + wide.1 + wide.2.iter().sum::<usize>() + TOTAL_W;
+    let gap = if table_w > room { 1 } else { 2 };
+    let (node_w, filter_w, col_w) = if gap == 2 { wide } else { columns(1) };
+    let used = 2 + node_w + filter_w + col_w.iter().sum::<usize>() + TOTAL_W;
+    let chosen = lang.pick("  chosen", "  选中");
 
     if !cycle.rows.is_empty() {
         let mut header = format!(
@@ -212,7 +222,7 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
             pad(lang.pick("filters", "过滤"), filter_w)
         );
         for (c, w) in cols.iter().zip(&col_w) {
-            let _ = write!(header, "{c:>width$}  ", width = w - 2);
+            let _ = write!(header, "{c:>width$}{}", " ".repeat(gap), width = w - gap);
         }
         if !cols.is_empty() {
             header.push_str(lang.pick("total", "总分"));
@@ -220,15 +230,29 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
         lines.push(Line::from(Span::styled(header, theme.dim)));
     }
 
-    let widths = (node_w, filter_w, col_w.as_slice());
+    let widths = Widths {
+        node: node_w,
+        filters: filter_w,
+        scores: &col_w,
+        gap,
+        chosen: (used + width(chosen) <= room).then_some(chosen),
+    };
     lines.extend(
         cycle
             .rows
             .iter()
-            .map(|row| row_line(cycle, row, widths, cx)),
+            .map(|row| row_line(cycle, row, &widths, cx)),
     );
 
+    (lines, notes_lines(cycle, cx))
+}
+
+/// The notes under the table: the outcome, why nodes were ruled out, the
+/// plugins' names and how the totals are made.
+fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let (lang, theme) = (cx.lang, cx.theme);
     let mut notes = outcome_lines(cycle, cx);
+    notes.extend(filtered_out(cycle, cx));
     let legend = |label: &str, plugins: &mut dyn Iterator<Item = &String>| {
         let items: Vec<String> = plugins
             .map(|p| format!("{} {p}", scheduling::short(p)))
@@ -257,17 +281,50 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> (Vec<Line<'a>>, Vec<Line<'
             theme.dim,
         )));
     }
-    (lines, notes)
+    notes
 }
 
-/// One node's row: its filter marks, then the failing filter's words or its scores and total.
-fn row_line<'a>(
-    cycle: &Cycle,
-    row: &NodeRow,
-    (node_w, filter_w, col_w): (usize, usize, &[usize]),
-    cx: &PaneCx<'_>,
-) -> Line<'a> {
-    let (lang, theme) = (cx.lang, cx.theme);
+/// The width of the total's column.
+const TOTAL_W: usize = 5;
+
+/// The scheduling table's column widths (each with its gap), the gap, and
+/// the chosen row's label after its total when there is room for it (the
+/// `▶` marks that row either way).
+struct Widths<'a> {
+    node: usize,
+    filters: usize,
+    scores: &'a [usize],
+    gap: usize,
+    chosen: Option<&'a str>,
+}
+
+/// Why each node a filter ruled out was ruled out, whole (the table's row
+/// names the plugin alone): `control-plane: TaintToleration: node(s) had
+/// untolerated taint(s)`, nodes with the same words on one line.
+fn filtered_out<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let mut reasons: Vec<(String, Vec<&str>)> = Vec::new();
+    for row in &cycle.rows {
+        let Some(failed) = row.failed() else { continue };
+        let words = format!("{}: {}", failed.plugin, failed.reason);
+        match reasons.iter_mut().find(|(w, _)| *w == words) {
+            Some((_, nodes)) => nodes.push(&row.node),
+            None => reasons.push((words, vec![&row.node])),
+        }
+    }
+    reasons
+        .into_iter()
+        .map(|(words, nodes)| {
+            Line::from(vec![
+                Span::styled(format!("✗ {}: ", nodes.join(", ")), cx.theme.bad),
+                Span::styled(words, cx.theme.text),
+            ])
+        })
+        .collect()
+}
+
+/// One node's row: its filter marks, then the failing filter's name or its scores and total.
+fn row_line<'a>(cycle: &Cycle, row: &NodeRow, widths: &Widths<'_>, cx: &PaneCx<'_>) -> Line<'a> {
+    let theme = cx.theme;
     let marker = if row.chosen { "▶ " } else { "  " };
     let name_style = if row.chosen { theme.ok } else { theme.text };
     let marks: String = row
@@ -282,16 +339,14 @@ fn row_line<'a>(
     };
     let mut spans = vec![
         Span::styled(marker.to_owned(), name_style),
-        Span::styled(pad(&row.node, node_w), name_style),
-        Span::styled(pad(&marks, filter_w), marks_style),
+        Span::styled(pad(&row.node, widths.node), name_style),
+        Span::styled(pad(&marks, widths.filters), marks_style),
     ];
     if let Some(failed) = row.failed() {
-        spans.push(Span::styled(
-            format!("{}: {}", failed.plugin, failed.reason),
-            theme.bad,
-        ));
+        spans.push(Span::styled(failed.plugin.clone(), theme.bad));
     } else {
-        for ((plugin, _), w) in cycle.score_plugins.iter().zip(col_w) {
+        let gap = " ".repeat(widths.gap);
+        for ((plugin, _), w) in cycle.score_plugins.iter().zip(widths.scores) {
             let cell = row
                 .scores
                 .iter()
@@ -299,18 +354,15 @@ fn row_line<'a>(
                 .map(|s| s.score.to_string())
                 .unwrap_or_default();
             spans.push(Span::styled(
-                format!("{cell:>width$}  ", width = w - 2),
+                format!("{cell:>width$}{gap}", width = w - widths.gap),
                 theme.text,
             ));
         }
         if let Some(total) = row.total {
-            spans.push(Span::styled(format!("{total:>5}"), name_style));
+            spans.push(Span::styled(format!("{total:>TOTAL_W$}"), name_style));
         }
-        if row.chosen {
-            spans.push(Span::styled(
-                lang.pick("  chosen", "  选中").to_owned(),
-                theme.ok,
-            ));
+        if let Some(label) = widths.chosen.filter(|_| row.chosen) {
+            spans.push(Span::styled(label.to_owned(), theme.ok));
         }
     }
     Line::from(spans)

@@ -1,7 +1,8 @@
 //! The logs pane: the components' log lines so far (the kubelet's klog lines,
 //! kubectl's output, any other `log` record), newest at the bottom, each after
 //! a short component tag; and one API-server audit line for every answer the
-//! API server gave, built from the `response` and the request before it.
+//! API server gave, built from the `response` and the request it answers
+//! (the `message` of the same request number).
 //!
 //! ```text
 //! ┌ Logs ─────────────────────────────────────────────────────────────────┐
@@ -13,16 +14,20 @@
 //!
 //! The audit line is a short cousin of the API server's legacy audit log
 //! line (`staging/src/k8s.io/apiserver/pkg/audit/format.go`, `EventString`:
-//! user, method, URI, response code). Long lines are cut at the pane's width;
-//! the whole line is in the trace.
+//! user, method, URI, response code). A log line too long for the pane is
+//! cut at its end, an audit line in its request path (the code stays in
+//! sight); the whole line is in the trace.
+
+use std::borrow::Cow;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::watch::{List, MAX_ROWS, filter_matches, render_list};
 use super::{PaneCx, PaneId};
-use crate::engine::trace::{Record, TraceRecord};
+use crate::engine::trace::{Record, TraceRecord, request_answered};
 
 /// The component that writes audit lines.
 const API: &str = "kube-apiserver";
@@ -99,7 +104,7 @@ fn line_of(records: &[TraceRecord], index: usize) -> Option<LogLine> {
             code: None,
         }),
         Record::Response { to, code, .. } => {
-            let request = request_of(records, index, to);
+            let request = request_of(records, index);
             let text = match request {
                 Some(label) => format!("AUDIT {to} {label} → {code}"),
                 None => format!("AUDIT {to} → {code}"),
@@ -125,19 +130,50 @@ fn one_line(line: &str) -> String {
 }
 
 /// The label (`POST /api/v1/namespaces/default/pods`) of the request that the
-/// response at `index` answers: the nearest message before it from `client`
-/// to the API server.
-fn request_of<'a>(records: &'a [TraceRecord], index: usize, client: &str) -> Option<&'a str> {
-    records[..index]
-        .iter()
-        .rev()
-        .take(REQUEST_LOOKBACK)
-        .find_map(|r| match &r.body {
-            Record::Message { from, to, label } if from == client && to == API => {
-                Some(label.as_str())
-            }
-            _ => None,
-        })
+/// response at `index` answers.
+fn request_of(records: &[TraceRecord], index: usize) -> Option<&str> {
+    match &request_answered(records, index, REQUEST_LOOKBACK)?.body {
+        Record::Message { label, .. } => Some(label),
+        _ => None,
+    }
+}
+
+/// An audit line fitted to `width` columns: a request path too long for it
+/// keeps only its last segments (`PUT …/replicasets/web-69c6f74b8b/status →
+/// 200`), so the client, the verb and the status code stay in sight. A line
+/// that fits, or a width too small for that, is left whole (the pane cuts
+/// its end).
+fn fit_audit(text: &str, width: usize) -> Cow<'_, str> {
+    if text.width() <= width {
+        return Cow::Borrowed(text);
+    }
+    let Some((head, code)) = text.rsplit_once(" → ") else {
+        return Cow::Borrowed(text);
+    };
+    let Some((prefix, path)) = head.rsplit_once(' ') else {
+        return Cow::Borrowed(text);
+    };
+    // "PREFIX " + "…" + the path's tail + " → " + code.
+    let fixed = prefix.width() + 1 + 1 + 3 + code.width();
+    let Some(keep) = width.checked_sub(fixed).filter(|k| *k >= 8) else {
+        return Cow::Borrowed(text);
+    };
+    let mut tail_start = path.len();
+    let mut kept = 0;
+    for (at, c) in path.char_indices().rev() {
+        kept += c.width().unwrap_or(0);
+        if kept > keep {
+            break;
+        }
+        tail_start = at;
+    }
+    // From a segment's start, when that costs only a word's fragment.
+    let tail = &path[tail_start..];
+    let tail = match tail.find('/') {
+        Some(at) if at < 8 && !path[..tail_start].ends_with('/') => &tail[at..],
+        _ => tail,
+    };
+    Cow::Owned(format!("{prefix} …{tail} → {code}"))
 }
 
 /// Draws the pane.
@@ -160,14 +196,16 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         area,
         buf,
         |l| l.index,
-        |l| {
+        |l, width| {
             let mut spans = vec![
                 Span::styled(l.tag.clone(), theme.component),
                 Span::styled("│ ", theme.dim),
             ];
             match l.code {
                 Some(code) => {
-                    let (head, tail) = l.text.rsplit_once(' ').unwrap_or((&l.text, ""));
+                    let room = width.saturating_sub(l.tag.width() + 2);
+                    let text = fit_audit(&l.text, room);
+                    let (head, tail) = text.rsplit_once(' ').unwrap_or((&text, ""));
                     let code_style = if code < 400 { theme.ok } else { theme.bad };
                     spans.push(Span::styled(format!("{head} "), theme.text));
                     spans.push(Span::styled(tail.to_owned(), code_style));
@@ -218,6 +256,72 @@ mod tests {
                     && a.ends_with("PATCH /api/v1/namespaces/default/pods/nginx/status → 200"))
         );
         assert!(model.lines.iter().all(|l| l.code.is_none() || l.tag == API));
+    }
+
+    #[test]
+    fn an_audit_line_names_its_own_request_when_another_is_in_flight() {
+        // The Deployment story: the controllers send a request before the
+        // answer to their previous one arrives, so "the client's latest
+        // request" is often the wrong one.
+        let t =
+            crate::tui::testing::timeline(&["create -f tests/fixtures/web-deployment.yaml"], None);
+        let records = t.records();
+        let label_of = |id: crate::engine::trace::RequestNumber| {
+            records.iter().find_map(|r| match &r.body {
+                Record::Message {
+                    label,
+                    request: Some(n),
+                    ..
+                } if *n == id => Some(label.as_str()),
+                _ => None,
+            })
+        };
+        let mut overtaken = 0;
+        for (i, record) in records.iter().enumerate() {
+            let Record::Response {
+                to, code, request, ..
+            } = &record.body
+            else {
+                continue;
+            };
+            let label = label_of(*request).expect("every answer has its request");
+            let line = line_of(records, i).expect("an audit line");
+            assert_eq!(line.text, format!("AUDIT {to} {label} → {code}"));
+            let latest = records[..i].iter().rev().find_map(|r| match &r.body {
+                Record::Message { from, label, .. } if from == to => Some(label.as_str()),
+                _ => None,
+            });
+            overtaken += usize::from(latest != Some(label));
+        }
+        assert!(
+            overtaken > 0,
+            "no answer came after a later request of its client"
+        );
+    }
+
+    #[test]
+    fn a_long_audit_line_loses_its_path_middle_not_its_code() {
+        let line = "AUDIT kube-controller-manager PUT /apis/apps/v1/namespaces/default/replicasets/web-69c6f74b8b/status → 200";
+        // (width, what the line becomes)
+        let table = [
+            (200, line),
+            (line.chars().count(), line),
+            (
+                80,
+                "AUDIT kube-controller-manager PUT …/replicasets/web-69c6f74b8b/status → 200",
+            ),
+            (50, "AUDIT kube-controller-manager PUT …/status → 200"),
+            // Too narrow to keep a useful tail: left whole, for the pane to cut.
+            (44, line),
+        ];
+        for (width, want) in table {
+            let fitted = fit_audit(line, width);
+            assert_eq!(fitted, want, "width {width}");
+            assert!(
+                fitted == line || fitted.width() <= width,
+                "width {width}: {fitted}"
+            );
+        }
     }
 
     #[test]

@@ -62,22 +62,7 @@ impl Model {
     pub fn build(cx: &PaneCx<'_>) -> Model {
         let records: &[TraceRecord] = cx.view.records;
         let Some((current, before)) = records.split_last() else {
-            return Model {
-                time: String::new(),
-                headline: cx
-                    .lang
-                    .pick("Nothing has happened yet", "还没有发生任何事")
-                    .to_owned(),
-                body: vec![
-                    cx.lang
-                        .pick(
-                            "Step forward to follow the request from kubectl to a running Pod.",
-                            "单步前进，跟随请求从 kubectl 一路走到 Pod 运行起来。",
-                        )
-                        .to_owned(),
-                ],
-                earlier: Vec::new(),
-            };
+            return Model::before_any_step(cx);
         };
         let narration = narrate(current, cx.lang);
         let earlier = before
@@ -94,6 +79,37 @@ impl Model {
             headline: narration.headline,
             body: narration.body,
             earlier,
+        }
+    }
+
+    /// Before the first record: step forward, or, when the run has none at
+    /// all, how to ask the cluster for something.
+    fn before_any_step(cx: &PaneCx<'_>) -> Model {
+        let (headline, body) = if cx.view.idle_run {
+            (
+                cx.lang.pick(
+                    "The cluster is up, and nothing has been asked of it",
+                    "集群已就绪，还没有人向它提出请求",
+                ),
+                cx.lang.pick(
+                    "Press : and type a command, such as apply -f pod.yaml, to send kubectl's request and follow it; ? lists the keys.",
+                    "按 : 输入命令（例如 apply -f pod.yaml），发出 kubectl 的请求并跟随它；按 ? 查看按键。",
+                ),
+            )
+        } else {
+            (
+                cx.lang.pick("Nothing has happened yet", "还没有发生任何事"),
+                cx.lang.pick(
+                    "Step forward to follow the request from kubectl to a running Pod.",
+                    "单步前进，跟随请求从 kubectl 一路走到 Pod 运行起来。",
+                ),
+            )
+        };
+        Model {
+            time: String::new(),
+            headline: headline.to_owned(),
+            body: vec![body.to_owned()],
+            earlier: Vec::new(),
         }
     }
 }
@@ -193,6 +209,49 @@ mod tests {
         assert_eq!(m.earlier[0].headline, "变更准入：LimitRanger 放行");
         assert_eq!(m.earlier[1].headline, "变更准入：NamespaceLifecycle 放行");
         assert_eq!(m.earlier[2].headline, "API Server 检查你的权限（鉴权）");
+    }
+
+    #[test]
+    fn a_run_with_nothing_to_do_says_how_to_ask_for_something() {
+        // `podflow play` without a manifest: the cluster alone.
+        let idle = || {
+            let setup = crate::cli::build_setup(&crate::cli::SetupArgs {
+                seed: 1,
+                ..crate::cli::SetupArgs::default()
+            });
+            crate::engine::engine::Engine::new(setup.expect("the empty sandbox builds"))
+        };
+        let t = crate::timeline::Timeline::new(idle());
+        assert!(t.is_empty() && t.is_complete());
+        let theme = Theme::new(ThemeName::Dark, false);
+        let state = PaneState::default();
+        for (lang, headline, hint) in [
+            (
+                Lang::En,
+                "The cluster is up, and nothing has been asked of it",
+                "Press : and type a command",
+            ),
+            (
+                Lang::Zh,
+                "集群已就绪，还没有人向它提出请求",
+                "按 : 输入命令",
+            ),
+        ] {
+            let view = t.view(0);
+            let cx = PaneCx {
+                view: &view,
+                lang,
+                theme: &theme,
+                focused: false,
+                state: &state,
+            };
+            let m = Model::build(&cx);
+            assert_eq!(m.headline, headline);
+            assert!(m.body[0].starts_with(hint), "{:?}", m.body);
+        }
+        // A run not computed yet is not idle: its steps are still to come.
+        let started = crate::timeline::Timeline::started(idle());
+        assert!(!started.start().idle_run);
     }
 
     #[test]

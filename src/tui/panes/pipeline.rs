@@ -255,7 +255,9 @@ fn focus(
     store: &crate::engine::store::Store,
 ) -> (Option<String>, Option<String>, Option<Arrow>) {
     match body {
-        Record::Message { from, to, label } => (
+        Record::Message {
+            from, to, label, ..
+        } => (
             Some(to.clone()),
             None,
             Some(Arrow {
@@ -269,7 +271,9 @@ fn focus(
             Some(s.stage.to_string()),
             None,
         ),
-        Record::Response { to, code, message } => (
+        Record::Response {
+            to, code, message, ..
+        } => (
             Some(to.clone()),
             None,
             Some(Arrow {
@@ -346,7 +350,9 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
             ))
         }
         Record::Message { label, .. } if label.contains("/kube-node-lease/leases/") => None,
-        Record::Message { from, to, label } => {
+        Record::Message {
+            from, to, label, ..
+        } => {
             let (component, node) = on_node(from)
                 .map(|(_, n)| (from, n))
                 .or_else(|| on_node(to).map(|(_, n)| (to, n)))?;
@@ -551,18 +557,17 @@ mod tests {
 
     #[test]
     fn a_lease_renewal_is_not_a_nodes_step() {
-        let renewal = Record::Message {
-            from: "kubelet/node-1".into(),
-            to: "kube-apiserver".into(),
-            label: "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1"
-                .into(),
-        };
+        let renewal = Record::message(
+            "kubelet/node-1",
+            "kube-apiserver",
+            "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1",
+        );
         assert!(node_step(&renewal).is_none());
-        let status = Record::Message {
-            from: "kubelet/node-1".into(),
-            to: "kube-apiserver".into(),
-            label: "PATCH /api/v1/namespaces/default/pods/nginx/status".into(),
-        };
+        let status = Record::message(
+            "kubelet/node-1",
+            "kube-apiserver",
+            "PATCH /api/v1/namespaces/default/pods/nginx/status",
+        );
         assert_eq!(
             node_step(&status).map(|(n, _)| n).as_deref(),
             Some("node-1")

@@ -141,14 +141,15 @@ pub(super) struct List<'a, T> {
 }
 
 /// Draws a list pane: the block with its filter, a dim placeholder when
-/// empty, else the rows that fit, the current record's row lit.
+/// empty, else the rows that fit, the current record's row lit. `line_of`
+/// gets the width a row has, for rows that choose what to cut.
 pub(super) fn render_list<T>(
     list: &List<'_, T>,
     cx: &PaneCx<'_>,
     area: Rect,
     buf: &mut Buffer,
     index_of: impl Fn(&T) -> usize,
-    line_of: impl Fn(&T) -> Line<'static>,
+    line_of: impl Fn(&T, usize) -> Line<'static>,
 ) {
     let block = block(list.pane, cx, &filter_title(list.filter));
     let inner = block.inner(area);
@@ -165,7 +166,7 @@ pub(super) fn render_list<T>(
     let lines: Vec<Line> = list.rows[start..end]
         .iter()
         .map(|row| {
-            let line = line_of(row);
+            let line = line_of(row, usize::from(inner.width));
             if list.current == Some(index_of(row)) {
                 line.patch_style(cx.theme.active)
             } else {
@@ -199,7 +200,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         area,
         buf,
         |l| l.index,
-        |l| {
+        |l, _| {
             let type_style = match l.event_type.as_str() {
                 "ADDED" => theme.ok,
                 "DELETED" => theme.bad,

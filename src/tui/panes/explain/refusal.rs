@@ -65,7 +65,9 @@ pub fn at(records: &[TraceRecord]) -> Option<Refusal> {
             (floor..records.len())
                 .rev()
                 .find_map(|i| match &records[i].body {
-                    Record::Response { to, code, message } if to == "kubectl" && *code >= 400 => {
+                    Record::Response {
+                        to, code, message, ..
+                    } if to == "kubectl" && *code >= 400 => {
                         Some(from_response(&records[..=i], *code, message))
                     }
                     _ => None,

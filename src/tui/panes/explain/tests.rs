@@ -350,3 +350,31 @@ fn an_unschedulable_pod_shows_where_it_waits_in_the_queue() {
         "{text}"
     );
 }
+
+#[test]
+fn the_table_fits_the_default_layouts_pane_and_the_reasons_wrap_under_it() {
+    // The Explain pane of the 120×40 layout is 48 columns wide.
+    let t = nginx_timeline();
+    let text = render_pane(&t, find(&t, "select node-3"), PaneId::Explain, 48, 20);
+    let line = |needle: &str| text.lines().find(|l| l.contains(needle)).expect(&text);
+    assert!(line("filters").contains("total"), "{text}");
+    for node in ["node-1", "node-2", "▶ node-3"] {
+        assert!(line(&format!("{node} ")).contains("397"), "{text}");
+    }
+    assert!(
+        line("control-plane ")
+            .trim_end_matches(['│', ' '])
+            .ends_with("TaintToleration")
+    );
+    // The ruled-out node's reason, whole, in the wrapped notes.
+    let notes: String = text
+        .lines()
+        .skip_while(|l| !l.contains("✗ control-plane:"))
+        .map(|l| l.trim_matches(['│', ' ']))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        notes.starts_with("✗ control-plane: TaintToleration: node(s) had untolerated taint(s)"),
+        "{text}"
+    );
+}

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::trace::{Record, TraceRecord};
+use crate::engine::trace::{Record, TraceRecord, request_answered};
 
 /// How far back a kubelet's answer looks for the request it answers.
 const LOOK_BACK: usize = 400;
@@ -28,18 +28,9 @@ pub fn heartbeat_of(records: &[TraceRecord], i: usize) -> Option<(String, bool)>
         Record::Watch(w) if w.resource == "leases" => Some((w.name.clone(), false)),
         Record::Response { to, .. } => {
             let node = to.strip_prefix("kubelet/")?;
-            // The answer to the kubelet's latest request.
-            records[i.saturating_sub(LOOK_BACK)..i]
-                .iter()
-                .rev()
-                .find_map(|r| match &r.body {
-                    Record::Message { from, label, .. } if from == to => {
-                        Some(label.contains("/leases/"))
-                    }
-                    _ => None,
-                })
-                .filter(|lease| *lease)
-                .map(|_| (node.to_owned(), false))
+            let request = request_answered(records, i, LOOK_BACK)?;
+            let lease = matches!(&request.body, Record::Message { label, .. } if label.contains("/leases/"));
+            lease.then(|| (node.to_owned(), false))
         }
         _ => None,
     }

@@ -123,13 +123,17 @@ struct Raw<'a> {
 /// The arrow a record draws, if it draws one.
 fn arrow(record: &TraceRecord) -> Option<Raw<'_>> {
     match &record.body {
-        Record::Message { from, to, label } => Some(Raw {
+        Record::Message {
+            from, to, label, ..
+        } => Some(Raw {
             from,
             to,
             label: Cow::Borrowed(label),
             kind: RowKind::Request,
         }),
-        Record::Response { to, code, message } => Some(Raw {
+        Record::Response {
+            to, code, message, ..
+        } => Some(Raw {
             from: "kube-apiserver",
             to,
             label: Cow::Owned(format!("{code} {message}")),

@@ -24,11 +24,7 @@ fn message(seq: u64, from: &str, to: &str, label: &str) -> TraceRecord {
     TraceRecord {
         seq,
         t_ms: seq,
-        body: Record::Message {
-            from: from.into(),
-            to: to.into(),
-            label: label.into(),
-        },
+        body: Record::message(from, to, label),
     }
 }
 
@@ -210,6 +206,7 @@ fn self_messages_and_unknown_components_are_notes() {
         later_in_event: &[],
         store,
         now: crate::engine::clock::SimTime(2),
+        idle_run: false,
     };
     let cx = PaneCx {
         view: &view,
