@@ -8,7 +8,7 @@ mod allocator;
 use std::sync::Arc;
 use std::time::Instant;
 
-use podflow::engine::component::{ComponentId, Cx};
+use podflow::engine::component::{ComponentId, Cx, RequestId};
 use podflow::engine::rng::Rng;
 use podflow::engine::scheduler::Scheduler;
 use podflow::model::Object;
@@ -57,7 +57,7 @@ fn main() {
         let mut scheduler = Scheduler::with_default_profile().summarised();
         scheduler.initial_list(&objects);
         let (mut rng, me) = (Rng::new(1), ComponentId::Scheduler);
-        let (mut records, mut outgoing, mut next) = (Vec::new(), Vec::new(), 1);
+        let (mut records, mut outgoing, mut next) = (Vec::new(), Vec::new(), RequestId::MIN);
         let started = Instant::now();
         let mut cycles = 0;
         loop {

@@ -7,7 +7,7 @@ use std::fmt;
 use super::apiserver::request::Request;
 use super::clock::SimTime;
 use super::rng::Rng;
-use super::trace::{EventObject, EventRecord, Record, RequestNumber, Stage};
+use super::trace::{EventObject, EventRecord, Record, Stage};
 
 /// Who a component is.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -31,8 +31,10 @@ impl fmt::Display for ComponentId {
     }
 }
 
-/// A request's number, unique in a run, for matching answers to requests.
-pub type RequestId = u64;
+/// A request's number, unique in a run, for matching answers to requests
+/// (the trace's `request`): counted from 1, so that an optional one costs
+/// nothing beside it.
+pub type RequestId = std::num::NonZeroU64;
 
 /// Something a component asked the engine to do after it returns.
 #[derive(Debug, Clone)]
@@ -91,12 +93,12 @@ impl<'a> Cx<'a> {
     /// Sends `request` to the API server; the arrow is drawn now.
     pub fn send(&mut self, request: Request) -> RequestId {
         let id = *self.next_request;
-        *self.next_request += 1;
+        *self.next_request = id.saturating_add(1);
         self.records.push(Record::Message {
             from: request.client.clone(),
             to: "kube-apiserver".into(),
             label: request.label(),
-            request: Some(RequestNumber::new(id).expect("requests are numbered from 1")),
+            request: Some(id),
         });
         self.outgoing.push(Outgoing::Request {
             id,

@@ -159,7 +159,7 @@ impl Engine {
         let mut engine = Engine {
             now: SimTime::ZERO,
             seq: 0,
-            next_request: 1,
+            next_request: RequestId::MIN,
             rng,
             controller_manager_rng: Rng::new(setup.seed ^ CONTROLLER_MANAGER_STREAM),
             queue: EventQueue::default(),

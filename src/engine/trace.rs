@@ -6,12 +6,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::engine::component::RequestId;
 use crate::model::Object;
-
-/// A request's number in the trace (the engine's `RequestId`, which counts
-/// from 1): non-zero, so that a message that may carry one stays as small as
-/// the other records.
-pub type RequestNumber = std::num::NonZeroU64;
 
 /// One record of the trace: a sequence number, a simulated time and what happened.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,7 +33,7 @@ pub enum Record {
         /// For a request to the API server, its number: the `response` that
         /// answers it has the same (other arrows have none).
         #[serde(skip_serializing_if = "Option::is_none")]
-        request: Option<RequestNumber>,
+        request: Option<RequestId>,
     },
     /// One step inside a component.
     Stage(Box<Stage>),
@@ -47,7 +43,7 @@ pub enum Record {
         code: u16,
         message: String,
         /// The number of the request it answers (its `message` has the same).
-        request: RequestNumber,
+        request: RequestId,
     },
     /// A watch event delivered to one watcher (boxed, as the stage is: the
     /// most common records, messages, stay a third of this size).

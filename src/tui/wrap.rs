@@ -84,32 +84,36 @@ const NO_LINE_END: &[char] = &['（', '「', '『', '《', '【'];
 /// punctuation mark stays with what is before it and an opening one with
 /// what is after it, as Chinese line breaking keeps them.
 fn tokens(text: &str) -> Vec<&str> {
-    let mut bounds = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    // Whether the last span ends in an opening mark (the next one joins it).
+    let mut opens = false;
+    let mut push = |from: usize, to: usize| {
+        let token = &text[from..to];
+        let closes = token.starts_with(NO_LINE_START)
+            && spans.last().is_some_and(|&(f, t)| &text[f..t] != " ");
+        match spans.last_mut() {
+            Some(last) if opens || closes => last.1 = to,
+            _ => spans.push((from, to)),
+        }
+        opens = token.ends_with(NO_LINE_END);
+    };
     let mut start = 0;
     for (i, c) in text.char_indices() {
         if c == ' ' || breaks_anywhere(c) {
             if start < i {
-                bounds.push((start, i));
+                push(start, i);
             }
-            bounds.push((i, i + c.len_utf8()));
+            push(i, i + c.len_utf8());
             start = i + c.len_utf8();
         }
     }
     if start < text.len() {
-        bounds.push((start, text.len()));
+        push(start, text.len());
     }
-    let mut out: Vec<(usize, usize)> = Vec::with_capacity(bounds.len());
-    let mut glue_next = false;
-    for (from, to) in bounds {
-        let token = &text[from..to];
-        let closes = token.starts_with(NO_LINE_START) && !out.is_empty();
-        match out.last_mut() {
-            Some(last) if glue_next || (closes && text[last.0..last.1] != *" ") => last.1 = to,
-            _ => out.push((from, to)),
-        }
-        glue_next = token.ends_with(NO_LINE_END);
-    }
-    out.into_iter().map(|(from, to)| &text[from..to]).collect()
+    spans
+        .into_iter()
+        .map(|(from, to)| &text[from..to])
+        .collect()
 }
 
 #[cfg(test)]

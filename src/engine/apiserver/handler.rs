@@ -21,7 +21,7 @@ use crate::engine::clock::SimTime;
 use crate::engine::component::RequestId;
 use crate::engine::rng::Rng;
 use crate::engine::store::{Change, Store, StoreError, key_for};
-use crate::engine::trace::{Record, RequestNumber, Stage};
+use crate::engine::trace::{Record, Stage};
 use crate::model::{Kind, Object, status};
 
 /// The API server's answer.
@@ -140,7 +140,7 @@ impl ApiServer<'_> {
             to: request.client.clone(),
             code: response.code,
             message: response.message(),
-            request: RequestNumber::new(id).expect("requests are numbered from 1"),
+            request: id,
         });
         Handled {
             records: h.records,
@@ -806,14 +806,26 @@ mod tests {
             "",
         );
         watch.resource_version = Some(1);
-        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, 1, &watch);
+        let handled = server.handle(
+            &mut store,
+            &mut Rng::new(1),
+            SimTime::ZERO,
+            RequestId::MIN,
+            &watch,
+        );
         assert_eq!(handled.response.code, 410);
         assert_eq!(
             handled.response.message(),
             format!("too old resource version: 1 ({compacted})")
         );
         watch.resource_version = Some(compacted);
-        let handled = server.handle(&mut store, &mut Rng::new(1), SimTime::ZERO, 1, &watch);
+        let handled = server.handle(
+            &mut store,
+            &mut Rng::new(1),
+            SimTime::ZERO,
+            RequestId::MIN,
+            &watch,
+        );
         assert_eq!(handled.response.code, 200);
     }
 }

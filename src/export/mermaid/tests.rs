@@ -148,7 +148,7 @@ fn text_is_escaped_as_mermaid_requires() {
                 code: 422,
                 message: "Pod \"x\" is invalid: spec.containers[0].image: Required value; <none>"
                     .into(),
-                request: crate::engine::trace::RequestNumber::MIN,
+                request: crate::engine::component::RequestId::MIN,
             },
         ),
     ];

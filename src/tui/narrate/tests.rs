@@ -314,7 +314,7 @@ fn samples() -> Vec<TraceRecord> {
                 to: to.into(),
                 code,
                 message: message.into(),
-                request: crate::engine::trace::RequestNumber::MIN,
+                request: crate::engine::component::RequestId::MIN,
             }));
         }
     }

@@ -191,38 +191,16 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>, room: usize) -> (Vec<Line<'a>
         .iter()
         .map(|(p, w)| format!("{}×{w}", scheduling::short(p)))
         .collect();
-    let columns = |gap: usize| {
-        let node_w = cycle
-            .rows
-            .iter()
-            .map(|r| width(&r.node))
-            .max()
-            .unwrap_or(4)
-            .clamp(4, 24)
-            + gap;
-        let filter_w = cycle
-            .filter_plugins
-            .len()
-            .max(width(lang.pick("filters", "过滤")))
-            + gap;
-        let col_w: Vec<usize> = cols.iter().map(|c| width(c).max(3) + gap).collect();
-        (node_w, filter_w, col_w)
-    };
-    let wide = columns(2);
-    let table_w = 2 + wide.0 + wide.1 + wide.2.iter().sum::<usize>() + TOTAL_W;
-    let gap = if table_w > room { 1 } else { 2 };
-    let (node_w, filter_w, col_w) = if gap == 2 { wide } else { columns(1) };
-    let used = 2 + node_w + filter_w + col_w.iter().sum::<usize>() + TOTAL_W;
-    let chosen = lang.pick("  chosen", "  选中");
-
+    let widths = Widths::new(cycle, &cols, lang, room);
     if !cycle.rows.is_empty() {
+        let gap = " ".repeat(widths.gap);
         let mut header = format!(
             "  {}{}",
-            pad(lang.pick("node", "节点"), node_w),
-            pad(lang.pick("filters", "过滤"), filter_w)
+            pad(lang.pick("node", "节点"), widths.node + widths.gap),
+            pad(lang.pick("filters", "过滤"), widths.filters + widths.gap)
         );
-        for (c, w) in cols.iter().zip(&col_w) {
-            let _ = write!(header, "{c:>width$}{}", " ".repeat(gap), width = w - gap);
+        for (c, w) in cols.iter().zip(&widths.scores) {
+            let _ = write!(header, "{c:>w$}{gap}");
         }
         if !cols.is_empty() {
             header.push_str(lang.pick("total", "总分"));
@@ -230,13 +208,6 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>, room: usize) -> (Vec<Line<'a>
         lines.push(Line::from(Span::styled(header, theme.dim)));
     }
 
-    let widths = Widths {
-        node: node_w,
-        filters: filter_w,
-        scores: &col_w,
-        gap,
-        chosen: (used + width(chosen) <= room).then_some(chosen),
-    };
     lines.extend(
         cycle
             .rows
@@ -287,15 +258,54 @@ fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
 /// The width of the total's column.
 const TOTAL_W: usize = 5;
 
-/// The scheduling table's column widths (each with its gap), the gap, and
-/// the chosen row's label after its total when there is room for it (the
-/// `▶` marks that row either way).
-struct Widths<'a> {
+/// The scheduling table's column widths (without their gaps), the gap
+/// between columns, and the chosen row's label after its total when there
+/// is room for it (the `▶` marks that row either way).
+struct Widths {
     node: usize,
     filters: usize,
-    scores: &'a [usize],
+    scores: Vec<usize>,
     gap: usize,
-    chosen: Option<&'a str>,
+    chosen: Option<&'static str>,
+}
+
+impl Widths {
+    /// The widths of `cycle`'s table with score columns `cols`: two spaces
+    /// apart, or one when two make it wider than `room`.
+    fn new(cycle: &Cycle, cols: &[String], lang: Lang, room: usize) -> Widths {
+        let mut widths = Widths {
+            node: cycle
+                .rows
+                .iter()
+                .map(|r| width(&r.node))
+                .max()
+                .unwrap_or(4)
+                .clamp(4, 24),
+            filters: cycle
+                .filter_plugins
+                .len()
+                .max(width(lang.pick("filters", "过滤"))),
+            scores: cols.iter().map(|c| width(c).max(3)).collect(),
+            gap: 2,
+            chosen: None,
+        };
+        if widths.table() > room {
+            widths.gap = 1;
+        }
+        let chosen = lang.pick("  chosen", "  选中");
+        widths.chosen = (widths.table() + width(chosen) <= room).then_some(chosen);
+        widths
+    }
+
+    /// The table's width: the `▶ ` marker, the columns with their gaps, the total.
+    fn table(&self) -> usize {
+        let columns = 2 + self.scores.len();
+        2 + self.node
+            + self.filters
+            + self.scores.iter().sum::<usize>()
+            + columns * self.gap
+            + TOTAL_W
+    }
 }
 
 /// Why each node a filter ruled out was ruled out, whole (the table's row
@@ -323,7 +333,7 @@ fn filtered_out<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
 }
 
 /// One node's row: its filter marks, then the failing filter's name or its scores and total.
-fn row_line<'a>(cycle: &Cycle, row: &NodeRow, widths: &Widths<'_>, cx: &PaneCx<'_>) -> Line<'a> {
+fn row_line<'a>(cycle: &Cycle, row: &NodeRow, widths: &Widths, cx: &PaneCx<'_>) -> Line<'a> {
     let theme = cx.theme;
     let marker = if row.chosen { "▶ " } else { "  " };
     let name_style = if row.chosen { theme.ok } else { theme.text };
@@ -339,24 +349,21 @@ fn row_line<'a>(cycle: &Cycle, row: &NodeRow, widths: &Widths<'_>, cx: &PaneCx<'
     };
     let mut spans = vec![
         Span::styled(marker.to_owned(), name_style),
-        Span::styled(pad(&row.node, widths.node), name_style),
-        Span::styled(pad(&marks, widths.filters), marks_style),
+        Span::styled(pad(&row.node, widths.node + widths.gap), name_style),
+        Span::styled(pad(&marks, widths.filters + widths.gap), marks_style),
     ];
     if let Some(failed) = row.failed() {
         spans.push(Span::styled(failed.plugin.clone(), theme.bad));
     } else {
         let gap = " ".repeat(widths.gap);
-        for ((plugin, _), w) in cycle.score_plugins.iter().zip(widths.scores) {
+        for ((plugin, _), w) in cycle.score_plugins.iter().zip(&widths.scores) {
             let cell = row
                 .scores
                 .iter()
                 .find(|s| s.plugin == *plugin)
                 .map(|s| s.score.to_string())
                 .unwrap_or_default();
-            spans.push(Span::styled(
-                format!("{cell:>width$}{gap}", width = w - widths.gap),
-                theme.text,
-            ));
+            spans.push(Span::styled(format!("{cell:>w$}{gap}"), theme.text));
         }
         if let Some(total) = row.total {
             spans.push(Span::styled(format!("{total:>TOTAL_W$}"), name_style));

@@ -138,6 +138,10 @@ fn request_of(records: &[TraceRecord], index: usize) -> Option<&str> {
     }
 }
 
+/// The fewest columns of a cut request path worth showing, and the longest
+/// fragment of a segment dropped to start the rest at a `/`.
+const MIN_PATH_TAIL: usize = 8;
+
 /// An audit line fitted to `width` columns: a request path too long for it
 /// keeps only its last segments (`PUT …/replicasets/web-69c6f74b8b/status →
 /// 200`), so the client, the verb and the status code stay in sight. A line
@@ -155,7 +159,7 @@ fn fit_audit(text: &str, width: usize) -> Cow<'_, str> {
     };
     // "PREFIX " + "…" + the path's tail + " → " + code.
     let fixed = prefix.width() + 1 + 1 + 3 + code.width();
-    let Some(keep) = width.checked_sub(fixed).filter(|k| *k >= 8) else {
+    let Some(keep) = width.checked_sub(fixed).filter(|k| *k >= MIN_PATH_TAIL) else {
         return Cow::Borrowed(text);
     };
     let mut tail_start = path.len();
@@ -170,7 +174,7 @@ fn fit_audit(text: &str, width: usize) -> Cow<'_, str> {
     // From a segment's start, when that costs only a word's fragment.
     let tail = &path[tail_start..];
     let tail = match tail.find('/') {
-        Some(at) if at < 8 && !path[..tail_start].ends_with('/') => &tail[at..],
+        Some(at) if at < MIN_PATH_TAIL && !path[..tail_start].ends_with('/') => &tail[at..],
         _ => tail,
     };
     Cow::Owned(format!("{prefix} …{tail} → {code}"))
@@ -266,7 +270,7 @@ mod tests {
         let t =
             crate::tui::testing::timeline(&["create -f tests/fixtures/web-deployment.yaml"], None);
         let records = t.records();
-        let label_of = |id: crate::engine::trace::RequestNumber| {
+        let label_of = |id: crate::engine::component::RequestId| {
             records.iter().find_map(|r| match &r.body {
                 Record::Message {
                     label,
@@ -300,7 +304,7 @@ mod tests {
     }
 
     #[test]
-    fn a_long_audit_line_loses_its_path_middle_not_its_code() {
+    fn a_long_audit_line_loses_its_paths_start_not_its_code() {
         let line = "AUDIT kube-controller-manager PUT /apis/apps/v1/namespaces/default/replicasets/web-69c6f74b8b/status → 200";
         // (width, what the line becomes)
         let table = [
