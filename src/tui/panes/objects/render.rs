@@ -257,12 +257,14 @@ fn draw_object(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(body, buf);
 }
 
-/// Fewer characters than this are not cut from a key in the header.
+/// Fewer characters than this are not cut from a key in the header to make
+/// room for the note after the revision (only for the revision itself).
 const HEADER_KEY_MIN: usize = 16;
 
 /// `/registry/pods/default/nginx  rev 60 · changed: spec.nodeName, …`; in
 /// `width` columns, the key is cut from the left (the key list above names
-/// it whole) so that what the step did stays in sight.
+/// it whole) so that what the step did stays in sight, and the revision
+/// whole however narrow (a cut `rev 101` would read `rev 10`).
 fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>, width: usize) -> Line<'a> {
     let theme = cx.theme;
     let lang = cx.lang;
@@ -291,7 +293,10 @@ fn header_line<'a>(shown: &Shown, cx: &PaneCx<'_>, width: usize) -> Line<'a> {
         ));
     }
     let tail: usize = spans.iter().map(Span::width).sum();
-    let room = width.saturating_sub(tail).max(HEADER_KEY_MIN);
+    let beside_revision = width.saturating_sub(spans[0].width());
+    let room = width
+        .saturating_sub(tail)
+        .max(HEADER_KEY_MIN.min(beside_revision));
     spans.insert(0, Span::styled(cut_left(&shown.key, room), theme.component));
     Line::from(spans)
 }
@@ -379,10 +384,13 @@ mod tests {
         );
         // Never fewer than 16 characters of the key: the note is cut instead.
         assert!(
-            text(20).starts_with("…/web-69c6f74b8b rev 82"),
+            text(24).starts_with("…/web-69c6f74b8b rev 82"),
             "{}",
-            text(20)
+            text(24)
         );
+        // Narrower, the key gives way to the revision, which stays whole.
+        assert_eq!(text(20), "…b-69c6f74b8b rev 82 · changed: status.replicas");
+        assert_eq!(text(7), " rev 82 · changed: status.replicas");
     }
 
     #[test]
