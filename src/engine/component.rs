@@ -141,7 +141,7 @@ impl<'a> Cx<'a> {
 
     /// Records a stage.
     pub fn stage(&mut self, stage: Stage) {
-        self.records.push(Record::Stage(Box::new(stage)));
+        self.records.push(Record::from(stage));
     }
 
     /// Records a log line of `component` (on `node`, for node components).

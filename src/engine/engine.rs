@@ -17,6 +17,7 @@ use super::kubelet::{Kubelet, Registry};
 use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
+use super::shared_stages::SharedStages;
 use super::store::{Store, WatchEvent, WatchFilter, key_for};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
@@ -101,6 +102,8 @@ pub struct Engine {
     controller_manager_rng: Rng,
     queue: EventQueue<Event>,
     store: Store,
+    /// The API server's stages, each distinct one kept once in the trace.
+    shared_stages: SharedStages,
     authn: Arc<TokenAuthenticator>,
     admission: Arc<Vec<Box<dyn Plugin>>>,
     detail: Detail,
@@ -164,6 +167,7 @@ impl Engine {
             controller_manager_rng: Rng::new(setup.seed ^ CONTROLLER_MANAGER_STREAM),
             queue: EventQueue::default(),
             store,
+            shared_stages: SharedStages::default(),
             authn: Arc::new(tokens),
             admission: Arc::new(super::apiserver::admission::default_chain()),
             detail: setup.detail,
@@ -330,7 +334,7 @@ impl Engine {
                 "kube-apiserver",
                 "✕ connection lost (node fault)",
             ));
-            records.push(Record::Stage(Box::new(
+            records.push(Record::from(
                 Stage::new(
                     me.clone(),
                     "fault",
@@ -340,7 +344,7 @@ impl Engine {
                     ),
                 )
                 .node(node.to_owned()),
-            )));
+            ));
             return;
         }
         let Some(held) = self.faults.remove(node) else {
@@ -351,7 +355,7 @@ impl Engine {
             "kube-apiserver",
             "connection restored (node recovered)",
         ));
-        records.push(Record::Stage(Box::new(
+        records.push(Record::from(
             Stage::new(
                 me.clone(),
                 "fault",
@@ -363,7 +367,7 @@ impl Engine {
                 ),
             )
             .node(node.to_owned()),
-        )));
+        ));
         let who = ComponentId::Kubelet(node.to_owned());
         for (id, request) in held.requests {
             self.queue.push(
@@ -520,7 +524,7 @@ impl Engine {
                 "etcd",
                 format!("compact revision {target}"),
             ),
-            Record::Stage(Box::new(stage)),
+            Record::from(stage),
         ])
     }
 
@@ -549,7 +553,14 @@ impl Engine {
             admission: &self.admission,
             detail: self.detail,
         };
-        let handled = server.handle(&mut self.store, &mut self.rng, self.now, id, request);
+        let handled = server.handle(
+            &mut self.store,
+            &mut self.rng,
+            &mut self.shared_stages,
+            self.now,
+            id,
+            request,
+        );
         let respond_at = self.now.plus(HOP_MS);
         self.queue.push(
             respond_at,

@@ -17,6 +17,7 @@ pub mod kubelet;
 pub mod queue;
 pub mod rng;
 pub mod scheduler;
+pub mod shared_stages;
 pub mod storage_cache;
 pub mod storage_stream;
 pub mod store;

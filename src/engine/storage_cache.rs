@@ -41,7 +41,8 @@ impl Listers {
                 if deleted {
                     self.volumes.remove(&name);
                 } else {
-                    self.volumes.insert(name, Arc::new(v.clone()));
+                    self.volumes
+                        .insert(name, Arc::new(PersistentVolume::clone(v)));
                 }
             }
             Object::StorageClass(sc) => {

@@ -35,8 +35,10 @@ pub enum Record {
         #[serde(skip_serializing_if = "Option::is_none")]
         request: Option<RequestId>,
     },
-    /// One step inside a component.
-    Stage(Box<Stage>),
+    /// One step inside a component, shared: the API server's stages repeat
+    /// from one request to the next and are kept once
+    /// ([`SharedStages`](crate::engine::shared_stages::SharedStages)).
+    Stage(Arc<Stage>),
     /// The API server's answer to a client.
     Response {
         to: String,
@@ -76,6 +78,12 @@ impl Record {
             label: label.into(),
             request: None,
         }
+    }
+}
+
+impl From<Stage> for Record {
+    fn from(stage: Stage) -> Record {
+        Record::Stage(Arc::new(stage))
     }
 }
 
@@ -203,6 +211,13 @@ impl Stage {
         self.extra.as_deref().unwrap_or(&NO_EXTRA)
     }
 
+    /// Whether it has any extra set.
+    pub fn has_extra(&self) -> bool {
+        self.extra
+            .as_deref()
+            .is_some_and(|extra| *extra != NO_EXTRA)
+    }
+
     /// The extras to set.
     pub fn extra_mut(&mut self) -> &mut StageExtra {
         self.extra.get_or_insert_with(Box::default)
@@ -324,12 +339,7 @@ mod tests {
         let stage = TraceRecord {
             seq: 4,
             t_ms: 12,
-            body: Record::Stage(Box::new(Stage::new(
-                "kube-apiserver",
-                "authentication",
-                "allow",
-                "x",
-            ))),
+            body: Record::from(Stage::new("kube-apiserver", "authentication", "allow", "x")),
         };
         assert!(
             stage

@@ -20,6 +20,7 @@ use super::{ClusterView, authz};
 use crate::engine::clock::SimTime;
 use crate::engine::component::RequestId;
 use crate::engine::rng::Rng;
+use crate::engine::shared_stages::SharedStages;
 use crate::engine::store::{Change, Store, StoreError, key_for};
 use crate::engine::trace::{Record, Stage};
 use crate::model::{Kind, Object, status};
@@ -112,16 +113,19 @@ struct Handling<'a, 'b> {
     rng: &'b mut Rng,
     now: SimTime,
     request: &'b Request,
+    stages: &'b mut SharedStages,
     records: Vec<Record>,
     changes: Vec<Change>,
 }
 
 impl ApiServer<'_> {
-    /// Handles request number `id` against `store`.
+    /// Handles request number `id` against `store`, its stages shared
+    /// with equal ones of earlier requests through `stages`.
     pub fn handle(
         &self,
         store: &mut Store,
         rng: &mut Rng,
+        stages: &mut SharedStages,
         now: SimTime,
         id: RequestId,
         request: &Request,
@@ -132,6 +136,7 @@ impl ApiServer<'_> {
             rng,
             now,
             request,
+            stages,
             records: Vec::new(),
             changes: Vec::new(),
         };
@@ -175,7 +180,8 @@ fn cannot_handle(kind: &Kind, detail: &str) -> Status {
 
 impl Handling<'_, '_> {
     fn stage(&mut self, stage: Stage) {
-        self.records.push(Record::Stage(Box::new(stage)));
+        let record = self.stages.record(stage);
+        self.records.push(record);
     }
 
     fn run(&mut self) -> Step<Response> {
@@ -809,6 +815,7 @@ mod tests {
         let handled = server.handle(
             &mut store,
             &mut Rng::new(1),
+            &mut SharedStages::default(),
             SimTime::ZERO,
             RequestId::MIN,
             &watch,
@@ -822,6 +829,7 @@ mod tests {
         let handled = server.handle(
             &mut store,
             &mut Rng::new(1),
+            &mut SharedStages::default(),
             SimTime::ZERO,
             RequestId::MIN,
             &watch,

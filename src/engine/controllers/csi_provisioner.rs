@@ -222,7 +222,7 @@ impl Controller for CsiProvisioner {
             cx,
         );
         let request = client::request(NAME, Verb::Create, kind_of("PersistentVolume"), None, "")
-            .body(Body::Object(Box::new(Object::PersistentVolume(volume))));
+            .body(Body::Object(Box::new(Object::from(volume))));
         let id = cx.send(request);
         self.inflight.insert(id, (key.to_owned(), claim));
         Progress::Waiting

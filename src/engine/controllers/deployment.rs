@@ -234,7 +234,7 @@ fn status_request(d: &Deployment, status: DeploymentStatus) -> Box<Request> {
             &name,
         )
         .subresource("status")
-        .body(Body::Object(Box::new(Object::Deployment(d)))),
+        .body(Body::Object(Box::new(Object::from(d)))),
     )
 }
 

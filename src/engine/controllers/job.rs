@@ -111,7 +111,7 @@ impl JobController {
             job.metadata.name.as_deref().unwrap_or_default(),
         )
         .subresource("status")
-        .body(Body::Object(Box::new(Object::Job(updated))));
+        .body(Body::Object(Box::new(Object::from(updated))));
         let id = cx.send(request);
         self.inflight.insert(id, Pending::Status(key.to_owned()));
         Progress::Waiting

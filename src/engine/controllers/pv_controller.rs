@@ -247,7 +247,7 @@ impl PvController {
             Step::VolumeClaimRef => {
                 let mut volume = bind.volume.clone();
                 bind_volume_to_claim(&mut volume, &bind.claim);
-                (Object::PersistentVolume(volume), false)
+                (Object::from(volume), false)
             }
             Step::VolumeBound => {
                 let mut volume = bind.volume.clone();
@@ -256,7 +256,7 @@ impl PvController {
                 status.last_phase_transition_time = Some(
                     k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(cx.now.to_k8s()),
                 );
-                (Object::PersistentVolume(volume), true)
+                (Object::from(volume), true)
             }
             Step::ClaimVolumeName => {
                 let mut claim = bind.claim.clone();
@@ -324,13 +324,7 @@ impl PvController {
                     k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(cx.now.to_k8s()),
                 );
                 sync_stage(NAME, "status", format!("{key}: volume is Available"), cx);
-                self.send(
-                    key,
-                    Verb::Update,
-                    Object::PersistentVolume(updated),
-                    true,
-                    cx,
-                );
+                self.send(key, Verb::Update, Object::from(updated), true, cx);
                 Progress::Waiting
             }
             Some(reference) => {
@@ -578,7 +572,7 @@ impl Controller for PvController {
         }
         if let Some(bind) = self.binds.get_mut(&key) {
             match response.object.as_deref() {
-                Some(Object::PersistentVolume(v)) => bind.volume = v.clone(),
+                Some(Object::PersistentVolume(v)) => bind.volume = PersistentVolume::clone(v),
                 Some(Object::PersistentVolumeClaim(c)) => bind.claim = c.clone(),
                 _ => {}
             }

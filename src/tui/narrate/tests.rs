@@ -218,10 +218,7 @@ fn samples() -> Vec<TraceRecord> {
             stages.push(s);
         }
     }
-    let mut out: Vec<TraceRecord> = stages
-        .into_iter()
-        .map(|s| rec(Record::Stage(Box::new(s))))
-        .collect();
+    let mut out: Vec<TraceRecord> = stages.into_iter().map(|s| rec(Record::from(s))).collect();
     for label in [
         "GET /api/v1/namespaces/default/pods/nginx",
         "GET /api/v1/namespaces/default/pods",
@@ -550,7 +547,7 @@ fn the_controller_managers_stages_are_told_in_both_languages() {
         };
         let mut s = Stage::new("kube-controller-manager", name, outcome, detail);
         s.plugin = controller.map(|c| c.to_owned().into());
-        let record = rec(Record::Stage(Box::new(s)));
+        let record = rec(Record::from(s));
         let english = narrate(&record, Lang::En);
         let chinese = narrate(&record, Lang::Zh);
         assert!(english.headline.contains(en), "{english:?}");
@@ -578,7 +575,7 @@ fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
     for controller in controllers {
         let mut s = Stage::new("kube-controller-manager", "sync", "taint", "node-1");
         s.plugin = Some(controller.to_owned().into());
-        let record = rec(Record::Stage(Box::new(s)));
+        let record = rec(Record::from(s));
         for lang in [Lang::En, Lang::Zh] {
             assert!(!narrate(&record, lang).body.is_empty(), "{controller}");
         }
@@ -596,7 +593,7 @@ fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
     for (detail, words) in waits {
         let mut s = Stage::new("kube-controller-manager", "sync", "waiting", detail);
         s.plugin = Some("generic-garbage-collector".into());
-        let english = narrate(&rec(Record::Stage(Box::new(s))), Lang::En);
+        let english = narrate(&rec(Record::from(s)), Lang::En);
         assert!(
             english.body.iter().any(|b| b.contains(words)),
             "{english:?}"

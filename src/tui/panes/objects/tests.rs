@@ -289,11 +289,11 @@ fn without_etcd_history_the_trace_gives_the_previous_write() {
     let persist = |seq: u64, revision: u64, object: serde_json::Value| TraceRecord {
         seq,
         t_ms: seq,
-        body: Record::Stage(Box::new({
+        body: Record::from({
             let mut stage = Stage::new("etcd", "persist", "ok", "").at_key(POD, revision);
             stage.extra_mut().object = Some(object);
             stage
-        })),
+        }),
     };
     let records = [
         persist(0, 7, json!({"spec": {}, "status": {"phase": "Pending"}})),

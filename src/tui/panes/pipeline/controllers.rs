@@ -167,7 +167,7 @@ mod tests {
         TraceRecord {
             seq: 0,
             t_ms: 0,
-            body: Record::Stage(Box::new(s)),
+            body: Record::from(s),
         }
     }
 

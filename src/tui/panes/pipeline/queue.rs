@@ -119,9 +119,9 @@ mod tests {
         TraceRecord {
             seq,
             t_ms: seq,
-            body: Record::Stage(Box::new(
+            body: Record::from(
                 Stage::new("kube-scheduler", stage.to_owned(), outcome.to_owned(), "").pod(pod),
-            )),
+            ),
         }
     }
 

@@ -259,7 +259,7 @@ impl ReservePlugin for VolumeBinding {
                 }
                 let mut volume = volume.clone();
                 bind_volume_to_claim(&mut volume, claim);
-                writes.objects.push(Object::PersistentVolume(volume));
+                writes.objects.push(Object::from(volume));
             } else {
                 let mut claim = (**claim).clone();
                 claim
