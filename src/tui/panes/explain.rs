@@ -223,6 +223,7 @@ fn cycle_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>, room: usize) -> (Vec<Line<'a>
 fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
     let (lang, theme) = (cx.lang, cx.theme);
     let mut notes = outcome_lines(cycle, cx);
+    notes.extend(tie_line(cycle, cx));
     notes.extend(filtered_out(cycle, cx));
     let legend = |label: &str, plugins: &mut dyn Iterator<Item = &String>| {
         let items: Vec<String> = plugins
@@ -253,6 +254,31 @@ fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
         )));
     }
     notes
+}
+
+/// When other nodes scored as high as the chosen one: that they tie, and
+/// that the scheduler picked among them at random (`selectHost` in
+/// `pkg/scheduler/schedule_one.go`, by reservoir sampling).
+fn tie_line<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Option<Line<'a>> {
+    let tied = cycle.tied_with_chosen();
+    let chosen = cycle.chosen.as_deref()?;
+    let total = cycle.rows.iter().find(|r| r.chosen)?.total?;
+    let (last, others) = tied.split_last()?;
+    let text = match cx.lang {
+        Lang::En => {
+            let names = if others.is_empty() {
+                format!("{chosen} and {last}")
+            } else {
+                format!("{chosen}, {} and {last}", others.join(", "))
+            };
+            format!("{names} tie at {total}: the scheduler picked {chosen} among them at random")
+        }
+        Lang::Zh => format!(
+            "{chosen}、{} 总分并列 {total}：调度器在其中随机选中了 {chosen}",
+            tied.join("、")
+        ),
+    };
+    Some(Line::from(Span::styled(text, cx.theme.text)))
 }
 
 /// The width of the total's column.

@@ -167,8 +167,33 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         for r in &mut cycle.rows {
             r.chosen = r.node == *chosen;
         }
+        rank(&mut cycle.rows);
     }
     cycle
+}
+
+/// Once a node is chosen, the rows as the outcome ranks them: the chosen
+/// node first (so the answer to "why this node?" is the first row however
+/// short the pane), the other nodes that passed every filter by total,
+/// highest first, then those a filter ruled out, each group in the order the
+/// scheduler went through them.
+fn rank(rows: &mut [NodeRow]) {
+    rows.sort_by_key(|r| (!r.chosen, r.failed().is_some(), std::cmp::Reverse(r.total)));
+}
+
+impl Cycle {
+    /// The other nodes whose total equals the chosen one's, in table order:
+    /// `selectHost` picked among them at random.
+    pub fn tied_with_chosen(&self) -> Vec<&str> {
+        let Some(best) = self.rows.iter().find(|r| r.chosen).and_then(|r| r.total) else {
+            return Vec::new();
+        };
+        self.rows
+            .iter()
+            .filter(|r| !r.chosen && r.failed().is_none() && r.total == Some(best))
+            .map(|r| r.node.as_str())
+            .collect()
+    }
 }
 
 fn row<'c>(cycle: &'c mut Cycle, s: &Stage) -> &'c mut NodeRow {

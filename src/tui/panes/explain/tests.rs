@@ -71,14 +71,17 @@ fn at_nginx_select_three_workers_are_scored_and_the_control_plane_fails() {
     assert_eq!(c.pod, "default/nginx");
     assert_eq!(c.chosen.as_deref(), Some("node-3"));
     assert!(!c.unschedulable);
+    // Ranked once chosen: the chosen node, the others that fit by total (a
+    // tie keeps the scheduler's order), then the one a filter ruled out.
     let nodes: Vec<&str> = c.rows.iter().map(|r| r.node.as_str()).collect();
-    assert_eq!(nodes, ["control-plane", "node-1", "node-2", "node-3"]);
-    let cp = &c.rows[0];
+    assert_eq!(nodes, ["node-3", "node-1", "node-2", "control-plane"]);
+    assert_eq!(c.tied_with_chosen(), ["node-1", "node-2"]);
+    let cp = &c.rows[3];
     let failed = cp.failed().expect("the control plane fails a filter");
     assert_eq!(failed.plugin, "TaintToleration");
     assert_eq!(failed.reason, "node(s) had untolerated taint(s)");
     assert_eq!(cp.total, None);
-    for row in &c.rows[1..] {
+    for row in &c.rows[..3] {
         assert!(row.failed().is_none());
         assert_eq!(row.filters.len(), 4);
         // 300 (TaintToleration) + 97 (NodeResourcesFit) + 0 (ImageLocality); BalancedAllocation
@@ -377,4 +380,44 @@ fn the_table_fits_the_default_layouts_pane_and_the_reasons_wrap_under_it() {
         notes.starts_with("✗ control-plane: TaintToleration: node(s) had untolerated taint(s)"),
         "{text}"
     );
+}
+
+#[test]
+fn the_chosen_row_is_in_sight_in_the_default_layouts_short_pane_and_a_tie_is_named() {
+    // At 120×40 the Explain pane shows 6 rows: the title, the header and four
+    // nodes. The chosen one is the first of them, whatever its name.
+    let t = nginx_timeline();
+    let at = find(&t, "select node-3");
+    let text = render_pane(&t, at, PaneId::Explain, 48, 8);
+    let rows: Vec<&str> = text.lines().skip(3).take(2).collect();
+    assert!(
+        rows[0].contains("▶ node-3") && rows[0].contains("397"),
+        "{text}"
+    );
+    assert!(
+        rows[1].contains("node-1 ") && rows[1].contains("397"),
+        "{text}"
+    );
+    // Three nodes scored 397: the notes say the pick among them was random.
+    let tall = render_pane(&t, at, PaneId::Explain, 120, 20);
+    assert!(
+        tall.contains(
+            "node-3, node-1 and node-2 tie at 397: the scheduler picked node-3 among them at random"
+        ),
+        "{tall}"
+    );
+    let zh = render_pane_with(
+        &t,
+        at,
+        PaneId::Explain,
+        120,
+        20,
+        Lang::Zh,
+        &PaneState::default(),
+    );
+    assert!(zh.contains("总分并列 397"), "{zh}");
+    // While the filters run, the rows keep the order the scheduler goes through the nodes.
+    let partial = cycle(model(&t, find(&t, "filter NodeName node-1"), Lang::En));
+    let nodes: Vec<&str> = partial.rows.iter().map(|r| r.node.as_str()).collect();
+    assert_eq!(nodes, ["control-plane", "node-1"]);
 }
