@@ -52,17 +52,21 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         return;
     }
 
-    // Columns: as many as have two cells each, spread over the width.
-    let shown = model.participants.len().min(full / 2).max(1);
-    let xs: Vec<u16> = (0..shown)
+    // Columns spread over the width; each participant's x, if it has one.
+    let shown = columns(model, window.clone(), full);
+    let xs: Vec<u16> = (0..shown.len())
         .map(|i| {
-            let offset = (2 * i + 1) * full / (2 * shown);
+            let offset = (2 * i + 1) * full / (2 * shown.len());
             inner.x + u16::try_from(offset).unwrap_or(0)
         })
         .collect();
-    let slot_width = (full / shown).saturating_sub(1).max(1);
-    for (name, &x) in model.participants.iter().zip(&xs) {
-        let text = header(name, slot_width);
+    let mut x_of = vec![None; model.participants.len()];
+    for (&participant, &x) in shown.iter().zip(&xs) {
+        x_of[participant] = Some(x);
+    }
+    let slot_width = (full / shown.len()).saturating_sub(1).max(1);
+    for (&participant, &x) in shown.iter().zip(&xs) {
+        let text = header(&model.participants[participant], slot_width);
         let w = u16::try_from(width(&text)).unwrap_or(0);
         let start = x
             .saturating_sub(w / 2)
@@ -89,7 +93,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     }
     for (k, row) in model.rows[window].iter().enumerate() {
         let y = top + u16::try_from(k).unwrap_or(u16::MAX);
-        draw_row(model, row, &xs, cx, inner, y, buf);
+        draw_row(model, row, &x_of, cx, inner, y, buf);
     }
 
     if footer && let Some(current) = &model.current {
@@ -102,11 +106,40 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Draws one arrow (or note) on row `y`.
+/// A column narrower than this (its header at most 4 cells: `kctl`, `api`,
+/// `etcd`, `kcm`) would shorten names to letters.
+const MIN_COLUMN: usize = 5;
+
+/// The participants given a column, in order: all of them when each gets
+/// [`MIN_COLUMN`] cells, else those the rows in `window` use (a Deployment's
+/// last steps name 13 participants, which in an 80×24 layout's 32 cells
+/// would each be a letter); at most one per two cells either way.
+fn columns(model: &Model, window: std::ops::Range<usize>, full: usize) -> Vec<usize> {
+    let all = model.participants.len();
+    let mut shown: Vec<usize> = if full / all.max(1) >= MIN_COLUMN {
+        (0..all).collect()
+    } else {
+        let mut used = vec![false; all];
+        for row in &model.rows[window] {
+            for i in [row.from, row.to].into_iter().flatten() {
+                used[i] = true;
+            }
+        }
+        (0..all).filter(|&i| used[i]).collect()
+    };
+    if shown.is_empty() {
+        shown = (0..all).collect();
+    }
+    shown.truncate((full / 2).max(1));
+    shown
+}
+
+/// Draws one arrow (or note) on row `y`; `x_of` has each participant's
+/// column, when it has one.
 fn draw_row(
     model: &Model,
     row: &Row,
-    xs: &[u16],
+    x_of: &[Option<u16>],
     cx: &PaneCx<'_>,
     inner: Rect,
     y: u16,
@@ -123,7 +156,7 @@ fn draw_row(
             RowKind::Watch | RowKind::Heartbeat => theme.dim,
         }
     };
-    let x_of = |i: Option<usize>| i.and_then(|i| xs.get(i).copied());
+    let x_of = |i: Option<usize>| i.and_then(|i| x_of.get(i).copied().flatten());
     match (x_of(row.from), x_of(row.to)) {
         (Some(a), Some(b)) if a != b => {
             let (left, right) = (a.min(b), a.max(b));

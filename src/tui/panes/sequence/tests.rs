@@ -401,3 +401,31 @@ fn renders_at_every_size_without_panic() {
         render_pane(&t, index, PaneId::Sequence, 3, 3);
     }
 }
+
+#[test]
+fn a_narrow_pane_gives_columns_to_the_rows_in_sight() {
+    // A Deployment's last steps name a dozen participants; the 80×24
+    // layout's sequence pane has 32 cells, two or three each.
+    let t = crate::tui::testing::timeline(
+        &["create -f tests/fixtures/web-deployment.yaml", "wait idle"],
+        None,
+    );
+    let end = t.len() - 1;
+    assert!(model_at(&t, end).participants.len() > 10);
+    let text = render_pane(&t, end, PaneId::Sequence, 34, 10);
+    let headers = text.lines().nth(1).expect(&text);
+    let names: Vec<&str> = headers
+        .trim_matches(['│', ' '])
+        .split_whitespace()
+        .collect();
+    assert!(names.len() >= 2, "{text}");
+    assert!(
+        names.iter().all(|n| n.chars().count() >= 3),
+        "headers cut to letters:\n{text}"
+    );
+    assert!(text.contains('▶') || text.contains('◀'), "{text}");
+    // With room for every participant, all keep their columns.
+    let wide = render_pane(&t, end, PaneId::Sequence, 300, 10);
+    let header = wide.lines().nth(1).expect(&wide).trim_matches(['│', ' ']);
+    assert!(header.split_whitespace().count() > 10, "{wide}");
+}
