@@ -273,6 +273,9 @@ fn input_bar(theme: &Theme, area: Rect, prompt: &str, text: &str, buf: &mut Buff
     line.render(area, buf);
 }
 
+/// The help's key column: a space, the keys in 10 columns, a space.
+const HELP_KEYS_WIDTH: usize = 12;
+
 fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let lesson_keys: &[(&str, &str, &str)] = if app.lesson.is_some() {
         LESSON_HELP
@@ -282,15 +285,42 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     // The presenter's keys only where they work.
     let present_keys: &[(&str, &str, &str)] = if app.presenter.on { PRESENT_HELP } else { &[] };
     let width = area.width.saturating_sub(4).min(72);
-    // The simplifications, wrapped inside the border and a one-column margin.
+    // Inside the border: each key's description wrapped beside its keys,
+    // continued under the description; the simplifications with a margin.
+    let inside = usize::from(width.saturating_sub(2));
+    let described = inside.saturating_sub(HELP_KEYS_WIDTH).max(8);
+    // In presenter mode its own `space` line replaces the plain one.
+    let plain = HELP
+        .iter()
+        .filter(|(keys, ..)| !(app.presenter.on && *keys == "space"));
+    let mut lines: Vec<Line> = Vec::new();
+    for (keys, en, zh) in plain.chain(lesson_keys).chain(present_keys) {
+        let description = super::wrap::wrap(app.lang.pick(en, zh), described);
+        for (i, part) in description.into_iter().enumerate() {
+            let keys = if i == 0 {
+                format!(" {keys:<10} ")
+            } else {
+                " ".repeat(HELP_KEYS_WIDTH)
+            };
+            lines.push(Line::from(vec![
+                Span::styled(keys, theme.component),
+                Span::styled(part, theme.text),
+            ]));
+        }
+    }
+    lines.push(Line::from(""));
     let simplified = super::wrap::wrap(
         app.lang.pick(super::SIMPLIFIED.0, super::SIMPLIFIED.1),
-        usize::from(width.saturating_sub(3)),
+        inside.saturating_sub(1),
     );
-    let height =
-        u16::try_from(HELP.len() + lesson_keys.len() + present_keys.len() + simplified.len() + 3)
-            .unwrap_or(u16::MAX)
-            .min(area.height.saturating_sub(2));
+    lines.extend(
+        simplified
+            .into_iter()
+            .map(|line| Line::from(Span::styled(format!(" {line}"), theme.dim))),
+    );
+    let height = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height.saturating_sub(2));
     let rect = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height.saturating_sub(height)) / 2,
@@ -298,26 +328,6 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         height,
     );
     Clear.render(rect, buf);
-    // In presenter mode its own `space` line replaces the plain one.
-    let plain = HELP
-        .iter()
-        .filter(|(keys, ..)| !(app.presenter.on && *keys == "space"));
-    let mut lines: Vec<Line> = plain
-        .chain(lesson_keys)
-        .chain(present_keys)
-        .map(|(keys, en, zh)| {
-            Line::from(vec![
-                Span::styled(format!(" {keys:<10} "), theme.component),
-                Span::styled(app.lang.pick(en, zh).to_owned(), theme.text),
-            ])
-        })
-        .collect();
-    lines.push(Line::from(""));
-    lines.extend(
-        simplified
-            .into_iter()
-            .map(|line| Line::from(Span::styled(format!(" {line}"), theme.dim))),
-    );
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(

@@ -169,6 +169,26 @@ fn the_help_says_what_is_simplified_in_the_language_shown() {
 }
 
 #[test]
+fn a_help_line_too_long_for_the_box_continues_under_its_description() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::ToggleHelp);
+    let text = buffer_text(&draw(&app, 60, 18));
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(":          run a command"))
+        .expect(&text);
+    let first = lines[at];
+    let next = lines[at + 1];
+    let column = |line: &str, needle: &str| line.find(needle).map(|b| line[..b].chars().count());
+    assert_eq!(
+        column(next, "cordon"),
+        column(first, "run a command"),
+        "the continuation starts under the description:\n{text}"
+    );
+}
+
+#[test]
 fn the_command_bar_collects_a_line_and_runs_it() {
     let mut app = app(nginx_timeline());
     app.update(Action::OpenCommand);
