@@ -47,8 +47,9 @@ pub enum Record {
         /// The number of the request it answers (its `message` has the same).
         request: RequestId,
     },
-    /// A watch event delivered to one watcher (boxed, as the stage is: the
-    /// most common records, messages, stay a third of this size).
+    /// A watch event delivered to one watcher (boxed, as the stage is held
+    /// out of line: the most common records, messages, stay a third of this
+    /// size).
     Watch(Box<WatchRecord>),
     /// A `core/v1` Event (boxed, as the watch event is).
     Event(Box<EventRecord>),
