@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::app::{App, Overlay, SPEEDS};
 use super::keymap::{HELP, LESSON_HELP, PRESENT_HELP};
+use super::lang::Lang;
 use super::layout::{self, Screen};
 use super::panes::{self, PaneCx};
 use super::theme::Theme;
@@ -321,6 +322,17 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let height = u16::try_from(lines.len() + 2)
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
+    // Too tall for the terminal: the last line in sight says how much is not.
+    let room = usize::from(height.saturating_sub(2));
+    if lines.len() > room && room > 0 {
+        let hidden = lines.len() - room + 1;
+        lines.truncate(room - 1);
+        let note = match app.lang {
+            Lang::En => format!(" … {hidden} more lines: a taller terminal shows them"),
+            Lang::Zh => format!(" …… 还有 {hidden} 行：终端再高一些即可看到"),
+        };
+        lines.push(Line::from(Span::styled(note, theme.dim)));
+    }
     let rect = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height.saturating_sub(height)) / 2,

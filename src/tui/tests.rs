@@ -186,6 +186,16 @@ fn a_help_line_too_long_for_the_box_continues_under_its_description() {
         column(first, "run a command"),
         "the continuation starts under the description:\n{text}"
     );
+    // Too short for every line: the last one in sight says how many are not.
+    assert!(
+        text.contains("more lines: a taller terminal shows them"),
+        "{text}"
+    );
+    let tall = buffer_text(&draw(&app, 200, 50));
+    assert!(
+        tall.contains("q Esc") && !tall.contains("more lines:"),
+        "{tall}"
+    );
 }
 
 #[test]
