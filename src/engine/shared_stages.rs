@@ -12,7 +12,6 @@
 //! field, to the one it stands for.
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::engine::trace::{Record, Stage};
@@ -22,68 +21,36 @@ use crate::engine::trace::{Record, Stage};
 /// and must not make the table grow with the run).
 const CAPACITY: usize = 4096;
 
-/// The distinct stages seen lately, each shared by every record of it.
+/// The distinct stages seen lately, each shared by every record of it
+/// (looked up by content: `Arc<Stage>` borrows as the `Stage` it holds).
 #[derive(Debug, Clone, Default)]
 pub struct SharedStages {
-    known: HashSet<Shared>,
-}
-
-/// A kept stage, hashed and compared by its content.
-#[derive(Debug, Clone)]
-struct Shared(Arc<Stage>);
-
-impl PartialEq for Shared {
-    fn eq(&self, other: &Shared) -> bool {
-        *self.0 == *other.0
-    }
-}
-
-impl Eq for Shared {}
-
-/// By the fields a stage without extras is told apart by (a stage with
-/// extras is never kept: its Pod, node or key make it one of a kind).
-impl Hash for Shared {
-    fn hash<H: Hasher>(&self, hasher: &mut H) {
-        let stage = &*self.0;
-        (
-            &stage.component,
-            &stage.stage,
-            &stage.outcome,
-            &stage.detail,
-            &stage.phase,
-            &stage.plugin,
-        )
-            .hash(hasher);
-    }
+    known: HashSet<Arc<Stage>>,
 }
 
 impl SharedStages {
     /// The record of `stage`: the one already kept when an equal stage was
-    /// seen lately, else a new one (kept, when it has no extras).
+    /// seen lately, else a new one (kept, when it has no extras: its Pod,
+    /// node or key make a stage with extras one of a kind).
     pub fn record(&mut self, stage: Stage) -> Record {
         if stage.has_extra() {
             return Record::from(stage);
         }
-        let shared = Shared(Arc::new(stage));
-        if let Some(known) = self.known.get(&shared) {
-            return Record::Stage(Arc::clone(&known.0));
+        if let Some(known) = self.known.get(&stage) {
+            return Record::Stage(Arc::clone(known));
         }
         if self.known.len() >= CAPACITY {
             self.known.clear();
         }
-        let record = Record::Stage(Arc::clone(&shared.0));
-        self.known.insert(shared);
-        record
+        let stage = Arc::new(stage);
+        self.known.insert(Arc::clone(&stage));
+        Record::Stage(stage)
     }
 
     /// How many distinct stages are kept.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.known.len()
-    }
-
-    /// Whether none is.
-    pub fn is_empty(&self) -> bool {
-        self.known.is_empty()
     }
 }
 
@@ -119,7 +86,7 @@ mod tests {
         let first = stages.record(bound());
         let again = stages.record(bound());
         assert!(!Arc::ptr_eq(shared(&first), shared(&again)));
-        assert!(stages.is_empty());
+        assert_eq!(stages.len(), 0);
         assert_eq!(shared(&first), shared(&again));
     }
 

@@ -190,6 +190,25 @@ impl PartialEq for Stage {
     }
 }
 
+impl Eq for Stage {}
+
+/// By the fields every stage has (equal stages have equal ones; the extras,
+/// which hold a JSON value, are left to `eq`): what lets
+/// [`SharedStages`](crate::engine::shared_stages::SharedStages) look a stage up.
+impl std::hash::Hash for Stage {
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        (
+            &self.component,
+            &self.stage,
+            &self.outcome,
+            &self.detail,
+            &self.phase,
+            &self.plugin,
+        )
+            .hash(hasher);
+    }
+}
+
 impl Stage {
     /// A stage of `component` named `stage` with this outcome and detail.
     pub fn new(

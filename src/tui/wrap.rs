@@ -28,6 +28,34 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
+/// At most this much of a cut segment is dropped to start a path's tail at
+/// a `/`: a longer fragment still names its segment (`…eployments/web`).
+const MAX_DROPPED_FRAGMENT: usize = 7;
+
+/// The end of `path` that fits in `room` columns, for a line that shows
+/// `…` and then it: from a segment's `/` when the cut falls a few
+/// characters into a segment and at least 4 bytes follow that `/`
+/// (`…/default/pods`, not `…lt/default/pods`); as cut otherwise.
+pub fn path_tail(path: &str, room: usize) -> &str {
+    let mut start = path.len();
+    let mut used = 0;
+    for (at, c) in path.char_indices().rev() {
+        used += c.width().unwrap_or(0);
+        if used > room {
+            break;
+        }
+        start = at;
+    }
+    let tail = &path[start..];
+    if path[..start].ends_with('/') {
+        return tail;
+    }
+    match tail.find('/') {
+        Some(slash) if slash <= MAX_DROPPED_FRAGMENT && tail.len() - slash >= 4 => &tail[slash..],
+        _ => tail,
+    }
+}
+
 /// Whether a line may break before or after `c` without a space.
 fn breaks_anywhere(c: char) -> bool {
     c.width().unwrap_or(0) > 1
@@ -166,6 +194,30 @@ mod tests {
                 "etcd 只保留最近 4,096 次变更。"
             ]
         );
+    }
+
+    #[test]
+    fn a_path_keeps_its_end_from_a_segments_start() {
+        let path = "/apis/apps/v1/namespaces/default/replicasets/web-69c6f74b8b/status";
+        // (room, the tail)
+        let table = [
+            (100, path),
+            (39, "/replicasets/web-69c6f74b8b/status"),
+            // The cut falls just after a `/`: the segment is kept whole.
+            (33, "replicasets/web-69c6f74b8b/status"),
+            (9, "/status"),
+            // Too little after the `/` to jump to it.
+            (5, "tatus"),
+            (0, ""),
+        ];
+        for (room, want) in table {
+            assert_eq!(path_tail(path, room), want, "room {room}");
+        }
+        assert_eq!(path_tail("docker.io/library/nginx:1.27", 14), "/nginx:1.27");
+        // Ten characters into `deployments`: the fragment still names it.
+        let deployment = "/apis/apps/v1/namespaces/default/deployments/web/status";
+        assert_eq!(path_tail(deployment, 21), "eployments/web/status");
+        assert_eq!(path_tail(deployment, 16), "/web/status");
     }
 
     #[test]

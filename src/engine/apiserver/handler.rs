@@ -811,29 +811,25 @@ mod tests {
             Some("default".into()),
             "",
         );
-        watch.resource_version = Some(1);
-        let handled = server.handle(
-            &mut store,
-            &mut Rng::new(1),
-            &mut SharedStages::default(),
-            SimTime::ZERO,
-            RequestId::MIN,
-            &watch,
-        );
+        // The watch from `from`, as the first request of a run.
+        let mut watch_from = |from: u64| {
+            watch.resource_version = Some(from);
+            server.handle(
+                &mut store,
+                &mut Rng::new(1),
+                &mut SharedStages::default(),
+                SimTime::ZERO,
+                RequestId::MIN,
+                &watch,
+            )
+        };
+        let handled = watch_from(1);
         assert_eq!(handled.response.code, 410);
         assert_eq!(
             handled.response.message(),
             format!("too old resource version: 1 ({compacted})")
         );
-        watch.resource_version = Some(compacted);
-        let handled = server.handle(
-            &mut store,
-            &mut Rng::new(1),
-            &mut SharedStages::default(),
-            SimTime::ZERO,
-            RequestId::MIN,
-            &watch,
-        );
+        let handled = watch_from(compacted);
         assert_eq!(handled.response.code, 200);
     }
 }

@@ -260,22 +260,22 @@ fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
 /// that the scheduler picked among them at random (`selectHost` in
 /// `pkg/scheduler/schedule_one.go`, by reservoir sampling).
 fn tie_line<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Option<Line<'a>> {
-    let tied = cycle.tied_with_chosen();
-    let chosen = cycle.chosen.as_deref()?;
-    let total = cycle.rows.iter().find(|r| r.chosen)?.total?;
-    let (last, others) = tied.split_last()?;
+    let scheduling::Tie {
+        chosen,
+        total,
+        others,
+    } = cycle.tie()?;
     let text = match cx.lang {
         Lang::En => {
-            let names = if others.is_empty() {
-                format!("{chosen} and {last}")
-            } else {
-                format!("{chosen}, {} and {last}", others.join(", "))
-            };
-            format!("{names} tie at {total}: the scheduler picked {chosen} among them at random")
+            let (last, before) = others.split_last()?;
+            let names = [&[chosen], before].concat().join(", ");
+            format!(
+                "{names} and {last} tie at {total}: the scheduler picked {chosen} among them at random"
+            )
         }
         Lang::Zh => format!(
             "{chosen}、{} 总分并列 {total}：调度器在其中随机选中了 {chosen}",
-            tied.join("、")
+            others.join("、")
         ),
     };
     Some(Line::from(Span::styled(text, cx.theme.text)))

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 use super::watch::{List, MAX_ROWS, filter_matches, render_list};
 use super::{PaneCx, PaneId};
@@ -138,8 +138,7 @@ fn request_of(records: &[TraceRecord], index: usize) -> Option<&str> {
     }
 }
 
-/// The fewest columns of a cut request path worth showing, and the longest
-/// fragment of a segment dropped to start the rest at a `/`.
+/// The fewest columns of a cut request path worth showing.
 const MIN_PATH_TAIL: usize = 8;
 
 /// An audit line fitted to `width` columns: a request path too long for it
@@ -162,21 +161,7 @@ fn fit_audit(text: &str, width: usize) -> Cow<'_, str> {
     let Some(keep) = width.checked_sub(fixed).filter(|k| *k >= MIN_PATH_TAIL) else {
         return Cow::Borrowed(text);
     };
-    let mut tail_start = path.len();
-    let mut kept = 0;
-    for (at, c) in path.char_indices().rev() {
-        kept += c.width().unwrap_or(0);
-        if kept > keep {
-            break;
-        }
-        tail_start = at;
-    }
-    // From a segment's start, when that costs only a word's fragment.
-    let tail = &path[tail_start..];
-    let tail = match tail.find('/') {
-        Some(at) if at < MIN_PATH_TAIL && !path[..tail_start].ends_with('/') => &tail[at..],
-        _ => tail,
-    };
+    let tail = crate::tui::wrap::path_tail(path, keep);
     Cow::Owned(format!("{prefix} …{tail} → {code}"))
 }
 

@@ -181,18 +181,32 @@ fn rank(rows: &mut [NodeRow]) {
     rows.sort_by_key(|r| (!r.chosen, r.failed().is_some(), std::cmp::Reverse(r.total)));
 }
 
+/// Other nodes that fit with the chosen node's total: `selectHost` picked
+/// among them at random.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tie<'a> {
+    pub chosen: &'a str,
+    pub total: i64,
+    /// The others, in table order (at least one).
+    pub others: Vec<&'a str>,
+}
+
 impl Cycle {
-    /// The other nodes whose total equals the chosen one's, in table order:
-    /// `selectHost` picked among them at random.
-    pub fn tied_with_chosen(&self) -> Vec<&str> {
-        let Some(best) = self.rows.iter().find(|r| r.chosen).and_then(|r| r.total) else {
-            return Vec::new();
-        };
-        self.rows
+    /// The tie the chosen node won, if it won one.
+    pub fn tie(&self) -> Option<Tie<'_>> {
+        let chosen = self.rows.iter().find(|r| r.chosen)?;
+        let total = chosen.total?;
+        let others: Vec<&str> = self
+            .rows
             .iter()
-            .filter(|r| !r.chosen && r.failed().is_none() && r.total == Some(best))
+            .filter(|r| !r.chosen && r.failed().is_none() && r.total == Some(total))
             .map(|r| r.node.as_str())
-            .collect()
+            .collect();
+        (!others.is_empty()).then_some(Tie {
+            chosen: &chosen.node,
+            total,
+            others,
+        })
     }
 }
 

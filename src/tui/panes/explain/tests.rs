@@ -75,7 +75,9 @@ fn at_nginx_select_three_workers_are_scored_and_the_control_plane_fails() {
     // tie keeps the scheduler's order), then the one a filter ruled out.
     let nodes: Vec<&str> = c.rows.iter().map(|r| r.node.as_str()).collect();
     assert_eq!(nodes, ["node-3", "node-1", "node-2", "control-plane"]);
-    assert_eq!(c.tied_with_chosen(), ["node-1", "node-2"]);
+    let tie = c.tie().expect("three nodes total 397");
+    assert_eq!((tie.chosen, tie.total), ("node-3", 397));
+    assert_eq!(tie.others, ["node-1", "node-2"]);
     let cp = &c.rows[3];
     let failed = cp.failed().expect("the control plane fails a filter");
     assert_eq!(failed.plugin, "TaintToleration");

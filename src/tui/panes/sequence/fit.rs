@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use ratatui::text::Span;
 
+use crate::tui::wrap::path_tail;
 pub(super) use crate::tui::wrap::truncate;
 
 /// Display width of a string (double-width aware).
@@ -27,22 +28,7 @@ fn fit_label(label: &str, max: usize) -> String {
     {
         let keep = max.saturating_sub(width(verb) + 2);
         if keep >= 4 {
-            let mut used = 0;
-            let mut start = path.len();
-            for (i, c) in path.char_indices().rev() {
-                used += width(c.encode_utf8(&mut [0u8; 4]));
-                if used > keep {
-                    break;
-                }
-                start = i;
-            }
-            let mut tail = &path[start..];
-            if let Some(slash) = tail.find('/')
-                && tail.len() - slash >= 4
-            {
-                tail = &tail[slash..];
-            }
-            return format!("{verb} …{tail}");
+            return format!("{verb} …{}", path_tail(path, keep));
         }
     }
     truncate(label, max)
