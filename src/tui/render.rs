@@ -274,6 +274,23 @@ fn input_bar(theme: &Theme, area: Rect, prompt: &str, text: &str, buf: &mut Buff
     line.render(area, buf);
 }
 
+/// Clears `rect` for a box drawn over the panes. A double-width character
+/// just left of it (Chinese text in the pane below) has its right half
+/// under the box's left border, and a terminal would draw it over the
+/// border: it gives way to a space.
+fn clear_over(rect: Rect, buf: &mut Buffer) {
+    Clear.render(rect, buf);
+    if rect.x <= buf.area.x {
+        return;
+    }
+    for y in rect.top()..rect.bottom().min(buf.area.bottom()) {
+        let cell = &mut buf[(rect.x - 1, y)];
+        if unicode_width(cell.symbol()) > 1 {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
 /// The help's key column: a space, the keys in 10 columns, a space.
 const HELP_KEYS_WIDTH: usize = 12;
 
@@ -339,7 +356,7 @@ fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         width,
         height,
     );
-    Clear.render(rect, buf);
+    clear_over(rect, buf);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(

@@ -199,6 +199,27 @@ fn a_help_line_too_long_for_the_box_continues_under_its_description() {
 }
 
 #[test]
+fn the_help_box_keeps_its_left_border_over_chinese_text() {
+    // At 80×24 the box starts at column 4; the Watch pane's Chinese
+    // placeholder has a wide character in columns 3 and 4.
+    let mut app = app(nginx_timeline());
+    app.update(Action::ToggleLang);
+    let below = buffer_text(&draw(&app, 80, 24));
+    assert!(below.contains("│尚无"), "{below}");
+    app.update(Action::ToggleHelp);
+    let buffer = draw(&app, 80, 24);
+    let row = (0..24)
+        .find(|&y| buffer[(1, y)].symbol() == "尚")
+        .expect("the placeholder's row");
+    assert_eq!(
+        buffer[(3, row)].symbol(),
+        " ",
+        "the wide character gives way"
+    );
+    assert_eq!(buffer[(4, row)].symbol(), "│", "the box's border");
+}
+
+#[test]
 fn the_command_bar_collects_a_line_and_runs_it() {
     let mut app = app(nginx_timeline());
     app.update(Action::OpenCommand);
