@@ -13,7 +13,7 @@ mod common;
 
 use std::time::Instant;
 
-use podflow::engine::engine::Until;
+use podflow_engine::engine::Until;
 
 const ZONES: usize = 10;
 

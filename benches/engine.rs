@@ -2,8 +2,8 @@
 
 mod allocator;
 
-use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
-use podflow::engine::engine::{Engine, Until};
+use podflow_engine::engine::{Engine, Until};
+use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup};
 
 fn main() {
     podflow::memory::no_huge_pages();

@@ -3,13 +3,13 @@
 
 mod allocator;
 
-use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
-use podflow::engine::engine::Engine;
-use podflow::timeline::Timeline;
 use podflow::tui::action::Action;
 use podflow::tui::app::App;
 use podflow::tui::lang::Lang;
 use podflow::tui::theme::ThemeName;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup};
+use podflow_engine::timeline::Timeline;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

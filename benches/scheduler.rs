@@ -8,10 +8,10 @@ mod allocator;
 use std::sync::Arc;
 use std::time::Instant;
 
-use podflow::engine::component::{ComponentId, Cx, RequestId};
-use podflow::engine::rng::Rng;
-use podflow::engine::scheduler::Scheduler;
-use podflow::model::Object;
+use podflow_engine::component::{ComponentId, Cx, RequestId};
+use podflow_engine::rng::Rng;
+use podflow_engine::scheduler::Scheduler;
+use podflow_model::Object;
 use serde_json::json;
 
 const NODES: usize = 1_000;
@@ -62,7 +62,7 @@ fn main() {
         let mut cycles = 0;
         loop {
             let mut cx = Cx::new(
-                podflow::engine::clock::SimTime::ZERO,
+                podflow_engine::clock::SimTime::ZERO,
                 &mut rng,
                 &me,
                 &mut records,

@@ -16,11 +16,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use podflow::timeline::Timeline;
 use podflow::tui::action::Action;
 use podflow::tui::app::App;
 use podflow::tui::lang::Lang;
 use podflow::tui::theme::ThemeName;
+use podflow_engine::timeline::Timeline;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

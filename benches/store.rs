@@ -20,14 +20,14 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{Container, Pod, PodSpec, PodStatus};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use podflow::engine::clock::SimTime;
-use podflow::engine::component::ComponentId;
-use podflow::engine::queue::EventQueue;
-use podflow::engine::rng::Rng;
-use podflow::engine::store::{HISTORY_WINDOW, Store, WatchEvent, WatchFilter, key_for};
-use podflow::engine::watches::{Subscription, Watches};
-use podflow::model::Object;
-use podflow::model::kinds::kind_of;
+use podflow_engine::clock::SimTime;
+use podflow_engine::component::ComponentId;
+use podflow_engine::queue::EventQueue;
+use podflow_engine::rng::Rng;
+use podflow_engine::store::{HISTORY_WINDOW, Store, WatchEvent, WatchFilter, key_for};
+use podflow_engine::watches::{Subscription, Watches};
+use podflow_model::Object;
+use podflow_model::kinds::kind_of;
 
 /// Writes for the throughput figure: `PODS` creates, the rest updates.
 const WRITES: usize = 100_000;

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use podflow::scenario::{
+use podflow_scenario::{
     MAX_INPUT_BYTES, parse_cluster, parse_manifests, read_file, read_manifests,
 };
 

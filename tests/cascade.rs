@@ -11,7 +11,7 @@
 mod common;
 
 use common::{apply, kubectl_output, of_kind, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// The etcd keys deleted, in order.
 fn deleted_keys(records: &[TraceRecord]) -> Vec<String> {

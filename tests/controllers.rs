@@ -5,7 +5,7 @@
 mod common;
 
 use common::{apply, of_kind, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 use serde_json::Value;
 
 /// Every version of the objects persisted under `prefix`, in order.
@@ -289,7 +289,7 @@ fn a_failing_job_stops_at_its_backoff_limit() {
     let created = records
         .iter()
         .filter(|r| {
-            matches!(&r.body, podflow::engine::trace::Record::Event(e)
+            matches!(&r.body, podflow_engine::trace::Record::Event(e)
             if e.reason == "SuccessfulCreate" && e.object.name == "flaky")
         })
         .count();
@@ -297,7 +297,7 @@ fn a_failing_job_stops_at_its_backoff_limit() {
     let reasons: Vec<String> = records
         .iter()
         .filter_map(|r| match &r.body {
-            podflow::engine::trace::Record::Event(e) if e.object.name == "flaky" => {
+            podflow_engine::trace::Record::Event(e) if e.object.name == "flaky" => {
                 Some(e.reason.clone())
             }
             _ => None,

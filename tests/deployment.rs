@@ -5,7 +5,7 @@
 mod common;
 
 use common::{apply, of_kind, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// The events of the trace: (reason, object kind, object name, message, source).
 fn events(records: &[TraceRecord]) -> Vec<(String, String, String, String, String)> {

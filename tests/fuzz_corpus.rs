@@ -26,7 +26,7 @@ fn manifests_corpus() {
     assert!(!files.is_empty());
     for (name, bytes) in files {
         eprintln!("{name}");
-        let _ = podflow::scenario::parse_manifests("fuzz.yaml", &bytes);
+        let _ = podflow_scenario::parse_manifests("fuzz.yaml", &bytes);
     }
 }
 
@@ -36,7 +36,7 @@ fn cluster_corpus() {
     assert!(!files.is_empty());
     for (name, bytes) in files {
         eprintln!("{name}");
-        let _ = podflow::scenario::parse_cluster("fuzz.yaml", &bytes);
+        let _ = podflow_scenario::parse_cluster("fuzz.yaml", &bytes);
     }
 }
 
@@ -47,7 +47,7 @@ fn lesson_corpus() {
     for (name, bytes) in files {
         eprintln!("{name}");
         if let Ok(text) = std::str::from_utf8(&bytes) {
-            let _ = podflow::lesson::Lesson::parse("fuzz.yaml", text, None);
+            let _ = podflow_lesson::Lesson::parse("fuzz.yaml", text, None);
         }
     }
 }
@@ -59,7 +59,7 @@ fn command_corpus() {
     for (name, bytes) in files {
         eprintln!("{name}");
         if let Ok(line) = std::str::from_utf8(&bytes) {
-            let _ = podflow::command::parse(line);
+            let _ = podflow_engine::command::parse(line);
         }
     }
 }

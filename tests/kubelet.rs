@@ -7,7 +7,7 @@
 mod common;
 
 use common::{apply, final_object, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// The kubelet's events about `pod`: (`t_ms`, reason, message).
 fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String)> {

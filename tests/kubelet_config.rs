@@ -13,14 +13,14 @@
 mod common;
 
 use common::{apply, final_object, final_objects, kubelet_events, run};
-use podflow::engine::kubelet::config::ConfigCache;
-use podflow::engine::kubelet::dns::{Dns, Services};
-use podflow::engine::kubelet::env::{self, EnvInput};
-use podflow::engine::kubelet::payload;
-use podflow::engine::kubelet::process::{Launch, Process};
-use podflow::engine::trace::{Record, TraceRecord};
-use podflow::model::Object;
-use podflow::model::kinds::kind_of;
+use podflow_engine::kubelet::config::ConfigCache;
+use podflow_engine::kubelet::dns::{Dns, Services};
+use podflow_engine::kubelet::env::{self, EnvInput};
+use podflow_engine::kubelet::payload;
+use podflow_engine::kubelet::process::{Launch, Process};
+use podflow_engine::trace::{Record, TraceRecord};
+use podflow_model::Object;
+use podflow_model::kinds::kind_of;
 
 fn kubelet_logs(records: &[TraceRecord]) -> Vec<String> {
     records
@@ -80,7 +80,7 @@ fn container_output(records: &[TraceRecord], pod: &str) -> String {
         files,
         memory_limit_bytes: None,
     };
-    let process = Process::start(launch, podflow::engine::clock::SimTime::ZERO, &world);
+    let process = Process::start(launch, podflow_engine::clock::SimTime::ZERO, &world);
     process.output().join("\n")
 }
 
@@ -189,7 +189,7 @@ fn secrets_as_files_and_as_environment() {
     let secret = final_object(&records, "Secret", "test-secret");
     assert_eq!(secret["data"]["username"], "bXktYXBw");
     // `ls /etc/secret-volume` and `cat` in the container's shell.
-    let mut shell = podflow::engine::kubelet::config::ConfigCache::default();
+    let mut shell = podflow_engine::kubelet::config::ConfigCache::default();
     shell.observe(
         &Object::from_json(kind_of("Secret"), secret).expect("a secret"),
         false,

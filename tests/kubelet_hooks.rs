@@ -6,7 +6,7 @@
 mod common;
 
 use common::{apply, final_object, kubelet_events, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 fn reasons(events: &[(u64, String, String, String)]) -> Vec<&str> {
     events.iter().map(|(_, _, r, _)| r.as_str()).collect()

@@ -2,7 +2,7 @@
 //! under `tests/bad-lessons/` is refused with its `file:line:col: message`,
 //! by the checker and by `podflow lessons check` alike.
 
-use podflow::lesson::{self, Lesson, embedded};
+use podflow_lesson::{self as lesson, Lesson, embedded};
 
 fn check(path: &str) -> Result<lesson::Summary, String> {
     let lesson = Lesson::load(path).map_err(|e| e.to_string())?;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{final_object, run, text};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 fn nginx() -> Vec<TraceRecord> {
     let manifest = format!(

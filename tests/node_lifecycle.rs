@@ -7,7 +7,7 @@
 mod common;
 
 use common::{apply, final_object, final_objects, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// When each message from `from` whose label starts with `label` was sent, in ms.
 fn sent(records: &[TraceRecord], from: &str, label: &str) -> Vec<u64> {

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use common::{TempFile, final_objects, jsonl, run, writes};
-use podflow::engine::trace::{Record, TraceRecord};
-use podflow::model::quantity;
-use podflow::scenario::generate::{NodeShape, generate};
+use podflow_engine::trace::{Record, TraceRecord};
+use podflow_model::quantity;
+use podflow_scenario::generate::{NodeShape, generate};
 use proptest::prelude::*;
 use serde_json::Value;
 

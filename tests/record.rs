@@ -11,12 +11,12 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 
-use podflow::cli::{NGINX_POD, SetupArgs, build_setup};
-use podflow::engine::engine::Engine;
-use podflow::lesson::embedded;
 use podflow::record::{self, Format, Options, Recording, ansi, driver};
-use podflow::timeline::Timeline;
 use podflow::tui::lang::Lang;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup};
+use podflow_engine::timeline::Timeline;
+use podflow_lesson::embedded;
 
 const FIRST: &str = "apply-to-running";
 

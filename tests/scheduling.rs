@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{final_object, run};
 use k8s_openapi::api::core::v1::Pod;
-use podflow::cli::{SetupArgs, build_setup};
-use podflow::engine::clock::SimTime;
-use podflow::engine::engine::{Engine, Until};
-use podflow::engine::scheduler::framework::{Code, CycleState, ReservePlugin, Status};
-use podflow::engine::trace::Record;
+use podflow_engine::clock::SimTime;
+use podflow_engine::engine::{Engine, Until};
+use podflow_engine::scheduler::framework::{Code, CycleState, ReservePlugin, Status};
+use podflow_engine::setup::{SetupArgs, build_setup};
+use podflow_engine::trace::Record;
 
 fn nginx() -> String {
     format!(
@@ -186,7 +186,7 @@ fn pods_spread_across_zones() {
 
 #[test]
 fn summary_detail_records_one_scheduler_stage_a_cycle() {
-    let count = |records: &[podflow::engine::trace::TraceRecord], stage: &str| {
+    let count = |records: &[podflow_engine::trace::TraceRecord], stage: &str| {
         records
             .iter()
             .filter(|r| matches!(&r.body, Record::Stage(s) if s.component == "kube-scheduler" && s.stage == stage))
@@ -195,7 +195,7 @@ fn summary_detail_records_one_scheduler_stage_a_cycle() {
     let full = run(None, &[&nginx()], |_| {});
     assert!(count(&full, "filter") > 10 && count(&full, "score") > 5);
     let summary = run(None, &[&nginx()], |a| {
-        a.detail = Some(podflow::engine::apiserver::handler::Detail::Summary);
+        a.detail = Some(podflow_engine::apiserver::handler::Detail::Summary);
     });
     assert_eq!(count(&summary, "filter"), 0);
     assert_eq!(count(&summary, "score"), 0);

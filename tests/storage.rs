@@ -14,7 +14,7 @@
 mod common;
 
 use common::{apply, final_object, run};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// Every event: (reason, message, object name, source).
 fn events(records: &[TraceRecord]) -> Vec<(String, String, String, String)> {

@@ -1,11 +1,11 @@
 //! What the scale benches share: a Deployment on a generated cluster, set up
 //! as `podflow trace --cluster <gen-cluster> -f web.yaml --detail summary` does.
 
-use podflow::cli::{SetupArgs, build_setup_on};
-use podflow::engine::apiserver::handler::Detail;
-use podflow::engine::engine::Engine;
-use podflow::scenario::generate::{NodeShape, generate};
-use podflow::scenario::{merge_with_default, parse_cluster};
+use podflow_engine::apiserver::handler::Detail;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{SetupArgs, build_setup_on};
+use podflow_scenario::generate::{NodeShape, generate};
+use podflow_scenario::{merge_with_default, parse_cluster};
 
 /// The Deployment `web` of `replicas` nginx Pods, each asking 100m CPU and 128Mi.
 fn deployment(replicas: usize) -> String {

@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = podflow::scenario::parse_cluster("fuzz.yaml", data);
+    let _ = podflow_scenario::parse_cluster("fuzz.yaml", data);
 });

@@ -5,6 +5,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(line) = std::str::from_utf8(data) {
-        let _ = podflow::command::parse(line);
+        let _ = podflow_engine::command::parse(line);
     }
 });

@@ -5,6 +5,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = podflow::lesson::Lesson::parse("fuzz.yaml", text, None);
+        let _ = podflow_lesson::Lesson::parse("fuzz.yaml", text, None);
     }
 });

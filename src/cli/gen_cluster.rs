@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::scenario::generate::{NodeShape, generate};
+use podflow_scenario::generate::{NodeShape, generate};
 
 /// `podflow gen-cluster`'s arguments.
 #[derive(Debug, Clone, Args)]

@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::lesson::{self, Lesson, embedded};
+use podflow_lesson::{self as lesson, Lesson, embedded};
 
 /// `podflow lessons`'s subcommands.
 #[derive(Debug, Clone, Subcommand)]

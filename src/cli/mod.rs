@@ -4,14 +4,11 @@ mod gen_cluster;
 mod lessons;
 mod play;
 mod record;
-mod setup;
 mod trace;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-pub use setup::{NGINX_POD, SetupArgs, SetupError, build_setup, build_setup_on, load_manifests};
 
 /// Watch Kubernetes turn `kubectl apply -f pod.yaml` into a running Pod, step by step.
 #[derive(Debug, Parser)]

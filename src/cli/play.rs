@@ -5,18 +5,18 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use super::setup::{NGINX_POD, SetupArgs, build_setup_on, cluster};
 use super::trace::DetailArg;
-use crate::engine::apiserver::handler::Detail;
-use crate::engine::engine::Engine;
-use crate::lesson::{Lesson, embedded, progress};
 use crate::record;
-use crate::timeline::Timeline;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::lang::Lang;
 use crate::tui::lesson::picker::Picker;
 use crate::tui::theme::ThemeName;
+use podflow_engine::apiserver::handler::Detail;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup_on, cluster};
+use podflow_engine::timeline::Timeline;
+use podflow_lesson::{Lesson, embedded, progress};
 
 /// `--lang`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]

@@ -7,11 +7,11 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::play::LangArg;
-use super::setup::{SetupArgs, build_setup};
-use crate::engine::engine::Engine;
-use crate::lesson::embedded;
 use crate::record::{self, Options};
-use crate::timeline::Timeline;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{SetupArgs, build_setup};
+use podflow_engine::timeline::Timeline;
+use podflow_lesson::embedded;
 
 /// `podflow record`'s arguments.
 #[derive(Debug, Clone, Args)]

@@ -5,12 +5,12 @@ use std::io::{self, BufWriter, Write};
 
 use clap::{Args, ValueEnum};
 
-use super::setup::{SetupArgs, build_setup};
-use crate::engine::apiserver::handler::Detail;
-use crate::engine::clock::{SimTime, parse_duration};
-use crate::engine::engine::{Engine, Until};
-use crate::engine::trace::TraceRecord;
-use crate::export;
+use podflow_engine::apiserver::handler::Detail;
+use podflow_engine::clock::{SimTime, parse_duration};
+use podflow_engine::engine::{Engine, Until};
+use podflow_engine::export;
+use podflow_engine::setup::{SetupArgs, build_setup};
+use podflow_engine::trace::TraceRecord;
 
 /// How `--format` prints the trace.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -105,7 +105,7 @@ impl TraceArgs {
 pub fn run_default() -> Result<(), String> {
     run_with(
         &TraceArgs::default_scenario(),
-        vec![super::setup::NGINX_POD],
+        vec![podflow_engine::setup::NGINX_POD],
     )
 }
 

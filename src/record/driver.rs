@@ -17,15 +17,15 @@ use ratatui::widgets::Widget;
 
 use super::ansi;
 use super::cast::Cast;
-use crate::lesson::Lesson;
-use crate::lesson::format::Step;
-use crate::timeline::Timeline;
 use crate::tui::action::{Action, Effect};
 use crate::tui::app::App;
 use crate::tui::lang::Lang;
 use crate::tui::lesson::LessonKey;
 use crate::tui::phases;
 use crate::tui::theme::ThemeName;
+use podflow_engine::timeline::Timeline;
+use podflow_lesson::Lesson;
+use podflow_lesson::format::Step;
 
 /// One animation frame while a step plays, in milliseconds.
 pub const FRAME_MS: u64 = 60;
@@ -87,7 +87,7 @@ pub fn app(timeline: Timeline, lang: Lang) -> App {
 /// The app with `lesson` open at its first step.
 pub fn lesson_app(lesson: Lesson, lang: Lang) -> Result<App, String> {
     // The lesson's own timeline stands in until the lesson opens on a fresh one.
-    let start = crate::lesson::run::timeline(&lesson).map_err(|e| e.to_string())?;
+    let start = podflow_lesson::run::timeline(&lesson).map_err(|e| e.to_string())?;
     let mut app = app(start, lang);
     app.open_lesson(lesson)?;
     Ok(app)

@@ -13,11 +13,11 @@ use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
 use super::phases;
 use super::theme::ThemeName;
-use crate::command;
-use crate::engine::kubectl::{Command, Manifest};
-use crate::lesson::progress::Progress;
-use crate::scenario::Location;
-use crate::timeline::{Timeline, View};
+use podflow_engine::command;
+use podflow_engine::kubectl::{Command, Manifest};
+use podflow_engine::timeline::{Timeline, View};
+use podflow_lesson::progress::Progress;
+use podflow_scenario::Location;
 
 /// Playback speeds, slowest first.
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
@@ -418,15 +418,15 @@ impl App {
             Some(player) => command::resolve(parsed, |file| {
                 let lesson = &player.lesson;
                 if let Some(text) = player.edited.get(file) {
-                    let read = crate::scenario::parse_manifests(file, text.as_bytes())?;
+                    let read = podflow_scenario::parse_manifests(file, text.as_bytes())?;
                     Ok(Manifest::from_file(file, read))
                 } else if lesson.owns_file(file) {
                     lesson.manifests(file, &Location::new(&lesson.file, 1, 1))
                 } else {
-                    crate::cli::load_manifests(file)
+                    podflow_engine::setup::load_manifests(file)
                 }
             }),
-            None => command::resolve(parsed, crate::cli::load_manifests),
+            None => command::resolve(parsed, podflow_engine::setup::load_manifests),
         };
         resolved.map_err(|e| e.to_string())
     }

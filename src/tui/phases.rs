@@ -2,7 +2,7 @@
 //! component changes (kubectl, the API server with etcd, the scheduler, one
 //! node's kubelet with its runtime, ...).
 
-use crate::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// Who acts in a record, as a phase sees it.
 pub fn actor(record: &TraceRecord) -> String {

@@ -30,7 +30,7 @@ use super::panes::PaneId;
 use super::phases;
 use super::theme::{Theme, ThemeName};
 use super::wrap::truncate;
-use crate::lesson::format::Step;
+use podflow_lesson::format::Step;
 
 /// Presenter mode's state.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

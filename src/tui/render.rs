@@ -13,7 +13,7 @@ use super::lang::Lang;
 use super::layout::{self, Screen};
 use super::panes::{self, PaneCx};
 use super::theme::Theme;
-use crate::engine::clock::SimTime;
+use podflow_engine::clock::SimTime;
 
 impl App {
     /// The screen's layout for an area (also used to map mouse clicks).

@@ -186,7 +186,7 @@ pub(super) fn run_command(app: &mut App, line: &str) {
 /// Saves the student's progress; a failure is a notice, never an exit.
 fn save_progress(app: &mut App) {
     if let Some(path) = &app.progress_path
-        && let Err(e) = crate::lesson::progress::save(path, &app.progress)
+        && let Err(e) = podflow_lesson::progress::save(path, &app.progress)
     {
         app.notice = Some(format!("saving progress to {}: {e}", path.display()));
     }

@@ -1,5 +1,6 @@
-//! Fixtures for the TUI's tests: timelines of the default story and a few
-//! others, and a way to render one pane into a buffer as text.
+//! Fixtures for the TUI's tests: a way to render one pane into a buffer as
+//! text, beside the engine's fixtures (timelines of the default story and a
+//! few others), re-exported from `podflow_engine::testing`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,46 +8,8 @@ use ratatui::layout::Rect;
 use super::lang::Lang;
 use super::panes::{self, PaneCx, PaneId, PaneState};
 use super::theme::{Theme, ThemeName};
-use crate::cli::{SetupArgs, build_setup};
-use crate::engine::engine::Engine;
-use crate::timeline::Timeline;
-
-/// The default story: the bare nginx Pod on the default cluster.
-pub fn nginx_timeline() -> Timeline {
-    timeline(&[], None)
-}
-
-/// The default story's engine, before its first step.
-pub fn nginx_engine() -> Engine {
-    engine(&[], None)
-}
-
-/// A timeline of the nginx Pod followed by `steps`, on `cluster` (a file under
-/// `tests/fixtures/`, or the default cluster).
-pub fn timeline(steps: &[&str], cluster: Option<&str>) -> Timeline {
-    Timeline::new(engine(steps, cluster))
-}
-
-/// The engine of [`timeline`], before its first step.
-pub fn engine(steps: &[&str], cluster: Option<&str>) -> Engine {
-    let args = SetupArgs {
-        embedded: vec![crate::cli::NGINX_POD],
-        steps: steps.iter().map(|s| (*s).to_owned()).collect(),
-        cluster: cluster.map(|c| format!("{}/tests/fixtures/{c}", env!("CARGO_MANIFEST_DIR"))),
-        seed: 1,
-        ..SetupArgs::default()
-    };
-    Engine::new(build_setup(&args).expect("the test setup builds"))
-}
-
-/// The index of the first record whose text line contains `needle`.
-pub fn find(timeline: &Timeline, needle: &str) -> usize {
-    timeline
-        .records()
-        .iter()
-        .position(|r| crate::export::text::line(r).contains(needle))
-        .unwrap_or_else(|| panic!("no record contains {needle:?}"))
-}
+pub use podflow_engine::testing::{engine, find, fixture, nginx_engine, nginx_timeline, timeline};
+use podflow_engine::timeline::Timeline;
 
 /// Runs `f` with the pane context of record `index` (English, dark theme,
 /// not focused, `state`): how pane tests build their models.

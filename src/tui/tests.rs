@@ -11,7 +11,7 @@ use super::lang::Lang;
 use super::panes::PaneId;
 use super::testing::{buffer_text, find, nginx_timeline, timeline};
 use super::theme::ThemeName;
-use crate::timeline::Timeline;
+use podflow_engine::timeline::Timeline;
 
 fn app(timeline: Timeline) -> App {
     App::new(timeline, Lang::En, ThemeName::Dark, false)
@@ -286,8 +286,8 @@ fn a_command_runs_after_the_current_step() {
     let mut app = app(nginx_timeline());
     app.update(Action::Last);
     let before = app.timeline.len();
-    let parsed = crate::command::parse("delete pod nginx").unwrap();
-    let command = crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
+    let parsed = podflow_engine::command::parse("delete pod nginx").unwrap();
+    let command = podflow_engine::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
     app.submit(command);
     assert!(app.timeline.len() > before);
     assert_eq!(app.cursor, before, "the cursor moves to the first new step");
@@ -296,8 +296,8 @@ fn a_command_runs_after_the_current_step() {
 #[test]
 fn a_command_typed_in_the_bar_is_computed_between_frames() {
     let command = || {
-        let parsed = crate::command::parse("delete pod nginx").unwrap();
-        crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap()
+        let parsed = podflow_engine::command::parse("delete pod nginx").unwrap();
+        podflow_engine::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap()
     };
     let mut whole = app(nginx_timeline());
     whole.update(Action::Last);
@@ -398,7 +398,7 @@ fn screens() {
     let mut running = app(nginx_timeline());
     running.update(Action::Last);
     let forbidden = {
-        let args = crate::cli::SetupArgs {
+        let args = podflow_engine::setup::SetupArgs {
             cluster: Some(format!(
                 "{}/tests/fixtures/rbac-cluster.yaml",
                 env!("CARGO_MANIFEST_DIR")
@@ -409,9 +409,10 @@ fn screens() {
             )],
             token: Some("jane-token".into()),
             seed: 1,
-            ..crate::cli::SetupArgs::default()
+            ..podflow_engine::setup::SetupArgs::default()
         };
-        let engine = crate::engine::engine::Engine::new(crate::cli::build_setup(&args).unwrap());
+        let engine =
+            podflow_engine::engine::Engine::new(podflow_engine::setup::build_setup(&args).unwrap());
         at(Timeline::new(engine), "kube-apiserver → kubectl: 403")
     };
     let pending = at(
@@ -477,7 +478,7 @@ fn hostile_files_typed_in_the_command_bar_are_refused_or_run_and_the_tui_goes_on
         let before = app.timeline.len();
         super::run::run_command(&mut app, &format!("apply -f {path}"));
         app.timeline.finish();
-        if let Err(error) = crate::cli::load_manifests(&path) {
+        if let Err(error) = podflow_engine::setup::load_manifests(&path) {
             let message = error.to_string();
             assert!(message.contains(&path), "{message}");
             assert_eq!(app.notice.as_deref(), Some(message.as_str()), "{name}");

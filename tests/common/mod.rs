@@ -5,9 +5,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use podflow::cli::{SetupArgs, build_setup};
-use podflow::engine::engine::{Engine, Until};
-use podflow::engine::trace::{Record, TraceRecord};
+use podflow_engine::engine::{Engine, Until};
+use podflow_engine::setup::{SetupArgs, build_setup};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// The path of a fixture file.
 pub fn fixture(name: &str) -> String {
@@ -172,14 +172,14 @@ pub fn final_object(records: &[TraceRecord], kind: &str, name: &str) -> serde_js
 /// Every record as a line of text, as `--format text` prints it.
 pub fn text(records: &[TraceRecord]) -> String {
     let mut out = Vec::new();
-    podflow::export::text::write(&mut out, records).expect("writing to memory");
+    podflow_engine::export::text::write(&mut out, records).expect("writing to memory");
     String::from_utf8(out).expect("the text trace is UTF-8")
 }
 
 /// Every record as JSON lines, as `--format jsonl` prints it.
 pub fn jsonl(records: &[TraceRecord]) -> String {
     let mut out = Vec::new();
-    podflow::export::jsonl::write(&mut out, records).expect("writing to memory");
+    podflow_engine::export::jsonl::write(&mut out, records).expect("writing to memory");
     String::from_utf8(out).expect("jsonl is UTF-8")
 }
 

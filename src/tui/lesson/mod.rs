@@ -1,7 +1,7 @@
 //! Lessons in the interface: the picker shown when `podflow` starts, the
 //! player that walks a lesson's steps on the timeline, and how both draw.
 //! The app routes [`LessonKey`]s here; the player never computes cluster
-//! behaviour, it asks the lesson runner ([`crate::lesson::run`]).
+//! behaviour, it asks the lesson runner ([`podflow_lesson::run`]).
 
 pub mod editor;
 pub mod editor_view;

@@ -1,8 +1,8 @@
 //! The lesson picker: the built-in lessons in course order, the first one
 //! highlighted, each with its saved progress.
 
-use crate::lesson::Lesson;
-use crate::lesson::progress::Progress;
+use podflow_lesson::Lesson;
+use podflow_lesson::progress::Progress;
 
 /// The picker's state.
 #[derive(Debug, Clone)]

@@ -4,10 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::lesson::format::Step;
-use crate::lesson::goal::{self, Check};
-use crate::lesson::{Lesson, run};
-use crate::timeline::Timeline;
+use podflow_engine::timeline::Timeline;
+use podflow_lesson::format::Step;
+use podflow_lesson::goal::{self, Check};
+use podflow_lesson::{Lesson, run};
 
 /// A quiz being answered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -7,13 +7,13 @@ use ratatui::backend::TestBackend;
 use super::LessonKey;
 use super::editor::{EditKey, Editor};
 use super::picker::Picker;
-use crate::lesson::embedded;
-use crate::lesson::format::Step;
 use crate::tui::action::{Action, Effect};
 use crate::tui::app::{App, Overlay};
 use crate::tui::lang::Lang;
 use crate::tui::testing::{buffer_text, nginx_timeline};
 use crate::tui::theme::ThemeName;
+use podflow_lesson::embedded;
+use podflow_lesson::format::Step;
 
 fn picker_app() -> App {
     let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
@@ -82,7 +82,7 @@ fn next_and_previous_steps_move_the_cursor() {
     press(&mut app, LessonKey::NextStep);
     let command_at = app.cursor;
     assert!(
-        crate::export::text::line(&app.timeline.records()[command_at]).contains("kubectl"),
+        podflow_engine::export::text::line(&app.timeline.records()[command_at]).contains("kubectl"),
         "the command step shows kubectl's first request"
     );
     let effects = app.update(Action::Lesson(LessonKey::NextStep));
@@ -94,7 +94,10 @@ fn next_and_previous_steps_move_the_cursor() {
         app.update(Action::Tick);
     }
     let authn = app.cursor;
-    assert!(crate::export::text::line(&app.timeline.records()[authn]).contains("authentication"));
+    assert!(
+        podflow_engine::export::text::line(&app.timeline.records()[authn])
+            .contains("authentication")
+    );
     press(&mut app, LessonKey::PrevStep);
     assert_eq!(app.cursor, command_at);
     press(&mut app, LessonKey::NextStep);

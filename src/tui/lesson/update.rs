@@ -5,9 +5,9 @@ use super::LessonKey;
 use super::editor::{EditKey, Editor};
 use super::picker::Picker;
 use super::player::Player;
-use crate::lesson::{self, Lesson, run};
 use crate::tui::action::{Action, Effect};
 use crate::tui::app::{App, Overlay};
+use podflow_lesson::{self as lesson, Lesson, run};
 
 impl App {
     /// Shows the picker over the app (as `podflow` starts).
@@ -157,7 +157,7 @@ impl App {
             EditKey::Close => self.overlay = Overlay::None,
             EditKey::Save => {
                 let (name, text) = (editor.name().to_owned(), editor.text());
-                match crate::scenario::parse_manifests(&name, text.as_bytes()) {
+                match podflow_scenario::parse_manifests(&name, text.as_bytes()) {
                     Ok(_) => editor.saved(
                         true,
                         format!(

@@ -19,10 +19,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::player::Player;
-use crate::lesson::format::{Goal, Quiz, Step, Text};
 use crate::tui::app::App;
 use crate::tui::lang::Lang;
 use crate::tui::theme::Theme;
+use podflow_lesson::format::{Goal, Quiz, Step, Text};
 
 fn pick(text: &Text, lang: Lang) -> String {
     text.pick(lang == Lang::Zh).to_owned()

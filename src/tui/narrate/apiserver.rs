@@ -6,8 +6,8 @@
 
 use super::text::{first_quoted, quoted_after};
 use super::{Narration, tr};
-use crate::engine::trace::Stage;
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Stage;
 
 /// A stage of `kube-apiserver` or `etcd`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {

@@ -4,8 +4,8 @@
 //! controllers of `pkg/controller/` (deployment, replicaset, garbagecollector).
 
 use super::{Narration, apiserver, tr};
-use crate::engine::trace::Stage;
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Stage;
 
 /// A stage of `kube-controller-manager`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {

@@ -18,7 +18,7 @@ mod scheduler;
 pub(crate) mod text;
 
 use super::lang::Lang;
-use crate::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// What one record means: a short headline and one to three sentences that teach why.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 
 use super::text::{klog_field, klog_message, quoted_after};
 use super::{Narration, apiserver, tr};
-use crate::engine::trace::Stage;
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Stage;
 
 /// A stage of `kubelet/NODE`, `cni/NODE`, `containerd/NODE` or `csi/NODE`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {

@@ -5,8 +5,8 @@
 
 use super::text::{container_of, first_quoted};
 use super::{Narration, tr};
-use crate::engine::trace::{EventRecord, WatchRecord};
 use crate::tui::lang::Lang;
+use podflow_engine::trace::{EventRecord, WatchRecord};
 
 /// A watch event delivered to one watcher.
 pub fn watch(w: &WatchRecord, lang: Lang) -> Narration {

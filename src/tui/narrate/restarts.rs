@@ -4,8 +4,8 @@
 //! `doBackOff`), probe results (`pkg/kubelet/prober/`), and the terminal phases.
 
 use super::{Narration, tr};
-use crate::engine::trace::Stage;
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Stage;
 
 /// The narration of a kubelet stage outcome this module explains, if it is one.
 #[expect(

@@ -4,8 +4,8 @@
 //! nodename, nodeunschedulable), and the docs "Scheduling Framework".
 
 use super::{Narration, apiserver, tr};
-use crate::engine::trace::Stage;
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Stage;
 
 /// A stage of `kube-scheduler`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {

@@ -2,8 +2,8 @@
 //! languages, and a few sentences pinned.
 
 use super::*;
-use crate::engine::trace::{EventObject, EventRecord, Stage, WatchRecord};
 use crate::tui::testing::{find, nginx_timeline, timeline};
+use podflow_engine::trace::{EventObject, EventRecord, Stage, WatchRecord};
 
 fn rec(body: Record) -> TraceRecord {
     TraceRecord {
@@ -311,7 +311,7 @@ fn samples() -> Vec<TraceRecord> {
                 to: to.into(),
                 code,
                 message: message.into(),
-                request: crate::engine::component::RequestId::MIN,
+                request: podflow_engine::component::RequestId::MIN,
             }));
         }
     }

@@ -27,7 +27,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::watch::{List, MAX_ROWS, filter_matches, render_list};
 use super::{PaneCx, PaneId};
-use crate::engine::trace::{Record, TraceRecord, request_answered};
+use podflow_engine::trace::{Record, TraceRecord, request_answered};
 
 /// The component that writes audit lines.
 const API: &str = "kube-apiserver";
@@ -213,7 +213,7 @@ mod tests {
     use crate::tui::panes::PaneState;
     use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
 
-    fn model_at(t: &crate::timeline::Timeline, index: usize, state: &PaneState) -> Model {
+    fn model_at(t: &podflow_engine::timeline::Timeline, index: usize, state: &PaneState) -> Model {
         crate::tui::testing::with_cx(t, index, state, Model::build)
     }
 
@@ -255,7 +255,7 @@ mod tests {
         let t =
             crate::tui::testing::timeline(&["create -f tests/fixtures/web-deployment.yaml"], None);
         let records = t.records();
-        let label_of = |id: crate::engine::component::RequestId| {
+        let label_of = |id: podflow_engine::component::RequestId| {
             records.iter().find_map(|r| match &r.body {
                 Record::Message {
                     label,

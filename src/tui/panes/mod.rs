@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, BorderType, Borders};
 
 use super::lang::Lang;
 use super::theme::Theme;
-use crate::timeline::View;
+use podflow_engine::timeline::View;
 
 /// The panes of the main screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -23,8 +23,8 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::tui::wrap::wrap;
 
 use super::{PaneCx, PaneId, block};
-use crate::engine::trace::TraceRecord;
 use crate::tui::narrate::narrate;
+use podflow_engine::trace::TraceRecord;
 
 /// How many earlier steps the pane recalls.
 const EARLIER: usize = 3;
@@ -215,13 +215,13 @@ mod tests {
     fn a_run_with_nothing_to_do_says_how_to_ask_for_something() {
         // `podflow play` without a manifest: the cluster alone.
         let idle = || {
-            let setup = crate::cli::build_setup(&crate::cli::SetupArgs {
+            let setup = podflow_engine::setup::build_setup(&podflow_engine::setup::SetupArgs {
                 seed: 1,
-                ..crate::cli::SetupArgs::default()
+                ..podflow_engine::setup::SetupArgs::default()
             });
-            crate::engine::engine::Engine::new(setup.expect("the empty sandbox builds"))
+            podflow_engine::engine::Engine::new(setup.expect("the empty sandbox builds"))
         };
-        let t = crate::timeline::Timeline::new(idle());
+        let t = podflow_engine::timeline::Timeline::new(idle());
         assert!(t.is_empty() && t.is_complete());
         let theme = Theme::new(ThemeName::Dark, false);
         let state = PaneState::default();
@@ -250,7 +250,7 @@ mod tests {
             assert!(m.body[0].starts_with(hint), "{:?}", m.body);
         }
         // A run not computed yet is not idle: its steps are still to come.
-        let started = crate::timeline::Timeline::started(idle());
+        let started = podflow_engine::timeline::Timeline::started(idle());
         assert!(!started.start().idle_run);
     }
 

@@ -54,9 +54,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::PaneCx;
-use crate::engine::store::{key_for, prefix_for};
-use crate::engine::trace::{Record, TraceRecord};
-use crate::model::kinds::Kind;
+use podflow_engine::store::{key_for, prefix_for};
+use podflow_engine::trace::{Record, TraceRecord};
+use podflow_model::kinds::Kind;
 
 /// How many records the model walks back, at most, to find each node's latest
 /// step and the scheduler's latest stage.
@@ -211,7 +211,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
 }
 
 /// The Nodes of the store, in key order.
-fn nodes(store: &crate::engine::store::Store) -> Vec<NodeBox> {
+fn nodes(store: &podflow_engine::store::Store) -> Vec<NodeBox> {
     let Some(kind) = Kind::lookup("nodes") else {
         return Vec::new();
     };
@@ -252,7 +252,7 @@ fn on_node(component: &str) -> Option<(&str, &str)> {
 /// What the current record lights: the component, its stage and the arrow.
 fn focus(
     body: &Record,
-    store: &crate::engine::store::Store,
+    store: &podflow_engine::store::Store,
 ) -> (Option<String>, Option<String>, Option<Arrow>) {
     match body {
         Record::Message {
@@ -301,8 +301,8 @@ fn focus(
 /// `kube-scheduler`, a `*-controller` is `kube-controller-manager`, and
 /// `kubelet` is the kubelet of the node the Pod is bound to.
 fn event_component(
-    e: &crate::engine::trace::EventRecord,
-    store: &crate::engine::store::Store,
+    e: &podflow_engine::trace::EventRecord,
+    store: &podflow_engine::store::Store,
 ) -> String {
     match e.source.as_str() {
         "default-scheduler" => "kube-scheduler".to_owned(),
@@ -323,7 +323,7 @@ fn event_component(
 
 /// The record's text line without its `[mm:ss.mmm] ` time.
 fn caption(record: &TraceRecord) -> String {
-    let line = crate::export::text::line(record);
+    let line = podflow_engine::export::text::line(record);
     match line.split_once("] ") {
         Some((time, rest)) if time.starts_with('[') => rest.to_owned(),
         _ => line,
@@ -443,7 +443,7 @@ mod tests {
     use crate::tui::testing::{find, nginx_timeline, timeline};
     use crate::tui::theme::{Theme, ThemeName};
 
-    fn model_at(t: &crate::timeline::Timeline, index: usize) -> Model {
+    fn model_at(t: &podflow_engine::timeline::Timeline, index: usize) -> Model {
         let theme = Theme::new(ThemeName::Dark, false);
         let state = PaneState::default();
         let cx = PaneCx {

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use imbl::OrdMap;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 
-use crate::engine::store::{Entry, Store};
-use crate::model::Object;
+use podflow_engine::store::{Entry, Store};
+use podflow_model::Object;
 
 /// How many stores' summaries are kept to start a seek from: the latest
 /// shown, and milestones along the run, at first this many revisions apart.
@@ -304,7 +304,7 @@ mod tests {
             spec["nodeName"] = json!(node);
         }
         Object::from_json(
-            crate::model::kinds::kind_of("Pod"),
+            podflow_model::kinds::kind_of("Pod"),
             json!({"metadata": meta, "spec": spec}),
         )
         .expect("a pod")

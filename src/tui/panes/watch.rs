@@ -23,7 +23,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{PaneCx, PaneId, block};
-use crate::engine::trace::Record;
+use podflow_engine::trace::Record;
 
 /// The most rows a pane can show (areas are at most 100 rows high).
 pub(super) const MAX_ROWS: usize = 100;
@@ -233,7 +233,7 @@ mod tests {
     use crate::tui::panes::PaneState;
     use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
 
-    fn model_at(t: &crate::timeline::Timeline, index: usize, state: &PaneState) -> Model {
+    fn model_at(t: &podflow_engine::timeline::Timeline, index: usize, state: &PaneState) -> Model {
         crate::tui::testing::with_cx(t, index, state, Model::build)
     }
 

@@ -8,7 +8,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 
-use crate::lesson::embedded;
 use crate::record::driver;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Overlay};
@@ -18,6 +17,7 @@ use crate::tui::panes::PaneId;
 use crate::tui::phases;
 use crate::tui::testing::{buffer_text, nginx_timeline};
 use crate::tui::theme::ThemeName;
+use podflow_lesson::embedded;
 
 /// Lesson 1 in presenter mode, at its first step.
 fn lesson(lang: Lang) -> App {

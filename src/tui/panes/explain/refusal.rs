@@ -1,16 +1,16 @@
 //! A refused request: who refused, at which stage, with which words; for an
 //! RBAC denial also the missing permission as `kubectl auth can-i` and a rule
-//! that would grant it (`crate::engine::apiserver::authz`). The Forbidden
+//! that would grant it (`podflow_engine::apiserver::authz`). The Forbidden
 //! message is read back as `forbiddenMessage` in
 //! `plugin/pkg/auth/authorizer/rbac/rbac.go` and
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go` word it.
 
-use crate::engine::apiserver::authz::{
+use crate::tui::narrate::text::{first_quoted, quoted_after};
+use podflow_engine::apiserver::authz::{
     Attributes, can_i_command, suggested_role_kind, suggested_rule,
 };
-use crate::engine::apiserver::request::UserInfo;
-use crate::engine::trace::{Record, Stage, TraceRecord};
-use crate::tui::narrate::text::{first_quoted, quoted_after};
+use podflow_engine::apiserver::request::UserInfo;
+use podflow_engine::trace::{Record, Stage, TraceRecord};
 
 /// How far back from an answer the pane looks for the stage that refused.
 const LOOK_BACK: usize = 400;

@@ -3,7 +3,7 @@
 //! as `pkg/scheduler/schedule_one.go` computes them (`findNodesThatFitPod`,
 //! `prioritizeNodes`, `selectHost`).
 
-use crate::engine::trace::{Record, Stage, TraceRecord};
+use podflow_engine::trace::{Record, Stage, TraceRecord};
 
 /// How far back the pane looks for a scheduling cycle.
 pub const LOOK_BACK: usize = 10_000;

@@ -1,12 +1,12 @@
 //! Model and widget tests of the explain pane.
 
 use super::*;
-use crate::cli::{SetupArgs, build_setup};
-use crate::engine::engine::Engine;
-use crate::timeline::Timeline;
 use crate::tui::panes::PaneState;
 use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
 use crate::tui::theme::{Theme, ThemeName};
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{SetupArgs, build_setup};
+use podflow_engine::timeline::Timeline;
 
 fn model(t: &Timeline, index: usize, lang: Lang) -> Model {
     let theme = Theme::new(ThemeName::Dark, false);
@@ -334,7 +334,7 @@ fn an_unschedulable_pod_shows_where_it_waits_in_the_queue() {
         "apply -f {}/assets/manifests/nginx-pod.yaml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let args = crate::cli::SetupArgs {
+    let args = podflow_engine::setup::SetupArgs {
         steps: vec![
             "cordon node-1".into(),
             "cordon node-2".into(),
@@ -342,10 +342,12 @@ fn an_unschedulable_pod_shows_where_it_waits_in_the_queue() {
             manifest,
         ],
         seed: 1,
-        ..crate::cli::SetupArgs::default()
+        ..podflow_engine::setup::SetupArgs::default()
     };
-    let engine = crate::engine::engine::Engine::new(crate::cli::build_setup(&args).expect("setup"));
-    let t = crate::timeline::Timeline::new(engine);
+    let engine = podflow_engine::engine::Engine::new(
+        podflow_engine::setup::build_setup(&args).expect("setup"),
+    );
+    let t = podflow_engine::timeline::Timeline::new(engine);
     let at = find(&t, "waits among unschedulable pods");
     let text = render_pane(&t, at, PaneId::Explain, 100, 20);
     assert!(

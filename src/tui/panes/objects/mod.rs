@@ -39,9 +39,9 @@ use serde_json::Value;
 use super::PaneCx;
 use super::store_index::{Summaries, with_summaries};
 use super::watch::{MAX_ROWS, filter_matches};
-use crate::engine::store::{Entry, Store};
-use crate::engine::trace::{Record, TraceRecord, WatchRecord};
-use crate::model::Object;
+use podflow_engine::store::{Entry, Store};
+use podflow_engine::trace::{Record, TraceRecord, WatchRecord};
+use podflow_model::Object;
 
 /// How far back from the current record the step's writes are looked for.
 const STEP_LOOKBACK: usize = 512;

@@ -1,11 +1,11 @@
 //! Model and widget tests of the objects pane, on the nginx story.
 
 use super::*;
-use crate::timeline::Timeline;
 use crate::tui::lang::Lang;
 use crate::tui::panes::{PaneId, PaneState};
 use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
 use crate::tui::theme::{Theme, ThemeName};
+use podflow_engine::timeline::Timeline;
 
 const POD: &str = "/registry/pods/default/nginx";
 
@@ -254,7 +254,7 @@ fn a_delete_shows_the_last_state() {
     let at = at
         + t.records()[at..]
             .iter()
-            .position(|r| crate::export::text::line(r).contains("etcd persist"))
+            .position(|r| podflow_engine::export::text::line(r).contains("etcd persist"))
             .expect("the first write of the delete");
     let shown = model_at(&t, at, &PaneState::default())
         .shown
@@ -284,7 +284,7 @@ fn a_delete_shows_the_last_state() {
 
 #[test]
 fn without_etcd_history_the_trace_gives_the_previous_write() {
-    use crate::engine::trace::Stage;
+    use podflow_engine::trace::Stage;
     use serde_json::json;
     let persist = |seq: u64, revision: u64, object: serde_json::Value| TraceRecord {
         seq,

@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 
 use super::super::store_index::{OwnerLink, Summaries, Summary};
-use crate::engine::store::{Store, key_for};
-use crate::model::Object;
-use crate::model::kinds::{KINDS, index_of};
+use podflow_engine::store::{Store, key_for};
+use podflow_model::Object;
+use podflow_model::kinds::{KINDS, index_of};
 
 /// No row: a root's parent.
 const NONE: u32 = u32::MAX;
@@ -294,8 +294,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::kinds::kind_of;
     use crate::tui::panes::store_index::with_summaries;
+    use podflow_model::kinds::kind_of;
 
     fn object(kind: &str, name: &str, uid: &str, owner: Option<&str>) -> Object {
         let mut o = Object::from_json(
@@ -334,7 +334,7 @@ mod tests {
             object("Pod", "web-1-b", "p2", Some("r")),
             object("Pod", "lost", "p3", Some("gone")),
         ] {
-            let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
+            let key = podflow_engine::store::key_for(o.kind(), o.namespace(), o.name());
             store.create(&key, o).expect("stored");
         }
         let rows = rows(&store);
@@ -377,7 +377,7 @@ mod tests {
             object("Pod", "y", "cy", Some("cx")),
             object("Pod", "z", "cz", Some("cz")),
         ] {
-            let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
+            let key = podflow_engine::store::key_for(o.kind(), o.namespace(), o.name());
             store.create(&key, o).expect("stored");
         }
         let want = [
@@ -413,7 +413,7 @@ mod tests {
                 object("Pod", "web-1-b", "p2", Some("r")),
                 object("Pod", "lost", "p3", Some(lost_owner)),
             ] {
-                let key = crate::engine::store::key_for(o.kind(), o.namespace(), o.name());
+                let key = podflow_engine::store::key_for(o.kind(), o.namespace(), o.name());
                 store.create(&key, o).expect("stored");
             }
             rows(&store)

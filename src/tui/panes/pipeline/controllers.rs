@@ -13,12 +13,12 @@
 //! most [`super::LOOKBACK`] records: the `informer` stages (`key`, `revision`,
 //! `size`) and the `queue` stages (`plugin`, `item`, `size`).
 
-use crate::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// The controller manager as far as the trace tells.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Controllers {
-    /// Each informer seen, in the order [`crate::engine::controllers::WATCHED`] has them.
+    /// Each informer seen, in the order [`podflow_engine::controllers::WATCHED`] has them.
     pub informers: Vec<InformerState>,
     /// Each controller that queued a key, in the manager's order.
     pub queues: Vec<QueueState>,
@@ -161,7 +161,7 @@ pub fn short_name(controller: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::trace::Stage;
+    use podflow_engine::trace::Stage;
 
     fn stage(s: Stage) -> TraceRecord {
         TraceRecord {

@@ -798,11 +798,11 @@ mod tests {
     use ratatui::layout::Rect;
     use ratatui::style::{Modifier, Style};
 
-    use crate::timeline::Timeline;
     use crate::tui::lang::Lang;
     use crate::tui::panes::{self, PaneCx, PaneId, PaneState};
     use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
     use crate::tui::theme::{Theme, ThemeName};
+    use podflow_engine::timeline::Timeline;
 
     const THEME: Theme = Theme {
         name: ThemeName::Dark,

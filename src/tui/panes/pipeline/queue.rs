@@ -12,10 +12,10 @@
 use std::collections::HashMap;
 use std::ops::Bound;
 
-use crate::engine::store::{Store, prefix_for};
-use crate::engine::trace::{Record, TraceRecord};
-use crate::model::kinds::kind_of;
 use crate::tui::panes::store_index::with_summaries;
+use podflow_engine::store::{Store, prefix_for};
+use podflow_engine::trace::{Record, TraceRecord};
+use podflow_model::kinds::kind_of;
 
 /// How many pods wait where.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -113,7 +113,7 @@ fn place_counts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::trace::Stage;
+    use podflow_engine::trace::Stage;
 
     fn stage(seq: u64, stage: &str, outcome: &str, pod: &str) -> TraceRecord {
         TraceRecord {

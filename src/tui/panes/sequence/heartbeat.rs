@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::trace::{Record, TraceRecord, request_answered};
+use podflow_engine::trace::{Record, TraceRecord, request_answered};
 
 /// How far back a kubelet's answer looks for the request it answers.
 const LOOK_BACK: usize = 400;

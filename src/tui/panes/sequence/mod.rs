@@ -36,7 +36,7 @@ pub use draw::render;
 pub use fit::header;
 
 use super::PaneCx;
-use crate::engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Record, TraceRecord};
 
 /// Arrows kept beyond the scroll: enough for the tallest pane (100 rows).
 const KEEP: usize = 100;

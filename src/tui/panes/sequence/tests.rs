@@ -5,12 +5,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::*;
-use crate::engine::trace::{Record, TraceRecord};
-use crate::timeline::Timeline;
 use crate::tui::lang::Lang;
 use crate::tui::panes::{PaneId, PaneState};
 use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
 use crate::tui::theme::{Theme, ThemeName};
+use podflow_engine::timeline::Timeline;
+use podflow_engine::trace::{Record, TraceRecord};
 
 fn model_at(t: &Timeline, index: usize) -> Model {
     Model::from_records(t.view(index).records, 0)
@@ -200,12 +200,12 @@ fn self_messages_and_unknown_components_are_notes() {
     );
     let theme = Theme::new(ThemeName::Dark, false);
     let state = PaneState::default();
-    let store = crate::engine::store::Store::new();
-    let view = crate::timeline::View {
+    let store = podflow_engine::store::Store::new();
+    let view = podflow_engine::timeline::View {
         records: &records,
         later_in_event: &[],
         store,
-        now: crate::engine::clock::SimTime(2),
+        now: podflow_engine::clock::SimTime(2),
         idle_run: false,
     };
     let cx = PaneCx {

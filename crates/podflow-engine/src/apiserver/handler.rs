@@ -1,0 +1,835 @@
+//! The request path of kube-apiserver, one trace record a step: authentication,
+//! authorization, decoding, mutating admission, validation, validating
+//! admission, the etcd write, and the answer (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/`
+//! `create.go`, `update.go`, `patch.go`, `delete.go`, `get.go`).
+
+use std::sync::Arc;
+
+use k8s_openapi::api::autoscaling::v1::Scale;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
+
+use super::admission::{AdmissionRequest, Plugin, SideEffects, Verdict};
+use super::authn::TokenAuthenticator;
+use super::request::{Body, Operation, Request, UserInfo, Verb};
+use super::strategy::{
+    deletes_during_update, deletion_finalizers, prepare_for_create, prepare_for_update,
+    same_ignoring_resource_version,
+};
+use super::{ClusterView, authz};
+use crate::clock::SimTime;
+use crate::component::RequestId;
+use crate::rng::Rng;
+use crate::shared_stages::SharedStages;
+use crate::store::{Change, Store, StoreError, key_for};
+use crate::trace::{Record, Stage};
+use podflow_model::{Kind, Object, status};
+
+/// The API server's answer.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The HTTP status code.
+    pub code: u16,
+    /// The object returned (create, get, update, delete).
+    pub object: Option<Arc<Object>>,
+    /// The objects of a list.
+    pub items: Vec<Arc<Object>>,
+    /// A `Status`, for failures (and the binding subresource's success).
+    pub status: Option<Status>,
+    /// The `scale` subresource's answer: the parent seen as a `Scale`.
+    pub scale: Option<Box<Scale>>,
+}
+
+impl Response {
+    fn ok(code: u16, object: Arc<Object>) -> Response {
+        Response {
+            code,
+            object: Some(object),
+            items: Vec::new(),
+            status: None,
+            scale: None,
+        }
+    }
+
+    fn failed(status: Status) -> Response {
+        Response {
+            code: status
+                .code
+                .and_then(|c| u16::try_from(c).ok())
+                .unwrap_or(500),
+            object: None,
+            items: Vec::new(),
+            status: Some(status),
+            scale: None,
+        }
+    }
+
+    /// The `message` of the trace's `response` record: the `Status` message, or
+    /// the HTTP reason phrase for a success (`Created`, `OK`).
+    pub fn message(&self) -> String {
+        if let Some(message) = self.status.as_ref().and_then(|s| s.message.clone()) {
+            return message;
+        }
+        match self.code {
+            200 => "OK",
+            201 => "Created",
+            _ => "",
+        }
+        .to_owned()
+    }
+}
+
+/// What handling one request produced.
+#[derive(Debug)]
+pub struct Handled {
+    pub records: Vec<Record>,
+    pub response: Response,
+    /// The store changes it made, in order, for the watch fan-out.
+    pub changes: Vec<Change>,
+}
+
+/// How much the trace records of persistence carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every verdict, and each written object in its `persist` record.
+    Full,
+    /// One summary record where full would give many.
+    Summary,
+}
+
+/// The parts of kube-apiserver that do not change while it runs.
+pub struct ApiServer<'a> {
+    pub authn: &'a TokenAuthenticator,
+    pub admission: &'a [Box<dyn Plugin>],
+    pub detail: Detail,
+}
+
+const API: &str = "kube-apiserver";
+
+/// One request being handled: the records so far and the store it works on.
+struct Handling<'a, 'b> {
+    server: &'b ApiServer<'a>,
+    store: &'b mut Store,
+    rng: &'b mut Rng,
+    now: SimTime,
+    request: &'b Request,
+    stages: &'b mut SharedStages,
+    records: Vec<Record>,
+    changes: Vec<Change>,
+}
+
+impl ApiServer<'_> {
+    /// Handles request number `id` against `store`, its stages shared
+    /// with equal ones of earlier requests through `stages`.
+    pub fn handle(
+        &self,
+        store: &mut Store,
+        rng: &mut Rng,
+        stages: &mut SharedStages,
+        now: SimTime,
+        id: RequestId,
+        request: &Request,
+    ) -> Handled {
+        let mut h = Handling {
+            server: self,
+            store,
+            rng,
+            now,
+            request,
+            stages,
+            records: Vec::new(),
+            changes: Vec::new(),
+        };
+        let response = h.run().unwrap_or_else(|status| Response::failed(*status));
+        h.records.push(Record::Response {
+            to: request.client.clone(),
+            code: response.code,
+            message: response.message(),
+            request: id,
+        });
+        Handled {
+            records: h.records,
+            response,
+            changes: h.changes,
+        }
+    }
+}
+
+/// A step of the request path: its result, or the `Status` the request is refused with.
+type Step<T> = Result<T, Box<Status>>;
+
+/// `Pod in version "v1" cannot be handled as a Pod: DETAIL`: how the API server
+/// answers a body it cannot decode (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go`,
+/// `transformDecodeError`).
+/// The message of strict field validation (`runtime.NewStrictDecodingError`):
+/// `strict decoding error: unknown field "a", unknown field "b"`.
+pub fn strict_decoding_error(fields: &[String]) -> String {
+    let list: Vec<String> = fields
+        .iter()
+        .map(|f| format!("unknown field \"{f}\""))
+        .collect();
+    format!("strict decoding error: {}", list.join(", "))
+}
+
+fn cannot_handle(kind: &Kind, detail: &str) -> Status {
+    status::bad_request(format!(
+        "{} in version \"{}\" cannot be handled as a {}: {detail}",
+        kind.kind, kind.version, kind.kind
+    ))
+}
+
+impl Handling<'_, '_> {
+    fn stage(&mut self, stage: Stage) {
+        let record = self.stages.record(stage);
+        self.records.push(record);
+    }
+
+    fn run(&mut self) -> Step<Response> {
+        let user = self.authenticate()?;
+        self.authorize(&user)?;
+        let kind = self.request.kind;
+        match (self.request.verb, self.request.subresource.as_deref()) {
+            (Verb::Create, Some("binding")) => self.bind(&user),
+            (Verb::Create, _) => self.create(&user),
+            (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
+            (Verb::Update | Verb::Patch, _) => self.update(&user, self.request.body.as_ref()),
+            (Verb::Get, _) => self.get(),
+            (Verb::List, _) => Ok(self.list()),
+            (Verb::Watch, _) => self.watch(),
+            (Verb::Delete, _) => self.delete(&user, kind),
+        }
+    }
+
+    fn authenticate(&mut self) -> Step<UserInfo> {
+        if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
+            let groups = who.user.groups.join(", ");
+            self.stage(Stage::new(
+                API,
+                "authentication",
+                "allow",
+                format!(
+                    "user \"{}\" groups [{groups}] ({})",
+                    who.user.name, who.method
+                ),
+            ));
+            Ok(who.user)
+        } else {
+            self.stage(Stage::new(
+                API,
+                "authentication",
+                "deny",
+                "no authenticator recognised the bearer token",
+            ));
+            Err(Box::new(status::unauthorized()))
+        }
+    }
+
+    fn authorize(&mut self, user: &UserInfo) -> Step<()> {
+        let req = self.request;
+        let attrs = authz::Attributes::for_request(user, req);
+        let decision = authz::authorize(&attrs, &*self.store);
+        if decision.allowed {
+            self.stage(
+                Stage::new(API, "authorization", "allow", decision.reason)
+                    .plugin(decision.authorizer),
+            );
+            Ok(())
+        } else {
+            let reason = authz::forbidden_reason(&attrs);
+            self.stage(Stage::new(API, "authorization", "deny", reason.clone()).plugin("RBAC"));
+            Err(Box::new(status::forbidden(req.kind, &req.name, &reason)))
+        }
+    }
+
+    /// The object in the request body, defaulted, after strict decoding.
+    /// The object in the request body, decoded strictly and defaulted.
+    fn decoded_body(&mut self) -> Step<Object> {
+        let req = self.request;
+        let Some(Body::Object(object)) = &req.body else {
+            return Err(self.refuse_decode(status::bad_request(
+                "the body of the request was in an unknown format".into(),
+            )));
+        };
+        let refusal = if req.unknown_fields.is_empty() {
+            super::validation::decode_errors(object).map(status::bad_request)
+        } else {
+            Some(cannot_handle(
+                req.kind,
+                &strict_decoding_error(&req.unknown_fields),
+            ))
+        };
+        if let Some(refusal) = refusal {
+            return Err(self.refuse_decode(refusal));
+        }
+        let mut object = (**object).clone();
+        super::defaults::apply(&mut object);
+        Ok(object)
+    }
+
+    /// Records a `decode` stage that refused the body.
+    fn refuse_decode(&mut self, refusal: Status) -> Box<Status> {
+        let message = refusal.message.clone().unwrap_or_default();
+        self.stage(Stage::new(API, "decode", "deny", message));
+        Box::new(refusal)
+    }
+
+    fn create(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
+        let mut object = self.decoded_body()?;
+        if kind.namespaced {
+            let ns = req
+                .namespace
+                .clone()
+                .or_else(|| object.namespace().map(str::to_owned));
+            if let (Some(ns_obj), Some(ns_req)) = (object.namespace(), req.namespace.as_deref())
+                && ns_obj != ns_req
+            {
+                let message = "the namespace of the provided object does not match the namespace sent on the request";
+                return Err(Box::new(status::bad_request(message.into())));
+            }
+            object.metadata_mut().namespace = ns;
+        }
+        prepare_for_create(&mut object, self.rng, self.now);
+        let name = object.name().to_owned();
+        self.admit(Operation::Create, user, &mut object, None)?;
+        if let Object::Service(svc) = &mut object {
+            // The Service registry's BeginCreate: IP families, cluster IP, node ports.
+            super::service_alloc::allocate(self.store, self.rng, svc);
+        }
+        self.validate(super::validation::validate_create, &object)?;
+        let effects = self.admit_validating(Operation::Create, user, &object, None)?;
+        for write in effects.writes {
+            self.persist_update(write);
+        }
+        let key = key_for(kind, object.namespace(), &name);
+        if let Ok(entry) = self.store.create(&key, object) {
+            let entry = entry.clone();
+            self.record_persist(&key, entry.mod_revision, &entry.object);
+            self.push_last_change();
+            Ok(Response::ok(201, entry.object))
+        } else {
+            self.stage(Stage::new(
+                "etcd",
+                "persist",
+                "deny",
+                format!("{key} already exists"),
+            ));
+            Err(Box::new(status::already_exists(kind, &name)))
+        }
+    }
+
+    /// An update or patch of the named object with `body`.
+    fn update(&mut self, user: &UserInfo, body: Option<&Body>) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
+        let key = key_for(kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Box::new(status::not_found(kind, &req.name)));
+        };
+        let mut object = match body {
+            Some(Body::Patch(patch)) => {
+                let status = req.subresource.as_deref() == Some("status");
+                super::patched::patched(kind, &current, patch, status)
+                    .map_err(|e| Box::new(cannot_handle(kind, &e)))?
+            }
+            _ => self.decoded_body()?,
+        };
+        let expected = object
+            .metadata()
+            .resource_version
+            .as_deref()
+            .and_then(|rv| rv.parse::<u64>().ok());
+        prepare_for_update(&mut object, &current, req.subresource.as_deref());
+        self.admit(Operation::Update, user, &mut object, Some(&current))?;
+        let status_update = req.subresource.as_deref() == Some("status");
+        self.validate(
+            |o| {
+                if status_update {
+                    super::validation::validate_status_update(o, &current)
+                } else {
+                    super::validation::validate_update(o, &current)
+                }
+            },
+            &object,
+        )?;
+        let effects = self.admit_validating(Operation::Update, user, &object, Some(&current))?;
+        for write in effects.writes {
+            self.persist_update(write);
+        }
+        if same_ignoring_resource_version(&object, &current) {
+            // A no-op update writes nothing, as the API server's GuaranteedUpdate skips it.
+            self.stage(Stage::new(
+                "etcd",
+                "persist",
+                "skip",
+                format!("{key} unchanged"),
+            ));
+            return Ok(Response::ok(200, current));
+        }
+        if deletes_during_update(&object, &current) {
+            if expected.is_some_and(|rv| self.store.get(&key).is_some_and(|e| e.mod_revision != rv))
+            {
+                return Err(Box::new(status::conflict(kind, &req.name)));
+            }
+            return self.remove(&key, kind);
+        }
+        match self.store.update(&key, object, expected) {
+            Ok(entry) => {
+                let entry = entry.clone();
+                self.record_persist(&key, entry.mod_revision, &entry.object);
+                self.push_last_change();
+                Ok(Response::ok(200, entry.object))
+            }
+            Err(StoreError::Conflict { .. }) => {
+                self.stage(Stage::new(
+                    "etcd",
+                    "persist",
+                    "deny",
+                    format!("{key}: resourceVersion is stale"),
+                ));
+                Err(Box::new(status::conflict(kind, &req.name)))
+            }
+            Err(_) => Err(Box::new(status::not_found(kind, &req.name))),
+        }
+    }
+
+    /// A patch or update of the `scale` subresource: it becomes a patch of
+    /// the parent's `spec.replicas`, answered with the parent as a `Scale`.
+    fn scale(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Box::new(status::not_found(req.kind, &req.name)));
+        };
+        let Some(scale) = super::scale::scale_of(&current) else {
+            return Err(Box::new(status::no_such_resource()));
+        };
+        let asked = match &req.body {
+            Some(Body::Patch(patch)) => super::scale::patched_replicas(&scale, patch),
+            _ => None,
+        };
+        let replicas = asked
+            .or_else(|| scale.spec.as_ref().and_then(|s| s.replicas).map(i64::from))
+            .unwrap_or(0);
+        let patch = Body::Patch(serde_json::json!({"spec": {"replicas": replicas}}));
+        let mut response = self.update(user, Some(&patch))?;
+        response.scale = response
+            .object
+            .as_deref()
+            .and_then(super::scale::scale_of)
+            .map(Box::new);
+        Ok(response)
+    }
+
+    fn bind(&mut self, user: &UserInfo) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
+        let Some(Body::Binding { node }) = &req.body else {
+            return Err(Box::new(status::bad_request(
+                "a Binding needs a target".into(),
+            )));
+        };
+        let key = key_for(kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Box::new(status::not_found(kind, &req.name)));
+        };
+        let mut object = (*current).clone();
+        self.admit(Operation::Create, user, &mut object, Some(&current))?;
+        let Object::Pod(pod) = &mut object else {
+            return Err(Box::new(status::not_found(kind, &req.name)));
+        };
+        // pkg/registry/core/pod/storage/storage.go, assignPod / setPodNodeAndMetadata.
+        let spec = pod.spec.get_or_insert_with(Default::default);
+        if let Some(assigned) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
+            let message = format!(
+                "pod {} is already assigned to node \"{assigned}\"",
+                req.name
+            );
+            let mut conflict = status::conflict(kind, &req.name);
+            conflict.message = Some(format!(
+                "Operation cannot be fulfilled on pods/binding \"{}\": {message}",
+                req.name
+            ));
+            return Err(Box::new(conflict));
+        }
+        spec.node_name = Some(node.clone());
+        let status = pod.status.get_or_insert_with(Default::default);
+        // The nomination has served its purpose (`ClearingNominatedNodeNameAfterBinding`).
+        status.nominated_node_name = None;
+        let conditions = status.conditions.get_or_insert_with(Vec::new);
+        conditions.retain(|c| c.type_ != "PodScheduled");
+        conditions.push(k8s_openapi::api::core::v1::PodCondition {
+            type_: "PodScheduled".into(),
+            status: "True".into(),
+            last_transition_time: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+                self.now.to_k8s(),
+            )),
+            ..Default::default()
+        });
+        let expected = current
+            .metadata()
+            .resource_version
+            .as_deref()
+            .and_then(|rv| rv.parse().ok());
+        let entry = self
+            .store
+            .update(&key, object, expected)
+            .map_err(|_| Box::new(status::conflict(kind, &req.name)))?
+            .clone();
+        self.record_persist(&key, entry.mod_revision, &entry.object);
+        self.push_last_change();
+        let mut ok = status::success(kind, &req.name);
+        ok.code = Some(201);
+        Ok(Response {
+            code: 201,
+            object: Some(entry.object),
+            items: Vec::new(),
+            status: Some(ok),
+            scale: None,
+        })
+    }
+
+    fn get(&mut self) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
+        self.records
+            .push(Record::message(API, "etcd", format!("range {key}")));
+        match self.store.get(&key) {
+            Some(entry) => Ok(Response::ok(200, Arc::clone(&entry.object))),
+            None => Err(Box::new(status::not_found(req.kind, &req.name))),
+        }
+    }
+
+    fn list(&mut self) -> Response {
+        let req = self.request;
+        let items = ClusterView::list(&*self.store, req.kind, req.namespace.as_deref());
+        Response {
+            code: 200,
+            object: None,
+            items,
+            status: None,
+            scale: None,
+        }
+    }
+
+    /// A watch from `resourceVersion`: `410 Gone` when etcd has compacted
+    /// past it or its history no longer reaches back to it.
+    fn watch(&mut self) -> Step<Response> {
+        if let Some(from) = self.request.resource_version
+            && let Err(
+                StoreError::Compacted {
+                    requested,
+                    compacted: floor,
+                }
+                | StoreError::Forgotten {
+                    requested,
+                    kept_after: floor,
+                },
+            ) = self.store.changes_since(from)
+        {
+            return Err(Box::new(status::gone(requested, floor)));
+        }
+        Ok(self.list())
+    }
+
+    fn delete(&mut self, user: &UserInfo, kind: &'static Kind) -> Step<Response> {
+        let req = self.request;
+        let key = key_for(kind, req.namespace.as_deref(), &req.name);
+        let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
+            return Err(Box::new(status::not_found(kind, &req.name)));
+        };
+        let mut object = (*current).clone();
+        self.admit(Operation::Delete, user, &mut object, Some(&current))?;
+        self.admit_validating(Operation::Delete, user, &object, Some(&current))?;
+        // A Pod bound to a node and not yet told to stop ends gracefully: the
+        // API server sets deletionTimestamp and the kubelet deletes it once its
+        // containers have stopped (pkg/registry/core/pod/strategy.go, CheckGracefulDelete).
+        let graceful = match &mut object {
+            Object::Pod(pod) => {
+                let grace = match &req.body {
+                    Some(Body::Delete {
+                        grace_period_seconds: Some(g),
+                    }) => *g,
+                    _ => pod
+                        .spec
+                        .as_ref()
+                        .and_then(|s| s.termination_grace_period_seconds)
+                        .unwrap_or(30),
+                };
+                let bound = pod
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.node_name.as_deref())
+                    .is_some_and(|n| !n.is_empty());
+                Some(grace).filter(|g| bound && *g > 0)
+            }
+            _ => None,
+        };
+        // Finalizers keep the object until they are gone
+        // (store.go, updateForGracefulDeletionAndFinalizers).
+        let finalizers = deletion_finalizers(&object, req.propagation_policy);
+        let same_finalizers =
+            object.metadata().finalizers.clone().unwrap_or_default() == finalizers;
+        let deleting = object.metadata().deletion_timestamp.is_some();
+        if graceful.is_some() || !finalizers.is_empty() {
+            if deleting && same_finalizers && graceful.is_some() {
+                return Ok(Response::ok(200, current));
+            }
+            let meta = object.metadata_mut();
+            if !deleting {
+                let grace = graceful.unwrap_or(0);
+                let when = self.now.plus(u64::try_from(grace).unwrap_or(0) * 1000);
+                meta.deletion_timestamp = Some(
+                    k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(when.to_k8s()),
+                );
+                meta.deletion_grace_period_seconds = Some(grace);
+            } else if graceful.is_none() {
+                meta.deletion_grace_period_seconds = Some(0);
+            }
+            meta.finalizers = Some(finalizers).filter(|f| !f.is_empty());
+            if (*current).clone().metadata() == object.metadata() {
+                return Ok(Response::ok(200, current));
+            }
+            let entry = self
+                .store
+                .update(&key, object, None)
+                .map_err(|_| Box::new(status::not_found(kind, &req.name)))?
+                .clone();
+            self.record_persist(&key, entry.mod_revision, &entry.object);
+            self.push_last_change();
+            return Ok(Response::ok(200, entry.object));
+        }
+        self.remove(&key, kind)
+    }
+
+    /// Deletes `key` from etcd (`deleteWithoutFinalizers`); answers with its last state.
+    fn remove(&mut self, key: &str, kind: &'static Kind) -> Step<Response> {
+        let req = self.request;
+        let key = key.to_owned();
+        let last = self
+            .store
+            .delete(&key)
+            .map_err(|_| Box::new(status::not_found(kind, &req.name)))?;
+        self.records
+            .push(Record::message(API, "etcd", format!("delete {key}")));
+        let mut stage = Stage::new(
+            "etcd",
+            "persist",
+            "delete",
+            format!("deleted {key} at revision {}", self.store.revision()),
+        );
+        stage.extra_mut().key = Some(key.clone());
+        stage.extra_mut().revision = Some(self.store.revision());
+        self.stage(stage);
+        self.push_last_change();
+        Ok(Response::ok(200, last))
+    }
+
+    /// The mutating admission phase: one record per plugin that handles the request.
+    fn admit(
+        &mut self,
+        op: Operation,
+        user: &UserInfo,
+        object: &mut Object,
+        old: Option<&Object>,
+    ) -> Step<()> {
+        let req = self.request;
+        for plugin in self.server.admission {
+            if !plugin.mutating() || !plugin.handles(op, req.kind, req.subresource.as_deref()) {
+                continue;
+            }
+            let name = object.name().to_owned();
+            let namespace = object
+                .namespace()
+                .or(req.namespace.as_deref())
+                .map(str::to_owned);
+            let areq = AdmissionRequest {
+                operation: op,
+                kind: req.kind,
+                subresource: req.subresource.as_deref(),
+                namespace: namespace.as_deref(),
+                name: &name,
+                user,
+                old,
+                cluster: &*self.store,
+            };
+            let verdict = plugin.admit(&areq, object, self.rng);
+            self.admission_record("mutating", plugin.name(), &verdict);
+            if let Verdict::Deny(status) = verdict {
+                return Err(Box::new(status));
+            }
+        }
+        Ok(())
+    }
+
+    /// The validating admission phase; returns the extra writes plugins asked for.
+    fn admit_validating(
+        &mut self,
+        op: Operation,
+        user: &UserInfo,
+        object: &Object,
+        old: Option<&Object>,
+    ) -> Step<SideEffects> {
+        let req = self.request;
+        let mut effects = SideEffects::default();
+        for plugin in self.server.admission {
+            if !plugin.validating() || !plugin.handles(op, req.kind, req.subresource.as_deref()) {
+                continue;
+            }
+            let areq = AdmissionRequest {
+                operation: op,
+                kind: req.kind,
+                subresource: req.subresource.as_deref(),
+                namespace: object.namespace().or(req.namespace.as_deref()),
+                name: object.name(),
+                user,
+                old,
+                cluster: &*self.store,
+            };
+            let verdict = plugin.validate(&areq, object, &mut effects);
+            self.admission_record("validating", plugin.name(), &verdict);
+            if let Verdict::Deny(status) = verdict {
+                return Err(Box::new(status));
+            }
+        }
+        Ok(effects)
+    }
+
+    fn admission_record(&mut self, phase: &'static str, plugin: &'static str, verdict: &Verdict) {
+        let (outcome, detail) = match verdict {
+            Verdict::Allow => ("allow", String::new()),
+            Verdict::Mutate(detail) => ("mutate", detail.clone()),
+            Verdict::Deny(status) => ("deny", status.message.clone().unwrap_or_default()),
+        };
+        let mut stage = Stage::new(API, "admission", outcome, detail).plugin(plugin);
+        stage.phase = Some(phase.into());
+        self.stage(stage);
+    }
+
+    fn validate(
+        &mut self,
+        check: impl Fn(&Object) -> Vec<podflow_model::status::FieldError>,
+        object: &Object,
+    ) -> Step<()> {
+        let errors = check(object);
+        if errors.is_empty() {
+            self.stage(Stage::new(
+                API,
+                "validation",
+                "allow",
+                format!("{} is valid", object.kind().kind),
+            ));
+            return Ok(());
+        }
+        let status = status::invalid(object.kind(), object.name(), &errors);
+        self.stage(Stage::new(
+            API,
+            "validation",
+            "deny",
+            status.message.clone().unwrap_or_default(),
+        ));
+        Err(Box::new(status))
+    }
+
+    /// Writes an object another step asked for (a quota's usage), unconditionally.
+    fn persist_update(&mut self, object: Object) {
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        let written = if self.store.get(&key).is_some() {
+            self.store.update(&key, object, None)
+        } else {
+            self.store.create(&key, object)
+        };
+        if let Ok(entry) = written {
+            let entry = entry.clone();
+            self.record_persist(&key, entry.mod_revision, &entry.object);
+            self.push_last_change();
+        }
+    }
+
+    fn record_persist(&mut self, key: &str, revision: u64, object: &Object) {
+        self.records
+            .push(Record::message(API, "etcd", format!("txn put {key}")));
+        let mut stage = Stage::new(
+            "etcd",
+            "persist",
+            "ok",
+            format!("wrote {key} at revision {revision}"),
+        );
+        stage.extra_mut().key = Some(key.to_owned());
+        stage.extra_mut().revision = Some(revision);
+        if self.server.detail == Detail::Full {
+            stage.extra_mut().object = Some(object.to_json());
+        }
+        self.stage(stage);
+    }
+
+    fn push_last_change(&mut self) {
+        let rev = self.store.revision();
+        if let Ok(mut changes) = self.store.changes_since(rev - 1)
+            && let Some(change) = changes.next()
+        {
+            self.changes.push(change.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apiserver::admission::default_chain;
+    use crate::apiserver::request::Credentials;
+    use podflow_model::kinds::kind_of;
+
+    fn admin() -> Credentials {
+        Credentials::Certificate(UserInfo::new("kubernetes-admin", &["system:masters"]))
+    }
+
+    #[test]
+    fn a_watch_from_before_the_compaction_is_gone() {
+        let mut store = Store::new();
+        let roles = crate::apiserver::bootstrap_policy::cluster_roles();
+        let bindings = crate::apiserver::bootstrap_policy::cluster_role_bindings();
+        for object in roles.into_iter().chain(bindings) {
+            let key = key_for(object.kind(), None, object.name());
+            store.create(&key, object).unwrap();
+        }
+        let compacted = store.revision();
+        store.compact(compacted);
+        let authn = TokenAuthenticator::default();
+        let chain = default_chain();
+        let server = ApiServer {
+            authn: &authn,
+            admission: &chain,
+            detail: Detail::Summary,
+        };
+        let mut watch = Request::new(
+            "kubectl",
+            admin(),
+            Verb::Watch,
+            kind_of("Pod"),
+            Some("default".into()),
+            "",
+        );
+        // The watch from `from`, as the first request of a run.
+        let mut watch_from = |from: u64| {
+            watch.resource_version = Some(from);
+            server.handle(
+                &mut store,
+                &mut Rng::new(1),
+                &mut SharedStages::default(),
+                SimTime::ZERO,
+                RequestId::MIN,
+                &watch,
+            )
+        };
+        let handled = watch_from(1);
+        assert_eq!(handled.response.code, 410);
+        assert_eq!(
+            handled.response.message(),
+            format!("too old resource version: 1 ({compacted})")
+        );
+        let handled = watch_from(compacted);
+        assert_eq!(handled.response.code, 200);
+    }
+}

@@ -1,0 +1,427 @@
+//! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
+//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
+//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
+//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording;
+//! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
+//! they cut a node off from the control plane and reconnect it).
+
+use crate::apiserver::request::Propagation;
+use crate::clock::parse_duration;
+use podflow_model::Kind;
+
+/// A parsed command, files not yet read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parsed {
+    Apply {
+        files: Vec<String>,
+        namespace: Option<String>,
+    },
+    Create {
+        files: Vec<String>,
+        namespace: Option<String>,
+    },
+    Get {
+        kind: &'static Kind,
+        name: Option<String>,
+        namespace: Option<String>,
+    },
+    Delete {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        /// `--cascade` (default `background`).
+        cascade: Propagation,
+    },
+    Scale {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        replicas: i32,
+    },
+    Cordon {
+        node: String,
+    },
+    Uncordon {
+        node: String,
+    },
+    /// `fault node NODE`: the node's kubelet loses the API server.
+    FaultNode {
+        node: String,
+    },
+    /// `recover node NODE`: it reaches the API server again.
+    RecoverNode {
+        node: String,
+    },
+    WaitIdle,
+    WaitFor(u64),
+}
+
+/// Why a command could not be parsed, worded as kubectl words it where it has words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+fn err<T>(message: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError(message.into()))
+}
+
+/// Splits a command line into words, honouring single and double quotes.
+fn words(line: &str) -> Result<Vec<String>, ParseError> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return err("error: unterminated quote");
+    }
+    if in_word {
+        out.push(word);
+    }
+    Ok(out)
+}
+
+/// Options and positional arguments of one command.
+#[derive(Default)]
+struct Args {
+    positional: Vec<String>,
+    files: Vec<String>,
+    namespace: Option<String>,
+    replicas: Option<String>,
+    cascade: Option<String>,
+}
+
+/// `--cascade`'s value as kubectl reads it (`GetCascadingStrategy` in
+/// `staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go`): `background`,
+/// `foreground`, `orphan`, or the deprecated booleans (true: background,
+/// false: orphan).
+fn cascade(value: &str) -> Result<Propagation, ParseError> {
+    Ok(match value {
+        "background" | "1" | "t" | "T" | "TRUE" | "true" | "True" => Propagation::Background,
+        "foreground" => Propagation::Foreground,
+        "orphan" | "0" | "f" | "F" | "FALSE" | "false" | "False" => Propagation::Orphan,
+        other => {
+            return err(format!(
+                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
+            ));
+        }
+    })
+}
+
+fn split_args(words: &[String]) -> Result<Args, ParseError> {
+    let mut args = Args::default();
+    let mut it = words.iter();
+    while let Some(word) = it.next() {
+        let (flag, inline) = match word.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_owned())),
+            _ => (word.as_str(), None),
+        };
+        let mut value = |name: &str| -> Result<String, ParseError> {
+            match inline.clone().or_else(|| it.next().cloned()) {
+                Some(v) => Ok(v),
+                None => err(format!("error: flag needs an argument: {name}")),
+            }
+        };
+        match flag {
+            "-f" | "--filename" => args.files.push(value("'f' in -f")?),
+            "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
+            "--replicas" => args.replicas = Some(value("--replicas")?),
+            // A bare `--cascade` means background (the flag's NoOptDefVal).
+            "--cascade" => {
+                args.cascade = Some(inline.clone().unwrap_or_else(|| "background".into()));
+            }
+            f if f.starts_with('-') => return err(format!("error: unknown flag: {f}")),
+            _ => args.positional.push(word.clone()),
+        }
+    }
+    Ok(args)
+}
+
+fn kind(name: &str) -> Result<&'static Kind, ParseError> {
+    Kind::lookup(name).ok_or_else(|| {
+        ParseError(format!(
+            "error: the server doesn't have a resource type \"{name}\""
+        ))
+    })
+}
+
+/// `KIND NAME` or `KIND/NAME`.
+fn kind_and_name(
+    positional: &[String],
+    verb: &str,
+) -> Result<(&'static Kind, Option<String>), ParseError> {
+    match positional {
+        [] => err(format!(
+            "error: You must specify the type of resource to {verb}. Use \"kubectl api-resources\" for a complete list of supported resources."
+        )),
+        [one] => match one.split_once('/') {
+            Some((k, n)) => Ok((kind(k)?, Some(n.to_owned()))),
+            None => Ok((kind(one)?, None)),
+        },
+        [k, n] => Ok((kind(k)?, Some(n.clone()))),
+        _ => err(format!("error: too many arguments for {verb}")),
+    }
+}
+
+/// Whether `word` names the Node kind (`node`, `nodes`, `no`).
+fn is_node_kind(word: &str) -> bool {
+    Kind::lookup(word).is_some_and(|k| k.kind == "Node")
+}
+
+/// `scale KIND NAME --replicas=N`.
+fn scale(
+    positional: &[String],
+    namespace: Option<String>,
+    replicas: Option<&str>,
+) -> Result<Parsed, ParseError> {
+    let (kind, name) = kind_and_name(positional, "scale")?;
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    let Some(replicas) = replicas else {
+        return err("error: required flag(s) \"replicas\" not set");
+    };
+    match replicas.parse::<i32>() {
+        Ok(n) if n >= 0 => Ok(Parsed::Scale {
+            kind,
+            name,
+            namespace,
+            replicas: n,
+        }),
+        _ => err(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
+        ),
+    }
+}
+
+/// `fault node NODE` / `recover node NODE` (also `node/NODE`).
+fn node_fault(verb: &str, positional: &[String]) -> Result<Parsed, ParseError> {
+    let node = match positional {
+        [kind, node] if is_node_kind(kind) => Some(node.clone()),
+        [one] => one
+            .split_once('/')
+            .filter(|(kind, _)| is_node_kind(kind))
+            .map(|(_, node)| node.to_owned()),
+        _ => None,
+    };
+    match node.filter(|n| !n.is_empty()) {
+        Some(node) if verb == "fault" => Ok(Parsed::FaultNode { node }),
+        Some(node) => Ok(Parsed::RecoverNode { node }),
+        None => err(format!("error: USAGE: {verb} node NODE")),
+    }
+}
+
+/// Parses one command line.
+pub fn parse(line: &str) -> Result<Parsed, ParseError> {
+    let mut words = words(line)?;
+    if words.first().map(String::as_str) == Some("kubectl") {
+        words.remove(0);
+    }
+    let Some((verb, rest)) = words.split_first() else {
+        return err("error: empty command");
+    };
+    let args = split_args(rest)?;
+    let Args {
+        positional,
+        files,
+        namespace,
+        replicas,
+        cascade: cascade_flag,
+    } = args;
+    match verb.as_str() {
+        "apply" | "create" => {
+            if files.is_empty() {
+                return err("error: must specify one of -f and -k");
+            }
+            if let Some(extra) = positional.first() {
+                return err(format!("error: unexpected arguments: [{extra}]"));
+            }
+            Ok(if verb == "apply" {
+                Parsed::Apply { files, namespace }
+            } else {
+                Parsed::Create { files, namespace }
+            })
+        }
+        "get" => {
+            let (kind, name) = kind_and_name(&positional, "get")?;
+            Ok(Parsed::Get {
+                kind,
+                name,
+                namespace,
+            })
+        }
+        "delete" => match kind_and_name(&positional, "delete")? {
+            (kind, Some(name)) => Ok(Parsed::Delete {
+                kind,
+                name,
+                namespace,
+                cascade: cascade(cascade_flag.as_deref().unwrap_or("background"))?,
+            }),
+            (_, None) => err("error: resource(s) were provided, but no name was specified"),
+        },
+        "scale" => scale(&positional, namespace, replicas.as_deref()),
+        "cordon" | "uncordon" => match positional.as_slice() {
+            [node] => Ok(if verb == "cordon" {
+                Parsed::Cordon { node: node.clone() }
+            } else {
+                Parsed::Uncordon { node: node.clone() }
+            }),
+            _ => err("error: USAGE: cordon NODE [flags]"),
+        },
+        "fault" | "recover" => node_fault(verb, &positional),
+        "wait" => match positional.as_slice() {
+            [what] if what == "idle" => Ok(Parsed::WaitIdle),
+            [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
+                ParseError(format!(
+                    "error: invalid duration \"{what}\": use 500ms, 30s, 10m or idle"
+                ))
+            }),
+            _ => err("error: wait takes a duration (30s, 10m) or idle"),
+        },
+        other => err(format!(
+            "error: unknown command \"{other}\" for \"kubectl\""
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use podflow_model::kinds::kind_of;
+
+    #[test]
+    fn commands_parse_as_kubectl_spells_them() {
+        assert_eq!(
+            parse("kubectl apply -f pod.yaml -n dev").unwrap(),
+            Parsed::Apply {
+                files: vec!["pod.yaml".into()],
+                namespace: Some("dev".into())
+            }
+        );
+        assert_eq!(
+            parse("apply --filename=a.yaml -f 'b c.yaml'").unwrap(),
+            Parsed::Apply {
+                files: vec!["a.yaml".into(), "b c.yaml".into()],
+                namespace: None
+            }
+        );
+        assert_eq!(
+            parse("get pods").unwrap(),
+            Parsed::Get {
+                kind: kind_of("Pod"),
+                name: None,
+                namespace: None
+            }
+        );
+        assert_eq!(
+            parse("delete pod/nginx --namespace=dev").unwrap(),
+            Parsed::Delete {
+                kind: kind_of("Pod"),
+                name: "nginx".into(),
+                namespace: Some("dev".into()),
+                cascade: Propagation::Background,
+            }
+        );
+        // kubectl's --cascade (GetCascadingStrategy), booleans deprecated but read.
+        let cascades = [
+            (
+                "delete deploy web --cascade=foreground",
+                Ok(Propagation::Foreground),
+            ),
+            (
+                "delete deploy web --cascade=orphan",
+                Ok(Propagation::Orphan),
+            ),
+            ("delete deploy web --cascade", Ok(Propagation::Background)),
+            ("delete deploy web --cascade=false", Ok(Propagation::Orphan)),
+            (
+                "delete deploy web --cascade=sideways",
+                Err(
+                    "error: invalid cascade value (sideways). Must be \"background\", \"foreground\", or \"orphan\"",
+                ),
+            ),
+        ];
+        for (line, want) in cascades {
+            let got = parse(line).map(|p| match p {
+                Parsed::Delete { cascade, .. } => cascade,
+                other => panic!("{other:?}"),
+            });
+            assert_eq!(got, want.map_err(|m| ParseError(m.to_owned())), "{line}");
+        }
+        assert_eq!(
+            parse("scale deploy web --replicas=3").unwrap(),
+            Parsed::Scale {
+                kind: kind_of("Deployment"),
+                name: "web".into(),
+                namespace: None,
+                replicas: 3
+            }
+        );
+        assert_eq!(
+            parse("cordon node-1").unwrap(),
+            Parsed::Cordon {
+                node: "node-1".into()
+            }
+        );
+        assert_eq!(
+            parse("fault node node-1").unwrap(),
+            Parsed::FaultNode {
+                node: "node-1".into()
+            }
+        );
+        assert_eq!(
+            parse("recover node/node-1").unwrap(),
+            Parsed::RecoverNode {
+                node: "node-1".into()
+            }
+        );
+        assert_eq!(parse("wait 10m").unwrap(), Parsed::WaitFor(600_000));
+        assert_eq!(parse("wait idle").unwrap(), Parsed::WaitIdle);
+    }
+
+    #[test]
+    fn mistakes_get_kubectls_words() {
+        let e = |line: &str| parse(line).unwrap_err().0;
+        assert_eq!(
+            e("frobnicate x"),
+            r#"error: unknown command "frobnicate" for "kubectl""#
+        );
+        assert_eq!(
+            e("get widgets"),
+            r#"error: the server doesn't have a resource type "widgets""#
+        );
+        assert_eq!(e("apply"), "error: must specify one of -f and -k");
+        assert_eq!(
+            e("scale deploy web"),
+            r#"error: required flag(s) "replicas" not set"#
+        );
+        assert_eq!(e("apply -f"), "error: flag needs an argument: 'f' in -f");
+        assert_eq!(
+            e("wait forever"),
+            r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#
+        );
+        assert_eq!(e(""), "error: empty command");
+        assert_eq!(e("fault node-1"), "error: USAGE: fault node NODE");
+        assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
+        assert_eq!(e("get pod 'x"), "error: unterminated quote");
+    }
+}

@@ -1,0 +1,279 @@
+//! The `EndpointSlice` controller (`pkg/controller/endpointslice/endpointslice_controller.go`):
+//! a Service with a selector gets a slice `<service>-<suffix>` listing the
+//! selected Pods' addresses, readiness and ports, kept current as Pods come,
+//! become ready, stop being ready and go. What goes in the slice is
+//! [`super::endpointslice_reconciler`]'s.
+//!
+//! Not modelled: several slices per Service (more than 100 endpoints),
+//! dual-stack, the `endpoints.kubernetes.io/last-change-trigger-time`
+//! annotation, topology hints.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{Pod, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+
+use super::client::{self, event};
+use super::endpointslice_reconciler::{
+    MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, desired, new_slice, updated_slice, zone_label,
+};
+use super::informer::{Delta, key_of};
+use super::own_writes::OwnWrites;
+use super::workqueue::WorkQueue;
+use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
+use crate::apiserver::handler::Response;
+use crate::apiserver::request::{Body, Verb};
+use crate::component::{Cx, RequestId};
+use podflow_model::Object;
+use podflow_model::kinds::kind_of;
+
+/// The controller's service account, as its requests authenticate.
+pub const NAME: &str = "endpointslice-controller";
+/// The source of its events (`endpoint-slice-controller`).
+const EVENT_SOURCE: &str = "endpoint-slice-controller";
+
+/// The controller's state.
+#[derive(Debug, Clone, Default)]
+pub struct EndpointSliceController {
+    queue: WorkQueue,
+    /// Writes in flight: the Service key each belongs to.
+    inflight: BTreeMap<RequestId, String>,
+    writes: OwnWrites,
+}
+
+/// The Service selector, when it has a non-empty one.
+fn selector_of(service: &Service) -> Option<&std::collections::BTreeMap<String, String>> {
+    service
+        .spec
+        .as_ref()
+        .and_then(|s| s.selector.as_ref())
+        .filter(|s| !s.is_empty())
+}
+
+/// Whether `service` selects Pods with `labels`.
+fn selects(service: &Service, labels: Option<&BTreeMap<String, String>>) -> bool {
+    selector_of(service).is_some_and(|sel| {
+        let labels = labels.cloned().unwrap_or_default();
+        sel.iter().all(|(k, v)| labels.get(k) == Some(v))
+    })
+}
+
+/// The Service a slice this controller manages belongs to.
+fn service_key_of_slice(slice: &EndpointSlice) -> Option<String> {
+    let labels = slice.metadata.labels.as_ref()?;
+    if labels.get(MANAGED_BY_LABEL).map(String::as_str) != Some(MANAGED_BY) {
+        return None;
+    }
+    let service = labels.get(SERVICE_NAME_LABEL)?;
+    Some(format!(
+        "{}/{service}",
+        slice.metadata.namespace.as_deref().unwrap_or_default()
+    ))
+}
+
+/// `podEndpointsChanged` and label changes: whether a Pod update matters to slices.
+fn pod_changed(old: &Pod, new: &Pod) -> bool {
+    let view = |p: &Pod| {
+        (
+            p.metadata.labels.clone(),
+            p.metadata.deletion_timestamp.clone(),
+            p.status.as_ref().and_then(|s| s.pod_ip.clone()),
+            p.status.as_ref().and_then(|s| s.phase.clone()),
+            super::pods::is_ready(p),
+            super::pods::node_of(p).to_owned(),
+        )
+    };
+    view(old) != view(new)
+}
+
+impl EndpointSliceController {
+    /// `getPodServiceMemberships`: queues every Service that selects the Pod.
+    fn queue_services_of(&mut self, pod: &Pod, informers: &Informers, cx: &mut Cx<'_>) {
+        let ns = pod.metadata.namespace.as_deref().unwrap_or_default();
+        let keys: Vec<String> = informers
+            .services
+            .list_in(ns)
+            .filter(|o| {
+                o.get::<Service>()
+                    .is_some_and(|s| selects(s, pod.metadata.labels.as_ref()))
+            })
+            .map(|o| key_of(o))
+            .collect();
+        for key in keys {
+            enqueue(NAME, &mut self.queue, &key, cx);
+        }
+    }
+
+    fn send(&mut self, key: &str, verb: Verb, slice: EndpointSlice, cx: &mut Cx<'_>) {
+        let name = slice.metadata.name.clone().unwrap_or_default();
+        let request = client::request(
+            NAME,
+            verb,
+            kind_of("EndpointSlice"),
+            slice.metadata.namespace.as_deref(),
+            &name,
+        )
+        .body(Body::Object(Box::new(Object::EndpointSlice(slice))));
+        let id = cx.send(request);
+        self.inflight.insert(id, key.to_owned());
+    }
+}
+
+impl Controller for EndpointSliceController {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn queue(&mut self) -> &mut WorkQueue {
+        &mut self.queue
+    }
+
+    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+        let object = delta.object();
+        match &**object {
+            Object::Service(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
+            Object::Pod(pod) => match delta {
+                Delta::Updated { old, .. } => {
+                    let Some(old) = old.as_pod() else { return };
+                    if !pod_changed(old, pod) {
+                        return;
+                    }
+                    if old.metadata.labels != pod.metadata.labels {
+                        self.queue_services_of(old, informers, cx);
+                    }
+                    self.queue_services_of(pod, informers, cx);
+                }
+                _ => self.queue_services_of(pod, informers, cx),
+            },
+            Object::EndpointSlice(slice) => {
+                if let Some(key) = service_key_of_slice(slice) {
+                    enqueue(NAME, &mut self.queue, &key, cx);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `syncService`.
+    fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
+        let Some(service) = informers.services.get(key).and_then(|o| o.get::<Service>()) else {
+            // Its slices go with it: the garbage collector follows their ownerReferences.
+            sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
+            return Progress::Done;
+        };
+        let spec = service.spec.clone().unwrap_or_default();
+        if spec.type_.as_deref() == Some("ExternalName") || selector_of(service).is_none() {
+            sync_stage(
+                NAME,
+                "skip",
+                format!(
+                    "{key}: a Service without a selector; its EndpointSlices are not managed here"
+                ),
+                cx,
+            );
+            return Progress::Done;
+        }
+        let relevant = |o: &Object| {
+            o.get::<EndpointSlice>()
+                .and_then(service_key_of_slice)
+                .as_deref()
+                == Some(key)
+        };
+        if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
+            return Progress::Done;
+        }
+        let ns = service.metadata.namespace.as_deref().unwrap_or_default();
+        let pods = informers
+            .pods
+            .list_in(ns)
+            .filter_map(|o| o.as_pod())
+            .filter(|p| selects(service, p.metadata.labels.as_ref()));
+        let zone_of = |node: &str| {
+            informers
+                .nodes
+                .get(node)
+                .map(|n| zone_label(n.metadata().labels.as_ref()))
+        };
+        let (endpoints, ports) = desired(service, pods, zone_of);
+        let ready = endpoints
+            .iter()
+            .filter(|e| e.conditions.as_ref().and_then(|c| c.ready) == Some(true))
+            .count();
+        let total = endpoints.len();
+        let existing = informers
+            .endpointslices
+            .list_in(ns)
+            .filter_map(|o| o.get::<EndpointSlice>())
+            .find(|s| service_key_of_slice(s).as_deref() == Some(key));
+        match existing {
+            None => {
+                sync_stage(
+                    NAME,
+                    "create",
+                    format!(
+                        "{key}: creating an EndpointSlice with {total} endpoint(s), {ready} ready"
+                    ),
+                    cx,
+                );
+                let slice = new_slice(service, endpoints, ports);
+                self.send(key, Verb::Create, slice, cx);
+                Progress::Waiting
+            }
+            Some(existing) => match updated_slice(service, existing, endpoints, ports) {
+                None => {
+                    sync_stage(
+                        NAME,
+                        "in-sync",
+                        format!(
+                            "{key}: EndpointSlice {} lists {total} endpoint(s), {ready} ready",
+                            existing.metadata.name.as_deref().unwrap_or_default()
+                        ),
+                        cx,
+                    );
+                    Progress::Done
+                }
+                Some(slice) => {
+                    sync_stage(
+                        NAME,
+                        "update",
+                        format!(
+                            "{key}: updating EndpointSlice {}: {total} endpoint(s), {ready} ready",
+                            slice.metadata.name.as_deref().unwrap_or_default()
+                        ),
+                        cx,
+                    );
+                    self.send(key, Verb::Update, slice, cx);
+                    Progress::Waiting
+                }
+            },
+        }
+    }
+
+    fn on_response(
+        &mut self,
+        id: RequestId,
+        response: &Response,
+        _informers: &Informers,
+        cx: &mut Cx<'_>,
+    ) -> Option<(String, Progress)> {
+        let key = self.inflight.remove(&id)?;
+        if response.code < 300 {
+            if let Some(written) = &response.object {
+                self.writes.wrote(written);
+            }
+            return Some((key, Progress::Done));
+        }
+        let (ns, name) = key.split_once('/').unwrap_or(("", &key));
+        cx.event(event(
+            true,
+            "FailedToUpdateEndpointSlices",
+            format!(
+                "Error updating Endpoint Slices for Service {ns}/{name}: {}",
+                response.message()
+            ),
+            ("Service", ns, name),
+            EVENT_SOURCE,
+        ));
+        Some((key.clone(), Progress::Failed(response.message())))
+    }
+}

@@ -1,0 +1,431 @@
+//! kube-controller-manager: shared informers over Deployments, `ReplicaSets`
+//! and Pods, and the controllers that read them, each with its own work
+//! queue (`cmd/kube-controller-manager`, `pkg/controller/`). Like every
+//! component, they learn through watches and act only through API requests
+//! (DESIGN.md rule 2).
+//!
+//! The trace shows each step as a `stage` of `kube-controller-manager`:
+//! `informer` (a watch event reached a cache; `key`, `revision` and the
+//! cache's `size`), `queue` (a key was queued, handed to a worker —
+//! `processNextWorkItem` — or requeued after a failure; the key in `item`, the
+//! queue's depth in `size`) and `sync` (a controller reconciled a key), with
+//! the controller's name in `plugin`.
+
+pub mod client;
+pub mod csi_provisioner;
+pub mod deployment;
+pub mod deployment_history;
+pub mod deployment_util;
+pub mod endpointslice;
+pub mod endpointslice_reconciler;
+pub mod expectations;
+pub mod garbage_collector;
+pub mod hash;
+pub mod informer;
+pub mod job;
+pub mod job_sync;
+pub mod node_lifecycle;
+pub mod node_lifecycle_controller;
+pub mod own_writes;
+pub mod pods;
+pub mod pv_controller;
+pub mod ranking;
+pub mod replica_counts;
+pub mod replicaset;
+pub mod slow_start;
+pub mod taint_eviction;
+pub mod workqueue;
+
+use std::sync::Arc;
+
+use self::client::ME;
+use self::deployment::DeploymentController;
+use self::endpointslice::EndpointSliceController;
+use self::garbage_collector::GarbageCollector;
+use self::informer::{Delta, Informer};
+use self::job::JobController;
+use self::node_lifecycle_controller::NodeLifecycleController;
+use self::replicaset::ReplicaSetController;
+use self::taint_eviction::TaintEvictionController;
+use self::workqueue::WorkQueue;
+use super::apiserver::handler::Response;
+use super::clock::SimTime;
+use super::component::{Cx, RequestId};
+use super::store::{WatchEvent, key_for};
+use super::trace::Stage;
+use podflow_model::Object;
+use podflow_model::kinds::kind_of;
+
+/// The timer that brings back keys whose retry delay is over.
+const DELAYED: u64 = 1;
+/// The node lifecycle controller's monitor timer (`--node-monitor-period`).
+const NODE_MONITOR: u64 = 2;
+
+/// The node lifecycle controller's first monitor pass, as `(timer, delay_ms)`.
+pub fn first_monitor_timer() -> (u64, u64) {
+    (NODE_MONITOR, node_lifecycle::MONITOR_PERIOD_MS)
+}
+
+/// The kinds kube-controller-manager's informers watch.
+pub const WATCHED: [&str; 11] = [
+    "Deployment",
+    "ReplicaSet",
+    "Pod",
+    "Service",
+    "EndpointSlice",
+    "Job",
+    "Node",
+    "Lease",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "StorageClass",
+];
+
+/// The shared informers' caches.
+#[derive(Debug, Clone, Default)]
+pub struct Informers {
+    pub deployments: Informer,
+    pub replicasets: Informer,
+    pub pods: Informer,
+    pub services: Informer,
+    pub endpointslices: Informer,
+    pub jobs: Informer,
+    pub nodes: Informer,
+    pub leases: Informer,
+    pub pvcs: Informer,
+    pub pvs: Informer,
+    pub storageclasses: Informer,
+}
+
+impl Informers {
+    /// The cache of `kind` (one of [`WATCHED`]).
+    pub fn of_kind(&self, kind: &str) -> Option<&Informer> {
+        match kind {
+            "Deployment" => Some(&self.deployments),
+            "ReplicaSet" => Some(&self.replicasets),
+            "Pod" => Some(&self.pods),
+            "Service" => Some(&self.services),
+            "EndpointSlice" => Some(&self.endpointslices),
+            "Job" => Some(&self.jobs),
+            "Node" => Some(&self.nodes),
+            "Lease" => Some(&self.leases),
+            "PersistentVolumeClaim" => Some(&self.pvcs),
+            "PersistentVolume" => Some(&self.pvs),
+            "StorageClass" => Some(&self.storageclasses),
+            _ => None,
+        }
+    }
+
+    fn of_kind_mut(&mut self, kind: &str) -> Option<&mut Informer> {
+        match kind {
+            "Deployment" => Some(&mut self.deployments),
+            "ReplicaSet" => Some(&mut self.replicasets),
+            "Pod" => Some(&mut self.pods),
+            "Service" => Some(&mut self.services),
+            "EndpointSlice" => Some(&mut self.endpointslices),
+            "Job" => Some(&mut self.jobs),
+            "Node" => Some(&mut self.nodes),
+            "Lease" => Some(&mut self.leases),
+            "PersistentVolumeClaim" => Some(&mut self.pvcs),
+            "PersistentVolume" => Some(&mut self.pvs),
+            "StorageClass" => Some(&mut self.storageclasses),
+            _ => None,
+        }
+    }
+
+    fn for_kind(&mut self, object: &Object) -> Option<(&'static str, &mut Informer)> {
+        let kind = object.kind();
+        let informer = self.of_kind_mut(kind.kind)?;
+        Some((kind.resource, informer))
+    }
+}
+
+/// How a sync stands after a step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// Requests are out; the sync goes on when they are answered.
+    Waiting,
+    /// The key is reconciled.
+    Done,
+    /// The sync failed; the key comes back after the rate limiter's delay.
+    Failed(String),
+}
+
+/// What the manager needs of each controller.
+pub trait Controller {
+    /// The controller's name, as `--controllers` spells it and its events' source.
+    fn name(&self) -> &'static str;
+    /// Its work queue.
+    fn queue(&mut self) -> &mut WorkQueue;
+    /// Its event handlers: a watch event changed a cache.
+    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>);
+    /// Reconciles `key` (`syncHandler`).
+    fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress;
+    /// An answer to one of its requests: the key whose sync it advanced, and how.
+    /// `None` when the request was not this controller's.
+    fn on_response(
+        &mut self,
+        id: RequestId,
+        response: &Response,
+        informers: &Informers,
+        cx: &mut Cx<'_>,
+    ) -> Option<(String, Progress)>;
+}
+
+/// Queues `key` on `controller`'s queue, with a `queue` stage when it was not already waiting.
+pub fn enqueue(controller: &'static str, queue: &mut WorkQueue, key: &str, cx: &mut Cx<'_>) {
+    if queue.add(key) {
+        let detail = format!("{key} queued ({} waiting)", queue.len());
+        cx.stage(
+            Stage::new(ME, "queue", "added", detail)
+                .plugin(controller)
+                .queued(Some(key), queue.len()),
+        );
+    }
+}
+
+/// A change to the object a controller owns (a `ReplicaSet`, a Job): its
+/// creation expectations go with it when it is deleted, and its key is queued.
+pub fn owned_object_changed(
+    controller: &'static str,
+    queue: &mut WorkQueue,
+    expectations: &mut expectations::Expectations,
+    delta: &Delta,
+    cx: &mut Cx<'_>,
+) {
+    let key = informer::key_of(delta.object());
+    if matches!(delta, Delta::Deleted(_)) {
+        expectations.forget(&key);
+    }
+    enqueue(controller, queue, &key, cx);
+}
+
+/// Whether a sync must wait for its informer to see the controller's own
+/// latest write; records a `sync` stage `waiting` when so.
+pub fn wait_for_own_write(
+    controller: &'static str,
+    writes: &mut own_writes::OwnWrites,
+    informers: &Informers,
+    key: &str,
+    relevant: impl Fn(&Object) -> bool,
+    cx: &mut Cx<'_>,
+) -> bool {
+    let Some((kind, object, cached, written)) = writes.lagging(informers, relevant) else {
+        return false;
+    };
+    sync_stage(
+        controller,
+        "waiting",
+        format!(
+            "{key}: the cache holds {kind} {object} at resourceVersion {cached}; waiting for its own write at {written}"
+        ),
+        cx,
+    );
+    true
+}
+
+/// A `sync` stage of `controller`.
+pub fn sync_stage(
+    controller: &'static str,
+    outcome: &'static str,
+    detail: String,
+    cx: &mut Cx<'_>,
+) {
+    cx.stage(Stage::new(ME, "sync", outcome, detail).plugin(controller));
+}
+
+/// kube-controller-manager's state.
+#[derive(Clone, Default)]
+pub struct ControllerManager {
+    informers: Informers,
+    deployment: DeploymentController,
+    replicaset: ReplicaSetController,
+    garbage_collector: GarbageCollector,
+    endpointslice: EndpointSliceController,
+    job: JobController,
+    node_lifecycle: NodeLifecycleController,
+    taint_eviction: TaintEvictionController,
+    pv: pv_controller::PvController,
+    provisioner: csi_provisioner::CsiProvisioner,
+    /// When the retry timer is set for.
+    timer_at: Option<SimTime>,
+}
+
+impl ControllerManager {
+    /// The objects its informers listed before the story started; the
+    /// cluster's objects are already reconciled, so nothing is queued.
+    pub fn initial_list(&mut self, objects: &[Arc<Object>]) {
+        for kind in WATCHED {
+            let of_kind: Vec<Arc<Object>> = objects
+                .iter()
+                .filter(|o| o.kind() == kind_of(kind))
+                .cloned()
+                .collect();
+            if of_kind.is_empty() {
+                continue;
+            }
+            if let Some(informer) = self.informers.of_kind_mut(kind) {
+                informer.replace(&of_kind);
+            }
+        }
+    }
+
+    /// The informers' caches, read-only.
+    pub fn informers(&self) -> &Informers {
+        &self.informers
+    }
+
+    fn controllers(&mut self) -> [&mut dyn Controller; 7] {
+        [
+            &mut self.deployment,
+            &mut self.replicaset,
+            &mut self.endpointslice,
+            &mut self.job,
+            &mut self.garbage_collector,
+            &mut self.pv,
+            &mut self.provisioner,
+        ]
+    }
+
+    /// A watch event arrived: the cache catches up, the handlers queue keys, the workers run.
+    pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
+        let Some((resource, informer)) = self.informers.for_kind(&event.object) else {
+            return;
+        };
+        let delta = informer.apply(event);
+        let detail = format!(
+            "{resource} cache: {} {} (resourceVersion {}, {} cached)",
+            event.event_type.as_str(),
+            informer::key_of(&event.object),
+            event.revision,
+            informer.len()
+        );
+        let object = &event.object;
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        cx.stage(
+            Stage::new(ME, "informer", event.event_type.lowercase(), detail)
+                .at_key(key, event.revision)
+                .queued(None, informer.len()),
+        );
+        let informers = self.informers.clone();
+        for controller in self.controllers() {
+            controller.on_delta(&delta, &informers, cx);
+        }
+        self.node_lifecycle.on_delta(&delta, cx);
+        self.taint_eviction.on_delta(&delta, &informers, cx);
+        self.run(cx);
+    }
+
+    /// An answer to a controller's request.
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        if self.node_lifecycle.on_response(id, response)
+            || self.taint_eviction.on_response(id, response, cx)
+        {
+            return self.run(cx);
+        }
+        let informers = self.informers.clone();
+        for controller in self.controllers() {
+            if let Some((key, progress)) = controller.on_response(id, response, &informers, cx) {
+                if progress != Progress::Waiting {
+                    finish(controller, &key, progress, cx);
+                }
+                break;
+            }
+        }
+        self.run(cx);
+    }
+
+    /// The retry timer fired: keys whose delay is over are queued again.
+    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if timer == NODE_MONITOR {
+            cx.after_background(node_lifecycle::MONITOR_PERIOD_MS, NODE_MONITOR);
+            self.node_lifecycle.monitor(&self.informers, cx);
+            return;
+        }
+        if TaintEvictionController::owns_timer(timer) {
+            self.taint_eviction.on_timer(timer, cx);
+            return;
+        }
+        if timer == DELAYED {
+            self.timer_at = None;
+            for controller in self.controllers() {
+                let name = controller.name();
+                let queue = controller.queue();
+                for key in queue.promote_due(cx.now) {
+                    let detail =
+                        format!("{key} back from its retry delay ({} waiting)", queue.len());
+                    cx.stage(
+                        Stage::new(ME, "queue", "added", detail)
+                            .plugin(name)
+                            .queued(Some(&key), queue.len()),
+                    );
+                }
+            }
+        }
+        self.run(cx);
+    }
+
+    /// The workers: each controller syncs the keys its queue holds.
+    fn run(&mut self, cx: &mut Cx<'_>) {
+        let informers = self.informers.clone();
+        for controller in self.controllers() {
+            while let Some(key) = controller.queue().get() {
+                let name = controller.name();
+                let waiting = controller.queue().len();
+                let detail = format!("{key} handed to a worker ({waiting} waiting)");
+                cx.stage(
+                    Stage::new(ME, "queue", "processing", detail)
+                        .plugin(name)
+                        .queued(Some(&key), waiting),
+                );
+                let progress = controller.sync(&key, &informers, cx);
+                if progress != Progress::Waiting {
+                    finish(controller, &key, progress, cx);
+                }
+            }
+        }
+        self.arm_timer(cx);
+    }
+
+    /// Sets the retry timer for the earliest delayed key.
+    fn arm_timer(&mut self, cx: &mut Cx<'_>) {
+        let due = self
+            .controllers()
+            .into_iter()
+            .filter_map(|c| c.queue().next_due())
+            .min();
+        let Some(due) = due else {
+            return;
+        };
+        if self.timer_at.is_some_and(|at| at <= due && at > cx.now) {
+            return;
+        }
+        self.timer_at = Some(due);
+        cx.after(
+            due.as_millis().saturating_sub(cx.now.as_millis()).max(1),
+            DELAYED,
+        );
+    }
+}
+
+/// A sync is over: forget the key's failures or requeue it, then mark it done.
+fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &mut Cx<'_>) {
+    let name = controller.name();
+    let queue = controller.queue();
+    match progress {
+        Progress::Failed(error) => {
+            let delay = queue.add_rate_limited(key, cx.now);
+            let detail = format!(
+                "{key}: {error}; requeued in {delay} ms (retry {})",
+                queue.requeues(key)
+            );
+            cx.stage(
+                Stage::new(ME, "queue", "requeued", detail)
+                    .plugin(name)
+                    .queued(Some(key), queue.len()),
+            );
+        }
+        Progress::Done | Progress::Waiting => queue.forget(key),
+    }
+    queue.done(key);
+}

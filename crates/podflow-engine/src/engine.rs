@@ -1,0 +1,839 @@
+//! The engine: a queue of events in simulated time, the store, the API server
+//! and the components. `step()` handles one event and returns the trace records
+//! it produced; `run_until()` is only a loop over `step()`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::apiserver::admission::Plugin;
+use super::apiserver::authn::TokenAuthenticator;
+use super::apiserver::handler::{ApiServer, Detail, Response};
+use super::apiserver::request::{Credentials, Request};
+use super::clock::SimTime;
+use super::component::{ComponentId, Cx, Outgoing, RequestId};
+use super::controllers::ControllerManager;
+use super::kubectl::{Command, Kubectl};
+use super::kubelet::{Kubelet, Registry};
+use super::queue::EventQueue;
+use super::rng::Rng;
+use super::scheduler::Scheduler;
+use super::shared_stages::SharedStages;
+use super::store::{Store, WatchEvent, WatchFilter, key_for};
+use super::trace::{Record, Stage, TraceRecord};
+use super::watches::{Subscription, Watches};
+use podflow_model::Object;
+
+/// How long a message takes between two components, in simulated milliseconds.
+const HOP_MS: u64 = 1;
+
+/// Everything the engine starts from.
+#[derive(Clone)]
+pub struct Setup {
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// The cluster's objects at the start, already reconciled.
+    pub objects: Vec<Object>,
+    /// Token authenticator users: token → user.
+    pub tokens: TokenAuthenticator,
+    /// The image registry the nodes pull from.
+    pub registry: Registry,
+    /// What kubectl does, in order.
+    pub commands: Vec<Command>,
+    /// Who kubectl is.
+    pub identity: Credentials,
+    /// How much the trace carries.
+    pub detail: Detail,
+    /// kube-scheduler's profiles (from a `KubeSchedulerConfiguration`, or the default).
+    pub scheduler_profiles: Vec<super::scheduler::profile::ProfilePlugins>,
+}
+
+/// One queued happening.
+#[derive(Debug, Clone)]
+enum Event {
+    /// A request reaches the API server.
+    Request {
+        id: RequestId,
+        from: ComponentId,
+        request: Box<Request>,
+    },
+    /// An answer reaches the client.
+    Response {
+        id: RequestId,
+        to: ComponentId,
+        response: Box<Response>,
+    },
+    /// A watch event reaches a watcher.
+    Watch { to: ComponentId, event: WatchEvent },
+    /// A component's timer fires.
+    Timer { to: ComponentId, timer: u64 },
+    /// The API server's periodic etcd compaction.
+    Compact,
+}
+
+/// Mixed into the seed of kube-controller-manager's delivery-jitter stream.
+const CONTROLLER_MANAGER_STREAM: u64 = 0x6b63_6d00;
+
+/// How often kube-apiserver compacts etcd (`--etcd-compaction-interval`, 5 minutes).
+const COMPACTION_INTERVAL_MS: u64 = 5 * 60 * 1000;
+
+/// When `run_until` stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    /// Nothing left to do but background work, or 30 simulated minutes since the start.
+    Idle,
+    /// Nothing left to do, or this moment, whichever is first.
+    IdleOr(SimTime),
+    /// This much simulated time since the start.
+    Time(SimTime),
+}
+
+/// The longest `Until::Idle` runs: 30 simulated minutes (CONTRACT.md).
+pub const IDLE_LIMIT: SimTime = SimTime(30 * 60 * 1000);
+
+/// The simulated cluster.
+#[derive(Clone)]
+pub struct Engine {
+    now: SimTime,
+    seq: u64,
+    next_request: RequestId,
+    rng: Rng,
+    /// The delivery jitter of kube-controller-manager's watches: a stream of
+    /// its own, so adding its watches leaves every other random draw as it was.
+    controller_manager_rng: Rng,
+    queue: EventQueue<Event>,
+    store: Store,
+    /// The API server's stages, each distinct one kept once in the trace.
+    shared_stages: SharedStages,
+    authn: Arc<TokenAuthenticator>,
+    admission: Arc<Vec<Box<dyn Plugin>>>,
+    detail: Detail,
+    watches: Watches,
+    /// When each watcher's latest watch event arrives, to keep its stream in order.
+    last_delivery: BTreeMap<ComponentId, SimTime>,
+    /// The revision the next compaction compacts to (the one the previous tick saw).
+    compact_next: u64,
+    kubectl: Kubectl,
+    scheduler: Scheduler,
+    kubelets: BTreeMap<String, Kubelet>,
+    controller_manager: ControllerManager,
+    /// Nodes cut off from the control plane (`fault node`), and what their
+    /// kubelets would have sent and received meanwhile.
+    faults: BTreeMap<String, Held>,
+}
+
+/// What a faulted node's kubelet missed: its watch events and its requests,
+/// delivered when it reconnects (a watch resumes from its resourceVersion).
+#[derive(Debug, Clone, Default)]
+struct Held {
+    watches: Vec<WatchEvent>,
+    requests: Vec<(RequestId, Box<Request>)>,
+}
+
+/// A cheap, immutable view of the cluster at one moment.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub now: SimTime,
+    pub store: Store,
+}
+
+impl Engine {
+    /// A cluster holding `setup.objects`, its components synced to them, and
+    /// kubectl about to run `setup.commands`.
+    pub fn new(setup: Setup) -> Engine {
+        let mut store = Store::new();
+        // kube-apiserver's post-start hook makes them before anything else.
+        bootstrap_priority_classes(&mut store, setup.seed);
+        let mut rng = Rng::new(setup.seed);
+        let (storage, objects): (Vec<Object>, Vec<Object>) = setup
+            .objects
+            .into_iter()
+            .partition(super::storage_stream::is_storage_object);
+        create_starting_objects(&mut store, objects, &mut rng);
+        let mut storage_rng = Rng::new(setup.seed ^ super::storage_stream::STORAGE_STREAM);
+        create_starting_objects(&mut store, storage, &mut storage_rng);
+        reconcile_quotas(&mut store);
+        let nodes: Vec<String> = store
+            .range("/registry/nodes/")
+            .map(|(_, e)| e.object.name().to_owned())
+            .collect();
+        bootstrap_node_leases(&mut store, setup.seed);
+        let mut tokens = setup.tokens;
+        super::controllers::client::register_tokens(&mut tokens);
+        let mut engine = Engine {
+            now: SimTime::ZERO,
+            seq: 0,
+            next_request: RequestId::MIN,
+            rng,
+            controller_manager_rng: Rng::new(setup.seed ^ CONTROLLER_MANAGER_STREAM),
+            queue: EventQueue::default(),
+            store,
+            shared_stages: SharedStages::default(),
+            authn: Arc::new(tokens),
+            admission: Arc::new(super::apiserver::admission::default_chain()),
+            detail: setup.detail,
+            watches: Watches::default(),
+            last_delivery: BTreeMap::new(),
+            compact_next: 0,
+            kubectl: Kubectl::new(setup.commands, setup.identity),
+            scheduler: if setup.detail == Detail::Summary {
+                Scheduler::new(setup.scheduler_profiles).summarised()
+            } else {
+                Scheduler::new(setup.scheduler_profiles)
+            },
+            kubelets: BTreeMap::new(),
+            controller_manager: ControllerManager::default(),
+            faults: BTreeMap::new(),
+        };
+        let registry = Arc::new(setup.registry);
+        for node in nodes {
+            engine
+                .kubelets
+                .insert(node.clone(), Kubelet::new(&node, Arc::clone(&registry)));
+        }
+        engine.start_informers();
+        engine.start_heartbeats();
+        engine
+            .queue
+            .push(SimTime(COMPACTION_INTERVAL_MS), Event::Compact, true);
+        engine.queue.push(
+            SimTime::ZERO,
+            Event::Timer {
+                to: ComponentId::Kubectl,
+                timer: super::kubectl::NEW_WORK,
+            },
+            false,
+        );
+        engine
+    }
+
+    /// Registers every component's watches and hands each the objects it
+    /// would have listed first (the informers are synced before the story starts).
+    fn start_informers(&mut self) {
+        let pods = podflow_model::kinds::kind_of("Pod");
+        let nodes = podflow_model::kinds::kind_of("Node");
+        let mut subs = vec![
+            Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(pods),
+            },
+            Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(nodes),
+            },
+        ];
+        // The scheduler's and the kubelets' storage informers (`VolumeBinding`, the volume manager).
+        for kind in ["PersistentVolumeClaim", "PersistentVolume", "StorageClass"] {
+            let kind = podflow_model::kinds::kind_of(kind);
+            subs.push(Subscription {
+                watcher: ComponentId::Scheduler,
+                filter: WatchFilter::all(kind),
+            });
+            if kind.kind == "StorageClass" {
+                continue;
+            }
+            // Simplified: upstream's populator GETs the pod's claim and volume.
+            for node in self.kubelets.keys() {
+                subs.push(Subscription {
+                    watcher: ComponentId::Kubelet(node.clone()),
+                    filter: WatchFilter::all(kind),
+                });
+            }
+        }
+        for node in self.kubelets.keys() {
+            let me = ComponentId::Kubelet(node.clone());
+            subs.push(Subscription {
+                watcher: me.clone(),
+                filter: WatchFilter::all(pods).with_field("spec.nodeName", node),
+            });
+            subs.push(Subscription {
+                watcher: me.clone(),
+                filter: WatchFilter::all(nodes).with_field("metadata.name", node),
+            });
+            // The kubelet's Service informer: service env vars and cluster DNS.
+            subs.push(Subscription {
+                watcher: me.clone(),
+                filter: WatchFilter::all(podflow_model::kinds::kind_of("Service")),
+            });
+            // Its ConfigMap and Secret managers: env and volumes.
+            for kind in ["ConfigMap", "Secret"] {
+                subs.push(Subscription {
+                    watcher: me.clone(),
+                    filter: WatchFilter::all(podflow_model::kinds::kind_of(kind)),
+                });
+            }
+        }
+        for kind in super::controllers::WATCHED {
+            subs.push(Subscription {
+                watcher: ComponentId::ControllerManager,
+                filter: WatchFilter::all(podflow_model::kinds::kind_of(kind)),
+            });
+        }
+        for sub in &subs {
+            let listed = self.store.list(&sub.filter);
+            match &sub.watcher {
+                ComponentId::Scheduler => self.scheduler.initial_list(&listed),
+                ComponentId::Kubelet(node) => {
+                    if let Some(k) = self.kubelets.get_mut(node) {
+                        k.initial_list(&listed);
+                    }
+                }
+                ComponentId::ControllerManager => self.controller_manager.initial_list(&listed),
+                ComponentId::Kubectl => {}
+            }
+        }
+        self.watches = Watches::new(subs);
+    }
+
+    /// Arms the periodic background work: each kubelet's Lease renewal and
+    /// node status sync, and the node lifecycle controller's monitor.
+    fn start_heartbeats(&mut self) {
+        use super::kubelet::heartbeat;
+        for node in self.kubelets.keys() {
+            for (timer, delay) in heartbeat::first_timers() {
+                self.queue.push(
+                    SimTime(delay),
+                    Event::Timer {
+                        to: ComponentId::Kubelet(node.clone()),
+                        timer,
+                    },
+                    true,
+                );
+            }
+        }
+        let (timer, delay) = super::controllers::first_monitor_timer();
+        self.queue.push(
+            SimTime(delay),
+            Event::Timer {
+                to: ComponentId::ControllerManager,
+                timer,
+            },
+            true,
+        );
+    }
+
+    /// `fault node` / `recover node`: cuts a node's kubelet off from the API
+    /// server, or reconnects it and delivers what it missed.
+    fn set_fault(&mut self, node: &str, faulted: bool, records: &mut Vec<Record>) {
+        let me = format!("kubelet/{node}");
+        let Some(kubelet) = self.kubelets.get_mut(node) else {
+            records.push(Record::Log {
+                component: "kubectl".into(),
+                node: None,
+                line: format!(
+                    "error: no node \"{node}\" to {}",
+                    if faulted { "fault" } else { "recover" }
+                ),
+            });
+            return;
+        };
+        kubelet.set_faulted(faulted);
+        if faulted {
+            self.faults.entry(node.to_owned()).or_default();
+            records.push(Record::message(
+                me.clone(),
+                "kube-apiserver",
+                "✕ connection lost (node fault)",
+            ));
+            records.push(Record::from(
+                Stage::new(
+                    me.clone(),
+                    "fault",
+                    "partitioned",
+                    format!(
+                        "{node} is cut off from the control plane: its kubelet stops renewing its Lease and posting node status; its containers keep running"
+                    ),
+                )
+                .node(node.to_owned()),
+            ));
+            return;
+        }
+        let Some(held) = self.faults.remove(node) else {
+            return;
+        };
+        records.push(Record::message(
+            me.clone(),
+            "kube-apiserver",
+            "connection restored (node recovered)",
+        ));
+        records.push(Record::from(
+            Stage::new(
+                me.clone(),
+                "fault",
+                "recovered",
+                format!(
+                    "{node} reaches the control plane again: {} watch events and {} requests it missed are delivered",
+                    held.watches.len(),
+                    held.requests.len()
+                ),
+            )
+            .node(node.to_owned()),
+        ));
+        let who = ComponentId::Kubelet(node.to_owned());
+        for (id, request) in held.requests {
+            self.queue.push(
+                self.now.plus(HOP_MS),
+                Event::Request {
+                    id,
+                    from: who.clone(),
+                    request,
+                },
+                false,
+            );
+        }
+        let last = self.last_delivery.entry(who.clone()).or_default();
+        for event in held.watches {
+            *last = (*last).max(self.now.plus(HOP_MS));
+            self.queue.push(
+                *last,
+                Event::Watch {
+                    to: who.clone(),
+                    event,
+                },
+                false,
+            );
+        }
+    }
+
+    /// Simulated time now.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The store, read-only.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// A cheap snapshot of the cluster now.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            now: self.now,
+            store: self.store.clone(),
+        }
+    }
+
+    /// Hands kubectl another command (the TUI's command bar); it runs after
+    /// the ones before it.
+    pub fn submit(&mut self, command: Command) {
+        self.kubectl.push(command);
+        let event = Event::Timer {
+            to: ComponentId::Kubectl,
+            timer: super::kubectl::NEW_WORK,
+        };
+        self.queue.push(self.now, event, false);
+    }
+
+    /// Whether nothing is left to do but background work.
+    pub fn is_idle(&self) -> bool {
+        self.queue.is_idle() && !self.kubectl.waiting_for_idle()
+    }
+
+    /// Handles the next event; returns the records it produced (empty when nothing is queued).
+    pub fn step(&mut self) -> Vec<TraceRecord> {
+        if self.queue.is_idle() && self.kubectl.waiting_for_idle() {
+            return self.with_component(&ComponentId::Kubectl, |c, cx| {
+                if let Comp::Kubectl(k) = c {
+                    k.on_idle(cx);
+                }
+            });
+        }
+        let Some((at, event)) = self.queue.pop() else {
+            return Vec::new();
+        };
+        self.now = self.now.max(at);
+        match event {
+            Event::Request { id, from, request } => self.serve(id, from, &request),
+            Event::Response { id, to, response } => {
+                self.with_component(&to, |c, cx| c.on_response(id, &response, cx))
+            }
+            Event::Watch { to, event } => {
+                let mut records = vec![watch_record(&to, &event)];
+                records.extend(self.dispatch(&to, |c, cx| c.on_watch(&event, cx)));
+                self.stamp(records)
+            }
+            Event::Timer { to, timer } => self.with_component(&to, |c, cx| c.on_timer(timer, cx)),
+            Event::Compact => self.compact(),
+        }
+    }
+
+    /// Steps until `until`; returns every record produced.
+    pub fn run_until(&mut self, until: Until) -> Vec<TraceRecord> {
+        let mut out = Vec::new();
+        self.run_until_with(until, |records| {
+            out.extend(records);
+            Ok::<(), std::convert::Infallible>(())
+        })
+        .unwrap_or_else(|never| match never {});
+        out
+    }
+
+    /// Runs as [`Engine::run_until`] does, handing each step's records to
+    /// `sink` as they come (`podflow trace` writes them out at once, so a
+    /// long run never holds its whole trace). Stops at `sink`'s first error.
+    pub fn run_until_with<E>(
+        &mut self,
+        until: Until,
+        mut sink: impl FnMut(Vec<TraceRecord>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        while let Some(records) = self.step_within(until) {
+            sink(records)?;
+        }
+        if let Until::Time(t) = until {
+            self.now = self.now.max(t);
+        }
+        Ok(())
+    }
+
+    /// The next step's records, or `None` when `until` says the run is over.
+    pub fn step_within(&mut self, until: Until) -> Option<Vec<TraceRecord>> {
+        let (idle_stops, limit) = match until {
+            Until::Idle => (true, IDLE_LIMIT),
+            Until::IdleOr(t) => (true, t),
+            Until::Time(t) => (false, t),
+        };
+        if idle_stops && self.is_idle() {
+            return None;
+        }
+        let resume_kubectl = self.queue.is_idle() && self.kubectl.waiting_for_idle();
+        if !resume_kubectl && self.queue.peek_time().is_none_or(|t| t > limit) {
+            return None;
+        }
+        Some(self.step())
+    }
+
+    /// Compacts etcd to the revision the previous tick saw, as the API
+    /// server's compactor does (`staging/src/k8s.io/apiserver/pkg/storage/etcd3/compact.go`).
+    fn compact(&mut self) -> Vec<TraceRecord> {
+        let target = std::mem::replace(&mut self.compact_next, self.store.revision());
+        self.queue
+            .push(self.now.plus(COMPACTION_INTERVAL_MS), Event::Compact, true);
+        if target <= self.store.compacted() {
+            return Vec::new();
+        }
+        self.store.compact(target);
+        let mut stage = Stage::new(
+            "etcd",
+            "compact",
+            "ok",
+            format!("history up to revision {target} forgotten"),
+        );
+        stage.extra_mut().revision = Some(target);
+        self.stamp(vec![
+            Record::message(
+                "kube-apiserver",
+                "etcd",
+                format!("compact revision {target}"),
+            ),
+            Record::from(stage),
+        ])
+    }
+
+    /// The `final` record: every object in the store.
+    pub fn final_record(&mut self) -> TraceRecord {
+        let seq = self.seq;
+        self.seq += 1;
+        TraceRecord {
+            seq,
+            t_ms: self.now.as_millis(),
+            body: Record::Final {
+                objects: self
+                    .store
+                    .iter()
+                    .map(|(_, e)| Arc::clone(&e.object))
+                    .collect(),
+            },
+        }
+    }
+
+    /// The API server handles a request; the answer and the watch events it
+    /// caused are queued for their receivers.
+    fn serve(&mut self, id: RequestId, from: ComponentId, request: &Request) -> Vec<TraceRecord> {
+        let server = ApiServer {
+            authn: &self.authn,
+            admission: &self.admission,
+            detail: self.detail,
+        };
+        let handled = server.handle(
+            &mut self.store,
+            &mut self.rng,
+            &mut self.shared_stages,
+            self.now,
+            id,
+            request,
+        );
+        let respond_at = self.now.plus(HOP_MS);
+        self.queue.push(
+            respond_at,
+            Event::Response {
+                id,
+                to: from,
+                response: Box::new(handled.response),
+            },
+            false,
+        );
+        for change in &handled.changes {
+            for sub in self.watches.candidates(change) {
+                if let Some(event) = sub.filter.event_for(change) {
+                    // A faulted node's kubelet hears nothing until it reconnects.
+                    if let ComponentId::Kubelet(node) = &sub.watcher
+                        && let Some(held) = self.faults.get_mut(node)
+                    {
+                        held.watches.push(event);
+                        continue;
+                    }
+                    // A watch stream delivers in order: never before the watcher's previous event.
+                    let rng = if sub.watcher == ComponentId::ControllerManager {
+                        &mut self.controller_manager_rng
+                    } else {
+                        &mut self.rng
+                    };
+                    let jittered = self.now.plus(HOP_MS + rng.below(3));
+                    let last = self.last_delivery.entry(sub.watcher.clone()).or_default();
+                    *last = (*last).max(jittered);
+                    self.queue.push(
+                        *last,
+                        Event::Watch {
+                            to: sub.watcher.clone(),
+                            event,
+                        },
+                        false,
+                    );
+                }
+            }
+        }
+        self.stamp(handled.records)
+    }
+
+    fn with_component(
+        &mut self,
+        who: &ComponentId,
+        f: impl FnOnce(&mut Comp<'_>, &mut Cx<'_>),
+    ) -> Vec<TraceRecord> {
+        let records = self.dispatch(who, f);
+        self.stamp(records)
+    }
+
+    /// Runs `f` on the component `who` and queues what it asked for.
+    fn dispatch(
+        &mut self,
+        who: &ComponentId,
+        f: impl FnOnce(&mut Comp<'_>, &mut Cx<'_>),
+    ) -> Vec<Record> {
+        let mut records = Vec::new();
+        let mut outgoing = Vec::new();
+        {
+            let mut cx = Cx::new(
+                self.now,
+                &mut self.rng,
+                who,
+                &mut records,
+                &mut outgoing,
+                &mut self.next_request,
+            );
+            let mut comp = match who {
+                ComponentId::Kubectl => Comp::Kubectl(&mut self.kubectl),
+                ComponentId::Scheduler => Comp::Scheduler(&mut self.scheduler),
+                ComponentId::Kubelet(node) => match self.kubelets.get_mut(node) {
+                    Some(k) => Comp::Kubelet(k),
+                    None => return records,
+                },
+                ComponentId::ControllerManager => {
+                    Comp::ControllerManager(&mut self.controller_manager)
+                }
+            };
+            f(&mut comp, &mut cx);
+        }
+        for out in outgoing {
+            match out {
+                Outgoing::Request { id, request } => {
+                    if let ComponentId::Kubelet(node) = who
+                        && let Some(held) = self.faults.get_mut(node)
+                    {
+                        held.requests.push((id, request));
+                        continue;
+                    }
+                    let at = self.now.plus(HOP_MS);
+                    self.queue.push(
+                        at,
+                        Event::Request {
+                            id,
+                            from: who.clone(),
+                            request,
+                        },
+                        false,
+                    );
+                }
+                Outgoing::Timer {
+                    delay_ms,
+                    timer,
+                    background,
+                } => {
+                    self.queue.push(
+                        self.now.plus(delay_ms),
+                        Event::Timer {
+                            to: who.clone(),
+                            timer,
+                        },
+                        background,
+                    );
+                }
+                Outgoing::NodeFault { node, faulted } => {
+                    self.set_fault(&node, faulted, &mut records);
+                }
+            }
+        }
+        records
+    }
+
+    /// Gives records their sequence numbers and the current time.
+    fn stamp(&mut self, records: Vec<Record>) -> Vec<TraceRecord> {
+        records
+            .into_iter()
+            .map(|body| {
+                let seq = self.seq;
+                self.seq += 1;
+                TraceRecord {
+                    seq,
+                    t_ms: self.now.as_millis(),
+                    body,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Creates the built-in `PriorityClasses` as kube-apiserver's post-start hook
+/// does (a cluster file that holds them replaces them). Their UIDs come from a
+/// random source of their own, so adding them changes no other object's.
+fn bootstrap_priority_classes(store: &mut Store, seed: u64) {
+    let mut rng = Rng::new(seed ^ 0x7363_6865_6475_6c65);
+    for mut object in super::apiserver::admission::priority::system_priority_classes() {
+        let key = key_for(object.kind(), None, object.name());
+        if store.get(&key).is_none() {
+            existing_object_metadata(&mut object, &mut rng);
+            let _ = store.create(&key, object);
+        }
+    }
+}
+
+/// Gives every node the Lease its kubelet keeps in `kube-node-lease`
+/// (`pkg/kubelet/nodelease`: holder the node, 40 s, owned by the Node), as it
+/// stood when the story starts; a cluster file's own Lease is kept. Their UIDs
+/// come from a random source of their own, so adding them changes no other object's.
+fn bootstrap_node_leases(store: &mut Store, seed: u64) {
+    let mut rng = Rng::new(seed ^ 0x6c65_6173_6573);
+    let nodes: Vec<Arc<Object>> = store
+        .range("/registry/nodes/")
+        .map(|(_, e)| Arc::clone(&e.object))
+        .collect();
+    for node in nodes {
+        let Some(node) = node.as_node() else {
+            continue;
+        };
+        let mut lease = super::kubelet::heartbeat::node_lease(node, SimTime::ZERO);
+        let key = key_for(
+            podflow_model::kinds::kind_of("Lease"),
+            lease.metadata.namespace.as_deref(),
+            lease.metadata.name.as_deref().unwrap_or_default(),
+        );
+        if store.get(&key).is_none() {
+            let mut object = Object::Lease(std::mem::take(&mut lease));
+            existing_object_metadata(&mut object, &mut rng);
+            let _ = store.create(&key, object);
+        }
+    }
+}
+
+/// Writes the starting cluster's objects, their UIDs drawn from `rng`.
+fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rng) {
+    for mut object in objects {
+        existing_object_metadata(&mut object, rng);
+        let key = key_for(object.kind(), object.namespace(), object.name());
+        // A cluster file may name an object twice; the last one wins, as a
+        // second `kubectl apply` would make it.
+        if store.create(&key, object.clone()).is_err() {
+            let _ = store.update(&key, object, None);
+        }
+    }
+}
+
+/// Gives every `ResourceQuota` the `status` the quota controller's first sync
+/// would have written: a cluster file's objects are already reconciled.
+fn reconcile_quotas(store: &mut Store) {
+    let objects: Vec<Arc<Object>> = store.iter().map(|(_, e)| Arc::clone(&e.object)).collect();
+    for object in &objects {
+        if let Object::ResourceQuota(quota) = &**object {
+            let reconciled =
+                super::apiserver::admission::resource_quota::reconcile_status(quota, &objects);
+            let key = key_for(object.kind(), object.namespace(), object.name());
+            let _ = store.update(&key, Object::ResourceQuota(reconciled), None);
+        }
+    }
+}
+
+/// How long before the story starts the cluster's objects were made (kubectl's AGE shows `3d`).
+const CLUSTER_AGE_SECONDS: i64 = 3 * 24 * 3600;
+
+/// Gives an object of the starting cluster what the API server would have given
+/// it when it was made: a UID and a creation time before the story starts.
+fn existing_object_metadata(object: &mut Object, rng: &mut Rng) {
+    let meta = object.metadata_mut();
+    if meta.uid.is_none() {
+        meta.uid = Some(rng.uuid());
+    }
+    if meta.creation_timestamp.is_none() {
+        let (secs, _) = SimTime::ZERO.unix();
+        let made = k8s_openapi::jiff::Timestamp::from_second(secs - CLUSTER_AGE_SECONDS)
+            .unwrap_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH);
+        meta.creation_timestamp = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(made));
+    }
+}
+
+/// A borrowed component, for dispatch.
+enum Comp<'a> {
+    Kubectl(&'a mut Kubectl),
+    Scheduler(&'a mut Scheduler),
+    Kubelet(&'a mut Kubelet),
+    ControllerManager(&'a mut ControllerManager),
+}
+
+impl Comp<'_> {
+    fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
+        match self {
+            Comp::Kubectl(_) => {}
+            Comp::Scheduler(s) => s.on_watch(event, cx),
+            Comp::Kubelet(k) => k.on_watch(event, cx),
+            Comp::ControllerManager(m) => m.on_watch(event, cx),
+        }
+    }
+
+    fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        match self {
+            Comp::Kubectl(k) => k.on_response(id, response, cx),
+            Comp::Scheduler(s) => s.on_response(id, response, cx),
+            Comp::Kubelet(k) => k.on_response(id, response, cx),
+            Comp::ControllerManager(m) => m.on_response(id, response, cx),
+        }
+    }
+
+    fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        match self {
+            Comp::Kubectl(k) => k.on_timer(timer, cx),
+            Comp::Scheduler(s) => s.on_timer(timer, cx),
+            Comp::Kubelet(k) => k.on_timer(timer, cx),
+            Comp::ControllerManager(m) => m.on_timer(timer, cx),
+        }
+    }
+}
+
+/// The `watch` record of an event reaching a watcher.
+fn watch_record(to: &ComponentId, event: &WatchEvent) -> Record {
+    Record::Watch(Box::new(super::trace::WatchRecord {
+        watcher: to.to_string(),
+        event_type: event.event_type.as_str().into(),
+        resource: event.object.kind().resource.into(),
+        namespace: event.object.namespace().map(str::to_owned),
+        name: event.object.name().into(),
+        resource_version: event.revision.to_string(),
+    }))
+}

@@ -1,0 +1,627 @@
+//! kubectl as a client of the API server: runs the cluster-language commands
+//! one after another, each waiting for the answer to the one before. `apply`
+//! is client-side apply (`staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`):
+//! a GET, then a create, or a patch carrying the last-applied configuration.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::apiserver::handler::Response;
+use super::apiserver::patch;
+use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
+use super::component::{Cx, RequestId};
+use podflow_model::{Kind, Object, status};
+
+/// The annotation client-side apply keeps the last applied manifest in.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// One object from a manifest, as kubectl sends it.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub object: Object,
+    /// Field paths the manifest had that the kind does not (sent; the server decides).
+    pub unknown_fields: Vec<String>,
+    /// The file it came from, as kubectl names it in errors.
+    pub source: String,
+}
+
+impl Manifest {
+    /// The manifests read from `source` (a `-f` file), as kubectl sends them.
+    pub fn from_file(source: &str, read: Vec<podflow_scenario::Manifest>) -> Vec<Manifest> {
+        read.into_iter()
+            .map(|m| Manifest {
+                object: m.object,
+                unknown_fields: m.unknown_fields,
+                source: source.to_owned(),
+            })
+            .collect()
+    }
+}
+
+/// A command of the cluster language, with its files already read.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// `apply -f FILE [-n NS]`
+    Apply {
+        manifests: Vec<Manifest>,
+        namespace: Option<String>,
+    },
+    /// `create -f FILE [-n NS]`: a plain POST.
+    Create {
+        manifests: Vec<Manifest>,
+        namespace: Option<String>,
+    },
+    /// `get KIND [NAME] [-n NS]`
+    Get {
+        kind: &'static Kind,
+        name: Option<String>,
+        namespace: Option<String>,
+    },
+    /// `delete KIND NAME [-n NS]`
+    Delete {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        /// `--cascade`: sent as `propagationPolicy`.
+        cascade: Propagation,
+    },
+    /// `scale KIND NAME --replicas=N`
+    Scale {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        replicas: i32,
+    },
+    /// `cordon NODE` (`true`) or `uncordon NODE` (`false`).
+    Cordon { node: String, unschedulable: bool },
+    /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
+    /// request; the node's kubelet loses (or regains) the API server.
+    NodeFault { node: String, faulted: bool },
+    /// `wait DURATION` / `wait idle`
+    Wait(Wait),
+}
+
+/// What `wait` waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Until nothing is left to do.
+    Idle,
+    /// This many simulated milliseconds.
+    For(u64),
+}
+
+/// A request kubectl is waiting on, and what it means.
+#[derive(Debug, Clone)]
+enum InFlight {
+    /// The GET of an apply.
+    ApplyGet {
+        manifest: Box<Manifest>,
+        namespace: Option<String>,
+    },
+    /// The create or patch of an apply; `verb` is `created` or `configured`.
+    ApplyWrite {
+        manifest: Box<Manifest>,
+        done: &'static str,
+    },
+    /// The POST of a create.
+    Create { manifest: Box<Manifest> },
+    /// Any other request; `done` is printed on success.
+    Plain { done: String },
+    /// A get or list, in this namespace.
+    Get { namespace: Option<String> },
+}
+
+/// kubectl's state.
+#[derive(Debug, Clone)]
+pub struct Kubectl {
+    identity: Credentials,
+    /// What is left to do, one request-sized piece at a time.
+    todo: VecDeque<Command>,
+    /// Apply and create run object by object; the objects still to go.
+    objects: VecDeque<(Manifest, Option<String>, bool)>,
+    inflight: Option<(RequestId, InFlight)>,
+    waiting_idle: bool,
+    waiting_timer: bool,
+}
+
+const ME: &str = "kubectl";
+/// kubectl's timer: a `wait DURATION` is over.
+pub const WAIT_OVER: u64 = 0;
+/// kubectl's timer: commands arrived (the script starts, or the TUI's command bar).
+pub const NEW_WORK: u64 = 1;
+/// The namespace kubectl uses when none is given (the kubeconfig's context has none).
+const DEFAULT_NAMESPACE: &str = "default";
+
+impl Kubectl {
+    /// kubectl about to run `commands` as `identity`.
+    pub fn new(commands: Vec<Command>, identity: Credentials) -> Kubectl {
+        Kubectl {
+            identity,
+            todo: commands.into(),
+            objects: VecDeque::new(),
+            inflight: None,
+            waiting_idle: false,
+            waiting_timer: false,
+        }
+    }
+
+    /// Whether it is waiting for the cluster to settle (`wait idle`).
+    pub fn waiting_for_idle(&self) -> bool {
+        self.waiting_idle
+    }
+
+    /// Adds commands to run after the current ones (the TUI's command bar).
+    pub fn push(&mut self, command: Command) {
+        self.todo.push_back(command);
+    }
+
+    /// The cluster settled: `wait idle` is over.
+    pub fn on_idle(&mut self, cx: &mut Cx<'_>) {
+        self.waiting_idle = false;
+        self.next(cx);
+    }
+
+    /// A `wait` ended ([`WAIT_OVER`]), or there is new work ([`NEW_WORK`]).
+    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+        if timer == WAIT_OVER {
+            self.waiting_timer = false;
+        }
+        self.next(cx);
+    }
+
+    fn request(
+        &self,
+        verb: Verb,
+        kind: &'static Kind,
+        namespace: Option<String>,
+        name: &str,
+    ) -> Request {
+        Request::new(ME, self.identity.clone(), verb, kind, namespace, name)
+    }
+
+    fn print_all(cx: &mut Cx<'_>, lines: Vec<String>) {
+        for line in lines {
+            Self::print(cx, line);
+        }
+    }
+
+    fn print(cx: &mut Cx<'_>, line: String) {
+        cx.log(ME, None, line);
+    }
+
+    /// Starts the next piece of work, if nothing is in flight.
+    fn next(&mut self, cx: &mut Cx<'_>) {
+        while self.inflight.is_none() && !self.waiting_idle && !self.waiting_timer {
+            if let Some((manifest, namespace, apply)) = self.objects.pop_front() {
+                if apply {
+                    self.start_apply(manifest, namespace.as_deref(), cx);
+                } else {
+                    self.start_create(manifest, namespace.as_deref(), cx);
+                }
+                continue;
+            }
+            let Some(command) = self.todo.pop_front() else {
+                return;
+            };
+            self.start(command, cx);
+        }
+    }
+
+    /// Sends `request` and remembers what its answer means.
+    fn send(&mut self, request: Request, meaning: InFlight, cx: &mut Cx<'_>) {
+        let id = cx.send(request);
+        self.inflight = Some((id, meaning));
+    }
+
+    /// Sends a request whose success prints `done`.
+    fn send_plain(&mut self, request: Request, done: String, cx: &mut Cx<'_>) {
+        self.send(request, InFlight::Plain { done }, cx);
+    }
+
+    fn start(&mut self, command: Command, cx: &mut Cx<'_>) {
+        let or_default = |ns: Option<String>| ns.or_else(|| Some(DEFAULT_NAMESPACE.into()));
+        match command {
+            Command::Apply {
+                manifests,
+                namespace,
+            } => {
+                self.objects
+                    .extend(manifests.into_iter().map(|m| (m, namespace.clone(), true)));
+            }
+            Command::Create {
+                manifests,
+                namespace,
+            } => {
+                self.objects
+                    .extend(manifests.into_iter().map(|m| (m, namespace.clone(), false)));
+            }
+            Command::Get {
+                kind,
+                name,
+                namespace,
+            } => {
+                let verb = if name.is_some() {
+                    Verb::Get
+                } else {
+                    Verb::List
+                };
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
+                let req = self.request(
+                    verb,
+                    kind,
+                    namespace.clone(),
+                    name.as_deref().unwrap_or_default(),
+                );
+                self.send(req, InFlight::Get { namespace }, cx);
+            }
+            Command::Delete {
+                kind,
+                name,
+                namespace,
+                cascade,
+            } => {
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
+                // kubectl names the namespace since 1.34 (kubernetes/kubernetes#126619).
+                let done = match &namespace {
+                    Some(ns) => {
+                        format!("{} \"{name}\" deleted from {ns} namespace", type_name(kind))
+                    }
+                    None => format!("{} \"{name}\" deleted", type_name(kind)),
+                };
+                let req = self
+                    .request(Verb::Delete, kind, namespace, &name)
+                    .propagation(cascade);
+                self.send_plain(req, done, cx);
+            }
+            Command::Scale {
+                kind,
+                name,
+                namespace,
+                replicas,
+            } => {
+                // kubectl scale patches the scale subresource (`scale.ScaleREST`).
+                let patch = serde_json::json!({"spec": {"replicas": replicas}});
+                let req = self
+                    .request(Verb::Patch, kind, or_default(namespace), &name)
+                    .subresource("scale")
+                    .body(Body::Patch(patch));
+                let done = format!("{}/{name} scaled", type_name(kind));
+                self.send_plain(req, done, cx);
+            }
+            Command::Cordon {
+                node,
+                unschedulable,
+            } => {
+                let value = if unschedulable {
+                    Value::Bool(true)
+                } else {
+                    Value::Null
+                };
+                let patch = serde_json::json!({"spec": {"unschedulable": value}});
+                let kind = podflow_model::kinds::kind_of("Node");
+                let req = self
+                    .request(Verb::Patch, kind, None, &node)
+                    .body(Body::Patch(patch));
+                let done = format!(
+                    "node/{node} {}",
+                    if unschedulable {
+                        "cordoned"
+                    } else {
+                        "uncordoned"
+                    }
+                );
+                self.send_plain(req, done, cx);
+            }
+            Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
+            Command::Wait(Wait::Idle) => self.waiting_idle = true,
+            Command::Wait(Wait::For(ms)) => {
+                self.waiting_timer = true;
+                cx.after(ms, WAIT_OVER);
+            }
+        }
+    }
+
+    fn start_apply(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+        let namespace = match resolve_namespace(&manifest, namespace) {
+            Ok(ns) => ns,
+            Err(line) => return Self::print(cx, line),
+        };
+        let req = self.request(
+            Verb::Get,
+            manifest.object.kind(),
+            namespace.clone(),
+            manifest.object.name(),
+        );
+        self.send(
+            req,
+            InFlight::ApplyGet {
+                manifest: Box::new(manifest),
+                namespace,
+            },
+            cx,
+        );
+    }
+
+    fn start_create(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+        let namespace = match resolve_namespace(&manifest, namespace) {
+            Ok(ns) => ns,
+            Err(line) => return Self::print(cx, line),
+        };
+        let body = Body::Object(Box::new(manifest.object.clone()));
+        let req = self.write_request(Verb::Create, &manifest, namespace, body);
+        self.send(
+            req,
+            InFlight::Create {
+                manifest: Box::new(manifest),
+            },
+            cx,
+        );
+    }
+
+    fn write_request(
+        &self,
+        verb: Verb,
+        manifest: &Manifest,
+        namespace: Option<String>,
+        body: Body,
+    ) -> Request {
+        let kind = manifest.object.kind();
+        let name = if verb == Verb::Create {
+            ""
+        } else {
+            manifest.object.name()
+        };
+        let mut req = self.request(verb, kind, namespace, name);
+        req.body = Some(body);
+        req.unknown_fields.clone_from(&manifest.unknown_fields);
+        req
+    }
+
+    /// An answer arrived.
+    pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
+        let Some((expected, inflight)) = self.inflight.take() else {
+            return;
+        };
+        if expected != id {
+            self.inflight = Some((expected, inflight));
+            return;
+        }
+        match inflight {
+            InFlight::ApplyGet {
+                manifest,
+                namespace,
+            } => self.apply_after_get(*manifest, namespace, response, cx),
+            InFlight::ApplyWrite { manifest, done } => {
+                if response.code < 300 {
+                    Self::print(
+                        cx,
+                        format!(
+                            "{}/{} {done}",
+                            type_name(manifest.object.kind()),
+                            object_name(response, &manifest)
+                        ),
+                    );
+                } else {
+                    let action = if done == "created" {
+                        "creating"
+                    } else {
+                        "patching"
+                    };
+                    Self::print_all(cx, error_lines(response, &when(action, &manifest.source)));
+                }
+            }
+            InFlight::Create { manifest } => {
+                if response.code < 300 {
+                    Self::print(
+                        cx,
+                        format!(
+                            "{}/{} created",
+                            type_name(manifest.object.kind()),
+                            object_name(response, &manifest)
+                        ),
+                    );
+                } else {
+                    Self::print_all(
+                        cx,
+                        error_lines(response, &when("creating", &manifest.source)),
+                    );
+                }
+            }
+            InFlight::Plain { done } => {
+                if response.code < 300 {
+                    Self::print(cx, done);
+                } else {
+                    Self::print_all(cx, error_lines(response, ""));
+                }
+            }
+            InFlight::Get { namespace } => Self::print_get(response, namespace.as_deref(), cx),
+        }
+        self.next(cx);
+    }
+
+    fn apply_after_get(
+        &mut self,
+        manifest: Manifest,
+        namespace: Option<String>,
+        response: &Response,
+        cx: &mut Cx<'_>,
+    ) {
+        let config = last_applied(&manifest.object);
+        let mut modified = manifest.object.clone();
+        modified
+            .metadata_mut()
+            .annotations
+            .get_or_insert_with(Default::default)
+            .insert(LAST_APPLIED.into(), config);
+        match (response.code, response.object.as_deref()) {
+            (404, _) => {
+                let body = Body::Object(Box::new(modified));
+                let req = self.write_request(Verb::Create, &manifest, namespace, body);
+                let meaning = InFlight::ApplyWrite {
+                    manifest: Box::new(manifest),
+                    done: "created",
+                };
+                self.send(req, meaning, cx);
+            }
+            (200, Some(live)) => {
+                let original: Option<Value> = live
+                    .metadata()
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(LAST_APPLIED))
+                    .and_then(|p| serde_json::from_str(p).ok());
+                let patch =
+                    patch::three_way(original.as_ref(), &modified.to_json(), &live.to_json());
+                if patch.as_object().is_some_and(serde_json::Map::is_empty) {
+                    let name = manifest.object.name().to_owned();
+                    Self::print(
+                        cx,
+                        format!("{}/{name} unchanged", type_name(manifest.object.kind())),
+                    );
+                    return;
+                }
+                let req = self.write_request(Verb::Patch, &manifest, namespace, Body::Patch(patch));
+                let meaning = InFlight::ApplyWrite {
+                    manifest: Box::new(manifest),
+                    done: "configured",
+                };
+                self.send(req, meaning, cx);
+            }
+            _ => {
+                let context = retrieving(&manifest, namespace.as_deref());
+                Self::print_all(cx, error_lines(response, &context));
+            }
+        }
+    }
+
+    fn print_get(response: &Response, namespace: Option<&str>, cx: &mut Cx<'_>) {
+        if response.code >= 300 {
+            Self::print_all(cx, error_lines(response, ""));
+            return;
+        }
+        let objects: Vec<Arc<Object>> = match &response.object {
+            Some(o) => vec![Arc::clone(o)],
+            None => response.items.clone(),
+        };
+        if objects.is_empty() {
+            let line = match namespace {
+                Some(ns) => format!("No resources found in {ns} namespace."),
+                None => "No resources found".to_owned(),
+            };
+            Self::print(cx, line);
+            return;
+        }
+        for line in super::kubectl_table::table(&objects, cx.now) {
+            Self::print(cx, line);
+        }
+    }
+}
+
+/// The namespace an object goes to: its own, `-n`, or `default`; kubectl's
+/// error line when the two disagree.
+fn resolve_namespace(manifest: &Manifest, flag: Option<&str>) -> Result<Option<String>, String> {
+    if !manifest.object.kind().namespaced {
+        return Ok(None);
+    }
+    match (manifest.object.namespace(), flag) {
+        (Some(own), Some(flag)) if own != flag => Err(format!(
+            "error: the namespace from the provided object \"{own}\" does not match the namespace \"{flag}\". You must pass '--namespace={own}' to perform this operation."
+        )),
+        (Some(own), _) => Ok(Some(own.to_owned())),
+        (None, flag) => Ok(Some(flag.unwrap_or(DEFAULT_NAMESPACE).to_owned())),
+    }
+}
+
+/// The last-applied configuration: the manifest as JSON, keys sorted, without
+/// the annotation itself, and a trailing newline, as kubectl writes it.
+pub fn last_applied(object: &Object) -> String {
+    let mut json = object.to_json();
+    if let Some(annotations) = json
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        annotations.remove(LAST_APPLIED);
+        if annotations.is_empty() {
+            json["metadata"]
+                .as_object_mut()
+                .map(|m| m.remove("annotations"));
+        }
+    }
+    let mut text = sorted(&json).to_string();
+    text.push('\n');
+    text
+}
+
+/// A copy of `value` with every object's keys sorted, as Go's encoding/json writes maps.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `pod`, `deployment.apps`: how kubectl names a kind in its output.
+pub fn type_name(kind: &Kind) -> String {
+    let lower = kind.kind.to_ascii_lowercase();
+    if kind.group.is_empty() {
+        lower
+    } else {
+        format!("{lower}.{}", kind.group)
+    }
+}
+
+fn object_name(response: &Response, manifest: &Manifest) -> String {
+    response.object.as_ref().map_or_else(
+        || manifest.object.name().to_owned(),
+        |o| o.name().to_owned(),
+    )
+}
+
+/// What kubectl prints for a failed request: the request's context
+/// (`AddSourceToErr`) before the server's message.
+fn error_lines(response: &Response, context: &str) -> Vec<String> {
+    let line = match response.status.as_ref() {
+        Some(status) => status::kubectl_error_line(status, context),
+        None => format!("error: the server answered {}", response.code),
+    };
+    line.lines().map(str::to_owned).collect()
+}
+
+/// `error when creating "pod.yaml": `, as `AddSourceToErr` words it.
+fn when(action: &str, source: &str) -> String {
+    if source.is_empty() {
+        String::new()
+    } else {
+        format!("error when {action} \"{source}\": ")
+    }
+}
+
+/// The context of a failed GET in `apply` (`apply.go`, with `info.String()`):
+/// which object kubectl was looking for.
+fn retrieving(manifest: &Manifest, namespace: Option<&str>) -> String {
+    let kind = manifest.object.kind();
+    let gv = if kind.group.is_empty() {
+        format!("/{}", kind.version)
+    } else {
+        kind.api_version()
+    };
+    format!(
+        "error when retrieving current configuration of:\nResource: \"{gv}, Resource={}\", GroupVersionKind: \"{gv}, Kind={}\"\nName: \"{}\", Namespace: \"{}\"\nfrom server for: \"{}\": ",
+        kind.resource,
+        kind.kind,
+        manifest.object.name(),
+        namespace.unwrap_or_default(),
+        manifest.source
+    )
+}

@@ -1,0 +1,214 @@
+//! Ensuring a container's image (`pkg/kubelet/images/image_manager.go`,
+//! `EnsureImageExists`): the pull policy, the pull from the registry, and the
+//! image pull back-off (`ErrImagePull`, then `ImagePullBackOff`).
+
+use super::backoff;
+use super::lifecycle;
+use super::pull_policy::{self, Decision, ImageEvent};
+use super::status::ContainerState;
+use super::{Kubelet, Step, klog, until};
+use crate::component::Cx;
+
+/// How long the registry takes to answer that an image does not exist.
+const NOT_FOUND_MS: u64 = 800;
+/// The pod worker syncs again this soon after a failed pull (the PLEG and
+/// status updates wake it), showing `ImagePullBackOff`.
+pub(super) const RESYNC_AFTER_FAILURE_MS: u64 = 1000;
+
+impl Kubelet {
+    fn image_events(cx: &mut Cx<'_>, key: &str, events: Vec<ImageEvent>, field: &str) {
+        for e in events {
+            Self::event(
+                cx,
+                key,
+                e.warning,
+                e.reason,
+                e.message,
+                Some(field.to_owned()),
+            );
+        }
+    }
+
+    /// Makes sure container `i`'s image is on the node; returns whether the
+    /// container can be created now (else a pull is under way or failed).
+    pub(super) fn ensure_image(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) -> bool {
+        let Some(w) = self.workers.get_mut(key) else {
+            return false;
+        };
+        let uid = w.names().2;
+        let ctr = &mut w.ctrs[i];
+        let spec_image = ctr.spec.image.clone().unwrap_or_default();
+        let policy = ctr
+            .spec
+            .image_pull_policy
+            .clone()
+            .unwrap_or_else(|| "IfNotPresent".into());
+        let present = self.images.contains_key(&ctr.image());
+        let field = ctr.field_path();
+        match pull_policy::decide(&policy, present) {
+            Decision::UsePresent => {
+                let e = pull_policy::already_present(&spec_image);
+                Self::image_events(cx, key, vec![e], &field);
+                self.stage(
+                    cx,
+                    key,
+                    "pull",
+                    "present",
+                    format!("{spec_image} already present"),
+                );
+                true
+            }
+            Decision::NeverPull => {
+                ctr.view.state = ContainerState::Waiting {
+                    reason: lifecycle::ERR_IMAGE_NEVER_PULL.into(),
+                    message: Some(pull_policy::never_pull_message(&spec_image)),
+                };
+                if !ctr.waiting_announced {
+                    ctr.waiting_announced = true;
+                    Self::image_events(
+                        cx,
+                        key,
+                        pull_policy::events_for_never_pull(&spec_image),
+                        &field,
+                    );
+                    self.stage(
+                        cx,
+                        key,
+                        "pull",
+                        "never",
+                        format!("{spec_image} absent, imagePullPolicy Never"),
+                    );
+                    self.timer(cx, RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
+                }
+                false
+            }
+            Decision::Pull => {
+                let pull_key = backoff::pull_key(&uid, &spec_image);
+                if self.pulls.in_backoff(&pull_key, cx.now) {
+                    let error = pull_policy::not_found_error(&ctr.image());
+                    let (reason, message) =
+                        pull_policy::image_pull_backoff_waiting(&spec_image, Some(&error));
+                    ctr.view.state = ContainerState::Waiting {
+                        reason: reason.into(),
+                        message: Some(message),
+                    };
+                    let ready_at = self.pulls.pull_ready_at(&pull_key).unwrap_or(cx.now);
+                    if !ctr.waiting_announced {
+                        ctr.waiting_announced = true;
+                        Self::image_events(
+                            cx,
+                            key,
+                            pull_policy::events_for_backoff(&spec_image),
+                            &field,
+                        );
+                        self.stage(
+                            cx,
+                            key,
+                            "pull",
+                            "backoff",
+                            format!(
+                                "{spec_image} ImagePullBackOff: next pull in {}",
+                                klog::go_duration(until(cx.now, ready_at))
+                            ),
+                        );
+                        self.timer(cx, until(cx.now, ready_at).max(1), key, Step::Sync);
+                        self.timer(cx, RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
+                    }
+                    return false;
+                }
+                ctr.pulling = true;
+                ctr.pull_started = Some(cx.now);
+                let image = ctr.image();
+                w.first_pull.get_or_insert(cx.now);
+                Self::image_events(cx, key, vec![pull_policy::pulling(&spec_image)], &field);
+                cx.message(&self.containerd(), "registry", format!("pull {image}"));
+                let ms = if self.registry.is_missing(&image) {
+                    NOT_FOUND_MS
+                } else {
+                    self.registry.pull_ms(&image)
+                };
+                self.timer(cx, ms, key, Step::PullDone(i));
+                false
+            }
+        }
+    }
+
+    /// The pull of container `i`'s image ended.
+    pub(super) fn pulled(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        let uid = w.names().2;
+        let ctr = &mut w.ctrs[i];
+        let started = ctr.pull_started.unwrap_or(cx.now);
+        ctr.pulling = false;
+        let spec_image = ctr.spec.image.clone().unwrap_or_default();
+        let image = ctr.image();
+        let field = ctr.field_path();
+        if self.registry.is_missing(&image) {
+            let error = pull_policy::not_found_error(&image);
+            let pull_key = backoff::pull_key(&uid, &spec_image);
+            self.pulls.next(&pull_key, cx.now, cx.now);
+            let (reason, message) = pull_policy::err_image_pull_waiting(&error);
+            ctr.view.state = ContainerState::Waiting {
+                reason: reason.into(),
+                message: Some(message),
+            };
+            ctr.waiting_announced = false;
+            cx.message(
+                "registry",
+                &self.containerd(),
+                format!("{image}: not found"),
+            );
+            Self::image_events(
+                cx,
+                key,
+                vec![
+                    pull_policy::failed_to_pull(&spec_image, &error),
+                    pull_policy::error_event(lifecycle::ERR_IMAGE_PULL),
+                ],
+                &field,
+            );
+            self.stage(
+                cx,
+                key,
+                "pull",
+                "failed",
+                format!("{spec_image} ErrImagePull: not found"),
+            );
+            self.timer(cx, RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
+            return;
+        }
+        let digest = cx.rng.hex(64);
+        let repo = image
+            .rsplit_once(':')
+            .map_or(image.as_str(), |(r, _)| r)
+            .to_owned();
+        self.images
+            .insert(image.clone(), format!("{repo}@sha256:{digest}"));
+        let size = self.registry.size_of(&image);
+        let took = cx.now.as_millis() - started.as_millis();
+        cx.message(
+            "registry",
+            &self.containerd(),
+            format!("{image} ({size} bytes)"),
+        );
+        Self::image_events(
+            cx,
+            key,
+            vec![pull_policy::pulled(&spec_image, took, took, size)],
+            &field,
+        );
+        self.stage(
+            cx,
+            key,
+            "pull",
+            "pulled",
+            format!("{spec_image} ({size} bytes) in {}", klog::go_duration(took)),
+        );
+        if let Some(w) = self.workers.get_mut(key) {
+            w.last_pull = Some(cx.now);
+        }
+        self.timer(cx, 1, key, Step::Create(i));
+    }
+}

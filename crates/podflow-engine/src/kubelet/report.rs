@@ -1,0 +1,242 @@
+//! What the kubelet tells: the PLEG's relist events (`pkg/kubelet/pleg/generic.go`,
+//! once a second), the status manager's patches (`pkg/kubelet/status/status_manager.go`,
+//! only when the status changed), and the pod startup latency line
+//! (`pkg/kubelet/util/pod_startup_latency_tracker.go`).
+
+use serde_json::Value;
+
+use super::status::{self, ContainerView, PodView, StatusExtra};
+use super::{Kubelet, Step, klog};
+use crate::apiserver::request::{Body, Verb};
+use crate::clock::SimTime;
+use crate::component::{Cx, RequestId};
+
+impl Kubelet {
+    /// Sets the PLEG's next relist (the next whole second) when events wait for it.
+    pub(super) fn schedule_pleg(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        if w.pleg_due {
+            return;
+        }
+        w.pleg_due = true;
+        let wait = 1000 - cx.now.as_millis() % 1000;
+        self.timer(cx, wait, key, Step::Pleg);
+    }
+
+    /// The PLEG relists: one line per container event, then the pod syncs.
+    pub(super) fn pleg(&mut self, key: &str, cx: &mut Cx<'_>) {
+        self.advance(key, cx);
+        let Some(w) = self.workers.get_mut(key) else {
+            return;
+        };
+        w.pleg_due = false;
+        let events = std::mem::take(&mut w.pleg);
+        let uid = w.pod.metadata.uid.clone().unwrap_or_default();
+        for (id, kind) in events {
+            let event = format!("{{\"ID\":\"{uid}\",\"Type\":\"{kind}\",\"Data\":\"{id}\"}}");
+            self.log(
+                cx,
+                "kubelet.go:2453",
+                "SyncLoop (PLEG): event for pod",
+                &[("pod", klog::quoted(key)), ("event", event)],
+            );
+        }
+        self.sync(key, cx);
+    }
+
+    /// Sends the pod's status when it changed, as the status manager does;
+    /// returns the request's id.
+    pub(super) fn report_status(&mut self, key: &str, cx: &mut Cx<'_>) -> Option<RequestId> {
+        self.send_status(key, false, cx)
+    }
+
+    /// Builds the status (`generateAPIPodStatus`) and patches it; `force` sends
+    /// it even unchanged (the final status before deletion).
+    pub(super) fn send_status(
+        &mut self,
+        key: &str,
+        force: bool,
+        cx: &mut Cx<'_>,
+    ) -> Option<RequestId> {
+        let now = cx.now;
+        let w = self.workers.get_mut(key)?;
+        let restart_policy = w.restart_policy();
+        let init: Vec<ContainerView> = w
+            .ctrs
+            .iter()
+            .filter(|c| c.init)
+            .map(|c| c.view.clone())
+            .collect();
+        let regular: Vec<ContainerView> = w
+            .ctrs
+            .iter()
+            .filter(|c| !c.init)
+            .map(|c| c.view.clone())
+            .collect();
+        let details = w
+            .ctrs
+            .iter()
+            .map(|c| (c.spec.name.clone(), c.detail()))
+            .collect();
+        let phase = status::phase_with(&init, &regular, &details, &restart_policy);
+        let mut stop_sandbox = false;
+        if matches!(phase, "Succeeded" | "Failed") && !w.finished {
+            w.finished = true;
+            stop_sandbox = true;
+        }
+        let sandbox_ready = w.sandbox_id.is_some() && !w.terminating && !w.finished;
+        let view = PodView {
+            host_ip: &self.host_ip,
+            pod_ip: w.pod_ip.as_deref(),
+            start_time: w.start_time,
+            sandbox_ready,
+            qos_class: w.pod.status.as_ref().and_then(|s| s.qos_class.as_deref()),
+            restart_policy: &restart_policy,
+            containers: &regular,
+            transitions: &w.transitions,
+            now,
+        };
+        let mut status = status::pod_status_with(
+            &view,
+            &StatusExtra {
+                init_containers: &init,
+                details: &details,
+            },
+        );
+        stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
+        let sent = status.to_string();
+        if !force && w.last_status.as_deref() == Some(&*sent) {
+            return None;
+        }
+        let changed_phase = w.last_phase != phase;
+        phase.clone_into(&mut w.last_phase);
+        let all_running = regular
+            .iter()
+            .all(|c| matches!(c.state, status::ContainerState::Running { .. }));
+        if phase == "Running" && w.running_reported.is_none() {
+            w.running_reported = Some(now);
+        }
+        let old = w
+            .pod
+            .status
+            .as_ref()
+            .and_then(|s| serde_json::to_value(s).ok())
+            .unwrap_or_default();
+        let patch = crate::apiserver::patch::two_way(&old, &status);
+        w.last_status = Some(sent.into_boxed_str());
+        let pod = w.pod.clone();
+        if stop_sandbox {
+            cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
+        }
+        if changed_phase && phase != "Pending" {
+            let detail = match phase {
+                "Running" if all_running => "all containers running".to_owned(),
+                "Running" => "phase Running".to_owned(),
+                other => format!("phase {other}: every container has terminated"),
+            };
+            self.stage(cx, key, "status", phase.to_ascii_lowercase(), detail);
+        }
+        let request = self
+            .pod_request(Verb::Patch, &pod)
+            .subresource("status")
+            .body(Body::Patch(serde_json::json!({ "status": patch })));
+        Some(cx.send(request))
+    }
+
+    /// The kubelet saw its own "Running" status come back: the startup latency line.
+    pub(super) fn observe_running(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let Some(worker) = self.workers.get(key) else {
+            return;
+        };
+        let Some(running_at) = worker.running_reported else {
+            return;
+        };
+        if worker.startup_logged.is_some() {
+            return;
+        }
+        let created =
+            worker
+                .pod
+                .metadata
+                .creation_timestamp
+                .as_ref()
+                .map_or(worker.start_time, |t| {
+                    let (epoch, _) = SimTime::ZERO.unix();
+                    SimTime(u64::try_from((t.0.as_second() - epoch) * 1000).unwrap_or(0))
+                });
+        let e2e = cx.now.as_millis().saturating_sub(created.as_millis());
+        let pulling = match (worker.first_pull, worker.last_pull) {
+            (Some(a), Some(b)) => b.as_millis() - a.as_millis(),
+            _ => 0,
+        };
+        let unset = "0001-01-01 00:00:00 +0000 UTC".to_owned();
+        let fields = [
+            ("pod", klog::quoted(key)),
+            ("podStartSLOduration", klog::seconds_float(e2e - pulling)),
+            ("podStartE2EDuration", klog::quoted(&klog::go_duration(e2e))),
+            (
+                "podCreationTimestamp",
+                klog::quoted(&klog::go_time(created)),
+            ),
+            (
+                "firstStartedPulling",
+                klog::quoted(&worker.first_pull.map_or(unset.clone(), klog::go_time)),
+            ),
+            (
+                "lastFinishedPulling",
+                klog::quoted(&worker.last_pull.map_or(unset, klog::go_time)),
+            ),
+            (
+                "observedRunningTime",
+                klog::quoted(&klog::go_time(running_at)),
+            ),
+            (
+                "watchObservedRunningTime",
+                klog::quoted(&klog::go_time(cx.now)),
+            ),
+        ];
+        self.log(
+            cx,
+            "pod_startup_latency_tracker.go:104",
+            "Observed pod startup duration",
+            &fields,
+        );
+        if let Some(w) = self.workers.get_mut(key) {
+            w.startup_logged = Some(cx.now);
+        }
+    }
+}
+
+/// Gives each condition its `lastTransitionTime` (when its status last
+/// changed) and keeps the scheduler's `PodScheduled` condition, as the kubelet
+/// does in the status it generates.
+fn stamp_conditions(
+    status: &mut Value,
+    transitions: &mut std::collections::BTreeMap<String, (bool, SimTime)>,
+    pod: &k8s_openapi::api::core::v1::Pod,
+    now: SimTime,
+) {
+    let Some(list) = status["conditions"].as_array_mut() else {
+        return;
+    };
+    for c in list.iter_mut() {
+        let kind = c["type"].as_str().unwrap_or_default().to_owned();
+        let ok = c["status"] == "True";
+        let entry = transitions.entry(kind).or_insert((ok, now));
+        if entry.0 != ok {
+            *entry = (ok, now);
+        }
+        c["lastTransitionTime"] = Value::String(entry.1.rfc3339());
+    }
+    let scheduled = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
+        .and_then(|c| serde_json::to_value(c).ok());
+    if let Some(condition) = scheduled {
+        list.push(condition);
+    }
+}

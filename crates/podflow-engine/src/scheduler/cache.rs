@@ -1,0 +1,232 @@
+//! The scheduler's cache (`pkg/scheduler/backend/cache/cache.go`): one
+//! [`NodeInfo`] per node, kept up to date pod by pod as watch events arrive
+//! and as pods are assumed onto a node while their binding is in flight, so a
+//! scheduling cycle never has to count every pod of the cluster again.
+//!
+//! Terminal pods (`Succeeded`, `Failed`) hold no resources and leave the cache,
+//! as upstream's cache drops them. Upstream keeps the pods of a deleted node
+//! until they are deleted too; here they leave with the node.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use k8s_openapi::api::core::v1::{Node, Pod};
+
+use super::framework::NodeInfo;
+use podflow_model::Shared;
+
+/// Every node's [`NodeInfo`], in node-name order, and where each pod counts.
+#[derive(Debug, Clone, Default)]
+pub struct Cache {
+    infos: Vec<NodeInfo>,
+    /// Node name → index in `infos`.
+    index: BTreeMap<String, usize>,
+    /// Pod key (`NS/NAME`) → the node it counts on, bound or assumed.
+    placed: BTreeMap<String, String>,
+    /// Pods counted on a node that does not exist (yet): by node name.
+    orphans: BTreeMap<String, Vec<(String, Shared<Pod>)>>,
+}
+
+fn pod_key(pod: &Pod) -> String {
+    format!(
+        "{}/{}",
+        pod.metadata.namespace.as_deref().unwrap_or_default(),
+        pod.metadata.name.as_deref().unwrap_or_default()
+    )
+}
+
+/// Whether a pod has finished and no longer holds its node's resources.
+fn is_terminal(pod: &Pod) -> bool {
+    matches!(
+        pod.status.as_ref().and_then(|s| s.phase.as_deref()),
+        Some("Succeeded" | "Failed")
+    )
+}
+
+impl Cache {
+    /// Every node, in name order.
+    pub fn infos(&self) -> &[NodeInfo] {
+        &self.infos
+    }
+
+    /// The node a pod counts on, if any.
+    pub fn node_of(&self, key: &str) -> Option<&str> {
+        self.placed.get(key).map(String::as_str)
+    }
+
+    /// The node named `name`, as last seen.
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.index.get(name).map(|&at| &*self.infos[at].node)
+    }
+
+    /// How many nodes there are.
+    pub fn node_count(&self) -> usize {
+        self.infos.len()
+    }
+
+    /// A node was added or changed (`AddNode`/`UpdateNode`).
+    pub fn set_node(&mut self, node: Arc<Node>) {
+        let name = node.metadata.name.clone().unwrap_or_default();
+        if let Some(&at) = self.index.get(&name) {
+            self.infos[at].set_node(node);
+            return;
+        }
+        let mut info = NodeInfo::new(node, Vec::new());
+        for (_, pod) in self.orphans.remove(&name).into_iter().flatten() {
+            info.add_pod(pod);
+        }
+        let at = self.infos.partition_point(|i| i.name() < name.as_str());
+        self.infos.insert(at, info);
+        self.reindex();
+    }
+
+    /// A node was deleted (`RemoveNode`): its pods leave with it.
+    pub fn remove_node(&mut self, name: &str) {
+        let Some(at) = self.index.get(name).copied() else {
+            return;
+        };
+        let info = self.infos.remove(at);
+        for pod in &info.pods {
+            self.placed.remove(&pod_key(pod));
+        }
+        self.reindex();
+    }
+
+    fn reindex(&mut self) {
+        self.index = self
+            .infos
+            .iter()
+            .enumerate()
+            .map(|(i, info)| (info.name().to_owned(), i))
+            .collect();
+    }
+
+    /// Counts `pod` on `node` (a bound pod's update, or an assumed pod), or
+    /// stops counting it when `node` is `None` or the pod has finished.
+    pub fn set_pod(&mut self, key: &str, pod: Shared<Pod>, node: Option<&str>) {
+        let node = node.filter(|_| !is_terminal(&pod));
+        if let Some(node) = node
+            && self.placed.get(key).is_some_and(|at| at == node)
+            && let Some(&at) = self.index.get(node)
+        {
+            self.infos[at].update_pod(key, pod);
+            return;
+        }
+        self.remove_pod(key);
+        let Some(node) = node else {
+            return;
+        };
+        self.placed.insert(key.to_owned(), node.to_owned());
+        match self.index.get(node) {
+            Some(&at) => self.infos[at].add_pod(pod),
+            None => self
+                .orphans
+                .entry(node.to_owned())
+                .or_default()
+                .push((key.to_owned(), pod)),
+        }
+    }
+
+    /// Stops counting the pod `key` anywhere (`RemovePod`, `ForgetPod`).
+    pub fn remove_pod(&mut self, key: &str) {
+        let Some(node) = self.placed.remove(key) else {
+            return;
+        };
+        match self.index.get(&node) {
+            Some(&at) => {
+                self.infos[at].remove_pod(key);
+            }
+            None => {
+                if let Some(list) = self.orphans.get_mut(&node) {
+                    list.retain(|(k, _)| k != key);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheduler::resources::Resources;
+    use serde_json::json;
+
+    fn node(name: &str) -> Arc<Node> {
+        Arc::new(
+            serde_json::from_value(json!({
+                "metadata": {"name": name},
+                "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}
+            }))
+            .unwrap(),
+        )
+    }
+
+    fn pod(name: &str, cpu: &str, phase: &str) -> Shared<Pod> {
+        Shared::from(
+            serde_json::from_value::<Pod>(json!({
+                "metadata": {"name": name, "namespace": "default"},
+                "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]},
+                "status": {"phase": phase}
+            }))
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn pods_count_where_they_are_placed_and_leave_cleanly() {
+        let mut cache = Cache::default();
+        cache.set_node(node("node-2"));
+        cache.set_node(node("node-1"));
+        let names: Vec<&str> = cache.infos().iter().map(NodeInfo::name).collect();
+        assert_eq!(names, ["node-1", "node-2"]);
+
+        cache.set_pod("default/a", pod("a", "500m", "Pending"), Some("node-1"));
+        cache.set_pod("default/b", pod("b", "250m", "Running"), Some("node-1"));
+        assert_eq!(cache.infos()[0].requested.milli_cpu, 750);
+        assert_eq!(cache.infos()[0].requested.pods, 2);
+
+        // Moving (an assumed pod bound elsewhere) and finishing both release the node.
+        cache.set_pod("default/a", pod("a", "500m", "Pending"), Some("node-2"));
+        assert_eq!(cache.infos()[0].requested.milli_cpu, 250);
+        assert_eq!(cache.infos()[1].requested.milli_cpu, 500);
+        cache.set_pod("default/b", pod("b", "250m", "Succeeded"), Some("node-1"));
+        assert_eq!(cache.infos()[0].requested, Resources::default());
+        assert_eq!(cache.node_of("default/b"), None);
+
+        cache.remove_pod("default/a");
+        assert!(cache.infos().iter().all(|i| i.pods.is_empty()));
+    }
+
+    #[test]
+    fn an_updated_pod_moves_last_and_counts_what_it_now_asks_for() {
+        let mut cache = Cache::default();
+        cache.set_node(node("node-1"));
+        cache.set_pod("default/a", pod("a", "500m", "Pending"), Some("node-1"));
+        cache.set_pod("default/b", pod("b", "250m", "Pending"), Some("node-1"));
+        // A status update: same requests, and `a` goes after `b` (RemovePod, AddPod).
+        cache.set_pod("default/a", pod("a", "500m", "Running"), Some("node-1"));
+        let info = &cache.infos()[0];
+        let order: Vec<_> = info.pods.iter().map(|p| pod_key(p)).collect();
+        assert_eq!(order, ["default/b", "default/a"]);
+        assert_eq!((info.requested.milli_cpu, info.requested.pods), (750, 2));
+        // An in-place resize: the new request is what counts.
+        cache.set_pod("default/a", pod("a", "2", "Running"), Some("node-1"));
+        let info = &cache.infos()[0];
+        assert_eq!((info.requested.milli_cpu, info.requested.pods), (2250, 2));
+        assert_eq!(info.non_zero_requested.milli_cpu, 2250);
+        cache.remove_pod("default/a");
+        cache.remove_pod("default/b");
+        assert_eq!(cache.infos()[0].requested, Resources::default());
+        assert_eq!(cache.infos()[0].non_zero_requested, Resources::default());
+    }
+
+    #[test]
+    fn a_pod_seen_before_its_node_counts_once_the_node_arrives() {
+        let mut cache = Cache::default();
+        cache.set_pod("default/a", pod("a", "1", "Running"), Some("node-9"));
+        cache.set_node(node("node-9"));
+        assert_eq!(cache.infos()[0].requested.milli_cpu, 1000);
+        cache.remove_node("node-9");
+        assert_eq!(cache.node_of("default/a"), None);
+    }
+}

@@ -1,0 +1,142 @@
+//! Watch events and the filters watchers register with: a kind, a namespace
+//! and field selectors such as the kubelet's `spec.nodeName=node-1`.
+
+use std::sync::Arc;
+
+use podflow_model::{Kind, Object};
+
+use super::Change;
+
+/// `ADDED`, `MODIFIED`, `DELETED`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl EventType {
+    /// As the watch protocol spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Added => "ADDED",
+            EventType::Modified => "MODIFIED",
+            EventType::Deleted => "DELETED",
+        }
+    }
+
+    /// In lower case, as an informer's stage names what it saw.
+    pub fn lowercase(self) -> &'static str {
+        match self {
+            EventType::Added => "added",
+            EventType::Modified => "modified",
+            EventType::Deleted => "deleted",
+        }
+    }
+}
+
+/// One event a watcher receives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchEvent {
+    pub event_type: EventType,
+    pub object: Arc<Object>,
+    pub revision: u64,
+}
+
+/// What a watcher asked to see.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchFilter {
+    pub kind: &'static Kind,
+    pub namespace: Option<String>,
+    /// `(field, value)` pairs that must all hold, as a field selector `a=b,c=d`.
+    pub fields: Vec<(String, String)>,
+}
+
+impl WatchFilter {
+    /// Everything of `kind`.
+    pub fn all(kind: &'static Kind) -> WatchFilter {
+        WatchFilter {
+            kind,
+            namespace: None,
+            fields: Vec::new(),
+        }
+    }
+
+    /// With a field selector term `field=value`.
+    #[must_use]
+    pub fn with_field(mut self, field: &str, value: &str) -> WatchFilter {
+        self.fields.push((field.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// The object a `metadata.name=` term pins this watch to, as its etcd key,
+    /// when the filter says enough to know the key (a namespaced kind needs
+    /// its namespace).
+    pub fn pinned_key(&self) -> Option<String> {
+        let name = self
+            .fields
+            .iter()
+            .find(|(field, _)| field == "metadata.name")
+            .map(|(_, value)| value.as_str())?;
+        if self.kind.namespaced && self.namespace.is_none() {
+            return None;
+        }
+        Some(super::key_for(self.kind, self.namespace.as_deref(), name))
+    }
+
+    /// Whether `object` is one this watcher sees.
+    pub fn matches(&self, object: &Object) -> bool {
+        object.kind() == self.kind
+            && self
+                .namespace
+                .as_deref()
+                .is_none_or(|ns| object.namespace() == Some(ns))
+            && self
+                .fields
+                .iter()
+                .all(|(field, value)| field_value(object, field) == Some(value.as_str()))
+    }
+
+    /// The event this watcher gets for `change`, if any. An object that starts
+    /// to match the filter arrives as `ADDED`, one that stops matching as
+    /// `DELETED`, as the API server's watch cache does
+    /// (`staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go`, `convertToWatchEvent`).
+    pub fn event_for(&self, change: &Change) -> Option<WatchEvent> {
+        let now = !change.deleted && self.matches(&change.object);
+        let before = change.prev.as_deref().is_some_and(|p| self.matches(p));
+        let event_type = match (before, now) {
+            (false, true) => EventType::Added,
+            (true, true) => EventType::Modified,
+            (true, false) => EventType::Deleted,
+            (false, false) => return None,
+        };
+        Some(WatchEvent {
+            event_type,
+            object: Arc::clone(&change.object),
+            revision: change.revision,
+        })
+    }
+}
+
+/// The value of a selectable field of an object (`metadata.name`,
+/// `metadata.namespace`, `spec.nodeName`, `status.phase`, `spec.schedulerName`).
+pub fn field_value<'a>(object: &'a Object, field: &str) -> Option<&'a str> {
+    match field {
+        "metadata.name" => Some(object.name()),
+        "metadata.namespace" => object.namespace(),
+        _ => {
+            let pod = object.as_pod()?;
+            match field {
+                "spec.nodeName" => Some(
+                    pod.spec
+                        .as_ref()
+                        .and_then(|s| s.node_name.as_deref())
+                        .unwrap_or_default(),
+                ),
+                "spec.schedulerName" => pod.spec.as_ref().and_then(|s| s.scheduler_name.as_deref()),
+                "status.phase" => pod.status.as_ref().and_then(|s| s.phase.as_deref()),
+                _ => None,
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Fixtures for tests, here and in the crates above (feature `testing`):
+//! engines and timelines of the default story and of the cluster files under
+//! the repository's `tests/fixtures/`.
+
+use crate::engine::Engine;
+use crate::setup::{NGINX_POD, SetupArgs, build_setup};
+use crate::timeline::Timeline;
+
+/// The path of a file under the repository's `tests/fixtures/`.
+pub fn fixture(name: &str) -> String {
+    format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The default story: the bare nginx Pod on the default cluster.
+pub fn nginx_timeline() -> Timeline {
+    timeline(&[], None)
+}
+
+/// The default story's engine, before its first step.
+pub fn nginx_engine() -> Engine {
+    engine(&[], None)
+}
+
+/// A timeline of the nginx Pod followed by `steps`, on `cluster` (a file under
+/// `tests/fixtures/`, or the default cluster).
+pub fn timeline(steps: &[&str], cluster: Option<&str>) -> Timeline {
+    Timeline::new(engine(steps, cluster))
+}
+
+/// The engine of [`timeline`], before its first step.
+pub fn engine(steps: &[&str], cluster: Option<&str>) -> Engine {
+    let args = SetupArgs {
+        embedded: vec![NGINX_POD],
+        steps: steps.iter().map(|s| (*s).to_owned()).collect(),
+        cluster: cluster.map(fixture),
+        seed: 1,
+        ..SetupArgs::default()
+    };
+    Engine::new(build_setup(&args).expect("the test setup builds"))
+}
+
+/// The index of the first record whose text line contains `needle`.
+pub fn find(timeline: &Timeline, needle: &str) -> usize {
+    timeline
+        .records()
+        .iter()
+        .position(|r| crate::export::text::line(r).contains(needle))
+        .unwrap_or_else(|| panic!("no record contains {needle:?}"))
+}

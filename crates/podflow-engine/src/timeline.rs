@@ -1,0 +1,539 @@
+//! A computed run that can be seen at any step (DESIGN.md rule 7): the trace,
+//! the store after every engine event (persistent maps, so each is a cheap
+//! clone), and engine checkpoints to continue from any point when a new
+//! command arrives. Seeking is a binary search; no replay is needed to look.
+
+use crate::clock::SimTime;
+use crate::engine::{Engine, IDLE_LIMIT, Until};
+use crate::kubectl::Command;
+use crate::store::{Delta, Store};
+use crate::trace::{Record, TraceRecord};
+
+/// How many engine events apart the full checkpoints start.
+const CHECKPOINT_EVERY: usize = 64;
+/// At most this many checkpoints besides the start are kept: past it, every
+/// other one goes and the spacing doubles. A checkpoint is a deep copy of every
+/// component's state, so a long run keeps a few (and clones the engine
+/// O(log n) times), not one per 64 events; a command then replays at most one
+/// spacing's worth of events.
+const MAX_CHECKPOINTS: usize = 8;
+
+/// A mark keeps the store whole once this many keys have changed since the
+/// last whole one (or [`WHOLE_AFTER_MARKS`] marks have passed); the marks
+/// between keep what changed since the mark before. A whole store of a large
+/// run costs a copied path of map nodes per write since the last (kilobytes
+/// each), its changes a few entries; a view rebuilds its store from at most
+/// this many changes. Tests space them closer, to have many in a short run.
+const WHOLE_AFTER_CHANGES: usize = if cfg!(test) { 8 } else { 128 };
+/// At most this many marks apart, whatever changed.
+const WHOLE_AFTER_MARKS: usize = if cfg!(test) { 32 } else { 1024 };
+
+/// The state after one engine event that produced records.
+#[derive(Debug, Clone)]
+struct Mark {
+    /// Index of the event's first record.
+    first: usize,
+    store: Kept,
+    now: SimTime,
+}
+
+/// How a mark keeps its store.
+#[derive(Debug, Clone)]
+enum Kept {
+    /// Boxed: most marks keep changes, and a mark is as large as its largest kind.
+    Whole(Box<Store>),
+    /// The changes since the mark before.
+    Changes(Delta),
+}
+
+/// The whole run, inspectable at any record.
+#[derive(Clone)]
+pub struct Timeline {
+    records: Vec<TraceRecord>,
+    marks: Vec<Mark>,
+    /// The store of the newest mark (what the next mark's changes are from).
+    newest: Store,
+    /// (keys changed, marks) since the newest whole store.
+    since_whole: (usize, usize),
+    /// (number of marks when taken, the engine then): the start, then every
+    /// `checkpoint_every` marks.
+    checkpoints: Vec<(usize, Engine)>,
+    checkpoint_every: usize,
+    /// Where the run being computed stops.
+    until: Until,
+    /// Whether it has stopped there.
+    complete: bool,
+    /// The engine at the end of the run (computed so far).
+    engine: Engine,
+    /// The commands handed over after the start: (number of marks when
+    /// submitted, the command), so that a replay from an older checkpoint
+    /// hands them over again at the same point.
+    submitted: Vec<(usize, Command)>,
+}
+
+/// The cluster as it stands at one record.
+#[derive(Debug, Clone)]
+pub struct View<'a> {
+    /// Every record up to and including the current one.
+    pub records: &'a [TraceRecord],
+    /// The records after the current one that the same engine event made
+    /// (an event is computed whole, so these exist whenever it does): where
+    /// the request being handled is heading, such as the key it will write.
+    pub later_in_event: &'a [TraceRecord],
+    /// The store after the current record's event.
+    pub store: Store,
+    /// Simulated time at the current record.
+    pub now: SimTime,
+    /// The run was computed to its end without a single record: nothing
+    /// was asked of the cluster (`podflow play` without a manifest).
+    pub idle_run: bool,
+}
+
+impl View<'_> {
+    /// The current record.
+    pub fn current(&self) -> Option<&TraceRecord> {
+        self.records.last()
+    }
+}
+
+impl Timeline {
+    /// Runs `engine` until idle and keeps everything needed to look back.
+    pub fn new(engine: Engine) -> Timeline {
+        let mut timeline = Timeline::started(engine);
+        timeline.finish();
+        timeline
+    }
+
+    /// The run of `engine`, not computed yet: [`Timeline::advance`] computes
+    /// it a slice at a time (the TUI does, between frames, so that a large run
+    /// shows its first steps at once).
+    pub fn started(engine: Engine) -> Timeline {
+        let start = Mark {
+            first: 0,
+            store: Kept::Whole(Box::new(engine.store().clone())),
+            now: engine.now(),
+        };
+        Timeline {
+            records: Vec::new(),
+            marks: vec![start],
+            newest: engine.store().clone(),
+            since_whole: (0, 0),
+            checkpoints: vec![(1, engine.clone())],
+            checkpoint_every: CHECKPOINT_EVERY,
+            until: Timeline::until_from(&engine),
+            complete: false,
+            engine,
+            submitted: Vec::new(),
+        }
+    }
+
+    /// Where a run from `engine`'s present stops: idle, or 30 more simulated minutes.
+    fn until_from(engine: &Engine) -> Until {
+        Until::IdleOr(engine.now().plus(IDLE_LIMIT.as_millis()))
+    }
+
+    /// Whether the run has been computed to its end.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Computes up to `events` more engine events, marking each that made
+    /// records; returns whether the run is now complete.
+    pub fn advance(&mut self, events: usize) -> bool {
+        for _ in 0..events {
+            let Some(records) = self.engine.step_within(self.until) else {
+                self.complete = true;
+                break;
+            };
+            if records.is_empty() {
+                continue;
+            }
+            let first = self.records.len();
+            self.records.extend(records);
+            let store = self.engine.store().clone();
+            let kept = self.keep(&store);
+            self.newest = store;
+            self.marks.push(Mark {
+                first,
+                store: kept,
+                now: self.engine.now(),
+            });
+            self.checkpoint();
+        }
+        self.complete
+    }
+
+    /// How the next mark keeps `store`: whole, when enough changed since the
+    /// last whole one; otherwise its changes since the newest mark.
+    fn keep(&mut self, store: &Store) -> Kept {
+        let delta = store.delta_from(&self.newest);
+        let (changes, marks) = &mut self.since_whole;
+        *changes += delta.len();
+        *marks += 1;
+        if *changes >= WHOLE_AFTER_CHANGES || *marks >= WHOLE_AFTER_MARKS {
+            self.since_whole = (0, 0);
+            Kept::Whole(Box::new(store.clone()))
+        } else {
+            Kept::Changes(delta)
+        }
+    }
+
+    /// Computes the rest of the run.
+    pub fn finish(&mut self) {
+        self.advance(usize::MAX);
+    }
+
+    /// Copies the engine when the marks reach the next spacing, thinning the
+    /// copies past [`MAX_CHECKPOINTS`].
+    fn checkpoint(&mut self) {
+        let marks = self.marks.len();
+        if !marks.is_multiple_of(self.checkpoint_every) {
+            return;
+        }
+        self.checkpoints.push((marks, self.engine.clone()));
+        if self.checkpoints.len() > MAX_CHECKPOINTS + 1 {
+            self.checkpoint_every *= 2;
+            let every = self.checkpoint_every;
+            self.checkpoints
+                .retain(|(n, _)| *n == 1 || n.is_multiple_of(every));
+        }
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether the run produced no record at all.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Every record.
+    pub fn records(&self) -> &[TraceRecord] {
+        &self.records
+    }
+
+    /// The index of the mark that holds record `index`.
+    fn mark_of(&self, index: usize) -> usize {
+        // marks[0] is the start (before any record); marks[1..] each start at `first`.
+        self.marks[1..].partition_point(|m| m.first <= index)
+    }
+
+    /// The cluster at record `index` (clamped); before any record for an empty run.
+    pub fn view(&self, index: usize) -> View<'_> {
+        if self.records.is_empty() {
+            return self.start();
+        }
+        let index = index.min(self.records.len() - 1);
+        let at = self.mark_of(index);
+        // Within one event, the store changes at its etcd record: before it,
+        // the view shows the store as the event found it.
+        let written = self.records[self.marks[at].first..=index]
+            .iter()
+            .any(|r| matches!(&r.body, Record::Stage(s) if s.component == "etcd"));
+        let mark = if written { at } else { at - 1 };
+        let event_end = self
+            .marks
+            .get(at + 1)
+            .map_or(self.records.len(), |m| m.first);
+        View {
+            records: &self.records[..=index],
+            later_in_event: &self.records[index + 1..event_end],
+            store: self.store_at(mark),
+            now: self.now_at(index),
+            idle_run: false,
+        }
+    }
+
+    /// The store after mark `at`: the nearest whole one at or before it, with
+    /// the changes of the marks since.
+    fn store_at(&self, at: usize) -> Store {
+        let whole = (0..=at).rev().find_map(|m| match &self.marks[m].store {
+            Kept::Whole(store) => Some((m, store.as_ref())),
+            Kept::Changes(_) => None,
+        });
+        let Some((from, whole)) = whole else {
+            return Store::default();
+        };
+        let mut store = whole.clone();
+        for mark in &self.marks[from + 1..=at] {
+            if let Kept::Changes(delta) = &mark.store {
+                store.apply_delta(delta);
+            }
+        }
+        store
+    }
+
+    /// (keys changed, marks) from the last whole store up to mark `at`.
+    fn since_whole_at(&self, at: usize) -> (usize, usize) {
+        let mut since = (0, 0);
+        for mark in self.marks[..=at].iter().rev() {
+            match &mark.store {
+                Kept::Whole(_) => break,
+                Kept::Changes(delta) => since = (since.0 + delta.len(), since.1 + 1),
+            }
+        }
+        since
+    }
+
+    /// The simulated time at record `index` (clamped); the start's before
+    /// any record. What [`Timeline::view`] says, without rebuilding its store.
+    pub fn now_at(&self, index: usize) -> SimTime {
+        let last = self.records.len().checked_sub(1);
+        last.map_or(self.marks[0].now, |last| {
+            SimTime(self.records[index.min(last)].t_ms)
+        })
+    }
+
+    /// The cluster before the first record.
+    pub fn start(&self) -> View<'_> {
+        View {
+            records: &[],
+            later_in_event: &[],
+            store: self.store_at(0),
+            now: self.marks[0].now,
+            idle_run: self.complete && self.records.is_empty(),
+        }
+    }
+
+    /// Hands kubectl `command` as if typed after record `index`: the run from
+    /// there on is recomputed (the old future is dropped). Returns the index of
+    /// the first new record.
+    pub fn submit_at(&mut self, index: Option<usize>, command: Command) -> usize {
+        let first_new = self.resubmit(index, command);
+        self.finish();
+        first_new
+    }
+
+    /// [`Timeline::submit_at`] without computing the new future:
+    /// [`Timeline::advance`] computes it (the TUI does, between frames).
+    pub fn resubmit(&mut self, index: Option<usize>, command: Command) -> usize {
+        // The marks to keep: everything up to the event of `index`.
+        let keep = match index {
+            Some(i) if !self.records.is_empty() => self.mark_of(i.min(self.records.len() - 1)) + 1,
+            _ => 1,
+        };
+        let (taken, mut engine) = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|(n, _)| *n <= keep)
+            .map_or_else(
+                || (1, self.checkpoints[0].1.clone()),
+                |(n, e)| (*n, e.clone()),
+            );
+        // Replay from the checkpoint to the kept event, handing over the
+        // earlier commands where they were handed over (a checkpoint is never
+        // taken between a command and the run after it).
+        self.submitted.retain(|(at, _)| *at < keep);
+        let mut replayed = taken;
+        let mut handed = None;
+        loop {
+            if handed != Some(replayed) {
+                handed = Some(replayed);
+                for (_, earlier) in self.submitted.iter().filter(|(at, _)| *at == replayed) {
+                    engine.submit(earlier.clone());
+                }
+            }
+            if replayed >= keep {
+                break;
+            }
+            if !engine.step().is_empty() {
+                replayed += 1;
+            }
+        }
+        let kept_records = self.marks.get(keep).map_or(self.records.len(), |m| m.first);
+        self.records.truncate(kept_records);
+        self.marks.truncate(keep);
+        self.newest = self.store_at(keep - 1);
+        self.since_whole = self.since_whole_at(keep - 1);
+        self.checkpoints.retain(|(n, _)| *n <= keep);
+        self.submitted.push((keep, command.clone()));
+        engine.submit(command);
+        self.until = Timeline::until_from(&engine);
+        self.complete = false;
+        self.engine = engine;
+        kept_records
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CHECKPOINT_EVERY, Kept, MAX_CHECKPOINTS, Timeline};
+    use crate::engine::Until;
+    use crate::store::Store;
+    use crate::testing::{engine, find, fixture, nginx_timeline, timeline};
+
+    /// The keys, entries, revisions and watch histories of two stores agree.
+    fn same_store(a: &Store, b: &Store) -> bool {
+        let history = |s: &Store| -> Vec<(u64, String)> {
+            s.changes_since(s.compacted())
+                .map(|changes| changes.map(|c| (c.revision, c.key.clone())).collect())
+                .unwrap_or_default()
+        };
+        a.revision() == b.revision()
+            && a.compacted() == b.compacted()
+            && a.iter().eq(b.iter())
+            && history(a) == history(b)
+    }
+
+    #[test]
+    fn stores_rebuilt_from_changes_are_the_stores_of_their_moment() {
+        // The engine's own store after each event that made records.
+        let create = format!("create -f {}", fixture("job.yaml"));
+        let steps = [&*create, "wait idle", "delete pod nginx", "wait idle"];
+        let mut engine = engine(&steps, None);
+        let mut stores = vec![engine.store().clone()];
+        while let Some(records) = engine.step_within(Until::Idle) {
+            if !records.is_empty() {
+                stores.push(engine.store().clone());
+            }
+        }
+        let t = timeline(&steps, None);
+        assert_eq!(t.marks.len(), stores.len());
+        let wholes = t
+            .marks
+            .iter()
+            .filter(|m| matches!(m.store, Kept::Whole(_)))
+            .count();
+        assert!(
+            wholes > 3,
+            "{wholes} whole stores in {} marks",
+            stores.len()
+        );
+        for (at, store) in stores.iter().enumerate() {
+            assert!(same_store(&t.store_at(at), store), "mark {at}");
+        }
+    }
+
+    #[test]
+    fn every_record_has_the_store_of_its_moment() {
+        let t = nginx_timeline();
+        let created = find(&t, "etcd persist → ok: wrote /registry/pods/default/nginx");
+        assert!(
+            t.view(created - 1)
+                .store
+                .get("/registry/pods/default/nginx")
+                .is_none()
+        );
+        let view = t.view(created);
+        let entry = view
+            .store
+            .get("/registry/pods/default/nginx")
+            .expect("the Pod is stored");
+        assert!(
+            entry
+                .object
+                .as_pod()
+                .and_then(|p| p.spec.as_ref())
+                .and_then(|s| s.node_name.as_ref())
+                .is_none()
+        );
+        let end = t.view(t.len() - 1);
+        let last = end
+            .store
+            .get("/registry/pods/default/nginx")
+            .expect("still stored");
+        assert!(
+            last.object
+                .as_pod()
+                .and_then(|p| p.spec.as_ref())
+                .and_then(|s| s.node_name.as_ref())
+                .is_some()
+        );
+        assert_eq!(
+            t.view(usize::MAX).records.len(),
+            t.len(),
+            "seeking past the end stops at the last record"
+        );
+    }
+
+    #[test]
+    fn a_command_after_a_step_replaces_the_future_and_is_deterministic() {
+        let mut t = nginx_timeline();
+        let before = t.records().to_vec();
+        let at = find(&t, "kubectl | pod/nginx created");
+        let parsed = crate::command::parse("delete pod nginx").unwrap();
+        let command = crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
+        let first_new = t.submit_at(Some(at), command.clone());
+        assert_eq!(
+            &t.records()[..first_new],
+            &before[..first_new],
+            "the past stays as it was"
+        );
+        assert!(t.records().iter().any(|r| {
+            crate::export::text::line(r).contains("DELETE /api/v1/namespaces/default/pods/nginx")
+        }));
+        // The same command at the same point gives the same future.
+        let mut again = nginx_timeline();
+        again.submit_at(Some(at), command);
+        assert_eq!(again.records(), t.records());
+        let _ = timeline(&[], None);
+    }
+
+    #[test]
+    fn a_run_computed_in_slices_is_the_run_computed_at_once() {
+        let whole = nginx_timeline();
+        let mut sliced = Timeline::started(crate::testing::nginx_engine());
+        assert!(sliced.is_empty() && !sliced.is_complete());
+        let mut rounds = 0;
+        while !sliced.advance(3) {
+            rounds += 1;
+            // What is computed so far is already seen as it will stay.
+            let seen = sliced.len();
+            assert_eq!(sliced.records(), &whole.records()[..seen]);
+            if seen > 0 {
+                assert_eq!(
+                    sliced.view(seen - 1).store.revision(),
+                    whole.view(seen - 1).store.revision()
+                );
+            }
+        }
+        assert!(rounds > 5, "computed in {rounds} slices");
+        assert_eq!(sliced.records(), whole.records());
+        assert!(sliced.is_complete() && sliced.advance(1), "stays complete");
+    }
+
+    #[test]
+    fn checkpoints_thin_out_as_the_run_grows() {
+        let mut t = nginx_timeline();
+        t.checkpoints.truncate(1);
+        t.marks.truncate(1);
+        // A long run, as if thousands of events had been marked.
+        let marks = CHECKPOINT_EVERY * (MAX_CHECKPOINTS + 1) * 4;
+        let mark = t.marks[0].clone();
+        while t.marks.len() < marks {
+            t.marks.push(mark.clone());
+            t.checkpoint();
+        }
+        let taken: Vec<usize> = t.checkpoints.iter().map(|(n, _)| *n).collect();
+        assert!(taken.len() <= MAX_CHECKPOINTS + 1, "{taken:?}");
+        assert_eq!(taken[0], 1, "the start is always kept");
+        assert_eq!(t.checkpoint_every, CHECKPOINT_EVERY * 8);
+        let gaps: Vec<usize> = taken.windows(2).skip(1).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.iter().all(|g| *g == t.checkpoint_every), "{taken:?}");
+        assert!(marks - taken[taken.len() - 1] < t.checkpoint_every);
+    }
+
+    #[test]
+    fn a_second_command_keeps_the_first() {
+        let resolve = |line: &str| {
+            crate::command::resolve(crate::command::parse(line).unwrap(), |_| {
+                Ok::<_, ()>(Vec::new())
+            })
+            .unwrap()
+        };
+        let mut t = nginx_timeline();
+        let end = t.len() - 1;
+        t.submit_at(Some(end), resolve("cordon node-1"));
+        let end = t.len() - 1;
+        t.submit_at(Some(end), resolve("cordon node-2"));
+        let text: Vec<String> = t.records().iter().map(crate::export::text::line).collect();
+        assert!(
+            text.iter().any(|l| l.contains("node/node-1 cordoned")),
+            "the first command stays"
+        );
+        assert!(text.iter().any(|l| l.contains("node/node-2 cordoned")));
+    }
+}
