@@ -1,9 +1,7 @@
 //! The API server's answers to what it refuses, word for word as Kubernetes
 //! words them, and what kubectl prints for each.
 
-mod common;
-
-use common::{apply, fixture, kubectl_answers, kubectl_output, run};
+use crate::common::{apply, fixture, kubectl_answers, kubectl_output, run};
 
 #[test]
 fn rbac_forbids_a_create_the_user_has_no_rule_for() {

@@ -1,12 +1,11 @@
 //! The scheduler end to end: a Pod nothing fits waits with upstream's
 //! `FailedScheduling` message, and is placed once the cluster changes.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{final_object, run};
+use crate::common;
+use crate::common::{final_object, run};
 use k8s_openapi::api::core::v1::Pod;
 use podflow_engine::clock::SimTime;
 use podflow_engine::engine::{Engine, Until};
@@ -17,7 +16,7 @@ use podflow_engine::trace::Record;
 fn nginx() -> String {
     format!(
         "apply -f {}/assets/manifests/nginx-pod.yaml",
-        env!("CARGO_MANIFEST_DIR")
+        crate::common::REPO
     )
 }
 

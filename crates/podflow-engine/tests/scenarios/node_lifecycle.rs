@@ -4,9 +4,7 @@
 //! its pods are deleted after their 300 s `tolerationSeconds` and replaced on
 //! other nodes; a recovered node is `Ready` again, its taints gone.
 
-mod common;
-
-use common::{apply, final_object, final_objects, run};
+use crate::common::{apply, final_object, final_objects, run};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// When each message from `from` whose label starts with `label` was sent, in ms.

@@ -2,9 +2,8 @@
 //! following its Pods' readiness, node lifecycle evictions, Jobs, and the
 //! cluster language's commands reaching them through the API.
 
-mod common;
-
-use common::{apply, of_kind, run};
+use crate::common;
+use crate::common::{apply, of_kind, run};
 use podflow_engine::trace::{Record, TraceRecord};
 use serde_json::Value;
 

@@ -8,9 +8,7 @@
 //! deployment when not orphaning" and "should orphan RS created by deployment
 //! when deleteOptions.PropagationPolicy is Orphan").
 
-mod common;
-
-use common::{apply, kubectl_output, of_kind, run};
+use crate::common::{apply, kubectl_output, of_kind, run};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// The etcd keys deleted, in order.

@@ -6,9 +6,7 @@
 //! (`pkg/controller/deployment/rolling.go`, `reconcileNewReplicaSet` and
 //! `reconcileOldReplicaSets`).
 
-mod common;
-
-use common::{RolloutBounds, TempFile, of_kind, rollout_bounds, run};
+use crate::common::{RolloutBounds, TempFile, of_kind, rollout_bounds, run};
 use proptest::prelude::*;
 
 /// `maxSurge` or `maxUnavailable` as a manifest gives it.

@@ -1,14 +1,9 @@
 //! DESIGN.md rule 1: the same inputs and seed give a byte-identical trace.
 
-mod common;
-
-use common::{jsonl, run};
+use crate::common::{jsonl, run};
 
 fn trace(seed: u64) -> String {
-    let manifest = format!(
-        "{}/assets/manifests/nginx-pod.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let manifest = format!("{}/assets/manifests/nginx-pod.yaml", crate::common::REPO);
     jsonl(&run(
         None,
         &[&format!("apply -f {manifest}"), "get pods"],

@@ -3,9 +3,8 @@
 //! `pkg/kubelet/kuberuntime/kuberuntime_container.go`, `pkg/probe/grpc`), with
 //! the examples of the Kubernetes documentation unmodified.
 
-mod common;
-
-use common::{apply, final_object, kubelet_events, run};
+use crate::common;
+use crate::common::{apply, final_object, kubelet_events, run};
 use podflow_engine::trace::{Record, TraceRecord};
 
 fn reasons(events: &[(u64, String, String, String)]) -> Vec<&str> {

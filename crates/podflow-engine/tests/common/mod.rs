@@ -9,9 +9,12 @@ use podflow_engine::engine::{Engine, Until};
 use podflow_engine::setup::{SetupArgs, build_setup};
 use podflow_engine::trace::{Record, TraceRecord};
 
+/// The repository's root, where `assets/` and `tests/fixtures/` are.
+pub const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
 /// The path of a fixture file.
 pub fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{REPO}/tests/fixtures/{name}")
 }
 
 /// Runs kubectl's `steps` (cluster-language commands) on `cluster` (a fixture, or

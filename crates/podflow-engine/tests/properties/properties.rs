@@ -4,12 +4,10 @@
 //! endings): determinism, etcd revisions, node capacity, Pod phase moves,
 //! watch delivery and the filters every Pod passed when it was bound.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use common::{TempFile, final_objects, jsonl, run, writes};
+use crate::common::{TempFile, final_objects, jsonl, run, writes};
 use podflow_engine::trace::{Record, TraceRecord};
 use podflow_model::quantity;
 use podflow_scenario::generate::{NodeShape, generate};

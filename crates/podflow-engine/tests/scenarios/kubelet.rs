@@ -4,9 +4,8 @@
 //! `pkg/kubelet/images/image_manager.go`), with the examples of the Kubernetes
 //! documentation unmodified.
 
-mod common;
-
-use common::{apply, final_object, run};
+use crate::common;
+use crate::common::{apply, final_object, run};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// The kubelet's events about `pod`: (`t_ms`, reason, message).

@@ -2,16 +2,12 @@
 //! Pod on the default cluster, through the API server, etcd, the scheduler and
 //! the kubelet, to a Pod that is Running and Ready.
 
-mod common;
-
-use common::{final_object, run, text};
+use crate::common;
+use crate::common::{final_object, run, text};
 use podflow_engine::trace::{Record, TraceRecord};
 
 fn nginx() -> Vec<TraceRecord> {
-    let manifest = format!(
-        "{}/assets/manifests/nginx-pod.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let manifest = format!("{}/assets/manifests/nginx-pod.yaml", crate::common::REPO);
     run(None, &[&format!("apply -f {manifest}")], |_| {})
 }
 
@@ -216,10 +212,7 @@ fn the_text_trace_reads_as_before() {
 
 #[test]
 fn deleting_the_pod_stops_it_gracefully_then_removes_it() {
-    let manifest = format!(
-        "{}/assets/manifests/nginx-pod.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let manifest = format!("{}/assets/manifests/nginx-pod.yaml", crate::common::REPO);
     let records = run(
         None,
         &[
@@ -258,10 +251,7 @@ fn deleting_the_pod_stops_it_gracefully_then_removes_it() {
 
 #[test]
 fn every_watcher_sees_revisions_in_order() {
-    let manifest = format!(
-        "{}/assets/manifests/nginx-pod.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let manifest = format!("{}/assets/manifests/nginx-pod.yaml", crate::common::REPO);
     let records = run(
         None,
         &[

@@ -10,9 +10,8 @@
 //! container as the kubelet launches it (its environment and mounted files
 //! from the `ConfigMaps` and `Secrets` of the final store) in the runtime's shell.
 
-mod common;
-
-use common::{apply, final_object, final_objects, kubelet_events, run};
+use crate::common;
+use crate::common::{apply, final_object, final_objects, kubelet_events, run};
 use podflow_engine::kubelet::config::ConfigCache;
 use podflow_engine::kubelet::dns::{Dns, Services};
 use podflow_engine::kubelet::env::{self, EnvInput};

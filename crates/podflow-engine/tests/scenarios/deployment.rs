@@ -2,9 +2,8 @@
 //! default cluster becomes a `ReplicaSet` `web-<hash>` and three Pods, scheduled
 //! and Running; scaling and deleting reach the Pods through the controllers.
 
-mod common;
-
-use common::{apply, of_kind, run};
+use crate::common;
+use crate::common::{apply, of_kind, run};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// The events of the trace: (reason, object kind, object name, message, source).

@@ -11,9 +11,7 @@
 //! `pkg/volume/util/operationexecutor/operation_generator.go` /
 //! `operation_executor.go` (`GenerateMsgDetailed`) for the kubelet's lines.
 
-mod common;
-
-use common::{apply, final_object, run};
+use crate::common::{apply, final_object, run};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// Every event: (reason, message, object name, source).
@@ -250,7 +248,7 @@ fn a_default_class_claim_waits_for_its_first_consumer_then_is_provisioned() {
 fn a_pod_without_claims_has_no_volume_binding_stages() {
     let nginx = format!(
         "apply -f {}/assets/manifests/nginx-pod.yaml",
-        env!("CARGO_MANIFEST_DIR")
+        crate::common::REPO
     );
     let records = run(None, &[&nginx], |_| {});
     let pod = final_object(&records, "Pod", "nginx");

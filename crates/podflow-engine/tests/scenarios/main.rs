@@ -1,0 +1,19 @@
+//! Engine scenarios: manifests and cluster-language steps run headless on a
+//! cluster, as `podflow trace` runs them, and what the trace and the final
+//! objects say about it. One module a part of the cluster.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod api_answers;
+mod cascade;
+mod controllers;
+mod deployment;
+mod determinism;
+mod kubelet;
+mod kubelet_config;
+mod kubelet_hooks;
+mod nginx_pod;
+mod node_lifecycle;
+mod scheduling;
+mod storage;
