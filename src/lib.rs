@@ -6,6 +6,7 @@
 //! describes the crates and how they fit.
 
 pub mod cli;
+pub mod logging;
 pub mod memory;
 pub mod record;
 pub mod tui;

@@ -1,5 +1,5 @@
 //! The `podflow` binary: parse the command line, set up logging to a file
-//! (never the screen), run.
+//! when `PODFLOW_LOG` asks for it (never the screen), run.
 
 use std::process::ExitCode;
 

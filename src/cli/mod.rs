@@ -34,6 +34,19 @@ pub enum Commands {
     Record(record::RecordArgs),
 }
 
+impl Commands {
+    /// The subcommand's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Commands::Play(_) => "play",
+            Commands::Trace(_) => "trace",
+            Commands::Lessons(_) => "lessons",
+            Commands::GenCluster(_) => "gen-cluster",
+            Commands::Record(_) => "record",
+        }
+    }
+}
+
 /// Exit status for a usage error or unreadable input (CONTRACT.md).
 pub const EXIT_USAGE: u8 = 2;
 
@@ -47,6 +60,14 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Err(message) = crate::logging::init() {
+        eprintln!("podflow: {message}; logging is off");
+    }
+    let span = tracing::info_span!(
+        "command",
+        name = cli.command.as_ref().map_or("default", Commands::name)
+    );
+    let _entered = span.enter();
     let result = match cli.command {
         Some(Commands::Play(args)) => play::run(&args, Vec::new()),
         Some(Commands::Trace(args)) => trace::run(&args),
@@ -59,6 +80,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
+            tracing::warn!(%message, "refused");
             eprintln!("{message}");
             ExitCode::from(EXIT_USAGE)
         }

@@ -127,6 +127,11 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         detail: Some(args.detail.detail()),
     };
     let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
+    tracing::info!(
+        objects = setup.objects.len(),
+        commands = setup.commands.len(),
+        "setup built"
+    );
     let mut engine = Engine::new(setup);
     let until = match args.until {
         UntilArg::Idle => Until::Idle,
@@ -146,6 +151,7 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         Format::Text => export::text::write(&mut out, &whole_trace(&mut engine, until)),
         Format::Mermaid => export::mermaid::write(&mut out, &whole_trace(&mut engine, until)),
     };
+    tracing::info!(simulated_ms = engine.now().0, "run finished");
     // The process ends here: its memory goes back with it, without a walk
     // over every object to free it one by one.
     std::mem::forget(engine);

@@ -66,6 +66,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         };
         let mut quit = false;
         for action in actions {
+            tracing::debug!(?action, "update");
             for effect in app.update(action) {
                 match effect {
                     Effect::Quit => quit = true,
@@ -77,7 +78,10 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                         ticker = Some(interval);
                     }
                     Effect::Ticking(None) => ticker = None,
-                    Effect::RunCommand(line) => run_command(app, &line),
+                    Effect::RunCommand(line) => {
+                        tracing::info!(%line, "command bar");
+                        run_command(app, &line);
+                    }
                     Effect::SaveProgress => save_progress(app),
                 }
             }

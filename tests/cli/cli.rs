@@ -1,5 +1,5 @@
 //! The `podflow` binary as scripts use it: exit statuses and one-line errors
-//! (CONTRACT.md, "Commands").
+//! (docs/architecture.md and README.md, "Use").
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -154,4 +154,44 @@ fn mermaid_is_a_sequence_diagram_of_declared_participants() {
         assert!(declared.contains(&from), "{from} undeclared in {line}");
         assert!(declared.contains(&to), "{to} undeclared in {line}");
     }
+}
+
+/// `PODFLOW_LOG` writes diagnostics to the state directory's `podflow.log`,
+/// never to the terminal: the trace on standard output is the same bytes.
+#[test]
+fn podflow_log_writes_to_the_state_directory_not_the_screen() {
+    let state = std::env::temp_dir().join(format!("podflow-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&state);
+    let args = ["trace", "-f", "assets/manifests/nginx-pod.yaml"];
+    let quiet = podflow(&args);
+    let logged = Command::new(env!("CARGO_BIN_EXE_podflow"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PODFLOW_LOG", "info")
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .expect("podflow runs");
+    assert_eq!(logged.status.code(), Some(0), "{}", stderr(&logged));
+    assert_eq!(logged.stdout, quiet.stdout);
+    assert!(logged.stderr.is_empty(), "{}", stderr(&logged));
+    let log = std::fs::read_to_string(state.join("podflow/podflow.log")).expect("the log file");
+    assert!(log.contains("podflow started"), "{log}");
+    assert!(log.contains("command{name=\"trace\"}"), "{log}");
+    assert!(log.contains("run finished"), "{log}");
+    let _ = std::fs::remove_dir_all(&state);
+
+    // A filter tracing cannot read is said once, and the run goes on.
+    let bad = Command::new(env!("CARGO_BIN_EXE_podflow"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PODFLOW_LOG", "=[")
+        .output()
+        .expect("podflow runs");
+    assert_eq!(bad.status.code(), Some(0));
+    assert_eq!(bad.stdout, quiet.stdout);
+    assert!(
+        stderr(&bad).starts_with("podflow: PODFLOW_LOG="),
+        "{}",
+        stderr(&bad)
+    );
 }

@@ -41,10 +41,10 @@ impl Progress {
     }
 }
 
-/// The progress file: under `state_home` (`$XDG_STATE_HOME`) when set and
-/// absolute, else under `home`'s `.local/state`, as the XDG Base Directory
-/// specification says.
-pub fn path_from(state_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+/// podflow's state directory (the student's progress, the diagnostics log):
+/// `podflow` under `state_home` (`$XDG_STATE_HOME`) when set and absolute,
+/// else under `home`'s `.local/state`, as the XDG Base Directory specification says.
+pub fn state_dir_from(state_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
     let state = state_home
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
@@ -53,12 +53,22 @@ pub fn path_from(state_home: Option<OsString>, home: Option<OsString>) -> Option
                 .filter(|p| p.is_absolute())
                 .map(|h| h.join(".local").join("state"))
         })?;
-    Some(state.join("podflow").join("progress.json"))
+    Some(state.join("podflow"))
+}
+
+/// The state directory of the user running podflow.
+pub fn state_dir() -> Option<PathBuf> {
+    state_dir_from(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+}
+
+/// The progress file, in the state directory of [`state_dir_from`].
+pub fn path_from(state_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    Some(state_dir_from(state_home, home)?.join("progress.json"))
 }
 
 /// The progress file of the user running podflow.
 pub fn default_path() -> Option<PathBuf> {
-    path_from(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+    Some(state_dir()?.join("progress.json"))
 }
 
 /// Reads the progress at `path`: empty when there is none; when the file

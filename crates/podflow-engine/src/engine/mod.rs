@@ -1,10 +1,13 @@
 //! The engine: a queue of events in simulated time, the store, the API server
 //! and the components. `step()` handles one event and returns the trace records
-//! it produced; `run_until()` is only a loop over `step()`.
+//! it produced; `run_until()` is only a loop over `step()`. How the cluster
+//! stands when the story starts is `bootstrap.rs`; a node cut off from the
+//! control plane is `faults.rs`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use self::faults::Held;
 use super::apiserver::admission::Plugin;
 use super::apiserver::authn::TokenAuthenticator;
 use super::apiserver::handler::{ApiServer, Detail, Response};
@@ -18,10 +21,13 @@ use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
 use super::shared_stages::SharedStages;
-use super::store::{Store, WatchEvent, WatchFilter, key_for};
+use super::store::{Store, WatchEvent, WatchFilter};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
 use podflow_model::Object;
+
+mod bootstrap;
+mod faults;
 
 /// How long a message takes between two components, in simulated milliseconds.
 const HOP_MS: u64 = 1;
@@ -121,14 +127,6 @@ pub struct Engine {
     faults: BTreeMap<String, Held>,
 }
 
-/// What a faulted node's kubelet missed: its watch events and its requests,
-/// delivered when it reconnects (a watch resumes from its resourceVersion).
-#[derive(Debug, Clone, Default)]
-struct Held {
-    watches: Vec<WatchEvent>,
-    requests: Vec<(RequestId, Box<Request>)>,
-}
-
 /// A cheap, immutable view of the cluster at one moment.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
@@ -140,23 +138,12 @@ impl Engine {
     /// A cluster holding `setup.objects`, its components synced to them, and
     /// kubectl about to run `setup.commands`.
     pub fn new(setup: Setup) -> Engine {
-        let mut store = Store::new();
-        // kube-apiserver's post-start hook makes them before anything else.
-        bootstrap_priority_classes(&mut store, setup.seed);
         let mut rng = Rng::new(setup.seed);
-        let (storage, objects): (Vec<Object>, Vec<Object>) = setup
-            .objects
-            .into_iter()
-            .partition(super::storage_stream::is_storage_object);
-        create_starting_objects(&mut store, objects, &mut rng);
-        let mut storage_rng = Rng::new(setup.seed ^ super::storage_stream::STORAGE_STREAM);
-        create_starting_objects(&mut store, storage, &mut storage_rng);
-        reconcile_quotas(&mut store);
+        let store = bootstrap::starting_store(setup.objects, setup.seed, &mut rng);
         let nodes: Vec<String> = store
             .range("/registry/nodes/")
             .map(|(_, e)| e.object.name().to_owned())
             .collect();
-        bootstrap_node_leases(&mut store, setup.seed);
         let mut tokens = setup.tokens;
         super::controllers::client::register_tokens(&mut tokens);
         let mut engine = Engine {
@@ -309,89 +296,6 @@ impl Engine {
             },
             true,
         );
-    }
-
-    /// `fault node` / `recover node`: cuts a node's kubelet off from the API
-    /// server, or reconnects it and delivers what it missed.
-    fn set_fault(&mut self, node: &str, faulted: bool, records: &mut Vec<Record>) {
-        let me = format!("kubelet/{node}");
-        let Some(kubelet) = self.kubelets.get_mut(node) else {
-            records.push(Record::Log {
-                component: "kubectl".into(),
-                node: None,
-                line: format!(
-                    "error: no node \"{node}\" to {}",
-                    if faulted { "fault" } else { "recover" }
-                ),
-            });
-            return;
-        };
-        kubelet.set_faulted(faulted);
-        if faulted {
-            self.faults.entry(node.to_owned()).or_default();
-            records.push(Record::message(
-                me.clone(),
-                "kube-apiserver",
-                "✕ connection lost (node fault)",
-            ));
-            records.push(Record::from(
-                Stage::new(
-                    me.clone(),
-                    "fault",
-                    "partitioned",
-                    format!(
-                        "{node} is cut off from the control plane: its kubelet stops renewing its Lease and posting node status; its containers keep running"
-                    ),
-                )
-                .node(node.to_owned()),
-            ));
-            return;
-        }
-        let Some(held) = self.faults.remove(node) else {
-            return;
-        };
-        records.push(Record::message(
-            me.clone(),
-            "kube-apiserver",
-            "connection restored (node recovered)",
-        ));
-        records.push(Record::from(
-            Stage::new(
-                me.clone(),
-                "fault",
-                "recovered",
-                format!(
-                    "{node} reaches the control plane again: {} watch events and {} requests it missed are delivered",
-                    held.watches.len(),
-                    held.requests.len()
-                ),
-            )
-            .node(node.to_owned()),
-        ));
-        let who = ComponentId::Kubelet(node.to_owned());
-        for (id, request) in held.requests {
-            self.queue.push(
-                self.now.plus(HOP_MS),
-                Event::Request {
-                    id,
-                    from: who.clone(),
-                    request,
-                },
-                false,
-            );
-        }
-        let last = self.last_delivery.entry(who.clone()).or_default();
-        for event in held.watches {
-            *last = (*last).max(self.now.plus(HOP_MS));
-            self.queue.push(
-                *last,
-                Event::Watch {
-                    to: who.clone(),
-                    event,
-                },
-                false,
-            );
-        }
     }
 
     /// Simulated time now.
@@ -699,93 +603,6 @@ impl Engine {
                 }
             })
             .collect()
-    }
-}
-
-/// Creates the built-in `PriorityClasses` as kube-apiserver's post-start hook
-/// does (a cluster file that holds them replaces them). Their UIDs come from a
-/// random source of their own, so adding them changes no other object's.
-fn bootstrap_priority_classes(store: &mut Store, seed: u64) {
-    let mut rng = Rng::new(seed ^ 0x7363_6865_6475_6c65);
-    for mut object in super::apiserver::admission::priority::system_priority_classes() {
-        let key = key_for(object.kind(), None, object.name());
-        if store.get(&key).is_none() {
-            existing_object_metadata(&mut object, &mut rng);
-            let _ = store.create(&key, object);
-        }
-    }
-}
-
-/// Gives every node the Lease its kubelet keeps in `kube-node-lease`
-/// (`pkg/kubelet/nodelease`: holder the node, 40 s, owned by the Node), as it
-/// stood when the story starts; a cluster file's own Lease is kept. Their UIDs
-/// come from a random source of their own, so adding them changes no other object's.
-fn bootstrap_node_leases(store: &mut Store, seed: u64) {
-    let mut rng = Rng::new(seed ^ 0x6c65_6173_6573);
-    let nodes: Vec<Arc<Object>> = store
-        .range("/registry/nodes/")
-        .map(|(_, e)| Arc::clone(&e.object))
-        .collect();
-    for node in nodes {
-        let Some(node) = node.as_node() else {
-            continue;
-        };
-        let mut lease = super::kubelet::heartbeat::node_lease(node, SimTime::ZERO);
-        let key = key_for(
-            podflow_model::kinds::kind_of("Lease"),
-            lease.metadata.namespace.as_deref(),
-            lease.metadata.name.as_deref().unwrap_or_default(),
-        );
-        if store.get(&key).is_none() {
-            let mut object = Object::Lease(std::mem::take(&mut lease));
-            existing_object_metadata(&mut object, &mut rng);
-            let _ = store.create(&key, object);
-        }
-    }
-}
-
-/// Writes the starting cluster's objects, their UIDs drawn from `rng`.
-fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rng) {
-    for mut object in objects {
-        existing_object_metadata(&mut object, rng);
-        let key = key_for(object.kind(), object.namespace(), object.name());
-        // A cluster file may name an object twice; the last one wins, as a
-        // second `kubectl apply` would make it.
-        if store.create(&key, object.clone()).is_err() {
-            let _ = store.update(&key, object, None);
-        }
-    }
-}
-
-/// Gives every `ResourceQuota` the `status` the quota controller's first sync
-/// would have written: a cluster file's objects are already reconciled.
-fn reconcile_quotas(store: &mut Store) {
-    let objects: Vec<Arc<Object>> = store.iter().map(|(_, e)| Arc::clone(&e.object)).collect();
-    for object in &objects {
-        if let Object::ResourceQuota(quota) = &**object {
-            let reconciled =
-                super::apiserver::admission::resource_quota::reconcile_status(quota, &objects);
-            let key = key_for(object.kind(), object.namespace(), object.name());
-            let _ = store.update(&key, Object::ResourceQuota(reconciled), None);
-        }
-    }
-}
-
-/// How long before the story starts the cluster's objects were made (kubectl's AGE shows `3d`).
-const CLUSTER_AGE_SECONDS: i64 = 3 * 24 * 3600;
-
-/// Gives an object of the starting cluster what the API server would have given
-/// it when it was made: a UID and a creation time before the story starts.
-fn existing_object_metadata(object: &mut Object, rng: &mut Rng) {
-    let meta = object.metadata_mut();
-    if meta.uid.is_none() {
-        meta.uid = Some(rng.uuid());
-    }
-    if meta.creation_timestamp.is_none() {
-        let (secs, _) = SimTime::ZERO.unix();
-        let made = k8s_openapi::jiff::Timestamp::from_second(secs - CLUSTER_AGE_SECONDS)
-            .unwrap_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH);
-        meta.creation_timestamp = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(made));
     }
 }
 

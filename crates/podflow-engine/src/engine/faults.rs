@@ -1,0 +1,103 @@
+//! `fault node` / `recover node`: a node cut off from the control plane. Its
+//! kubelet stops reaching the API server (its Lease and status go stale, so
+//! the node lifecycle controller marks it `NotReady`), while what it would have
+//! sent and received is held and delivered when it reconnects.
+
+use super::{Engine, Event, HOP_MS};
+use crate::apiserver::request::Request;
+use crate::component::{ComponentId, RequestId};
+use crate::store::WatchEvent;
+use crate::trace::{Record, Stage};
+
+/// What a faulted node's kubelet missed: its watch events and its requests,
+/// delivered when it reconnects (a watch resumes from its resourceVersion).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Held {
+    pub(super) watches: Vec<WatchEvent>,
+    pub(super) requests: Vec<(RequestId, Box<Request>)>,
+}
+
+impl Engine {
+    /// `fault node` / `recover node`: cuts a node's kubelet off from the API
+    /// server, or reconnects it and delivers what it missed.
+    pub(super) fn set_fault(&mut self, node: &str, faulted: bool, records: &mut Vec<Record>) {
+        let me = format!("kubelet/{node}");
+        let Some(kubelet) = self.kubelets.get_mut(node) else {
+            records.push(Record::Log {
+                component: "kubectl".into(),
+                node: None,
+                line: format!(
+                    "error: no node \"{node}\" to {}",
+                    if faulted { "fault" } else { "recover" }
+                ),
+            });
+            return;
+        };
+        kubelet.set_faulted(faulted);
+        if faulted {
+            self.faults.entry(node.to_owned()).or_default();
+            records.push(Record::message(
+                me.clone(),
+                "kube-apiserver",
+                "✕ connection lost (node fault)",
+            ));
+            records.push(Record::from(
+                Stage::new(
+                    me.clone(),
+                    "fault",
+                    "partitioned",
+                    format!(
+                        "{node} is cut off from the control plane: its kubelet stops renewing its Lease and posting node status; its containers keep running"
+                    ),
+                )
+                .node(node.to_owned()),
+            ));
+            return;
+        }
+        let Some(held) = self.faults.remove(node) else {
+            return;
+        };
+        records.push(Record::message(
+            me.clone(),
+            "kube-apiserver",
+            "connection restored (node recovered)",
+        ));
+        records.push(Record::from(
+            Stage::new(
+                me.clone(),
+                "fault",
+                "recovered",
+                format!(
+                    "{node} reaches the control plane again: {} watch events and {} requests it missed are delivered",
+                    held.watches.len(),
+                    held.requests.len()
+                ),
+            )
+            .node(node.to_owned()),
+        ));
+        let who = ComponentId::Kubelet(node.to_owned());
+        for (id, request) in held.requests {
+            self.queue.push(
+                self.now.plus(HOP_MS),
+                Event::Request {
+                    id,
+                    from: who.clone(),
+                    request,
+                },
+                false,
+            );
+        }
+        let last = self.last_delivery.entry(who.clone()).or_default();
+        for event in held.watches {
+            *last = (*last).max(self.now.plus(HOP_MS));
+            self.queue.push(
+                *last,
+                Event::Watch {
+                    to: who.clone(),
+                    event,
+                },
+                false,
+            );
+        }
+    }
+}
