@@ -47,7 +47,7 @@ impl Commands {
     }
 }
 
-/// Exit status for a usage error or unreadable input (CONTRACT.md).
+/// Exit status for a usage error or unreadable input (README.md, "Hostile input and the terminal").
 pub const EXIT_USAGE: u8 = 2;
 
 /// Runs podflow with the process's arguments.

@@ -45,7 +45,7 @@ pub enum ThemeArg {
     HighContrast,
 }
 
-/// `podflow play`'s arguments (CONTRACT.md).
+/// `podflow play`'s arguments (README.md, "Use").
 #[derive(Debug, Clone, Default, Args)]
 pub struct PlayArgs {
     /// A manifest to apply (YAML or JSON; `-` for standard input). Repeatable.

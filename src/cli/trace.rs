@@ -39,7 +39,7 @@ impl DetailArg {
     }
 }
 
-/// `podflow trace`'s arguments (CONTRACT.md).
+/// `podflow trace`'s arguments (README.md, "Use").
 #[derive(Debug, Clone, Default, Args)]
 pub struct TraceArgs {
     /// A manifest to apply (YAML or JSON; `-` for standard input). Repeatable.
@@ -63,7 +63,8 @@ pub struct TraceArgs {
     /// Seed for everything random (UIDs, IPs, tie breaks).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// `idle` (the default) or a simulated duration such as `10m`.
+    /// `idle` (the default: until nothing is left to do, at most 30 simulated
+    /// minutes) or a simulated duration such as `10m`.
     #[arg(long, default_value = "idle", value_parser = parse_until)]
     pub until: UntilArg,
     /// `full` records every verdict; `summary` one record per scheduling cycle.

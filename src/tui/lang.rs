@@ -1,4 +1,4 @@
-//! The languages podflow teaches in (DESIGN.md rule 8): every text that
+//! The languages podflow teaches in (docs/architecture.md, rule 8): every text that
 //! teaches exists in English and Chinese.
 
 /// A language of the interface and the narration.

@@ -1,6 +1,6 @@
 //! The terminal interface: the app state and its update function, the key
 //! map, the layout and the panes. It renders from the timeline; it never
-//! computes cluster behaviour (DESIGN.md rule 6).
+//! computes cluster behaviour (docs/architecture.md, rule 6).
 
 pub mod action;
 pub mod app;

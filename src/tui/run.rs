@@ -34,7 +34,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
     let mut ticker: Option<Interval> = None;
     tui.terminal
         .draw(|frame| frame.render_widget(&*app, frame.area()))?;
-    // Test-only, not a user setting: `tests/terminal_restore.rs` sets it to check
+    // Test-only, not a user setting: `tests/cli/terminal_restore.rs` sets it to check
     // that the panic hook gives the terminal back after a frame was drawn.
     assert!(
         std::env::var_os("PODFLOW_TEST_PANIC").is_none_or(|v| v != "1"),

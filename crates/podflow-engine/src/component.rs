@@ -1,6 +1,6 @@
 //! What a component (kubectl, the scheduler, a kubelet, kube-controller-manager) may do when it runs:
 //! send API requests, set timers, and say what it did, through [`Cx`].
-//! Components never touch the store (DESIGN.md rule 2).
+//! Components never touch the store (docs/architecture.md, rule 2).
 
 use std::fmt;
 

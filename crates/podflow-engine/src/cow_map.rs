@@ -1,5 +1,5 @@
 //! A sorted map whose values are shared between its copies and copied only
-//! when written: cloning the map (an engine checkpoint, DESIGN.md rule 7)
+//! when written: cloning the map (an engine checkpoint, docs/architecture.md, rule 7)
 //! costs a pointer per entry, and the first write to an entry after that
 //! copies that one entry (`Arc::make_mut`).
 

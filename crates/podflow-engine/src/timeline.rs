@@ -1,4 +1,4 @@
-//! A computed run that can be seen at any step (DESIGN.md rule 7): the trace,
+//! A computed run that can be seen at any step (docs/architecture.md, rule 7): the trace,
 //! the store after every engine event (persistent maps, so each is a cheap
 //! clone), and engine checkpoints to continue from any point when a new
 //! command arrives. Seeking is a binary search; no replay is needed to look.

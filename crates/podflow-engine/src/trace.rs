@@ -1,4 +1,4 @@
-//! `TraceRecord`: the one vocabulary every view reads (CONTRACT.md, `--format jsonl`).
+//! `TraceRecord`: the one vocabulary every view reads (docs/trace-format.md).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -446,7 +446,7 @@ mod tests {
     }
 
     /// The extras are written where they were before they were boxed:
-    /// after `plugin`, in their own order (CONTRACT.md's stage fields).
+    /// after `plugin`, in their own order (docs/trace-format.md's stage fields).
     #[test]
     fn a_stage_writes_its_fields_in_the_contract_order() {
         let mut stage = Stage::new("kube-scheduler", "score", "ok", "d")

@@ -10,7 +10,7 @@ use podflow_engine::store::Store;
 use podflow_engine::timeline::Timeline;
 use podflow_engine::trace::Record;
 
-/// The stage names of the trace (CONTRACT.md) a moment may name.
+/// The stage names of the trace (docs/trace-format.md) a moment may name.
 pub const STAGES: [&str; 21] = [
     "authentication",
     "authorization",

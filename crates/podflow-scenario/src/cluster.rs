@@ -1,4 +1,4 @@
-//! Cluster files (`--cluster`) and the default cluster (CONTRACT.md, "The
+//! Cluster files (`--cluster`) and the default cluster (docs/cluster-files.md, "The
 //! default cluster" and "Cluster files"): real Kubernetes objects, one
 //! `Simulation` object, and optionally a `KubeSchedulerConfiguration`.
 
@@ -81,7 +81,7 @@ pub fn default_cluster() -> ClusterSpec {
         .unwrap_or_else(|e| panic!("podflow's embedded default cluster must read: {e}"))
 }
 
-/// A cluster file on top of the default cluster, as CONTRACT.md says: a file
+/// A cluster file on top of the default cluster, as docs/cluster-files.md says: a file
 /// without a Node adds its objects to the default cluster; a file with a Node
 /// replaces the default nodes. Default objects the file defines again (same kind,
 /// namespace and name) give way to the file's.

@@ -1,6 +1,6 @@
 //! The `Simulation` object (`podflow.dev/v1alpha1`): what a cluster file needs
 //! that Kubernetes has no object for — the API server's token users and the
-//! image registry the nodes pull from (CONTRACT.md, "Cluster files").
+//! image registry the nodes pull from (docs/cluster-files.md).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

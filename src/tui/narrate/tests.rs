@@ -52,7 +52,7 @@ fn event(reason: &str, message: &str) -> TraceRecord {
 }
 
 /// One record of every kind, every stage the engine emits, and the message,
-/// response, watch, event and log shapes of CONTRACT.md.
+/// response, watch, event and log shapes of docs/trace-format.md.
 #[expect(clippy::too_many_lines, reason = "one sample of every record shape")]
 fn samples() -> Vec<TraceRecord> {
     let api = "kube-apiserver";

@@ -1,5 +1,5 @@
 //! The panes, one file a pane, each with its own view model built from a
-//! [`View`] of the timeline (DESIGN.md rule 6): `Model::build` reads, `render`
+//! [`View`] of the timeline (docs/architecture.md, rule 6): `Model::build` reads, `render`
 //! draws with `&` only.
 
 pub mod explain;

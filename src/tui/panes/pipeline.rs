@@ -32,7 +32,7 @@
 //! token), the store (etcd's revision, the Nodes and whether they are
 //! cordoned or `NotReady`) and, walking back from the current record at most
 //! [`LOOKBACK`] records, the latest step on each node and the scheduler's
-//! latest stage. Component names are the trace's (CONTRACT.md): `kubectl`,
+//! latest stage. Component names are the trace's (docs/trace-format.md): `kubectl`,
 //! `kube-apiserver`, `etcd`, `kube-controller-manager`, `kube-scheduler`,
 //! `registry`, `kubelet/NODE`, `containerd/NODE`, `cni/NODE`, `csi/NODE`.
 //! The stages are the contract's: the API server's `authentication`,
@@ -111,7 +111,7 @@ pub struct NodeBox {
     pub name: String,
     /// `spec.unschedulable` (`kubectl cordon`).
     pub cordoned: bool,
-    /// The `Ready` condition is `True`, or absent (CONTRACT.md: a Node is
+    /// The `Ready` condition is `True`, or absent (docs/cluster-files.md: a Node is
     /// Ready unless its conditions say otherwise).
     pub ready: bool,
     /// The latest step on the node, if one is within [`LOOKBACK`].

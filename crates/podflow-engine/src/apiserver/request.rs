@@ -1,5 +1,5 @@
 //! What a client sends the API server, and who it is: requests are values
-//! (DESIGN.md rule 10), whoever made them.
+//! (docs/architecture.md, rule 10), whoever made them.
 
 use std::fmt;
 

@@ -1,5 +1,5 @@
 //! The cluster language: one small command language, spelled as kubectl spells
-//! it, shared by `--step`, lesson steps and the TUI's command bar (CONTRACT.md).
+//! it, shared by `--step`, lesson steps and the TUI's command bar (README.md, "Use").
 //! Parsing is pure; reading the files a command names happens in [`resolve`].
 
 mod parse;

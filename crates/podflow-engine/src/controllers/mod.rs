@@ -2,7 +2,7 @@
 //! and Pods, and the controllers that read them, each with its own work
 //! queue (`cmd/kube-controller-manager`, `pkg/controller/`). Like every
 //! component, they learn through watches and act only through API requests
-//! (DESIGN.md rule 2).
+//! (docs/architecture.md, rule 2).
 //!
 //! The trace shows each step as a `stage` of `kube-controller-manager`:
 //! `informer` (a watch event reached a cache; `key`, `revision` and the

@@ -93,7 +93,7 @@ pub enum Until {
     Time(SimTime),
 }
 
-/// The longest `Until::Idle` runs: 30 simulated minutes (CONTRACT.md).
+/// The longest `Until::Idle` runs: 30 simulated minutes (`podflow trace --help`, `--until`).
 pub const IDLE_LIMIT: SimTime = SimTime(30 * 60 * 1000);
 
 /// The simulated cluster.

@@ -1,4 +1,4 @@
-//! `--format jsonl`: one JSON object a line (CONTRACT.md).
+//! `--format jsonl`: one JSON object a line (docs/trace-format.md).
 
 use std::io::{self, Write};
 

@@ -334,7 +334,7 @@ fn config() -> ProptestConfig {
 proptest! {
     #![proptest_config(config())]
 
-    /// The engine is deterministic (CONTRACT.md): the same cluster,
+    /// The engine is deterministic (docs/architecture.md, rule 1): the same cluster,
     /// manifests and seed give a byte-identical jsonl trace.
     #[test]
     fn the_same_seed_and_inputs_give_the_same_trace(case in case()) {

@@ -1,4 +1,4 @@
-//! DESIGN.md rule 1: the same inputs and seed give a byte-identical trace.
+//! docs/architecture.md, rule 1: the same inputs and seed give a byte-identical trace.
 
 use crate::common::{jsonl, run};
 

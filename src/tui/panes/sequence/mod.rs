@@ -18,7 +18,7 @@
 //! etcd, kube-controller-manager, kube-scheduler), then each node's
 //! components (kubelet, containerd, cni, csi) in the order the nodes first
 //! appear, then the registry, as in the seed's `sequenceDiagram` and the
-//! component names of CONTRACT.md. Only components that appear in the arrows
+//! component names of docs/trace-format.md. Only components that appear in the arrows
 //! kept get a column. Requests are solid (`──▶`), answers and watch
 //! deliveries dashed (`┄┄▶`); a self-message, or an arrow whose end has no
 //! column, is drawn as a note. Node Lease heartbeats between two arrows

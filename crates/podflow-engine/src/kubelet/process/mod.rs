@@ -1,4 +1,4 @@
-//! What a simulated container does over simulated time (CONTRACT.md, "How
+//! What a simulated container does over simulated time (docs/cluster-files.md, "How
 //! containers behave"): the kubelet [`Process::start`]s it with the argv the
 //! image and the Pod give it, [`Process::advance`]s it to each moment it
 //! wakes, probes it ([`Process::exec`], [`Process::http_get`],
