@@ -1,7 +1,7 @@
 //! kube-scheduler's `KubeSchedulerConfiguration` (`kubescheduler.config.k8s.io/v1`)
 //! turned into scheduling profiles, as kube-scheduler reads it: defaults
-//! (`pkg/scheduler/apis/config/v1/defaults.go`, `default_plugins.go`: the
-//! `MultiPoint` default set and `mergePluginSet`), validation
+//! (`pkg/scheduler/apis/config/v1/defaults.go`, `default_plugins.go`:
+//! `mergePluginSet` of the registry's default `MultiPoint` set), validation
 //! (`pkg/scheduler/apis/config/validation/validation.go`), then the framework's
 //! expansion of `MultiPoint` into extension points and its checks
 //! (`pkg/scheduler/framework/runtime/framework.go`: `updatePluginList`,
@@ -11,10 +11,14 @@
 
 use serde_json::Value;
 
+use super::extension_point::ExtensionPoint::{
+    self, Bind, Filter, Permit, PostFilter, PreBind, QueueSort, Reserve, Score,
+};
 use super::plugins::balanced_allocation::{self, BalancedArgs};
 use super::plugins::node_resources_fit::{
     self, FitArgs, ResourceSpec, ShapePoint, default_resources,
 };
+use super::registry;
 
 /// The default profile's scheduler name (`v1.DefaultSchedulerName`).
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
@@ -59,117 +63,6 @@ pub fn aggregate(errs: &[String]) -> Option<String> {
     }
 }
 
-/// The framework's extension points, in `getExtensionPoints` order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Point {
-    PreFilter,
-    Filter,
-    PostFilter,
-    Reserve,
-    PreScore,
-    Score,
-    PreBind,
-    Bind,
-    PostBind,
-    Permit,
-    PreEnqueue,
-    QueueSort,
-}
-
-use Point::{
-    Bind, Filter, Permit, PostBind, PostFilter, PreBind, PreEnqueue, PreFilter, PreScore,
-    QueueSort, Reserve, Score,
-};
-
-const POINTS: [Point; 12] = [
-    PreFilter, Filter, PostFilter, Reserve, PreScore, Score, PreBind, Bind, PostBind, Permit,
-    PreEnqueue, QueueSort,
-];
-
-impl Point {
-    /// The field under `plugins`.
-    fn key(self) -> &'static str {
-        match self {
-            PreFilter => "preFilter",
-            Filter => "filter",
-            PostFilter => "postFilter",
-            Reserve => "reserve",
-            PreScore => "preScore",
-            Score => "score",
-            PreBind => "preBind",
-            Bind => "bind",
-            PostBind => "postBind",
-            Permit => "permit",
-            PreEnqueue => "preEnqueue",
-            QueueSort => "queueSort",
-        }
-    }
-
-    /// The Go interface's name, as errors print it.
-    fn interface(self) -> String {
-        let key = self.key();
-        let mut name = key[..1].to_uppercase();
-        name.push_str(&key[1..]);
-        name + "Plugin"
-    }
-}
-
-/// The in-tree registry (`pkg/scheduler/framework/plugins/registry.go`) and the
-/// extension points each plugin implements.
-const REGISTRY: &[(&str, &[Point])] = &[
-    ("SchedulingGates", &[PreEnqueue]),
-    ("PrioritySort", &[QueueSort]),
-    ("NodeUnschedulable", &[Filter]),
-    ("NodeName", &[Filter]),
-    ("TaintToleration", &[Filter, PreScore, Score]),
-    ("NodeAffinity", &[PreFilter, Filter, PreScore, Score]),
-    ("NodePorts", &[PreFilter, Filter]),
-    ("NodeResourcesFit", &[PreFilter, Filter, PreScore, Score]),
-    ("VolumeRestrictions", &[PreFilter, Filter]),
-    ("NodeVolumeLimits", &[PreFilter, Filter]),
-    (
-        "VolumeBinding",
-        &[PreFilter, Filter, Reserve, PreScore, Score, PreBind],
-    ),
-    ("VolumeZone", &[PreFilter, Filter]),
-    ("PodTopologySpread", &[PreFilter, Filter, PreScore, Score]),
-    ("InterPodAffinity", &[PreFilter, Filter, PreScore, Score]),
-    (
-        "DynamicResources",
-        &[
-            PreEnqueue, PreFilter, Filter, PostFilter, PreScore, Score, Reserve, PreBind,
-        ],
-    ),
-    ("DefaultPreemption", &[PostFilter]),
-    ("NodeResourcesBalancedAllocation", &[PreScore, Score]),
-    ("ImageLocality", &[Score]),
-    ("DefaultBinder", &[Bind]),
-];
-
-/// The default `MultiPoint` set (`getDefaultPlugins` with the default feature
-/// gates: `DynamicResources` before `DefaultPreemption`), with weights.
-pub const DEFAULT_PLUGINS: [(&str, Option<i64>); 19] = [
-    ("SchedulingGates", None),
-    ("PrioritySort", None),
-    ("NodeUnschedulable", None),
-    ("NodeName", None),
-    ("TaintToleration", Some(3)),
-    ("NodeAffinity", Some(2)),
-    ("NodePorts", None),
-    ("NodeResourcesFit", Some(1)),
-    ("VolumeRestrictions", None),
-    ("NodeVolumeLimits", None),
-    ("VolumeBinding", None),
-    ("VolumeZone", None),
-    ("PodTopologySpread", Some(2)),
-    ("InterPodAffinity", Some(2)),
-    ("DynamicResources", Some(2)),
-    ("DefaultPreemption", None),
-    ("NodeResourcesBalancedAllocation", Some(1)),
-    ("ImageLocality", Some(1)),
-    ("DefaultBinder", None),
-];
-
 /// Plugins removed from `kubescheduler.config.k8s.io/v1` (`invalidPluginsByVersion`).
 const REMOVED: [&str; 4] = [
     "AzureDiskLimits",
@@ -179,11 +72,17 @@ const REMOVED: [&str; 4] = [
 ];
 const API_VERSION: &str = "kubescheduler.config.k8s.io/v1";
 
-fn implements(name: &str, point: Point) -> Option<bool> {
-    REGISTRY
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, points)| points.contains(&point))
+/// Whether the in-tree plugin `name` implements `point`; `None` when no
+/// plugin has that name.
+fn implements(name: &str, point: ExtensionPoint) -> Option<bool> {
+    registry::find(name).map(|plugin| plugin.implements(point))
+}
+
+/// `updatePluginList`'s and `expandMultiPointPlugins`' refusal of a name no
+/// plugin has (`pkg/scheduler/framework/runtime/framework.go`:
+/// `"%s %q does not exist"`, the extension point's interface first).
+fn does_not_exist(point: ExtensionPoint, name: &str) -> String {
+    format!("{} {name:?} does not exist", point.interface())
 }
 
 /// One plugin of a set: its name and weight (`config.Plugin`).
@@ -359,7 +258,7 @@ fn fit_args(args: &Value) -> Result<FitArgs, String> {
 struct RawProfile {
     name: Option<String>,
     multi_point: PluginSet,
-    points: Vec<(Point, PluginSet)>,
+    points: Vec<(ExtensionPoint, PluginSet)>,
     plugin_config: Vec<(String, Value)>,
     percentage: Option<i32>,
 }
@@ -371,12 +270,14 @@ fn percentage(value: Option<&Value>, field: &str) -> Result<Option<i32>, String>
     }
 }
 
-/// `mergePluginSet` of the default `MultiPoint` set with the profile's.
+/// `mergePluginSet` of the default `MultiPoint` set (every in-tree plugin,
+/// with its default weight) with the profile's.
 fn merge_multi_point(custom: PluginSet) -> PluginSet {
     let mut enabled = Vec::new();
     let mut replaced = Vec::new();
     if !custom.disables("*") {
-        for (name, weight) in DEFAULT_PLUGINS {
+        for default in registry::IN_TREE {
+            let name = default.name;
             if custom.disables(name) {
                 continue;
             }
@@ -387,7 +288,7 @@ fn merge_multi_point(custom: PluginSet) -> PluginSet {
                 }
                 None => enabled.push(Plugin {
                     name: name.to_owned(),
-                    weight: weight.unwrap_or(0),
+                    weight: default.default_weight.unwrap_or(0),
                 }),
             }
         }
@@ -411,7 +312,7 @@ fn raw_profile(value: &Value) -> Result<RawProfile, String> {
     let plugins = value.get("plugins").filter(|p| !p.is_null());
     let multi_point = merge_multi_point(plugin_set(plugins.and_then(|p| p.get("multiPoint")))?);
     let mut points = Vec::new();
-    for point in POINTS {
+    for point in ExtensionPoint::ALL {
         points.push((point, plugin_set(plugins.and_then(|p| p.get(point.key())))?));
     }
     let mut plugin_config = Vec::new();
@@ -554,13 +455,7 @@ fn check_lists(p: &RawProfile) -> Result<(), String> {
         let mut seen: Vec<&str> = Vec::new();
         for plugin in &set.enabled {
             match implements(&plugin.name, *point) {
-                None => {
-                    return Err(format!(
-                        "{} {:?} does not exist",
-                        point.interface(),
-                        plugin.name
-                    ));
-                }
+                None => return Err(does_not_exist(*point, &plugin.name)),
                 Some(false) => {
                     return Err(format!(
                         "plugin {:?} does not extend {} plugin",
@@ -585,8 +480,8 @@ fn check_lists(p: &RawProfile) -> Result<(), String> {
 
 /// `expandMultiPointPlugins`: each point's plugins, explicit overrides first,
 /// then `MultiPoint`'s, then the other explicit ones.
-fn expand(p: &RawProfile) -> Result<Vec<(Point, Vec<String>)>, String> {
-    let mut expanded: Vec<(Point, Vec<String>)> = Vec::new();
+fn expand(p: &RawProfile) -> Result<Vec<(ExtensionPoint, Vec<String>)>, String> {
+    let mut expanded: Vec<(ExtensionPoint, Vec<String>)> = Vec::new();
     for (point, set) in &p.points {
         let explicit: Vec<String> = set.enabled.iter().map(|e| e.name.clone()).collect();
         if set.disables("*") {
@@ -597,13 +492,7 @@ fn expand(p: &RawProfile) -> Result<Vec<(Point, Vec<String>)>, String> {
         let mut overrides: Vec<String> = Vec::new();
         for plugin in &p.multi_point.enabled {
             match implements(&plugin.name, *point) {
-                None => {
-                    return Err(format!(
-                        "{} {:?} does not exist",
-                        point.interface(),
-                        plugin.name
-                    ));
-                }
+                None => return Err(does_not_exist(*point, &plugin.name)),
                 Some(false) => continue,
                 Some(true) => {}
             }
@@ -642,9 +531,9 @@ fn finish(
     name: String,
     fit: FitArgs,
     balanced: BalancedArgs,
-    expanded: &[(Point, Vec<String>)],
+    expanded: &[(ExtensionPoint, Vec<String>)],
 ) -> Result<Profile, String> {
-    let at = |point: Point| {
+    let at = |point: ExtensionPoint| {
         expanded
             .iter()
             .find(|(p, _)| *p == point)
@@ -997,6 +886,76 @@ mod tests {
         ];
         for (config, message) in cases {
             assert_eq!(profiles(Some(&config)), Err(message.to_owned()), "{config}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_plugin_is_refused_where_enabled_and_ignored_where_disabled() {
+        // `pkg/scheduler/framework/runtime/framework.go`: `updatePluginList`
+        // refuses a name no plugin has in an extension point's enabled list,
+        // `expandMultiPointPlugins` in `multiPoint`'s (at the first extension
+        // point, PreFilter), both with `"%s %q does not exist"`. A disabled list
+        // is only a set of names left out (`expandMultiPointPlugins`'
+        // `disabledSet`, `mergePluginSet`; `validation.go` checks enabled names
+        // only), so an unknown name there is ignored; `*` disables them all.
+        let refused = |interface: &str| {
+            Err(format!(
+                "initializing profiles: creating profile for scheduler name default-scheduler: \
+                 {interface} \"Foo\" does not exist"
+            ))
+        };
+        let foo = json!([{"name": "Foo"}]);
+        let cases = [
+            (
+                "enabled at filter",
+                json!({"filter": {"enabled": foo}}),
+                refused("FilterPlugin"),
+            ),
+            (
+                "enabled at filter, every other disabled",
+                json!({"filter": {"enabled": foo, "disabled": [{"name": "*"}]}}),
+                refused("FilterPlugin"),
+            ),
+            (
+                "enabled at preScore",
+                json!({"preScore": {"enabled": foo}}),
+                refused("PreScorePlugin"),
+            ),
+            (
+                "enabled at bind",
+                json!({"bind": {"enabled": foo}}),
+                refused("BindPlugin"),
+            ),
+            (
+                "enabled in multiPoint",
+                json!({"multiPoint": {"enabled": foo}}),
+                refused("PreFilterPlugin"),
+            ),
+            (
+                "enabled in multiPoint, every default disabled",
+                json!({"multiPoint": {"enabled": foo, "disabled": [{"name": "*"}]}}),
+                refused("PreFilterPlugin"),
+            ),
+            (
+                "disabled at filter",
+                json!({"filter": {"disabled": foo}}),
+                Ok(json!({})),
+            ),
+            (
+                "disabled in multiPoint",
+                json!({"multiPoint": {"disabled": foo}}),
+                Ok(json!({})),
+            ),
+            (
+                "disabled at score beside *",
+                json!({"score": {"disabled": [{"name": "Foo"}, {"name": "*"}]}}),
+                Ok(json!({"score": {"disabled": [{"name": "*"}]}})),
+            ),
+        ];
+        let config = |plugins: &Value| json!({"profiles": [{"plugins": plugins}]});
+        for (what, plugins, expected) in cases {
+            let expected = expected.map(|same| profiles(Some(&config(&same))).unwrap());
+            assert_eq!(profiles(Some(&config(&plugins))), expected, "{what}");
         }
     }
 }

@@ -1,22 +1,16 @@
-//! Cluster events and the queueing hints (`pkg/scheduler/framework/types.go`,
-//! `ClusterEvent`/`ActionType`; each plugin's `EventsToRegister`, e.g.
-//! `plugins/nodeunschedulable/node_unschedulable.go`): which change to the
-//! cluster may make a pod schedulable again, asked of the plugins that
-//! rejected it, so that an unrelated event leaves it waiting. A waiting
-//! pod's own update (a toleration added) is asked of the same hints for that
-//! pod alone (`pkg/scheduler/backend/queue/scheduling_queue.go`, `Update`).
-//!
-//! Simplified: the hints of `NodeUnschedulable`, `TaintToleration` and
-//! `NodeAffinity` look at the changed node as upstream's do; the other plugins
-//! answer from the event's type alone (upstream's hints look closer, e.g.
-//! `NodeResourcesFit` asks whether the deleted pod freed enough).
+//! Cluster events (`pkg/scheduler/framework/types.go`,
+//! `ClusterEvent`/`ActionType`) and whether one may make a waiting pod
+//! schedulable again, asked of the queueing hints of the plugins that rejected
+//! it (`queueing_hints`, through the registry), so that an unrelated event
+//! leaves it waiting. A waiting pod's own update (a toleration added) is asked
+//! of the same hints for that pod alone
+//! (`pkg/scheduler/backend/queue/scheduling_queue.go`, `Update`).
 
 use std::collections::BTreeSet;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use super::plugins::node_unschedulable::tolerates_unschedulable;
-use super::plugins::{node_affinity, taint_toleration};
+use super::registry;
 use super::resources::pod_requests;
 
 /// What happened, as the scheduler's event handlers classify it.
@@ -158,109 +152,23 @@ impl ClusterEvent {
     }
 
     /// Whether this event may make `pod`, rejected by `plugins`, schedulable
-    /// (`isPodWorthRequeuing`): yes if any rejecting plugin registered for it
-    /// and its hint says `Queue`. A pod no plugin rejected (an error, a
-    /// refused binding) moves on every event.
+    /// (`isPodWorthRequeuing`): yes if any rejecting plugin's queueing hint
+    /// (found in the registry) says `Queue`. A pod no plugin rejected (an
+    /// error, a refused binding) moves on every event.
     /// A pod's own update concerns that pod alone.
     pub fn may_help(&self, pod: &Pod, plugins: &BTreeSet<&'static str>) -> bool {
-        if let ClusterEvent::UnscheduledPodUpdate { uid, changes } = self {
-            return pod.metadata.uid.as_ref() == Some(uid)
-                && (plugins.is_empty() || plugins.iter().any(|p| helps_itself(p, pod, *changes)));
+        if let ClusterEvent::UnscheduledPodUpdate { uid, .. } = self
+            && pod.metadata.uid.as_ref() != Some(uid)
+        {
+            return false;
         }
-        plugins.is_empty() || plugins.iter().any(|plugin| self.helps(plugin, pod))
+        plugins.is_empty()
+            || plugins.iter().any(|plugin| {
+                registry::find(plugin)
+                    .and_then(|p| p.queueing_hint)
+                    .is_some_and(|hint| hint(self, pod))
+            })
     }
-
-    /// One plugin's `EventsToRegister` and its `QueueingHintFn`.
-    #[allow(clippy::match_same_arms)] // one arm per plugin, as each registers upstream
-    fn helps(&self, plugin: &str, pod: &Pod) -> bool {
-        use ClusterEvent as E;
-        match (plugin, self) {
-            // The hints queue the pod only when the change turns a refusing
-            // node into one that may fit (`isSchedulableAfterNodeChange`).
-            ("NodeUnschedulable", E::NodeAdd(node)) => !is_unschedulable(node),
-            ("NodeUnschedulable", E::NodeUpdate { old, node, changes }) => {
-                changes.taints && is_unschedulable(old) && !is_unschedulable(node)
-            }
-            ("TaintToleration", E::NodeAdd(node)) => tolerates_node(pod, node),
-            ("TaintToleration", E::NodeUpdate { old, node, changes }) => {
-                changes.taints && !tolerates_node(pod, old) && tolerates_node(pod, node)
-            }
-            ("NodeAffinity", E::NodeAdd(node)) => node_affinity::required_matches_node(pod, node),
-            ("NodeAffinity", E::NodeUpdate { old, node, changes }) => {
-                changes.labels
-                    && !node_affinity::required_matches_node(pod, old)
-                    && node_affinity::required_matches_node(pod, node)
-            }
-            ("NodeName", E::NodeAdd(_)) => true,
-            ("NodePorts", E::NodeAdd(_) | E::NodeUpdate { .. } | E::AssignedPodDelete) => true,
-            ("NodeResourcesFit", E::NodeAdd(_) | E::AssignedPodDelete) => true,
-            // With queueing hints on (the default), only a bigger node helps:
-            // `nodeActionType = Add | UpdateNodeAllocatable` (noderesources/fit.go).
-            ("NodeResourcesFit", E::NodeUpdate { changes, .. }) => changes.allocatable,
-            (
-                "PodTopologySpread",
-                E::NodeAdd(_)
-                | E::NodeDelete
-                | E::AssignedPodAdd
-                | E::AssignedPodUpdate
-                | E::AssignedPodDelete,
-            ) => true,
-            ("PodTopologySpread", E::NodeUpdate { changes, .. }) => {
-                changes.labels || changes.taints
-            }
-            (
-                "InterPodAffinity",
-                E::NodeAdd(_) | E::AssignedPodAdd | E::AssignedPodUpdate | E::AssignedPodDelete,
-            ) => true,
-            ("InterPodAffinity", E::NodeUpdate { changes, .. }) => changes.labels,
-            // `volumebinding.EventsToRegister`: claims, volumes, classes, new or relabelled nodes.
-            ("VolumeBinding", E::Storage(_) | E::NodeAdd(_)) => true,
-            ("VolumeBinding", E::NodeUpdate { changes, .. }) => changes.labels,
-            _ => false,
-        }
-    }
-}
-
-/// The hints for the rejected pod's own update (the target pod's branch of
-/// each plugin's hint): `TaintToleration`'s `isSchedulableAfterPodTolerationChange`,
-/// `NodeUnschedulable`'s `isSchedulableAfterTargetPodTolerationChange` (only if
-/// the pod now tolerates the `node.kubernetes.io/unschedulable` taint),
-/// `NodeResourcesFit`'s scale-down and `PodTopologySpread`'s label change.
-fn helps_itself(plugin: &str, pod: &Pod, changes: PodChanges) -> bool {
-    match plugin {
-        "TaintToleration" => changes.tolerations,
-        "NodeUnschedulable" => changes.tolerations && tolerates_unschedulable(pod),
-        "NodeResourcesFit" => changes.scale_down,
-        "PodTopologySpread" => changes.labels,
-        _ => false,
-    }
-}
-
-fn is_unschedulable(node: &Node) -> bool {
-    node.spec
-        .as_ref()
-        .and_then(|s| s.unschedulable)
-        .unwrap_or(false)
-}
-
-/// Whether the pod tolerates every `NoSchedule`/`NoExecute` taint of the node.
-fn tolerates_node(pod: &Pod, node: &Node) -> bool {
-    let tolerations = pod
-        .spec
-        .as_ref()
-        .and_then(|s| s.tolerations.as_deref())
-        .unwrap_or_default();
-    node.spec
-        .as_ref()
-        .and_then(|s| s.taints.as_deref())
-        .unwrap_or_default()
-        .iter()
-        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
-        .all(|taint| {
-            tolerations
-                .iter()
-                .any(|t| taint_toleration::tolerates(t, taint))
-        })
 }
 
 #[cfg(test)]

@@ -24,14 +24,12 @@ use super::plugins::default_preemption::{
     victim_event_message,
 };
 use super::profile::ProfilePlugins;
+use super::schedule_one::Failures;
 use super::{ME, Scheduler, pod_key, pod_request};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
 use crate::trace::Stage;
 use podflow_model::Shared;
-
-/// Nodes that failed, with the failing plugin's code and reasons.
-pub type Failures = BTreeMap<String, (Code, Vec<String>)>;
 
 impl Scheduler {
     /// No node fits `pod`: runs the profile's `PostFilter` and returns the

@@ -1,8 +1,10 @@
 //! A scheduler profile's plugins, built once from its configuration
-//! (`config::Profile`): the filters in order, the scorers with their weights,
-//! and the share of nodes to score. Names podflow has no plugin for yet (the
-//! volume plugins, `DynamicResources`, ...) are left out.
+//! (`config::Profile`) through the registry: the filters in order, the scorers
+//! with their weights, and the share of nodes to score. The configuration
+//! refused any name the registry lacks; the registry's plugins podflow does
+//! not simulate (the volume plugins, `DynamicResources`, ...) are left out.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::config::{self, Profile};
@@ -10,7 +12,7 @@ use super::framework::{
     BindPlugin, FilterPlugin, PermitPlugin, PostFilterPlugin, PreBindPlugin, ReservePlugin,
     ScorePlugin,
 };
-use super::plugins;
+use super::registry::{self, Instance};
 
 /// The runnable plugins of one profile.
 #[derive(Clone)]
@@ -33,38 +35,26 @@ pub struct ProfilePlugins {
 impl ProfilePlugins {
     /// The plugins of `profile`.
     pub fn new(profile: &Profile) -> ProfilePlugins {
+        let built = build_needed(profile);
         ProfilePlugins {
             scheduler_name: profile.scheduler_name.clone(),
-            filters: profile
-                .filters
-                .iter()
-                .filter_map(|name| filter(name, profile))
-                .collect(),
+            filters: handles(&built, &profile.filters, |p| p.filter.as_ref()),
             scorers: profile
                 .scorers
                 .iter()
-                .filter_map(|(name, weight)| scorer(name, profile).map(|p| (p, *weight)))
+                .filter_map(|(name, weight)| {
+                    let plugin = built.get(name.as_str())?.score.clone()?;
+                    Some((plugin, *weight))
+                })
                 .collect(),
-            post_filters: profile
-                .post_filters
-                .iter()
-                .filter_map(|n| post_filter(n))
-                .collect(),
+            post_filters: handles(&built, &profile.post_filters, |p| p.post_filter.as_ref()),
             // Of upstream's Reserve and PreBind plugins podflow has
             // `VolumeBinding`; none of its Permit plugins (`DynamicResources`
             // needs devices it does not simulate).
-            reservers: profile
-                .reservers
-                .iter()
-                .filter_map(|n| reserver(n))
-                .collect(),
+            reservers: handles(&built, &profile.reservers, |p| p.reserve.as_ref()),
             permits: Vec::new(),
-            pre_binders: profile
-                .pre_binders
-                .iter()
-                .filter_map(|n| pre_binder(n))
-                .collect(),
-            binders: profile.binders.iter().filter_map(|n| binder(n)).collect(),
+            pre_binders: handles(&built, &profile.pre_binders, |p| p.pre_bind.as_ref()),
+            binders: handles(&built, &profile.binders, |p| p.bind.as_ref()),
             percentage_of_nodes_to_score: profile.percentage_of_nodes_to_score,
         }
     }
@@ -91,72 +81,38 @@ impl Default for ProfilePlugins {
     }
 }
 
-/// The Filter plugin named `name`, if podflow has it.
-fn filter(name: &str, profile: &Profile) -> Option<Arc<dyn FilterPlugin + Send + Sync>> {
-    Some(match name {
-        "NodeUnschedulable" => Arc::new(plugins::node_unschedulable::NodeUnschedulable),
-        "NodeName" => Arc::new(plugins::node_name::NodeName),
-        "TaintToleration" => Arc::new(plugins::taint_toleration::TaintToleration),
-        "NodeAffinity" => Arc::new(plugins::node_affinity::NodeAffinity),
-        "NodePorts" => Arc::new(plugins::node_ports::NodePorts),
-        "NodeResourcesFit" => Arc::new(plugins::node_resources_fit::NodeResourcesFit::new(
-            profile.fit.clone(),
-        )),
-        "PodTopologySpread" => Arc::new(plugins::pod_topology_spread::PodTopologySpread),
-        "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
-        "VolumeBinding" => Arc::new(plugins::volume_binding::VolumeBinding),
-        _ => return None,
-    })
+/// Every plugin the profile names at some extension point, built once
+/// (upstream's `pluginsNeeded`, then each one's factory), by name.
+fn build_needed(profile: &Profile) -> BTreeMap<&'static str, Instance> {
+    let lists = [
+        &profile.filters,
+        &profile.post_filters,
+        &profile.reservers,
+        &profile.permits,
+        &profile.pre_binders,
+        &profile.binders,
+    ];
+    let needed = |name: &str| {
+        lists.iter().any(|list| list.iter().any(|n| n == name))
+            || profile.scorers.iter().any(|(n, _)| n == name)
+    };
+    registry::IN_TREE
+        .iter()
+        .filter(|plugin| needed(plugin.name))
+        .filter_map(|plugin| Some((plugin.name, (plugin.build?)(profile))))
+        .collect()
 }
 
-/// The Reserve plugin named `name`, if podflow has it.
-fn reserver(name: &str) -> Option<Arc<dyn ReservePlugin + Send + Sync>> {
-    match name {
-        "VolumeBinding" => Some(Arc::new(plugins::volume_binding::VolumeBinding)),
-        _ => None,
-    }
-}
-
-/// The `PreBind` plugin named `name`, if podflow has it.
-fn pre_binder(name: &str) -> Option<Arc<dyn PreBindPlugin + Send + Sync>> {
-    match name {
-        "VolumeBinding" => Some(Arc::new(plugins::volume_binding::VolumeBinding)),
-        _ => None,
-    }
-}
-
-/// The `PostFilter` plugin named `name`, if podflow has it.
-fn post_filter(name: &str) -> Option<Arc<dyn PostFilterPlugin + Send + Sync>> {
-    match name {
-        "DefaultPreemption" => Some(Arc::new(plugins::default_preemption::DefaultPreemption)),
-        _ => None,
-    }
-}
-
-/// The Bind plugin named `name`, if podflow has it.
-fn binder(name: &str) -> Option<Arc<dyn BindPlugin + Send + Sync>> {
-    match name {
-        "DefaultBinder" => Some(Arc::new(plugins::default_binder::DefaultBinder)),
-        _ => None,
-    }
-}
-
-/// The Score plugin named `name`, if podflow has it.
-fn scorer(name: &str, profile: &Profile) -> Option<Arc<dyn ScorePlugin + Send + Sync>> {
-    Some(match name {
-        "TaintToleration" => Arc::new(plugins::taint_toleration::TaintToleration),
-        "NodeAffinity" => Arc::new(plugins::node_affinity::NodeAffinity),
-        "NodeResourcesFit" => Arc::new(plugins::node_resources_fit::NodeResourcesFit::new(
-            profile.fit.clone(),
-        )),
-        "NodeResourcesBalancedAllocation" => Arc::new(
-            plugins::balanced_allocation::BalancedAllocation::new(profile.balanced.clone()),
-        ),
-        "ImageLocality" => Arc::new(plugins::image_locality::ImageLocality),
-        "PodTopologySpread" => Arc::new(plugins::pod_topology_spread::PodTopologySpread),
-        "InterPodAffinity" => Arc::new(plugins::inter_pod_affinity::InterPodAffinity),
-        _ => return None,
-    })
+/// The handles of the plugins `names` at one extension point, in order.
+fn handles<T: ?Sized>(
+    built: &BTreeMap<&'static str, Instance>,
+    names: &[String],
+    handle: impl Fn(&Instance) -> Option<&Arc<T>>,
+) -> Vec<Arc<T>> {
+    names
+        .iter()
+        .filter_map(|name| built.get(name.as_str()).and_then(&handle).cloned())
+        .collect()
 }
 
 #[cfg(test)]
