@@ -6,9 +6,13 @@ use podflow_engine::trace::{Record, TraceRecord};
 
 /// Who acts in a record, as a phase sees it.
 pub fn actor(record: &TraceRecord) -> String {
+    let stage_component;
     let component = match &record.body {
         Record::Message { from, .. } => from.as_str(),
-        Record::Stage(stage) => &*stage.component,
+        Record::Stage(stage) => {
+            stage_component = stage.component.to_string();
+            stage_component.as_str()
+        }
         Record::Response { .. } | Record::Final { .. } => "kube-apiserver",
         Record::Watch(w) => w.watcher.as_str(),
         Record::Event(e) => match e.source.as_str() {

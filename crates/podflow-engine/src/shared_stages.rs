@@ -57,6 +57,7 @@ impl SharedStages {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::{Actor, Outcome, StageName};
 
     fn shared(record: &Record) -> &Arc<Stage> {
         match record {
@@ -68,8 +69,10 @@ mod tests {
     #[test]
     fn equal_stages_share_one_and_others_do_not() {
         let mut stages = SharedStages::default();
-        let allow =
-            || Stage::new("kube-apiserver", "admission", "allow", "").plugin("NamespaceLifecycle");
+        let allow = || {
+            Stage::new(Actor::ApiServer, StageName::Admission, Outcome::Allow, "")
+                .plugin("NamespaceLifecycle")
+        };
         let first = stages.record(allow());
         let again = stages.record(allow());
         assert!(Arc::ptr_eq(shared(&first), shared(&again)));
@@ -82,7 +85,8 @@ mod tests {
     #[test]
     fn a_stage_with_extras_is_never_kept() {
         let mut stages = SharedStages::default();
-        let bound = || Stage::new("kube-scheduler", "bind", "ok", "").pod("default/web-1");
+        let bound =
+            || Stage::new(Actor::Scheduler, StageName::Bind, Outcome::Ok, "").pod("default/web-1");
         let first = stages.record(bound());
         let again = stages.record(bound());
         assert!(!Arc::ptr_eq(shared(&first), shared(&again)));
@@ -95,9 +99,9 @@ mod tests {
         let mut stages = SharedStages::default();
         for n in 0..=CAPACITY {
             stages.record(Stage::new(
-                "kube-apiserver",
-                "validation",
-                "allow",
+                Actor::ApiServer,
+                StageName::Validation,
+                Outcome::Allow,
                 n.to_string(),
             ));
         }

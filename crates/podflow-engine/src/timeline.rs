@@ -7,7 +7,7 @@ use crate::clock::SimTime;
 use crate::engine::{Engine, IDLE_LIMIT, Until};
 use crate::kubectl::Command;
 use crate::store::{Delta, Store};
-use crate::trace::{Record, TraceRecord};
+use crate::trace::{Actor, Record, TraceRecord};
 
 /// How many engine events apart the full checkpoints start.
 const CHECKPOINT_EVERY: usize = 64;
@@ -231,7 +231,7 @@ impl Timeline {
         // the view shows the store as the event found it.
         let written = self.records[self.marks[at].first..=index]
             .iter()
-            .any(|r| matches!(&r.body, Record::Stage(s) if s.component == "etcd"));
+            .any(|r| matches!(&r.body, Record::Stage(s) if s.component == Actor::Etcd));
         let mark = if written { at } else { at - 1 };
         let event_end = self
             .marks

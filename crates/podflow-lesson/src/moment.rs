@@ -9,30 +9,31 @@ use podflow_engine::clock::parse_duration;
 use podflow_engine::store::Store;
 use podflow_engine::timeline::Timeline;
 use podflow_engine::trace::Record;
+use podflow_engine::trace::{Actor, StageName};
 
 /// The stage names of the trace (docs/trace-format.md) a moment may name.
-pub const STAGES: [&str; 21] = [
-    "authentication",
-    "authorization",
-    "admission",
-    "validation",
-    "persist",
-    "queue",
-    "prefilter",
-    "filter",
-    "postfilter",
-    "score",
-    "select",
-    "reserve",
-    "bind",
-    "sandbox",
-    "network",
-    "volume",
-    "pull",
-    "container",
-    "probe",
-    "status",
-    "compact",
+pub const STAGES: [StageName; 21] = [
+    StageName::Authentication,
+    StageName::Authorization,
+    StageName::Admission,
+    StageName::Validation,
+    StageName::Persist,
+    StageName::Queue,
+    StageName::PreFilter,
+    StageName::Filter,
+    StageName::PostFilter,
+    StageName::Score,
+    StageName::Select,
+    StageName::Reserve,
+    StageName::Bind,
+    StageName::Sandbox,
+    StageName::Network,
+    StageName::Volume,
+    StageName::Pull,
+    StageName::Container,
+    StageName::Probe,
+    StageName::Status,
+    StageName::Compact,
 ];
 
 /// The phases of a Pod (`core/v1` `PodPhase`).
@@ -49,7 +50,7 @@ pub enum Moment {
         phase: String,
     },
     /// A stage record of this name.
-    Stage(String),
+    Stage(StageName),
     /// A response to kubectl with this status code.
     Response(u16),
     /// A `core/v1` Event with this reason (`FailedScheduling`, `BackOff`).
@@ -87,14 +88,16 @@ pub fn parse(text: &str) -> Result<Moment, String> {
         }),
         ["response", code] => code.parse().ok().map(Moment::Response),
         ["event", reason] => Some(Moment::Event((*reason).to_owned())),
-        [stage] if STAGES.contains(stage) => Some(Moment::Stage((*stage).to_owned())),
+        [stage] if StageName::parse(stage).is_some_and(|s| STAGES.contains(&s)) => {
+            StageName::parse(stage).map(Moment::Stage)
+        }
         [duration] => parse_duration(duration).map(Moment::After),
         _ => None,
     };
     moment.ok_or_else(|| {
         format!(
             "unknown moment {text:?}: want `pod NAME scheduled`, `pod NAME PHASE`, `phase PHASE`, `response CODE`, `event REASON`, a stage ({}), a duration such as 30s, or idle",
-            STAGES.join(", ")
+            STAGES.map(StageName::as_str).join(", ")
         )
     })
 }
@@ -173,7 +176,7 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
             )
         }
         Moment::Stage(name) => (from..records.len())
-            .find(|&i| matches!(&records[i].body, Record::Stage(s) if &s.stage == name)),
+            .find(|&i| matches!(&records[i].body, Record::Stage(s) if s.stage == *name)),
         Moment::Response(code) => (from..records.len()).find(|&i| {
             matches!(&records[i].body, Record::Response { to, code: c, .. } if to == "kubectl" && c == code)
         }),
@@ -189,7 +192,7 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
             }
             // The store changes only at etcd's records.
             (from..records.len()).find(|&i| {
-                matches!(&records[i].body, Record::Stage(s) if s.component == "etcd")
+                matches!(&records[i].body, Record::Stage(s) if s.component == Actor::Etcd)
                     && state_holds(moment, &timeline.view(i).store, &before)
             })
         }
@@ -225,7 +228,7 @@ mod tests {
                     phase: "Running".into(),
                 },
             ),
-            ("bind", Moment::Stage("bind".into())),
+            ("bind", Moment::Stage(StageName::Bind)),
             ("response 403", Moment::Response(403)),
             ("event Pulled", Moment::Event("Pulled".into())),
             ("30s", Moment::After(30_000)),
@@ -245,8 +248,8 @@ mod tests {
     #[test]
     fn finds_the_moments_of_the_nginx_story() {
         let t = nginx_timeline();
-        let bind = find(&Moment::Stage("bind".into()), &t, 0).unwrap();
-        assert!(matches!(&t.records()[bind].body, Record::Stage(s) if s.stage == "bind"));
+        let bind = find(&Moment::Stage(StageName::Bind), &t, 0).unwrap();
+        assert!(matches!(&t.records()[bind].body, Record::Stage(s) if s.stage == StageName::Bind));
         assert!(bind > find_text(&t, "kubectl | pod/nginx created"));
         let scheduled = find(&parse("pod nginx scheduled").unwrap(), &t, 0).unwrap();
         assert!(

@@ -7,18 +7,18 @@
 use super::text::{first_quoted, quoted_after};
 use super::{Narration, tr};
 use crate::tui::lang::Lang;
-use podflow_engine::trace::Stage;
+use podflow_engine::trace::{Outcome, Stage, StageName};
 
 /// A stage of `kube-apiserver` or `etcd`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    match (&*s.component, &*s.stage) {
-        (_, "authentication") => authentication(s, lang),
-        (_, "authorization") => authorization(s, lang),
-        (_, "admission") => admission(s, lang),
-        (_, "validation") => validation(s, lang),
-        (_, "decode") => decode(s, lang),
-        ("etcd", "persist") => persist(s, lang),
-        ("etcd", "compact") => compact(s, lang),
+    match s.stage {
+        StageName::Authentication => authentication(s, lang),
+        StageName::Authorization => authorization(s, lang),
+        StageName::Admission => admission(s, lang),
+        StageName::Validation => validation(s, lang),
+        StageName::Decode => decode(s, lang),
+        StageName::Persist => persist(s, lang),
+        StageName::Compact => compact(s, lang),
         _ => generic(s, lang),
     }
 }
@@ -49,7 +49,7 @@ pub fn generic(s: &Stage, lang: Lang) -> Narration {
 }
 
 fn authentication(s: &Stage, lang: Lang) -> Narration {
-    if s.outcome == "deny" {
+    if s.outcome == Outcome::Deny {
         return Narration::new(
             tr(
                 lang,
@@ -126,7 +126,7 @@ fn authentication(s: &Stage, lang: Lang) -> Narration {
 
 fn authorization(s: &Stage, lang: Lang) -> Narration {
     let authorizer = s.plugin.clone().unwrap_or_else(|| "RBAC".into());
-    if s.outcome == "deny" {
+    if s.outcome == Outcome::Deny {
         return Narration::new(
             tr(
                 lang,
@@ -280,19 +280,19 @@ fn admission(s: &Stage, lang: Lang) -> Narration {
     } else {
         ("Validating admission", "验证准入")
     };
-    let (verdict_en, verdict_zh) = match &*s.outcome {
-        "mutate" => ("changes the object", "修改了对象"),
-        "deny" => ("refuses the request", "拒绝了请求"),
+    let (verdict_en, verdict_zh) = match s.outcome {
+        Outcome::Mutate => ("changes the object", "修改了对象"),
+        Outcome::Deny => ("refuses the request", "拒绝了请求"),
         _ => ("lets it pass", "放行"),
     };
     let mut body = Vec::new();
-    match &*s.outcome {
-        "mutate" => body.push(tr(
+    match s.outcome {
+        Outcome::Mutate => body.push(tr(
             lang,
             format!("{plugin}: {}.", s.detail),
             format!("{plugin}：{}。", s.detail),
         )),
-        "deny" => body.push(tr(
+        Outcome::Deny => body.push(tr(
             lang,
             format!("{plugin} said no: {}", s.detail),
             format!("{plugin} 拒绝：{}", s.detail),
@@ -327,7 +327,7 @@ fn admission(s: &Stage, lang: Lang) -> Narration {
 }
 
 fn validation(s: &Stage, lang: Lang) -> Narration {
-    if s.outcome == "deny" {
+    if s.outcome == Outcome::Deny {
         return Narration::new(
             tr(
                 lang,
@@ -396,8 +396,8 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
         .revision
         .map(|r| r.to_string())
         .unwrap_or_default();
-    match &*s.outcome {
-        "ok" => Narration::new(
+    match s.outcome {
+        Outcome::Ok => Narration::new(
             tr(
                 lang,
                 format!("etcd stores {key} at revision {revision}"),
@@ -416,7 +416,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
                 ),
             ],
         ),
-        "delete" => Narration::new(
+        Outcome::Delete => Narration::new(
             tr(
                 lang,
                 format!("etcd deletes {key}"),
@@ -431,7 +431,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
                 ),
             ],
         ),
-        "skip" => Narration::new(
+        Outcome::Skip => Narration::new(
             tr(
                 lang,
                 "Nothing changed, so nothing is written".into(),

@@ -5,14 +5,16 @@
 
 use super::{Narration, apiserver, tr};
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Outcome;
 use podflow_engine::trace::Stage;
+use podflow_engine::trace::StageName;
 
 /// A stage of `kube-controller-manager`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    match &*s.stage {
-        "informer" => informer(s, lang),
-        "queue" => queue(s, lang),
-        "sync" => sync(s, lang),
+    match s.stage {
+        StageName::Informer => informer(s, lang),
+        StageName::Queue => queue(s, lang),
+        StageName::Sync => sync(s, lang),
         _ => apiserver::generic(s, lang),
     }
 }
@@ -34,7 +36,7 @@ fn informer(s: &Stage, lang: Lang) -> Narration {
 
 fn queue(s: &Stage, lang: Lang) -> Narration {
     let controller = s.plugin.clone().unwrap_or_default();
-    let title = if s.outcome == "processing" {
+    let title = if s.outcome == Outcome::Processing {
         tr(
             lang,
             format!("{controller}'s worker takes a key: {}", s.detail),
@@ -126,7 +128,7 @@ fn sync(s: &Stage, lang: Lang) -> Narration {
     if let Some((en, zh)) = purpose(&controller) {
         body.push(tr(lang, en.into(), zh.into()));
     }
-    if s.outcome == "waiting" {
+    if s.outcome == Outcome::Waiting {
         let (en, zh) = waiting_for(&s.detail);
         body.push(tr(lang, en.into(), zh.into()));
     }

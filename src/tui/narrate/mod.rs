@@ -18,7 +18,7 @@ mod scheduler;
 pub(crate) mod text;
 
 use super::lang::Lang;
-use podflow_engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Actor, Record, Stage, StageName, TraceRecord};
 
 /// What one record means: a short headline and one to three sentences that teach why.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -42,19 +42,50 @@ pub(crate) fn tr(lang: Lang, en: String, zh: String) -> String {
     }
 }
 
+/// The narration of a stage, by the component that runs it.
+fn stage(s: &Stage, lang: Lang) -> Narration {
+    use StageName as S;
+    match s.stage {
+        S::Decode
+        | S::Authentication
+        | S::Authorization
+        | S::Admission
+        | S::Validation
+        | S::Persist
+        | S::Compact => apiserver::stage(s, lang),
+        // Both the scheduler and the controller manager have a work queue.
+        S::Queue if s.component == Actor::ControllerManager => controllers::stage(s, lang),
+        S::Queue
+        | S::PreFilter
+        | S::Filter
+        | S::PostFilter
+        | S::Score
+        | S::Select
+        | S::Reserve
+        | S::Permit
+        | S::PreBind
+        | S::Bind => scheduler::stage(s, lang),
+        S::Informer | S::Sync => controllers::stage(s, lang),
+        S::Sandbox
+        | S::Network
+        | S::Volume
+        | S::Pull
+        | S::Container
+        | S::Probe
+        | S::Status
+        | S::Fault => node::stage(s, lang),
+    }
+}
+
 /// Narrates one record in `lang`: every record kind and every stage name the
-/// engine emits has its own words; anything unknown gets a faithful generic one.
+/// engine emits has its words (a new [`StageName`] does not compile until
+/// [`stage`] gives it some).
 pub fn narrate(record: &TraceRecord, lang: Lang) -> Narration {
     match &record.body {
         Record::Message {
             from, to, label, ..
         } => messages::message(from, to, label, lang),
-        Record::Stage(stage) => match &*stage.component {
-            "kube-apiserver" | "etcd" => apiserver::stage(stage, lang),
-            "kube-scheduler" => scheduler::stage(stage, lang),
-            "kube-controller-manager" => controllers::stage(stage, lang),
-            _ => node::stage(stage, lang),
-        },
+        Record::Stage(s) => stage(s, lang),
         Record::Response {
             to, code, message, ..
         } => messages::response(to, *code, message, lang),

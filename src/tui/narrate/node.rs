@@ -8,31 +8,32 @@
 use super::text::{klog_field, klog_message, quoted_after};
 use super::{Narration, apiserver, tr};
 use crate::tui::lang::Lang;
-use podflow_engine::trace::Stage;
+use podflow_engine::trace::{Actor, Outcome, Stage, StageName};
 
 /// A stage of `kubelet/NODE`, `cni/NODE`, `containerd/NODE` or `csi/NODE`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    let node = s.extra().node.clone().unwrap_or_else(|| {
-        s.component
-            .split_once('/')
-            .map(|(_, n)| n.to_owned())
-            .unwrap_or_default()
-    });
+    let node = s
+        .extra()
+        .node
+        .clone()
+        .or_else(|| s.component.node().map(str::to_owned))
+        .unwrap_or_default();
     let pod = s.extra().pod.clone().unwrap_or_default();
-    if s.component.starts_with("kubelet/")
+    if matches!(s.component, Actor::Kubelet(_))
         && let Some(narration) = super::restarts::outcome(s, &node, &pod, lang)
     {
         return narration;
     }
-    match (s.component.split('/').next().unwrap_or_default(), &*s.stage) {
-        ("cni", "network") => network(s, &node, &pod, lang),
-        ("kubelet", "volume") => volume(s, &pod, lang),
-        ("kubelet", "sandbox") => sandbox(s, &pod, lang),
-        ("kubelet", "pull") => pull(s, &node, lang),
-        ("kubelet", "container") => container(s, &pod, lang),
-        ("kubelet", "probe") => probe(s, &pod, lang),
-        ("kubelet", "status") if s.outcome == "terminated" => terminated(&pod, lang),
-        ("kubelet", "status") => running(s, &node, &pod, lang),
+    match s.stage {
+        StageName::Network => network(s, &node, &pod, lang),
+        StageName::Volume => volume(s, &pod, lang),
+        StageName::Sandbox => sandbox(s, &pod, lang),
+        StageName::Pull => pull(s, &node, lang),
+        StageName::Container => container(s, &pod, lang),
+        StageName::Probe => probe(s, &pod, lang),
+        StageName::Status if s.outcome == Outcome::Terminated => terminated(&pod, lang),
+        StageName::Status => running(s, &node, &pod, lang),
+        // The node's fault says what happened in its detail.
         _ => apiserver::generic(s, lang),
     }
 }
@@ -118,7 +119,7 @@ fn sandbox(s: &Stage, pod: &str, lang: Lang) -> Narration {
 fn pull(s: &Stage, node: &str, lang: Lang) -> Narration {
     let d = &s.detail;
     let image = d.split(' ').next().unwrap_or_default();
-    if s.outcome == "present" {
+    if s.outcome == Outcome::Present {
         Narration::new(
             tr(
                 lang,

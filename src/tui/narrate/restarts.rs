@@ -5,7 +5,7 @@
 
 use super::{Narration, tr};
 use crate::tui::lang::Lang;
-use podflow_engine::trace::Stage;
+use podflow_engine::trace::{Outcome, Stage, StageName};
 
 /// The narration of a kubelet stage outcome this module explains, if it is one.
 #[expect(
@@ -22,8 +22,8 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
             lines.into_iter().map(|(en, zh)| tr(lang, en, zh)).collect(),
         ))
     };
-    match (&*s.stage, &*s.outcome) {
-        ("pull", "failed") => n(
+    match (s.stage, s.outcome) {
+        (StageName::Pull, Outcome::Failed) => n(
             format!("{node} cannot pull {image}"),
             format!("{node} 无法拉取 {image}"),
             vec![
@@ -34,7 +34,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 ),
             ],
         ),
-        ("pull", "backoff") => n(
+        (StageName::Pull, Outcome::Backoff) => n(
             format!("Back-off pulling {image}"),
             format!("拉取 {image} 进入退避"),
             vec![
@@ -45,7 +45,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 ),
             ],
         ),
-        ("pull", "never") => n(
+        (StageName::Pull, Outcome::Never) => n(
             format!("{image} is not on {node}"),
             format!("{image} 不在 {node} 上"),
             vec![(
@@ -53,7 +53,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 "imagePullPolicy 为 Never 时 kubelet 从不访问镜像仓库：镜像必须已在节点上，所以容器停在 ErrImageNeverPull。".into(),
             )],
         ),
-        ("container", "exited") => n(
+        (StageName::Container, Outcome::Exited) => n(
             format!("Container {d}"),
             format!("容器 {first} 已退出"),
             vec![(
@@ -64,7 +64,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 "PLEG 会报告 ContainerDied；由 Pod 的 restartPolicy 和退出码决定是否重启。退出码 137 表示 SIGKILL，原因为 OOMKilled 时说明超出了内存上限。".into(),
             )],
         ),
-        ("container", "backoff") => n(
+        (StageName::Container, Outcome::Backoff) => n(
             format!("CrashLoopBackOff in {pod}"),
             format!("{pod} 进入 CrashLoopBackOff"),
             vec![
@@ -75,7 +75,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 ),
             ],
         ),
-        ("container", "killing") => n(
+        (StageName::Container, Outcome::Killing) => n(
             format!("The kubelet stops container {first}"),
             format!("kubelet 停止容器 {first}"),
             vec![
@@ -86,7 +86,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 ),
             ],
         ),
-        ("probe", "failure") => n(
+        (StageName::Probe, Outcome::Failure) => n(
             format!("A probe of {pod} failed"),
             format!("{pod} 的探针失败"),
             vec![
@@ -97,7 +97,7 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 ),
             ],
         ),
-        ("probe", "success" | "unready") => n(
+        (StageName::Probe, Outcome::Success | Outcome::Unready) => n(
             format!("Probe result changed in {pod}"),
             format!("{pod} 的探针结果发生变化"),
             vec![(
@@ -105,8 +105,12 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 format!("{d}：Ready 和 ContainersReady 条件随之更新。"),
             )],
         ),
-        ("status", phase @ ("succeeded" | "failed")) => {
-            let phase = if phase == "succeeded" { "Succeeded" } else { "Failed" };
+        (StageName::Status, phase @ (Outcome::Succeeded | Outcome::Failed)) => {
+            let phase = if phase == Outcome::Succeeded {
+                "Succeeded"
+            } else {
+                "Failed"
+            };
             n(
                 format!("{pod} is {phase}"),
                 format!("{pod} 进入 {phase}"),
@@ -123,12 +127,13 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
 #[cfg(test)]
 mod tests {
     use super::*;
+    use podflow_engine::trace::Actor;
 
     fn stage(name: &str, outcome: &str, detail: &str) -> Stage {
         Stage::new(
-            "kubelet/node-1",
-            name.to_owned(),
-            outcome.to_owned(),
+            Actor::parse("kubelet/node-1").expect("an actor"),
+            StageName::parse(name).expect("a stage name"),
+            Outcome::parse(outcome).expect("an outcome"),
             detail,
         )
         .node("node-1".to_owned())

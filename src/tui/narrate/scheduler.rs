@@ -5,16 +5,18 @@
 
 use super::{Narration, apiserver, tr};
 use crate::tui::lang::Lang;
+use podflow_engine::trace::Outcome;
 use podflow_engine::trace::Stage;
+use podflow_engine::trace::StageName;
 
 /// A stage of `kube-scheduler`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
-    match &*s.stage {
-        "filter" => filter(s, lang),
-        "score" => score(s, lang),
-        "select" => select(s, lang),
-        "bind" => bind(s, lang),
-        "postfilter" => post_filter(s, lang),
+    match s.stage {
+        StageName::Filter => filter(s, lang),
+        StageName::Score => score(s, lang),
+        StageName::Select => select(s, lang),
+        StageName::Bind => bind(s, lang),
+        StageName::PostFilter => post_filter(s, lang),
         _ => apiserver::generic(s, lang),
     }
 }
@@ -70,7 +72,7 @@ fn filter(s: &Stage, lang: Lang) -> Narration {
     let node = s.extra().node.clone().unwrap_or_default();
     let pod = pod_of(s);
     let mut body = Vec::new();
-    let headline = if s.outcome == "pass" {
+    let headline = if s.outcome == Outcome::Pass {
         tr(
             lang,
             format!("Filter {plugin}: {node} fits {pod}"),
@@ -140,7 +142,7 @@ fn score(s: &Stage, lang: Lang) -> Narration {
 
 fn select(s: &Stage, lang: Lang) -> Narration {
     let pod = pod_of(s);
-    if s.outcome == "unschedulable" {
+    if s.outcome == Outcome::Unschedulable {
         return Narration::new(
             tr(
                 lang,
@@ -182,7 +184,7 @@ fn select(s: &Stage, lang: Lang) -> Narration {
 /// `DefaultPreemption` (`pkg/scheduler/framework/preemption/preemption.go`).
 fn post_filter(s: &Stage, lang: Lang) -> Narration {
     let pod = pod_of(s);
-    if s.outcome == "nominated" {
+    if s.outcome == Outcome::Nominated {
         let node = s.extra().node.clone().unwrap_or_default();
         return Narration::new(
             tr(

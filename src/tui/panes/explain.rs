@@ -38,6 +38,7 @@ pub use scheduling::{Cycle, FilterVerdict, NodeRow, ScoreCell};
 
 use super::{PaneCx, PaneId, block};
 use crate::tui::lang::Lang;
+use podflow_engine::trace::StageName;
 
 /// What the pane explains at the current step.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -415,7 +416,10 @@ fn refusal_lines<'a>(r: &Refusal, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
         .code
         .map(|c| format!("{}{c} {}", lang.pick(": ", "："), reason_phrase(c)))
         .unwrap_or_default();
-    let mut by = vec![r.component.clone(), r.stage.clone()];
+    let mut by = vec![
+        r.component.to_string(),
+        r.stage.map_or("handler", StageName::as_str).to_owned(),
+    ];
     by.extend(r.plugin.clone());
     let mut lines = vec![
         Line::from(Span::styled(

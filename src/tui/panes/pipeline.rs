@@ -50,6 +50,7 @@ pub use controllers::{Controllers, InformerState, QueueState};
 pub use queue::QueueCounts;
 
 use k8s_openapi::api::core::v1::Node;
+use podflow_engine::trace::Actor;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -170,7 +171,7 @@ impl Model {
             }
             if self.scheduler.is_none()
                 && let Record::Stage(s) = &record.body
-                && s.component == "kube-scheduler"
+                && s.component == Actor::Scheduler
             {
                 self.scheduler = Some(s.stage.to_string());
             }
@@ -243,7 +244,8 @@ fn node_box(node: &Node) -> NodeBox {
     }
 }
 
-/// `(role, node)` of a per-node component: `kubelet/node-1` → `("kubelet", "node-1")`.
+/// `(role, node)` of a per-node component's trace name: `kubelet/node-1` →
+/// `("kubelet", "node-1")`.
 fn on_node(component: &str) -> Option<(&str, &str)> {
     let (role, node) = component.split_once('/')?;
     matches!(role, "kubelet" | "containerd" | "cni" | "csi").then_some((role, node))
@@ -337,7 +339,7 @@ fn caption(record: &TraceRecord) -> String {
 fn node_step(body: &Record) -> Option<(String, NodeStep)> {
     match body {
         Record::Stage(s) => {
-            let (_, node) = on_node(&s.component)?;
+            let node = s.component.node()?;
             Some((
                 node.to_owned(),
                 NodeStep {

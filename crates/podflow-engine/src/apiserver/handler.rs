@@ -22,6 +22,7 @@ use crate::component::RequestId;
 use crate::rng::Rng;
 use crate::shared_stages::SharedStages;
 use crate::store::{Change, Store, StoreError, key_for};
+use crate::trace::{Actor, Outcome, StageName};
 use crate::trace::{Record, Stage};
 use podflow_model::{Kind, Object, status};
 
@@ -204,9 +205,9 @@ impl Handling<'_, '_> {
         if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
             let groups = who.user.groups.join(", ");
             self.stage(Stage::new(
-                API,
-                "authentication",
-                "allow",
+                Actor::ApiServer,
+                StageName::Authentication,
+                Outcome::Allow,
                 format!(
                     "user \"{}\" groups [{groups}] ({})",
                     who.user.name, who.method
@@ -215,9 +216,9 @@ impl Handling<'_, '_> {
             Ok(who.user)
         } else {
             self.stage(Stage::new(
-                API,
-                "authentication",
-                "deny",
+                Actor::ApiServer,
+                StageName::Authentication,
+                Outcome::Deny,
                 "no authenticator recognised the bearer token",
             ));
             Err(Box::new(status::unauthorized()))
@@ -230,13 +231,26 @@ impl Handling<'_, '_> {
         let decision = authz::authorize(&attrs, &*self.store);
         if decision.allowed {
             self.stage(
-                Stage::new(API, "authorization", "allow", decision.reason)
-                    .plugin(decision.authorizer),
+                Stage::new(
+                    Actor::ApiServer,
+                    StageName::Authorization,
+                    Outcome::Allow,
+                    decision.reason,
+                )
+                .plugin(decision.authorizer),
             );
             Ok(())
         } else {
             let reason = authz::forbidden_reason(&attrs);
-            self.stage(Stage::new(API, "authorization", "deny", reason.clone()).plugin("RBAC"));
+            self.stage(
+                Stage::new(
+                    Actor::ApiServer,
+                    StageName::Authorization,
+                    Outcome::Deny,
+                    reason.clone(),
+                )
+                .plugin("RBAC"),
+            );
             Err(Box::new(status::forbidden(req.kind, &req.name, &reason)))
         }
     }
@@ -269,7 +283,12 @@ impl Handling<'_, '_> {
     /// Records a `decode` stage that refused the body.
     fn refuse_decode(&mut self, refusal: Status) -> Box<Status> {
         let message = refusal.message.clone().unwrap_or_default();
-        self.stage(Stage::new(API, "decode", "deny", message));
+        self.stage(Stage::new(
+            Actor::ApiServer,
+            StageName::Decode,
+            Outcome::Deny,
+            message,
+        ));
         Box::new(refusal)
     }
 
@@ -310,9 +329,9 @@ impl Handling<'_, '_> {
             Ok(Response::ok(201, entry.object))
         } else {
             self.stage(Stage::new(
-                "etcd",
-                "persist",
-                "deny",
+                Actor::Etcd,
+                StageName::Persist,
+                Outcome::Deny,
                 format!("{key} already exists"),
             ));
             Err(Box::new(status::already_exists(kind, &name)))
@@ -360,9 +379,9 @@ impl Handling<'_, '_> {
         if same_ignoring_resource_version(&object, &current) {
             // A no-op update writes nothing, as the API server's GuaranteedUpdate skips it.
             self.stage(Stage::new(
-                "etcd",
-                "persist",
-                "skip",
+                Actor::Etcd,
+                StageName::Persist,
+                Outcome::Skip,
                 format!("{key} unchanged"),
             ));
             return Ok(Response::ok(200, current));
@@ -383,9 +402,9 @@ impl Handling<'_, '_> {
             }
             Err(StoreError::Conflict { .. }) => {
                 self.stage(Stage::new(
-                    "etcd",
-                    "persist",
-                    "deny",
+                    Actor::Etcd,
+                    StageName::Persist,
+                    Outcome::Deny,
                     format!("{key}: resourceVersion is stale"),
                 ));
                 Err(Box::new(status::conflict(kind, &req.name)))
@@ -614,9 +633,9 @@ impl Handling<'_, '_> {
         self.records
             .push(Record::message(API, "etcd", format!("delete {key}")));
         let mut stage = Stage::new(
-            "etcd",
-            "persist",
-            "delete",
+            Actor::Etcd,
+            StageName::Persist,
+            Outcome::Delete,
             format!("deleted {key} at revision {}", self.store.revision()),
         );
         stage.extra_mut().key = Some(key.clone());
@@ -698,11 +717,12 @@ impl Handling<'_, '_> {
 
     fn admission_record(&mut self, phase: &'static str, plugin: &'static str, verdict: &Verdict) {
         let (outcome, detail) = match verdict {
-            Verdict::Allow => ("allow", String::new()),
-            Verdict::Mutate(detail) => ("mutate", detail.clone()),
-            Verdict::Deny(status) => ("deny", status.message.clone().unwrap_or_default()),
+            Verdict::Allow => (Outcome::Allow, String::new()),
+            Verdict::Mutate(detail) => (Outcome::Mutate, detail.clone()),
+            Verdict::Deny(status) => (Outcome::Deny, status.message.clone().unwrap_or_default()),
         };
-        let mut stage = Stage::new(API, "admission", outcome, detail).plugin(plugin);
+        let mut stage =
+            Stage::new(Actor::ApiServer, StageName::Admission, outcome, detail).plugin(plugin);
         stage.phase = Some(phase.into());
         self.stage(stage);
     }
@@ -715,18 +735,18 @@ impl Handling<'_, '_> {
         let errors = check(object);
         if errors.is_empty() {
             self.stage(Stage::new(
-                API,
-                "validation",
-                "allow",
+                Actor::ApiServer,
+                StageName::Validation,
+                Outcome::Allow,
                 format!("{} is valid", object.kind().kind),
             ));
             return Ok(());
         }
         let status = status::invalid(object.kind(), object.name(), &errors);
         self.stage(Stage::new(
-            API,
-            "validation",
-            "deny",
+            Actor::ApiServer,
+            StageName::Validation,
+            Outcome::Deny,
             status.message.clone().unwrap_or_default(),
         ));
         Err(Box::new(status))
@@ -751,9 +771,9 @@ impl Handling<'_, '_> {
         self.records
             .push(Record::message(API, "etcd", format!("txn put {key}")));
         let mut stage = Stage::new(
-            "etcd",
-            "persist",
-            "ok",
+            Actor::Etcd,
+            StageName::Persist,
+            Outcome::Ok,
             format!("wrote {key} at revision {revision}"),
         );
         stage.extra_mut().key = Some(key.to_owned());

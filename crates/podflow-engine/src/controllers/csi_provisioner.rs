@@ -31,6 +31,7 @@ use super::{Controller, Informers, Progress, enqueue, sync_stage};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 use podflow_model::storage::{
@@ -214,7 +215,7 @@ impl Controller for CsiProvisioner {
         let volume = self.volume_for(&claim, &reclaim, node.as_deref(), cx);
         sync_stage(
             NAME,
-            "provision",
+            Outcome::Provision,
             format!(
                 "{key}: CreateVolume on {DRIVER}; creating volume {}",
                 volume.metadata.name.as_deref().unwrap_or_default()

@@ -36,6 +36,7 @@ use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Request, Verb};
 use crate::clock::SimTime;
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -576,11 +577,11 @@ impl DeploymentController {
         match Self::plan(&sync, informers, cx.now) {
             Plan::Done(detail) => {
                 self.syncs.remove(key);
-                sync_stage(NAME, "done", detail, cx);
+                sync_stage(NAME, Outcome::Done, detail, cx);
                 Progress::Done
             }
             Plan::Send(request, write, detail) => {
-                sync_stage(NAME, "write", format!("{key}: {detail}"), cx);
+                sync_stage(NAME, Outcome::Write, format!("{key}: {detail}"), cx);
                 let id = cx.send(*request);
                 self.inflight.insert(id, (key.to_owned(), write));
                 self.syncs.insert(key.to_owned(), sync);
@@ -685,7 +686,7 @@ impl DeploymentController {
         }
         sync_stage(
             NAME,
-            "write",
+            Outcome::Write,
             format!("{key}: revision {revision}, new replica set created"),
             cx,
         );
@@ -753,7 +754,7 @@ impl Controller for DeploymentController {
             .get(key)
             .and_then(|o| o.get::<Deployment>())
         else {
-            sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
+            sync_stage(NAME, Outcome::Gone, format!("{key} has been deleted"), cx);
             return Progress::Done;
         };
         // Its own object, or a ReplicaSet it controls: their events queue it again.

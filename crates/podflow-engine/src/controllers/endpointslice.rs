@@ -24,6 +24,7 @@ use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_w
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -158,14 +159,14 @@ impl Controller for EndpointSliceController {
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
         let Some(service) = informers.services.get(key).and_then(|o| o.get::<Service>()) else {
             // Its slices go with it: the garbage collector follows their ownerReferences.
-            sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
+            sync_stage(NAME, Outcome::Gone, format!("{key} has been deleted"), cx);
             return Progress::Done;
         };
         let spec = service.spec.clone().unwrap_or_default();
         if spec.type_.as_deref() == Some("ExternalName") || selector_of(service).is_none() {
             sync_stage(
                 NAME,
-                "skip",
+                Outcome::Skip,
                 format!(
                     "{key}: a Service without a selector; its EndpointSlices are not managed here"
                 ),
@@ -209,7 +210,7 @@ impl Controller for EndpointSliceController {
             None => {
                 sync_stage(
                     NAME,
-                    "create",
+                    Outcome::Create,
                     format!(
                         "{key}: creating an EndpointSlice with {total} endpoint(s), {ready} ready"
                     ),
@@ -223,7 +224,7 @@ impl Controller for EndpointSliceController {
                 None => {
                     sync_stage(
                         NAME,
-                        "in-sync",
+                        Outcome::InSync,
                         format!(
                             "{key}: EndpointSlice {} lists {total} endpoint(s), {ready} ready",
                             existing.metadata.name.as_deref().unwrap_or_default()
@@ -235,7 +236,7 @@ impl Controller for EndpointSliceController {
                 Some(slice) => {
                     sync_stage(
                         NAME,
-                        "update",
+                        Outcome::Update,
                         format!(
                             "{key}: updating EndpointSlice {}: {total} endpoint(s), {ready} ready",
                             slice.metadata.name.as_deref().unwrap_or_default()

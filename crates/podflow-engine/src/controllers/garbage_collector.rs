@@ -28,6 +28,7 @@ use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Propagation, Verb};
 use crate::apiserver::strategy::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER};
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::kinds::{Kind, kind_of};
 
@@ -155,7 +156,7 @@ impl GarbageCollector {
     fn unblock(&mut self, key: &str, mut attempt: Attempt, cx: &mut Cx<'_>) -> Progress {
         sync_stage(
             NAME,
-            "unblock",
+            Outcome::Unblock,
             format!(
                 "{key}: an owner and a dependent are both deleting in the foreground; \
                  making its owner references non-blocking to prevent a cycle"
@@ -226,7 +227,7 @@ impl GarbageCollector {
             };
             sync_stage(
                 NAME,
-                "delete",
+                Outcome::Delete,
                 format!(
                     "{key}: {why}; deleting it with propagationPolicy {}",
                     policy.as_str()
@@ -276,7 +277,7 @@ impl GarbageCollector {
         if blocking.is_empty() {
             sync_stage(
                 NAME,
-                "finalize",
+                Outcome::Finalize,
                 format!(
                     "{key}: no dependent blocks its deletion; removing the foregroundDeletion finalizer"
                 ),
@@ -287,7 +288,7 @@ impl GarbageCollector {
         let names: Vec<String> = blocking.iter().map(|d| item_key(d)).collect();
         sync_stage(
             NAME,
-            "waiting",
+            Outcome::Waiting,
             format!(
                 "{key}: deleting in the foreground; waiting for {} blocking dependent(s): {}",
                 names.len(),
@@ -321,7 +322,7 @@ impl GarbageCollector {
         if dependents.is_empty() {
             sync_stage(
                 NAME,
-                "finalize",
+                Outcome::Finalize,
                 format!("{key}: no dependents left to orphan; removing the orphan finalizer"),
                 cx,
             );
@@ -330,7 +331,7 @@ impl GarbageCollector {
         let names: Vec<String> = dependents.iter().map(|d| item_key(d)).collect();
         sync_stage(
             NAME,
-            "orphan",
+            Outcome::Orphan,
             format!(
                 "{key}: removing its owner reference from {}",
                 names.join(", ")
@@ -465,7 +466,7 @@ impl Controller for GarbageCollector {
             return Progress::Done;
         };
         let Some(object) = informer.get(rest).cloned() else {
-            sync_stage(NAME, "gone", format!("{key} is already gone"), cx);
+            sync_stage(NAME, Outcome::Gone, format!("{key} is already gone"), cx);
             return Progress::Done;
         };
         if deleting_with(&object, FOREGROUND_FINALIZER) {
@@ -545,7 +546,7 @@ impl Controller for GarbageCollector {
                 self.orphaning.remove(&key);
                 sync_stage(
                     NAME,
-                    "finalize",
+                    Outcome::Finalize,
                     format!("{key}: its dependents are orphaned; removing the orphan finalizer"),
                     cx,
                 );
@@ -581,7 +582,7 @@ impl Controller for GarbageCollector {
                 } else if live {
                     sync_stage(
                         NAME,
-                        "keep",
+                        Outcome::Keep,
                         format!("{key}: owner {} {} still exists", owner.kind, owner.name),
                         cx,
                     );

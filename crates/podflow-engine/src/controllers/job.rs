@@ -24,6 +24,7 @@ use super::{
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -91,7 +92,7 @@ impl JobController {
         }
         sync_stage(
             NAME,
-            "status",
+            Outcome::Status,
             format!(
                 "{key}: active {}, succeeded {}, failed {}, ready {}",
                 status.active.unwrap_or(0),
@@ -168,7 +169,7 @@ impl Controller for JobController {
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress {
         let Some(job) = informers.jobs.get(key).and_then(|o| o.get::<Job>()) else {
             self.expectations.forget(key);
-            sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
+            sync_stage(NAME, Outcome::Gone, format!("{key} has been deleted"), cx);
             return Progress::Done;
         };
         let relevant = |o: &Object| matches!(o, Object::Job(_)) && key_of(o) == key;
@@ -179,7 +180,7 @@ impl Controller for JobController {
             let (adds, dels) = self.expectations.pending(key);
             sync_stage(
                 NAME,
-                "waiting",
+                Outcome::Waiting,
                 format!(
                     "{key}: expecting {adds} creation(s) and {dels} deletion(s) to be observed first"
                 ),
@@ -194,7 +195,7 @@ impl Controller for JobController {
         if plan.create > 0 {
             sync_stage(
                 NAME,
-                "create",
+                Outcome::Create,
                 format!("{key}: {} active; creating {}", pods.len(), plan.create),
                 cx,
             );
@@ -216,7 +217,7 @@ impl Controller for JobController {
         if !plan.delete.is_empty() {
             sync_stage(
                 NAME,
-                "delete",
+                Outcome::Delete,
                 format!("{key}: deleting {}", plan.delete.join(", ")),
                 cx,
             );

@@ -38,7 +38,6 @@ pub mod workqueue;
 
 use std::sync::Arc;
 
-use self::client::ME;
 use self::deployment::DeploymentController;
 use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
@@ -53,6 +52,7 @@ use super::clock::SimTime;
 use super::component::{Cx, RequestId};
 use super::store::{WatchEvent, key_for};
 use super::trace::Stage;
+use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -177,9 +177,14 @@ pub fn enqueue(controller: &'static str, queue: &mut WorkQueue, key: &str, cx: &
     if queue.add(key) {
         let detail = format!("{key} queued ({} waiting)", queue.len());
         cx.stage(
-            Stage::new(ME, "queue", "added", detail)
-                .plugin(controller)
-                .queued(Some(key), queue.len()),
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Queue,
+                Outcome::Added,
+                detail,
+            )
+            .plugin(controller)
+            .queued(Some(key), queue.len()),
         );
     }
 }
@@ -215,7 +220,7 @@ pub fn wait_for_own_write(
     };
     sync_stage(
         controller,
-        "waiting",
+        Outcome::Waiting,
         format!(
             "{key}: the cache holds {kind} {object} at resourceVersion {cached}; waiting for its own write at {written}"
         ),
@@ -225,13 +230,10 @@ pub fn wait_for_own_write(
 }
 
 /// A `sync` stage of `controller`.
-pub fn sync_stage(
-    controller: &'static str,
-    outcome: &'static str,
-    detail: String,
-    cx: &mut Cx<'_>,
-) {
-    cx.stage(Stage::new(ME, "sync", outcome, detail).plugin(controller));
+pub fn sync_stage(controller: &'static str, outcome: Outcome, detail: String, cx: &mut Cx<'_>) {
+    cx.stage(
+        Stage::new(Actor::ControllerManager, StageName::Sync, outcome, detail).plugin(controller),
+    );
 }
 
 /// kube-controller-manager's state.
@@ -303,9 +305,14 @@ impl ControllerManager {
         let object = &event.object;
         let key = key_for(object.kind(), object.namespace(), object.name());
         cx.stage(
-            Stage::new(ME, "informer", event.event_type.lowercase(), detail)
-                .at_key(key, event.revision)
-                .queued(None, informer.len()),
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Informer,
+                event.event_type.outcome(),
+                detail,
+            )
+            .at_key(key, event.revision)
+            .queued(None, informer.len()),
         );
         let informers = self.informers.clone();
         for controller in self.controllers() {
@@ -355,9 +362,14 @@ impl ControllerManager {
                     let detail =
                         format!("{key} back from its retry delay ({} waiting)", queue.len());
                     cx.stage(
-                        Stage::new(ME, "queue", "added", detail)
-                            .plugin(name)
-                            .queued(Some(&key), queue.len()),
+                        Stage::new(
+                            Actor::ControllerManager,
+                            StageName::Queue,
+                            Outcome::Added,
+                            detail,
+                        )
+                        .plugin(name)
+                        .queued(Some(&key), queue.len()),
                     );
                 }
             }
@@ -374,9 +386,14 @@ impl ControllerManager {
                 let waiting = controller.queue().len();
                 let detail = format!("{key} handed to a worker ({waiting} waiting)");
                 cx.stage(
-                    Stage::new(ME, "queue", "processing", detail)
-                        .plugin(name)
-                        .queued(Some(&key), waiting),
+                    Stage::new(
+                        Actor::ControllerManager,
+                        StageName::Queue,
+                        Outcome::Processing,
+                        detail,
+                    )
+                    .plugin(name)
+                    .queued(Some(&key), waiting),
                 );
                 let progress = controller.sync(&key, &informers, cx);
                 if progress != Progress::Waiting {
@@ -420,9 +437,14 @@ fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &m
                 queue.requeues(key)
             );
             cx.stage(
-                Stage::new(ME, "queue", "requeued", detail)
-                    .plugin(name)
-                    .queued(Some(key), queue.len()),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Queue,
+                    Outcome::Requeued,
+                    detail,
+                )
+                .plugin(name)
+                .queued(Some(key), queue.len()),
             );
         }
         Progress::Done | Progress::Waiting => queue.forget(key),

@@ -19,12 +19,13 @@ use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::Informers;
-use super::client::{ME, request};
+use super::client::request;
 use super::informer::Delta;
 use super::node_lifecycle::{NOT_READY, UNREACHABLE, last_heartbeat, stale_node, taints_for_ready};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, RequestId, pod_event};
+use crate::trace::{Actor, Outcome, StageName};
 use crate::trace::{EventObject, EventRecord, Stage};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
@@ -146,9 +147,14 @@ impl NodeLifecycleController {
             super::node_lifecycle::GRACE_PERIOD_MS / 1000
         );
         cx.stage(
-            Stage::new(ME, "sync", "unknown", detail)
-                .plugin(PLUGIN)
-                .node(name),
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Sync,
+                Outcome::Unknown,
+                detail,
+            )
+            .plugin(PLUGIN)
+            .node(name),
         );
         let req = request(NAME, Verb::Update, kind_of("Node"), None, name)
             .subresource("status")
@@ -227,9 +233,14 @@ impl NodeLifecycleController {
             )
         };
         cx.stage(
-            Stage::new(ME, "sync", "taint", detail)
-                .plugin(PLUGIN)
-                .node(name.clone()),
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Sync,
+                Outcome::Taint,
+                detail,
+            )
+            .plugin(PLUGIN)
+            .node(name.clone()),
         );
         let taints = serde_json::to_value(&taints).unwrap_or_default();
         let req = request(NAME, Verb::Patch, kind_of("Node"), None, &name).body(Body::Patch(

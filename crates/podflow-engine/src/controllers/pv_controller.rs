@@ -32,6 +32,7 @@ use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::apiserver::validation::selector_matches;
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::quantity::{ParsedQuantity, parse_k8s};
 use podflow_model::storage::{
@@ -294,7 +295,7 @@ impl PvController {
         };
         sync_stage(
             NAME,
-            "bind",
+            Outcome::Bind,
             format!("{key}: {} {:?}", object.kind().kind, step),
             cx,
         );
@@ -323,7 +324,12 @@ impl PvController {
                 status.last_phase_transition_time = Some(
                     k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(cx.now.to_k8s()),
                 );
-                sync_stage(NAME, "status", format!("{key}: volume is Available"), cx);
+                sync_stage(
+                    NAME,
+                    Outcome::Status,
+                    format!("{key}: volume is Available"),
+                    cx,
+                );
                 self.send(key, Verb::Update, Object::from(updated), true, cx);
                 Progress::Waiting
             }
@@ -388,7 +394,7 @@ impl PvController {
             steps.extend([Step::ClaimVolumeName, Step::ClaimBound]);
             sync_stage(
                 NAME,
-                "bind",
+                Outcome::Bind,
                 format!(
                     "{}: binding to volume {}",
                     claim_key(claim),
@@ -468,7 +474,7 @@ impl PvController {
             a.insert(STORAGE_PROVISIONER_ANNOTATION.into(), provisioner.clone());
             sync_stage(
                 NAME,
-                "provision",
+                Outcome::Provision,
                 format!(
                     "{}: asking external provisioner {provisioner}",
                     claim_key(claim)

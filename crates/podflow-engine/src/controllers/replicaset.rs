@@ -29,6 +29,7 @@ use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::clock::SimTime;
 use crate::component::{Cx, RequestId};
+use crate::trace::Outcome;
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -141,7 +142,7 @@ impl ReplicaSetController {
                 let sizes: Vec<String> = batches.iter().map(ToString::to_string).collect();
                 sync_stage(
                     NAME,
-                    "create",
+                    Outcome::Create,
                     format!(
                         "{key}: {have} of {want} pods; creating {diff} (slow start: batches of {})",
                         sizes.join(", ")
@@ -168,7 +169,7 @@ impl ReplicaSetController {
                 self.expectations.expect_deletions(key, &keys, cx.now);
                 sync_stage(
                     NAME,
-                    "delete",
+                    Outcome::Delete,
                     format!(
                         "{key}: {have} of {want} pods; deleting {diff}: {}",
                         names.join(", ")
@@ -195,7 +196,12 @@ impl ReplicaSetController {
                 }
             }
             std::cmp::Ordering::Equal => {
-                sync_stage(NAME, "in-sync", format!("{key}: {have} of {want} pods"), cx);
+                sync_stage(
+                    NAME,
+                    Outcome::InSync,
+                    format!("{key}: {have} of {want} pods"),
+                    cx,
+                );
             }
         }
     }
@@ -219,7 +225,7 @@ impl ReplicaSetController {
         updated.status = Some(new.clone());
         sync_stage(
             NAME,
-            "status",
+            Outcome::Status,
             format!(
                 "{key}: replicas {}, fullyLabeled {}, ready {}, available {}, observedGeneration {generation}",
                 new.replicas,
@@ -503,7 +509,7 @@ impl Controller for ReplicaSetController {
             .and_then(|o| o.get::<ReplicaSet>())
         else {
             self.expectations.forget(key);
-            sync_stage(NAME, "gone", format!("{key} has been deleted"), cx);
+            sync_stage(NAME, Outcome::Gone, format!("{key} has been deleted"), cx);
             return Progress::Done;
         };
         let relevant = |o: &Object| matches!(o, Object::ReplicaSet(_)) && key_of(o) == key;
@@ -529,7 +535,7 @@ impl Controller for ReplicaSetController {
             let (adds, dels) = self.expectations.pending(key);
             sync_stage(
                 NAME,
-                "waiting",
+                Outcome::Waiting,
                 format!(
                     "{key}: expecting {adds} creation(s) and {dels} deletion(s) to be observed first"
                 ),

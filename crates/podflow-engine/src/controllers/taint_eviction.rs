@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::{Pod, Taint};
 
 use super::Informers;
-use super::client::{ME, request};
+use super::client::request;
 use super::informer::{Delta, key_of};
 use super::node_lifecycle::{Eviction, eviction, eviction_message};
 use crate::apiserver::handler::Response;
@@ -22,6 +22,7 @@ use crate::apiserver::request::{Body, Verb};
 use crate::clock::SimTime;
 use crate::component::{Cx, RequestId, pod_event};
 use crate::trace::Stage;
+use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::kinds::kind_of;
 
 /// The controller's name: its service account and its events' source.
@@ -156,9 +157,14 @@ impl TaintEvictionController {
             delay / 1000
         );
         cx.stage(
-            Stage::new(ME, "sync", "scheduled", detail)
-                .plugin(NAME)
-                .pod(key),
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Sync,
+                Outcome::Scheduled,
+                detail,
+            )
+            .plugin(NAME)
+            .pod(key),
         );
     }
 

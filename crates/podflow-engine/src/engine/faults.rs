@@ -7,6 +7,7 @@ use super::{Engine, Event, HOP_MS};
 use crate::apiserver::request::Request;
 use crate::component::{ComponentId, RequestId};
 use crate::store::WatchEvent;
+use crate::trace::{Actor, NodeName, Outcome, StageName};
 use crate::trace::{Record, Stage};
 
 /// What a faulted node's kubelet missed: its watch events and its requests,
@@ -43,9 +44,9 @@ impl Engine {
             ));
             records.push(Record::from(
                 Stage::new(
-                    me.clone(),
-                    "fault",
-                    "partitioned",
+                    Actor::Kubelet(NodeName::from(node)),
+                    StageName::Fault,
+                    Outcome::Partitioned,
                     format!(
                         "{node} is cut off from the control plane: its kubelet stops renewing its Lease and posting node status; its containers keep running"
                     ),
@@ -64,9 +65,9 @@ impl Engine {
         ));
         records.push(Record::from(
             Stage::new(
-                me.clone(),
-                "fault",
-                "recovered",
+                Actor::Kubelet(NodeName::from(node)),
+                StageName::Fault,
+                Outcome::Recovered,
                 format!(
                     "{node} reaches the control plane again: {} watch events and {} requests it missed are delivered",
                     held.watches.len(),

@@ -24,6 +24,7 @@ use super::shared_stages::SharedStages;
 use super::store::{Store, WatchEvent, WatchFilter};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
+use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::Object;
 
 mod bootstrap;
@@ -416,9 +417,9 @@ impl Engine {
         }
         self.store.compact(target);
         let mut stage = Stage::new(
-            "etcd",
-            "compact",
-            "ok",
+            Actor::Etcd,
+            StageName::Compact,
+            Outcome::Ok,
             format!("history up to revision {target} forgotten"),
         );
         stage.extra_mut().revision = Some(target);

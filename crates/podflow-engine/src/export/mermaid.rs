@@ -130,7 +130,7 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
                 let text = escape(&format!("{code} {message}"));
                 writeln!(out, "    apiserver-->>{}: {text}", id(to))?;
             }
-            Record::Stage(stage) if declared.iter().any(|d| *d == stage.component) => {
+            Record::Stage(stage) if declared.contains(&stage.component.to_string()) => {
                 let what = match (&stage.plugin, &stage.extra().node) {
                     (Some(p), Some(n)) => format!("{} {p} on {n}: {}", stage.stage, stage.outcome),
                     (Some(p), None) => format!("{} {p}: {}", stage.stage, stage.outcome),
@@ -139,7 +139,7 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
                 writeln!(
                     out,
                     "    Note over {}: {}",
-                    id(&stage.component),
+                    id(&stage.component.to_string()),
                     escape(&what)
                 )?;
             }

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use unicode_width::UnicodeWidthStr;
 
 use crate::clock::SimTime;
-use crate::trace::{EventRecord, Record, Stage, TraceRecord};
+use crate::trace::{Actor, EventRecord, Record, Stage, TraceRecord};
 
 /// The line for one record: its columns joined, as the TUI searches and
 /// captions it; an event names its source after the object.
@@ -49,7 +49,7 @@ fn stage_text(stage: &Stage) -> String {
         head.push_str(name);
     }
     if let Some(pod) = &stage.extra().pod
-        && stage.component.starts_with("kube-scheduler")
+        && stage.component == Actor::Scheduler
     {
         let _ = write!(head, " [{pod}]");
     }
@@ -73,10 +73,11 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
         } => (from.clone(), format!("→ {to}: {label}")),
         Record::Stage(stage) => {
             let full = stage_text(stage);
+            let component = stage.component.to_string();
             let what = full
-                .strip_prefix(&*stage.component)
+                .strip_prefix(component.as_str())
                 .map_or_else(|| full.clone(), |rest| rest.trim_start().to_owned());
-            (stage.component.to_string(), what)
+            (component, what)
         }
         Record::Response {
             to, code, message, ..

@@ -24,6 +24,7 @@ use crate::scheduler::framework::NodeInfo;
 use crate::scheduler::plugins::node_resources_fit::{FitArgs, fits_request};
 use crate::scheduler::plugins::{node_affinity, node_ports, taint_toleration};
 use crate::scheduler::resources::pod_requests;
+use crate::trace::{Outcome, StageName};
 use podflow_model::Shared;
 
 /// `tainttoleration.ErrReasonNotMatch`, the reason `generalFilter` gives an
@@ -169,8 +170,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "status",
-            "failed",
+            StageName::Status,
+            Outcome::Failed,
             format!("rejected: {}", rejection.message),
         );
         let mut status = json!({

@@ -13,6 +13,7 @@ use super::mount::{SYNC_BACK_OFF_MS, error_s};
 use super::status::ContainerState;
 use super::{Kubelet, Step, klog, payload, until};
 use crate::component::Cx;
+use crate::trace::{Outcome, StageName};
 
 /// Go's `%q` of a string (the `SyncResult` message in the pod worker's error).
 fn go_quote(text: &str) -> String {
@@ -88,8 +89,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "container",
-            "config-error",
+            StageName::Container,
+            Outcome::ConfigError,
             format!(
                 "{cname} {}: {message}",
                 lifecycle::CREATE_CONTAINER_CONFIG_ERROR

@@ -15,6 +15,7 @@ use super::worker::Kill;
 use super::{Kubelet, Step, until};
 use crate::clock::SimTime;
 use crate::component::Cx;
+use crate::trace::{Outcome, StageName};
 
 /// A process wake-up further away than this does not keep the cluster busy:
 /// a container that sleeps for an hour must not hold `wait idle`.
@@ -60,8 +61,8 @@ impl Kubelet {
                     self.stage(
                         cx,
                         key,
-                        "container",
-                        "backoff",
+                        StageName::Container,
+                        Outcome::Backoff,
                         format!(
                             "{cname} CrashLoopBackOff: restart in {}",
                             super::klog::go_duration(backoff_ms)
@@ -151,8 +152,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "container",
-            "started",
+            StageName::Container,
+            Outcome::Started,
             format!("{cname} ({})", &id[..13]),
         );
         let Some(w) = self.workers.get_mut(key) else {
@@ -236,7 +237,7 @@ impl Kubelet {
         }
         let any = !exited.is_empty();
         for detail in exited {
-            self.stage(cx, key, "container", "exited", detail);
+            self.stage(cx, key, StageName::Container, Outcome::Exited, detail);
         }
         if any {
             self.schedule_pleg(key, cx);
@@ -341,8 +342,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "container",
-            "killing",
+            StageName::Container,
+            Outcome::Killing,
             format!("{cname}: SIGTERM, SIGKILL after {}s", grace / 1000),
         );
         let exited = term_in == 0 && self.signal(key, i, Signal::Term, cx);
@@ -413,7 +414,7 @@ impl Kubelet {
             let id = id.trim_start_matches("containerd://").to_owned();
             let detail = format!("{} exited with code {code} ({reason})", ctr.spec.name);
             w.pleg.push((id, "ContainerDied"));
-            self.stage(cx, key, "container", "exited", detail);
+            self.stage(cx, key, StageName::Container, Outcome::Exited, detail);
             self.schedule_pleg(key, cx);
         }
         true

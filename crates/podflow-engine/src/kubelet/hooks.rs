@@ -28,6 +28,7 @@ use super::process::{Process, World};
 use crate::apiserver::validation::go_quote;
 use crate::clock::SimTime;
 use crate::component::Cx;
+use crate::trace::{self, StageName};
 
 /// The `Warning` event of a failed `postStart` hook, and its message.
 pub const FAILED_POST_START_HOOK: &str = "FailedPostStartHook";
@@ -205,17 +206,20 @@ impl Kubelet {
             Hook::PreStop => "preStop",
         };
         let (outcome, detail) = match &result {
-            HookRun::Done => ("hook", format!("{cname}: {name} hook succeeded")),
+            HookRun::Done => (
+                trace::Outcome::Hook,
+                format!("{cname}: {name} hook succeeded"),
+            ),
             HookRun::Sleep(ms) => (
-                "hook",
+                trace::Outcome::Hook,
                 format!(
                     "{cname}: {name} hook sleeps {}",
                     super::klog::go_duration(*ms)
                 ),
             ),
-            HookRun::Failed(message) => ("hook-failed", format!("{cname}: {message}")),
+            HookRun::Failed(message) => (trace::Outcome::HookFailed, format!("{cname}: {message}")),
         };
-        self.stage(cx, key, "container", outcome, detail);
+        self.stage(cx, key, StageName::Container, outcome, detail);
         if let HookRun::Failed(_) = &result {
             let (reason, text) = match hook {
                 Hook::PostStart => (FAILED_POST_START_HOOK, POST_START_HOOK_FAILED),

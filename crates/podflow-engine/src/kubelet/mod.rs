@@ -56,7 +56,7 @@ use super::clock::SimTime;
 use super::component::{Cx, RequestId, pod_event};
 use super::cow_map::CowMap;
 use super::store::{EventType, WatchEvent};
-use super::trace::{Name, Stage};
+use super::trace::{Actor, NodeName, Outcome, Stage, StageName};
 use podflow_model::kinds::kind_of;
 use podflow_model::{Object, Shared};
 use podflow_scenario::ImageCatalog;
@@ -167,6 +167,11 @@ impl Kubelet {
         format!("kubelet/{}", self.node)
     }
 
+    /// Who it is in the trace's stages.
+    fn actor(&self) -> Actor {
+        Actor::Kubelet(NodeName::from(self.node.as_str()))
+    }
+
     fn containerd(&self) -> String {
         format!("containerd/{}", self.node)
     }
@@ -249,12 +254,12 @@ impl Kubelet {
         &self,
         cx: &mut Cx<'_>,
         key: &str,
-        stage: &'static str,
-        outcome: impl Into<Name>,
+        stage: StageName,
+        outcome: Outcome,
         detail: String,
     ) {
         cx.stage(
-            Stage::new(self.me(), stage, outcome, detail)
+            Stage::new(self.actor(), stage, outcome, detail)
                 .node(self.node.clone())
                 .pod(key),
         );

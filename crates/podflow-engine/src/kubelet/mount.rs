@@ -21,6 +21,7 @@ use super::sandbox::volume_plugin;
 use super::{Kubelet, Step, klog, payload, until};
 use crate::clock::SimTime;
 use crate::component::Cx;
+use crate::trace::{Outcome, StageName};
 
 /// `initialDurationBeforeRetry` of a failed volume operation.
 const INITIAL_RETRY_MS: u64 = 500;
@@ -111,8 +112,8 @@ impl Kubelet {
                 self.stage(
                     cx,
                     key,
-                    "volume",
-                    "mounted",
+                    StageName::Volume,
+                    Outcome::Mounted,
                     format!("{} ({plugin})", volume.name),
                 );
                 continue;
@@ -180,8 +181,8 @@ impl Kubelet {
                 self.stage(
                     cx,
                     key,
-                    "volume",
-                    "mounted",
+                    StageName::Volume,
+                    Outcome::Mounted,
                     format!("{} ({plugin})", volume.name),
                 );
                 true
@@ -215,8 +216,8 @@ impl Kubelet {
                 self.stage(
                     cx,
                     key,
-                    "volume",
-                    "failed",
+                    StageName::Volume,
+                    Outcome::Failed,
                     format!("{} ({plugin}): {error}", volume.name),
                 );
                 false

@@ -14,6 +14,7 @@ use super::worker::Ctr;
 use super::{Kubelet, Step, until};
 use crate::clock::SimTime;
 use crate::component::Cx;
+use crate::trace::{self, StageName};
 
 /// Runs probe `slot` of `ctr` at `now`: the resolved target and the verdict,
 /// or the error that kept the probe from running.
@@ -170,7 +171,13 @@ impl Kubelet {
         };
         if let Some(message) = failure {
             Self::event(cx, key, true, "Unhealthy", message.clone(), Some(field));
-            self.stage(cx, key, "probe", "failure", format!("{cname}: {message}"));
+            self.stage(
+                cx,
+                key,
+                StageName::Probe,
+                trace::Outcome::Failure,
+                format!("{cname}: {message}"),
+            );
         }
         let kind = probe_type.as_str().to_ascii_lowercase();
         match transition {
@@ -180,8 +187,8 @@ impl Kubelet {
                 self.stage(
                     cx,
                     key,
-                    "probe",
-                    "success",
+                    StageName::Probe,
+                    trace::Outcome::Success,
                     format!("{cname}: {kind} probe succeeded"),
                 );
                 self.sync(key, cx);
@@ -190,8 +197,8 @@ impl Kubelet {
                 self.stage(
                     cx,
                     key,
-                    "probe",
-                    "unready",
+                    StageName::Probe,
+                    trace::Outcome::Unready,
                     format!("{cname}: {kind} probe failed"),
                 );
                 self.sync(key, cx);

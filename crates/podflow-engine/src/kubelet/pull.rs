@@ -8,6 +8,7 @@ use super::pull_policy::{self, Decision, ImageEvent};
 use super::status::ContainerState;
 use super::{Kubelet, Step, klog, until};
 use crate::component::Cx;
+use crate::trace::{Outcome, StageName};
 
 /// How long the registry takes to answer that an image does not exist.
 const NOT_FOUND_MS: u64 = 800;
@@ -52,8 +53,8 @@ impl Kubelet {
                 self.stage(
                     cx,
                     key,
-                    "pull",
-                    "present",
+                    StageName::Pull,
+                    Outcome::Present,
                     format!("{spec_image} already present"),
                 );
                 true
@@ -74,8 +75,8 @@ impl Kubelet {
                     self.stage(
                         cx,
                         key,
-                        "pull",
-                        "never",
+                        StageName::Pull,
+                        Outcome::Never,
                         format!("{spec_image} absent, imagePullPolicy Never"),
                     );
                     self.timer(cx, RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
@@ -104,8 +105,8 @@ impl Kubelet {
                         self.stage(
                             cx,
                             key,
-                            "pull",
-                            "backoff",
+                            StageName::Pull,
+                            Outcome::Backoff,
                             format!(
                                 "{spec_image} ImagePullBackOff: next pull in {}",
                                 klog::go_duration(until(cx.now, ready_at))
@@ -172,8 +173,8 @@ impl Kubelet {
             self.stage(
                 cx,
                 key,
-                "pull",
-                "failed",
+                StageName::Pull,
+                Outcome::Failed,
                 format!("{spec_image} ErrImagePull: not found"),
             );
             self.timer(cx, RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
@@ -202,8 +203,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "pull",
-            "pulled",
+            StageName::Pull,
+            Outcome::Pulled,
             format!("{spec_image} ({size} bytes) in {}", klog::go_duration(took)),
         );
         if let Some(w) = self.workers.get_mut(key) {

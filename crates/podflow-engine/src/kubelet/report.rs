@@ -10,6 +10,7 @@ use super::{Kubelet, Step, klog};
 use crate::apiserver::request::{Body, Verb};
 use crate::clock::SimTime;
 use crate::component::{Cx, RequestId};
+use crate::trace::{Outcome, StageName};
 
 impl Kubelet {
     /// Sets the PLEG's next relist (the next whole second) when events wait for it.
@@ -136,7 +137,7 @@ impl Kubelet {
                 "Running" => "phase Running".to_owned(),
                 other => format!("phase {other}: every container has terminated"),
             };
-            self.stage(cx, key, "status", phase.to_ascii_lowercase(), detail);
+            self.stage(cx, key, StageName::Status, phase_outcome(phase), detail);
         }
         let request = self
             .pod_request(Verb::Patch, &pod)
@@ -238,5 +239,16 @@ fn stamp_conditions(
         .and_then(|c| serde_json::to_value(c).ok());
     if let Some(condition) = scheduled {
         list.push(condition);
+    }
+}
+
+/// The `status` stage's outcome for a Pod phase the kubelet reports.
+fn phase_outcome(phase: &str) -> Outcome {
+    match phase {
+        "Running" => Outcome::Running,
+        "Succeeded" => Outcome::Succeeded,
+        "Failed" => Outcome::Failed,
+        "Pending" => Outcome::Pending,
+        _ => Outcome::Unknown,
     }
 }

@@ -8,6 +8,7 @@ use super::worker::PodWorker;
 use super::{Kubelet, Step, klog};
 use crate::component::Cx;
 use crate::trace::Stage;
+use crate::trace::{Actor, NodeName, Outcome, StageName};
 use podflow_model::Shared;
 
 impl Kubelet {
@@ -43,9 +44,9 @@ impl Kubelet {
         cx.message(&containerd, &cni, "ADD eth0");
         cx.stage(
             Stage::new(
-                cni.clone(),
-                "network",
-                "ok",
+                Actor::Cni(NodeName::from(self.node.as_str())),
+                StageName::Network,
+                Outcome::Ok,
                 format!("eth0 {ip} from {}", self.pod_cidr),
             )
             .node(self.node.clone())
@@ -56,8 +57,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "sandbox",
-            "ready",
+            StageName::Sandbox,
+            Outcome::Ready,
             format!("pause container {} with IP {ip}", &sandbox_id[..13]),
         );
         if let Some(worker) = self.workers.get_mut(key) {

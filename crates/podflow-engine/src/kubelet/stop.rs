@@ -11,6 +11,7 @@ use super::worker::Kill;
 use super::{Kubelet, Step};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::Cx;
+use crate::trace::{Outcome, StageName};
 use podflow_model::Shared;
 
 impl Kubelet {
@@ -171,8 +172,8 @@ impl Kubelet {
         self.stage(
             cx,
             key,
-            "status",
-            "terminated",
+            StageName::Status,
+            Outcome::Terminated,
             "containers stopped; confirming deletion".into(),
         );
     }

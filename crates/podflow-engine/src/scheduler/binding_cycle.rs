@@ -15,6 +15,7 @@ use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Request, Verb};
 use crate::component::{Cx, RequestId, pod_event};
 use crate::trace::Stage;
+use crate::trace::{Actor, Outcome, StageName};
 
 impl Scheduler {
     /// Assumes the pod on `node`, then Reserve, Permit and `PreBind`, and
@@ -40,9 +41,9 @@ impl Scheduler {
                     .unwrap_or_default();
                 cx.stage(
                     Stage::new(
-                        ME,
-                        "prebind",
-                        "waiting",
+                        Actor::Scheduler,
+                        StageName::PreBind,
+                        Outcome::Waiting,
                         format!(
                             "{key}: waiting for {} to be bound",
                             writes.claims.join(", ")
@@ -86,9 +87,14 @@ impl Scheduler {
                 node: node.to_owned(),
             });
         cx.stage(
-            Stage::new(ME, "bind", "request", format!("binding {key} to {node}"))
-                .node(node)
-                .pod(key),
+            Stage::new(
+                Actor::Scheduler,
+                StageName::Bind,
+                Outcome::Request,
+                format!("binding {key} to {node}"),
+            )
+            .node(node)
+            .pod(key),
         );
         let id = cx.send(request);
         self.binding.insert(id, (key.to_owned(), node.to_owned()));
@@ -167,9 +173,13 @@ fn run_binding_plugins(
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
 ) -> Result<(), String> {
-    let record = |cx: &mut Cx<'_>, stage: &'static str, plugin: &'static str, status: &Status| {
-        let outcome = if status.is_success() { "pass" } else { "fail" };
-        let mut record = Stage::new(ME, stage, outcome, status.reasons.join(", "))
+    let record = |cx: &mut Cx<'_>, stage: StageName, plugin: &'static str, status: &Status| {
+        let outcome = if status.is_success() {
+            Outcome::Pass
+        } else {
+            Outcome::Fail
+        };
+        let mut record = Stage::new(Actor::Scheduler, stage, outcome, status.reasons.join(", "))
             .plugin(plugin)
             .node(node)
             .pod(key);
@@ -181,7 +191,7 @@ fn run_binding_plugins(
         if status.code == Code::Skip {
             continue;
         }
-        record(cx, "reserve", plugin.name(), &status);
+        record(cx, StageName::Reserve, plugin.name(), &status);
         if !status.is_success() {
             for earlier in profile.reservers[..=done].iter().rev() {
                 earlier.unreserve(cycle, pod, node);
@@ -200,7 +210,7 @@ fn run_binding_plugins(
     };
     for plugin in &profile.permits {
         let status = plugin.permit(cycle, pod, node);
-        record(cx, "permit", plugin.name(), &status);
+        record(cx, StageName::Permit, plugin.name(), &status);
         if !status.is_success() {
             unreserve_all(cycle);
             return Err(format!(
@@ -217,7 +227,7 @@ fn run_binding_plugins(
             pre_flight if !pre_flight.is_success() => pre_flight,
             _ => plugin.pre_bind(cycle, pod, node),
         };
-        record(cx, "prebind", plugin.name(), &status);
+        record(cx, StageName::PreBind, plugin.name(), &status);
         if !status.is_success() {
             unreserve_all(cycle);
             return Err(format!(

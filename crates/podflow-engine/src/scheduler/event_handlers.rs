@@ -11,11 +11,12 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::events::{ClusterEvent, NodeChanges, PodChanges};
 use super::queue::Place;
-use super::{ME, Scheduler, node_name_of, pod_key, priority_of, unscheduled};
+use super::{Scheduler, node_name_of, pod_key, priority_of, unscheduled};
 use crate::clock::SimTime;
 use crate::component::Cx;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::Stage;
+use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::{Object, Shared};
 
 /// The timer of the next scheduling cycle.
@@ -173,12 +174,12 @@ impl Scheduler {
         for (key, place) in moved {
             let (outcome, detail) = match place {
                 Place::Backoff { until } => (
-                    "backoff",
+                    Outcome::Backoff,
                     format!("{label}: {key} waits in backoffQ until {until}"),
                 ),
-                _ => ("active", format!("{label}: {key} moved to activeQ")),
+                _ => (Outcome::Active, format!("{label}: {key} moved to activeQ")),
             };
-            cx.stage(Stage::new(ME, "queue", outcome, detail).pod(key));
+            cx.stage(Stage::new(Actor::Scheduler, StageName::Queue, outcome, detail).pod(key));
         }
         self.arm_flush(cx);
     }
@@ -221,9 +222,9 @@ impl Scheduler {
             for key in self.queue.flush(cx.now) {
                 cx.stage(
                     Stage::new(
-                        ME,
-                        "queue",
-                        "active",
+                        Actor::Scheduler,
+                        StageName::Queue,
+                        Outcome::Active,
                         format!("{key} moved to activeQ (back-off over)"),
                     )
                     .pod(key),

@@ -25,10 +25,10 @@ use super::plugins::default_preemption::{
 };
 use super::profile::ProfilePlugins;
 use super::schedule_one::Failures;
-use super::{ME, Scheduler, pod_key, pod_request};
+use super::{Scheduler, pod_key, pod_request};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
-use crate::trace::Stage;
+use crate::trace::{self, Stage};
 use podflow_model::Shared;
 
 impl Scheduler {
@@ -91,9 +91,9 @@ impl Scheduler {
         };
         let mut stage = match &outcome {
             Outcome::Nominated(c) => Stage::new(
-                ME,
-                "postfilter",
-                "nominated",
+                trace::Actor::Scheduler,
+                trace::StageName::PostFilter,
+                trace::Outcome::Nominated,
                 format!(
                     "{key} nominated to {}: preempting {}",
                     c.node,
@@ -106,9 +106,12 @@ impl Scheduler {
                 ),
             )
             .node(c.node.clone()),
-            Outcome::Unschedulable { message, .. } | Outcome::Error(message) => {
-                Stage::new(ME, "postfilter", "unschedulable", message.clone())
-            }
+            Outcome::Unschedulable { message, .. } | Outcome::Error(message) => Stage::new(
+                trace::Actor::Scheduler,
+                trace::StageName::PostFilter,
+                trace::Outcome::Unschedulable,
+                message.clone(),
+            ),
         };
         stage = stage.plugin(name).pod(key);
         cx.stage(stage);

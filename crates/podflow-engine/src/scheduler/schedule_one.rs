@@ -12,10 +12,11 @@ use k8s_openapi::api::core::v1::Pod;
 use super::framework::{Code, CycleState, NodeInfo, Status};
 use super::profile::ProfilePlugins;
 use super::queue::Place;
-use super::{ME, Scheduler, config, plugins, pod_request, priority_of};
+use super::{Scheduler, config, plugins, pod_request, priority_of};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
 use crate::trace::Stage;
+use crate::trace::{Actor, Outcome, StageName};
 
 /// The cycle-state key of the message of the `PreFilter` plugin that
 /// rejected the pod (`Diagnosis.PreFilterMsg`).
@@ -57,17 +58,17 @@ impl Scheduler {
             cx.now,
         ) {
             Place::Backoff { until } => (
-                "backoff",
+                Outcome::Backoff,
                 format!("{key} waits in backoffQ until {until} (attempt {attempts})"),
             ),
             _ => (
-                "unschedulable",
+                Outcome::Unschedulable,
                 format!(
                     "{key} waits among unschedulable pods for a cluster event (attempt {attempts})"
                 ),
             ),
         };
-        cx.stage(Stage::new(ME, "queue", outcome, detail).pod(key));
+        cx.stage(Stage::new(Actor::Scheduler, StageName::Queue, outcome, detail).pod(key));
         self.arm_flush(cx);
     }
 
@@ -119,9 +120,14 @@ impl Scheduler {
             )
         };
         let chosen = chosen.to_owned();
-        let mut stage = Stage::new(ME, "select", "selected", detail)
-            .node(chosen.clone())
-            .pod(key);
+        let mut stage = Stage::new(
+            Actor::Scheduler,
+            StageName::Select,
+            Outcome::Selected,
+            detail,
+        )
+        .node(chosen.clone())
+        .pod(key);
         stage.extra_mut().score = total;
         cx.stage(stage);
         self.bind(key, pod, &chosen, &profile, &mut cycle, cx);
@@ -143,7 +149,15 @@ impl Scheduler {
         };
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let source = self.source_for(key);
-        cx.stage(Stage::new(ME, "select", "unschedulable", message.clone()).pod(key));
+        cx.stage(
+            Stage::new(
+                Actor::Scheduler,
+                StageName::Select,
+                Outcome::Unschedulable,
+                message.clone(),
+            )
+            .pod(key),
+        );
         cx.event(pod_event(
             true,
             "FailedScheduling",
@@ -214,9 +228,14 @@ fn run_filters<'a>(
             Code::Success => active.push(plugin),
             Code::Skip => {}
             code => {
-                let mut stage = Stage::new(ME, "prefilter", "fail", status.reasons.join(", "))
-                    .plugin(plugin.name())
-                    .pod(key);
+                let mut stage = Stage::new(
+                    Actor::Scheduler,
+                    StageName::PreFilter,
+                    Outcome::Fail,
+                    status.reasons.join(", "),
+                )
+                .plugin(plugin.name())
+                .pod(key);
                 stage.extra_mut().code = Some(code.as_str().into());
                 cx.stage(stage);
                 for info in infos {
@@ -290,9 +309,9 @@ fn record_filter(cx: &mut Cx<'_>, plugin: &'static str, node: &str, pod: &str, s
     let passed = status.is_success();
     let reasons = status.reasons.join(", ");
     let mut stage = Stage::new(
-        ME,
-        "filter",
-        if passed { "pass" } else { "fail" },
+        Actor::Scheduler,
+        StageName::Filter,
+        if passed { Outcome::Pass } else { Outcome::Fail },
         &*reasons,
     )
     .plugin(plugin)
@@ -343,10 +362,15 @@ fn run_scores<'a>(
         for (at, (normalized, total)) in normalized.iter().zip(&mut totals).enumerate() {
             let score = normalized.score;
             if verbose {
-                let mut stage = Stage::new(ME, "score", "scored", format!("{score} × {weight}"))
-                    .plugin(plugin.name())
-                    .node(normalized.name)
-                    .pod(key);
+                let mut stage = Stage::new(
+                    Actor::Scheduler,
+                    StageName::Score,
+                    Outcome::Scored,
+                    format!("{score} × {weight}"),
+                )
+                .plugin(plugin.name())
+                .node(normalized.name)
+                .pod(key);
                 stage.extra_mut().raw = raw.get(at).copied();
                 stage.extra_mut().score = Some(score);
                 stage.extra_mut().weight = Some(weight);

@@ -25,12 +25,12 @@ impl EventType {
         }
     }
 
-    /// In lower case, as an informer's stage names what it saw.
-    pub fn lowercase(self) -> &'static str {
+    /// The outcome of the informer stage that saw it (`added`, ...).
+    pub fn outcome(self) -> crate::trace::Outcome {
         match self {
-            EventType::Added => "added",
-            EventType::Modified => "modified",
-            EventType::Deleted => "deleted",
+            EventType::Added => crate::trace::Outcome::Added,
+            EventType::Modified => crate::trace::Outcome::Modified,
+            EventType::Deleted => crate::trace::Outcome::Deleted,
         }
     }
 }

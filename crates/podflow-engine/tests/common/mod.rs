@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use podflow_engine::trace::Outcome;
+use podflow_engine::trace::{Actor, StageName};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use podflow_engine::engine::{Engine, Until};
@@ -74,12 +76,12 @@ pub fn writes(records: &[TraceRecord]) -> Vec<(u64, String, Option<serde_json::V
     records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+            Record::Stage(s) if s.component == Actor::Etcd && s.stage == StageName::Persist => {
                 let key = s.extra().key.clone()?;
                 let revision = s.extra().revision?;
-                match &*s.outcome {
-                    "ok" => Some((revision, key, s.extra().object.clone())),
-                    "delete" => Some((revision, key, None)),
+                match s.outcome {
+                    Outcome::Ok => Some((revision, key, s.extra().object.clone())),
+                    Outcome::Delete => Some((revision, key, None)),
                     _ => None,
                 }
             }

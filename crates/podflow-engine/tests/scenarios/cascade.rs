@@ -9,6 +9,7 @@
 //! when deleteOptions.PropagationPolicy is Orphan").
 
 use crate::common::{apply, kubectl_output, of_kind, run};
+use podflow_engine::trace::{Actor, Outcome, StageName};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// The etcd keys deleted, in order.
@@ -16,7 +17,7 @@ fn deleted_keys(records: &[TraceRecord]) -> Vec<String> {
     records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.outcome == "delete" => {
+            Record::Stage(s) if s.component == Actor::Etcd && s.outcome == Outcome::Delete => {
                 s.extra().key.clone()
             }
             _ => None,
@@ -57,7 +58,7 @@ fn foreground_deletes_pods_then_the_replica_set_then_the_deployment() {
     // The Deployment waited with the foregroundDeletion finalizer.
     let marked = records.iter().any(|r| match &r.body {
         Record::Stage(s)
-            if s.stage == "persist"
+            if s.stage == StageName::Persist
                 && s.extra().key.as_deref() == Some("/registry/deployments/default/web") =>
         {
             s.extra().object.as_ref().is_some_and(|o| {
@@ -176,7 +177,7 @@ fn an_owner_cycle_deleted_in_the_foreground_ends_with_both_gone() {
         "{deleted:?}"
     );
     let unblocked = records.iter().any(
-        |r| matches!(&r.body, Record::Stage(s) if s.stage == "sync" && s.outcome == "unblock"),
+        |r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Sync && s.outcome == Outcome::Unblock),
     );
     assert!(unblocked, "the cycle is broken by an unblocking patch");
 }

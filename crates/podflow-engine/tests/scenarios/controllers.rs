@@ -4,6 +4,7 @@
 
 use crate::common;
 use crate::common::{apply, of_kind, run};
+use podflow_engine::trace::{Actor, Outcome, StageName};
 use podflow_engine::trace::{Record, TraceRecord};
 use serde_json::Value;
 
@@ -13,9 +14,9 @@ fn persisted(records: &[TraceRecord], prefix: &str) -> Vec<Value> {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Stage(s)
-                if s.component == "etcd"
-                    && s.stage == "persist"
-                    && s.outcome == "ok"
+                if s.component == Actor::Etcd
+                    && s.stage == StageName::Persist
+                    && s.outcome == Outcome::Ok
                     && s.extra()
                         .key
                         .as_deref()

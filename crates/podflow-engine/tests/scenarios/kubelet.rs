@@ -6,7 +6,7 @@
 
 use crate::common;
 use crate::common::{apply, final_object, run};
-use podflow_engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Actor, Record, StageName, TraceRecord};
 
 /// The kubelet's events about `pod`: (`t_ms`, reason, message).
 fn kubelet_events(records: &[TraceRecord], pod: &str) -> Vec<(u64, String, String)> {
@@ -40,20 +40,20 @@ fn status(records: &[TraceRecord], pod: &str) -> serde_json::Value {
 fn stages_name_their_pod(records: &[TraceRecord]) {
     for r in records {
         if let Record::Stage(s) = &r.body
-            && s.component.starts_with("kubelet/")
+            && matches!(s.component, Actor::Kubelet(_))
         {
             assert!(s.extra().pod.is_some(), "{s:?}");
             assert!(
                 [
-                    "sandbox",
-                    "network",
-                    "volume",
-                    "pull",
-                    "container",
-                    "probe",
-                    "status"
+                    StageName::Sandbox,
+                    StageName::Network,
+                    StageName::Volume,
+                    StageName::Pull,
+                    StageName::Container,
+                    StageName::Probe,
+                    StageName::Status
                 ]
-                .contains(&&*s.stage),
+                .contains(&s.stage),
                 "{s:?}"
             );
         }

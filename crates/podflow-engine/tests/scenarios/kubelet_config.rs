@@ -17,6 +17,7 @@ use podflow_engine::kubelet::dns::{Dns, Services};
 use podflow_engine::kubelet::env::{self, EnvInput};
 use podflow_engine::kubelet::payload;
 use podflow_engine::kubelet::process::{Launch, Process};
+use podflow_engine::trace::{Outcome, StageName};
 use podflow_engine::trace::{Record, TraceRecord};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
@@ -149,8 +150,8 @@ fn config_map_volumes_hold_one_file_per_key() {
         "SPECIAL_LEVEL\nSPECIAL_TYPE"
     );
     let mounted = records.iter().any(|r| {
-        matches!(&r.body, Record::Stage(s) if s.stage == "volume"
-            && s.outcome == "mounted"
+        matches!(&r.body, Record::Stage(s) if s.stage == StageName::Volume
+            && s.outcome == Outcome::Mounted
             && s.detail == "config-volume (kubernetes.io/configmap)")
     });
     assert!(mounted);
@@ -352,7 +353,7 @@ fn a_missing_config_map_volume_keeps_the_pod_creating() {
     // No sandbox before the volumes are mounted.
     let sandbox = records
         .iter()
-        .find(|r| matches!(&r.body, Record::Stage(s) if s.stage == "sandbox"))
+        .find(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Sandbox))
         .expect("the sandbox starts once mounted");
     assert!(sandbox.t_ms > 150_000, "{}", sandbox.t_ms);
     let status = status(&records, "dapi-test-pod");

@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::common::{apply, final_object, kubelet_events, run};
+use podflow_engine::trace::Outcome;
 use podflow_engine::trace::{Record, TraceRecord};
 
 fn reasons(events: &[(u64, String, String, String)]) -> Vec<&str> {
@@ -93,7 +94,7 @@ fn a_failing_post_start_hook_kills_and_restarts_the_container() {
     let stage = records
         .iter()
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.outcome == "hook-failed" => Some(s.detail.clone()),
+            Record::Stage(s) if s.outcome == Outcome::HookFailed => Some(s.detail.clone()),
             _ => None,
         })
         .expect("the hook's failure is a stage");

@@ -4,6 +4,7 @@
 
 use crate::common;
 use crate::common::{final_object, run, text};
+use podflow_engine::trace::StageName;
 use podflow_engine::trace::{Record, TraceRecord};
 
 fn nginx() -> Vec<TraceRecord> {
@@ -118,7 +119,7 @@ fn every_apiserver_stage_names_the_request_path() {
     let persist = records[post..]
         .iter()
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.stage == "persist" => Some(s.clone()),
+            Record::Stage(s) if s.stage == StageName::Persist => Some(s.clone()),
             _ => None,
         })
         .expect("the etcd write");

@@ -5,7 +5,7 @@
 //! other nodes; a recovered node is `Ready` again, its taints gone.
 
 use crate::common::{apply, final_object, final_objects, run};
-use podflow_engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Outcome, Record, StageName, TraceRecord};
 
 /// When each message from `from` whose label starts with `label` was sent, in ms.
 fn sent(records: &[TraceRecord], from: &str, label: &str) -> Vec<u64> {
@@ -37,10 +37,15 @@ fn events(records: &[TraceRecord], reason: &str) -> Vec<(u64, String, String, St
 }
 
 /// When the stage `component`/`stage` with `outcome` was first recorded.
-fn stage_at(records: &[TraceRecord], component: &str, stage: &str, outcome: &str) -> Option<u64> {
+fn stage_at(
+    records: &[TraceRecord],
+    component: &str,
+    stage: StageName,
+    outcome: Outcome,
+) -> Option<u64> {
     records.iter().find_map(|r| match &r.body {
         Record::Stage(s)
-            if s.component == component && s.stage == stage && s.outcome == outcome =>
+            if s.component.to_string() == component && s.stage == stage && s.outcome == outcome =>
         {
             Some(r.t_ms)
         }
@@ -183,7 +188,13 @@ fn a_silent_node_goes_unknown_its_pods_are_evicted_and_replaced() {
         .collect();
     assert!(!on_node_1.is_empty(), "{before:?}");
 
-    let fault = stage_at(&records, "kubelet/node-1", "fault", "partitioned").expect("fault");
+    let fault = stage_at(
+        &records,
+        "kubelet/node-1",
+        StageName::Fault,
+        Outcome::Partitioned,
+    )
+    .expect("fault");
     // The kubelet is silent from then on.
     assert!(
         sent(&records, "kubelet/node-1", LEASE_PUT)
@@ -303,7 +314,15 @@ fn a_recovered_node_is_ready_again_and_untainted() {
         ],
         |_| {},
     );
-    assert!(stage_at(&records, "kubelet/node-1", "fault", "recovered").is_some());
+    assert!(
+        stage_at(
+            &records,
+            "kubelet/node-1",
+            StageName::Fault,
+            Outcome::Recovered
+        )
+        .is_some()
+    );
     let node = final_object(&records, "Node", "node-1");
     let ready = condition(&node, "Ready");
     assert_eq!(ready["status"], "True");

@@ -1,6 +1,7 @@
 //! The scheduler end to end: a Pod nothing fits waits with upstream's
 //! `FailedScheduling` message, and is placed once the cluster changes.
 
+use podflow_engine::trace::{Actor, Outcome, StageName};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -63,8 +64,8 @@ fn unschedulable_until_a_node_is_uncordoned() {
     let pod = final_object(&records, "Pod", "nginx");
     assert_eq!(pod["spec"]["nodeName"], "node-2");
     assert_eq!(pod["status"]["phase"], "Running");
-    let waited = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.outcome == "unschedulable"));
-    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == "queue" && s.detail.starts_with("NodeUpdateNodeTaint")));
+    let waited = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Queue && s.outcome == Outcome::Unschedulable));
+    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Queue && s.detail.starts_with("NodeUpdateNodeTaint")));
     assert!(
         waited && moved,
         "the queue records show the wait and the move"
@@ -100,9 +101,9 @@ fn the_control_plane_taint_keeps_pods_on_workers() {
     let records = run(None, &[&nginx()], |_| {});
     let control_plane = records.iter().find_map(|r| match &r.body {
         Record::Stage(s)
-            if s.stage == "filter"
+            if s.stage == StageName::Filter
                 && s.extra().node.as_deref() == Some("control-plane")
-                && s.outcome == "fail" =>
+                && s.outcome == Outcome::Fail =>
         {
             Some(s.clone())
         }
@@ -174,9 +175,9 @@ fn pods_spread_across_zones() {
     // Filter refuses that zone's node (`maxSkew: 1`, `DoNotSchedule`).
     assert_ne!(zones[0], zones[1], "web-2 goes to the other zone");
     let refused = records.iter().any(|r| {
-        matches!(&r.body, Record::Stage(s) if s.stage == "filter"
+        matches!(&r.body, Record::Stage(s) if s.stage == StageName::Filter
             && s.plugin.as_deref() == Some("PodTopologySpread")
-            && s.outcome == "fail"
+            && s.outcome == Outcome::Fail
             && s.extra().pod.as_deref() == Some("default/web-2")
             && s.extra().reason.as_deref() == Some("node(s) didn't match pod topology spread constraints"))
     });
@@ -185,21 +186,21 @@ fn pods_spread_across_zones() {
 
 #[test]
 fn summary_detail_records_one_scheduler_stage_a_cycle() {
-    let count = |records: &[podflow_engine::trace::TraceRecord], stage: &str| {
+    let count = |records: &[podflow_engine::trace::TraceRecord], stage: StageName| {
         records
             .iter()
-            .filter(|r| matches!(&r.body, Record::Stage(s) if s.component == "kube-scheduler" && s.stage == stage))
+            .filter(|r| matches!(&r.body, Record::Stage(s) if s.component == Actor::Scheduler && s.stage == stage))
             .count()
     };
     let full = run(None, &[&nginx()], |_| {});
-    assert!(count(&full, "filter") > 10 && count(&full, "score") > 5);
+    assert!(count(&full, StageName::Filter) > 10 && count(&full, StageName::Score) > 5);
     let summary = run(None, &[&nginx()], |a| {
         a.detail = Some(podflow_engine::apiserver::handler::Detail::Summary);
     });
-    assert_eq!(count(&summary, "filter"), 0);
-    assert_eq!(count(&summary, "score"), 0);
+    assert_eq!(count(&summary, StageName::Filter), 0);
+    assert_eq!(count(&summary, StageName::Score), 0);
     assert_eq!(
-        count(&summary, "select"),
+        count(&summary, StageName::Select),
         1,
         "the chosen node, with the weighted totals"
     );
@@ -249,7 +250,7 @@ fn a_reserve_refusal_forgets_the_pod_and_says_why() {
     });
     assert!(failed, "the FailedScheduling event names the plugin");
     assert!(records.iter().any(
-        |r| matches!(&r.body, Record::Stage(s) if s.stage == "reserve" && s.outcome == "fail")
+        |r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Reserve && s.outcome == Outcome::Fail)
     ));
     assert!(
         unreserved.load(Ordering::SeqCst) >= 1,
@@ -302,8 +303,8 @@ fn a_higher_priority_pod_preempts_a_lower_one() {
     let node = vip["spec"]["nodeName"].as_str().expect("vip scheduled");
     // Nominated while its victim terminated; the binding clears the nomination.
     let nominated = records.iter().any(|r| {
-        matches!(&r.body, Record::Stage(s) if s.stage == "postfilter"
-            && s.outcome == "nominated" && s.extra().node.as_deref() == Some(node))
+        matches!(&r.body, Record::Stage(s) if s.stage == StageName::PostFilter
+            && s.outcome == Outcome::Nominated && s.extra().node.as_deref() == Some(node))
     });
     assert!(nominated, "nominated to {node}");
     assert!(vip["status"]["nominatedNodeName"].is_null());
@@ -331,7 +332,7 @@ fn a_higher_priority_pod_preempts_a_lower_one() {
     assert!(left.is_empty(), "the victim {} is gone", deleted[0]);
     // Before the delete, the victim got its DisruptionTarget condition.
     let patched = records.iter().any(|r| {
-        matches!(&r.body, Record::Stage(s) if s.stage == "persist"
+        matches!(&r.body, Record::Stage(s) if s.stage == StageName::Persist
             && s.extra().key.as_deref() == Some(&*format!("/registry/pods/default/{}", deleted[0]))
             && s.extra().object.as_ref().is_some_and(|o| o["status"]["conditions"]
                 .as_array()
@@ -360,7 +361,8 @@ fn an_event_no_rejecting_plugin_cares_about_leaves_the_pod_waiting() {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Stage(s)
-                if s.stage == "queue" && s.extra().pod.as_deref() == Some("default/huge") =>
+                if s.stage == StageName::Queue
+                    && s.extra().pod.as_deref() == Some("default/huge") =>
             {
                 Some((s.outcome.to_string(), s.detail.clone()))
             }
@@ -394,7 +396,7 @@ fn a_toleration_added_to_the_waiting_pod_moves_it_at_once() {
     let moved = records
         .iter()
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.stage == "queue" && s.outcome == "active" => {
+            Record::Stage(s) if s.stage == StageName::Queue && s.outcome == Outcome::Active => {
                 Some((r.t_ms, s.detail.clone()))
             }
             _ => None,

@@ -12,6 +12,7 @@
 //! `operation_executor.go` (`GenerateMsgDetailed`) for the kubelet's lines.
 
 use crate::common::{apply, final_object, run};
+use podflow_engine::trace::{Actor, StageName};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// Every event: (reason, message, object name, source).
@@ -64,9 +65,9 @@ fn binding_stages(records: &[TraceRecord], pod: &str) -> Vec<(String, String, St
         .iter()
         .filter_map(|r| match &r.body {
             Record::Stage(s)
-                if s.component == "kube-scheduler"
+                if s.component == Actor::Scheduler
                     && s.extra().pod.as_deref() == Some(pod)
-                    && (s.stage == "reserve" || s.stage == "prebind") =>
+                    && (s.stage == StageName::Reserve || s.stage == StageName::PreBind) =>
             {
                 Some((
                     s.stage.to_string(),

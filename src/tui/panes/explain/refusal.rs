@@ -10,7 +10,7 @@ use podflow_engine::apiserver::authz::{
     Attributes, can_i_command, suggested_role_kind, suggested_rule,
 };
 use podflow_engine::apiserver::request::UserInfo;
-use podflow_engine::trace::{Record, Stage, TraceRecord};
+use podflow_engine::trace::{Actor, Outcome, Record, Stage, StageName, TraceRecord};
 
 /// How far back from an answer the pane looks for the stage that refused.
 const LOOK_BACK: usize = 400;
@@ -37,9 +37,10 @@ pub struct RbacHint {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The component that refused: `kube-apiserver`, `etcd`.
-    pub component: String,
-    /// `authentication`, `authorization`, `admission`, `validation`, `decode`, `persist`.
-    pub stage: String,
+    pub component: Actor,
+    /// `authentication`, `authorization`, `admission`, `validation`, `decode`,
+    /// `persist`; `None` for the request handler itself (a 404, a 409 before etcd).
+    pub stage: Option<StageName>,
     /// The authorizer or admission plugin, with its phase: `RBAC`, `ResourceQuota (validating)`.
     pub plugin: Option<String>,
     /// The HTTP code, when known at this step.
@@ -54,7 +55,7 @@ pub struct Refusal {
 pub fn at(records: &[TraceRecord]) -> Option<Refusal> {
     let (current, _) = records.split_last()?;
     match &current.body {
-        Record::Stage(s) if s.outcome == "deny" => Some(from_stage(s, None)),
+        Record::Stage(s) if s.outcome == Outcome::Deny => Some(from_stage(s, None)),
         Record::Response { code, message, .. } if *code >= 400 => {
             Some(from_response(records, *code, message))
         }
@@ -90,7 +91,7 @@ fn from_response(records: &[TraceRecord], code: u16, message: &str) -> Refusal {
     for record in records[floor..records.len().saturating_sub(1)].iter().rev() {
         match &record.body {
             Record::Message { to, .. } if to == "kube-apiserver" => break,
-            Record::Stage(s) if s.outcome == "deny" => {
+            Record::Stage(s) if s.outcome == Outcome::Deny => {
                 deny = Some(s.as_ref());
                 break;
             }
@@ -100,8 +101,8 @@ fn from_response(records: &[TraceRecord], code: u16, message: &str) -> Refusal {
     let mut refusal = match deny {
         Some(s) => from_stage(s, Some(code)),
         None => Refusal {
-            component: "kube-apiserver".into(),
-            stage: "handler".into(),
+            component: Actor::ApiServer,
+            stage: None,
             plugin: None,
             code: Some(code),
             message: String::new(),
@@ -109,7 +110,7 @@ fn from_response(records: &[TraceRecord], code: u16, message: &str) -> Refusal {
         },
     };
     message.clone_into(&mut refusal.message);
-    if refusal.stage == "authorization"
+    if refusal.stage == Some(StageName::Authorization)
         && let Some(hint) = rbac_hint(message)
     {
         refusal.rbac = Some(hint);
@@ -118,12 +119,12 @@ fn from_response(records: &[TraceRecord], code: u16, message: &str) -> Refusal {
 }
 
 fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
-    let code = code.or(match (&*s.component, &*s.stage) {
-        (_, "authentication") => Some(401),
-        (_, "authorization") => Some(403),
-        (_, "decode") => Some(400),
-        (_, "validation") => Some(422),
-        ("etcd", _) => Some(409),
+    let code = code.or(match (&s.component, s.stage) {
+        (_, StageName::Authentication) => Some(401),
+        (_, StageName::Authorization) => Some(403),
+        (_, StageName::Decode) => Some(400),
+        (_, StageName::Validation) => Some(422),
+        (Actor::Etcd, _) => Some(409),
         _ => None,
     });
     let plugin = match (&s.plugin, &s.phase) {
@@ -131,14 +132,14 @@ fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
         (Some(p), None) => Some(p.to_string()),
         (None, _) => None,
     };
-    let rbac = if s.stage == "authorization" {
+    let rbac = if s.stage == StageName::Authorization {
         rbac_hint(&s.detail)
     } else {
         None
     };
     Refusal {
-        component: s.component.to_string(),
-        stage: s.stage.to_string(),
+        component: s.component.clone(),
+        stage: Some(s.stage),
         plugin,
         code,
         message: s.detail.clone(),

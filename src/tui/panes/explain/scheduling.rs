@@ -3,6 +3,8 @@
 //! as `pkg/scheduler/schedule_one.go` computes them (`findNodesThatFitPod`,
 //! `prioritizeNodes`, `selectHost`).
 
+use podflow_engine::trace::StageName;
+use podflow_engine::trace::{Actor, Outcome};
 use podflow_engine::trace::{Record, Stage, TraceRecord};
 
 /// How far back the pane looks for a scheduling cycle.
@@ -65,7 +67,7 @@ pub struct Cycle {
 
 fn scheduler_stage(record: &TraceRecord) -> Option<&Stage> {
     match &record.body {
-        Record::Stage(s) if s.component == "kube-scheduler" => Some(s),
+        Record::Stage(s) if s.component == Actor::Scheduler => Some(s),
         _ => None,
     }
 }
@@ -98,13 +100,13 @@ pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
 
 /// The place of a stage in a cycle.
 fn phase(s: &Stage) -> u8 {
-    match &*s.stage {
-        "prefilter" | "filter" => 0,
+    match s.stage {
+        StageName::PreFilter | StageName::Filter => 0,
         // PostFilter (preemption) runs when no node passed the filters.
-        "postfilter" => 1,
-        "score" => 2,
-        "select" => 3,
-        "reserve" | "permit" | "prebind" => 4,
+        StageName::PostFilter => 1,
+        StageName::Score => 2,
+        StageName::Select => 3,
+        StageName::Reserve | StageName::Permit | StageName::PreBind => 4,
         _ => 5,
     }
 }
@@ -122,12 +124,12 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
     };
     for s in records.iter().filter_map(scheduler_stage) {
         let plugin = s.plugin.as_deref().unwrap_or_default().to_owned();
-        match &*s.stage {
-            "filter" => {
+        match s.stage {
+            StageName::Filter => {
                 if !cycle.filter_plugins.contains(&plugin) {
                     cycle.filter_plugins.push(plugin.clone());
                 }
-                let passed = s.outcome == "pass";
+                let passed = s.outcome == Outcome::Pass;
                 let reason = if passed {
                     String::new()
                 } else {
@@ -139,7 +141,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                     reason,
                 });
             }
-            "score" => {
+            StageName::Score => {
                 let weight = s.extra().weight.unwrap_or(1);
                 if !cycle.score_plugins.iter().any(|(p, _)| *p == plugin) {
                     cycle.score_plugins.push((plugin.clone(), weight));
@@ -153,13 +155,13 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                 });
                 r.total = Some(r.total.unwrap_or_default() + score * weight);
             }
-            "select" => {
-                cycle.unschedulable = s.outcome == "unschedulable";
+            StageName::Select => {
+                cycle.unschedulable = s.outcome == Outcome::Unschedulable;
                 cycle.verdict = Some(s.detail.clone());
                 cycle.chosen.clone_from(&s.extra().node);
             }
-            "bind" if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
-            "queue" => cycle.queue = Some(s.detail.clone()),
+            StageName::Bind if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
+            StageName::Queue => cycle.queue = Some(s.detail.clone()),
             _ => {}
         }
     }

@@ -7,6 +7,7 @@ use crate::tui::theme::{Theme, ThemeName};
 use podflow_engine::engine::Engine;
 use podflow_engine::setup::{SetupArgs, build_setup};
 use podflow_engine::timeline::Timeline;
+use podflow_engine::trace::{Actor, StageName};
 
 fn model(t: &Timeline, index: usize, lang: Lang) -> Model {
     let theme = Theme::new(ThemeName::Dark, false);
@@ -154,8 +155,8 @@ fn at_a_403_the_missing_permission_and_a_rule() {
         let Model::Refused(r) = model(&t, find(&t, needle), Lang::En) else {
             panic!("{needle}: expected a refusal");
         };
-        assert_eq!(r.component, "kube-apiserver");
-        assert_eq!(r.stage, "authorization");
+        assert_eq!(r.component, Actor::ApiServer);
+        assert_eq!(r.stage, Some(StageName::Authorization));
         assert_eq!(r.plugin.as_deref(), Some("RBAC"));
         assert_eq!(r.code, Some(403));
         let hint = r.rbac.expect("an RBAC hint");
@@ -195,7 +196,7 @@ fn a_decode_refusal_is_400_with_the_strict_decoding_message() {
     let Model::Refused(r) = model(&t, find(&t, "400 Pod in version"), Lang::En) else {
         panic!()
     };
-    assert_eq!((r.stage.as_str(), r.code), ("decode", Some(400)));
+    assert_eq!((r.stage, r.code), (Some(StageName::Decode), Some(400)));
     assert!(
         r.message
             .contains(r#"unknown field "spec.containers[0].imagePullPolicyy""#)

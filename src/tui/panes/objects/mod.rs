@@ -30,6 +30,7 @@ mod yaml;
 pub use render::render;
 pub use yaml::YamlLine;
 
+use podflow_engine::trace::{Actor, Outcome, StageName};
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
@@ -262,14 +263,14 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
     }
     for record in records.iter().rev().take(STEP_LOOKBACK) {
         match &record.body {
-            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+            Record::Stage(s) if s.component == Actor::Etcd && s.stage == StageName::Persist => {
                 if let (Some(key), Some(revision)) = (&s.extra().key, s.extra().revision)
-                    && matches!(&*s.outcome, "ok" | "delete")
+                    && matches!(s.outcome, Outcome::Ok | Outcome::Delete)
                 {
                     writes.push(Write {
                         key: key.clone(),
                         revision,
-                        deleted: s.outcome == "delete",
+                        deleted: s.outcome == Outcome::Delete,
                     });
                 }
             }
@@ -289,7 +290,7 @@ fn heading_to(later: &[TraceRecord]) -> Option<String> {
         .iter()
         .take_while(|r| !matches!(r.body, Record::Response { .. }))
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.component == "etcd" && s.stage == "persist" => {
+            Record::Stage(s) if s.component == Actor::Etcd && s.stage == StageName::Persist => {
                 s.extra().key.clone()
             }
             _ => None,
@@ -341,8 +342,8 @@ fn deleted_lately(records: &[TraceRecord], key: &str) -> bool {
         .take(STORY_LOOKBACK)
         .any(|r| match &r.body {
             Record::Stage(s) => {
-                s.stage == "persist"
-                    && s.outcome == "delete"
+                s.stage == StageName::Persist
+                    && s.outcome == Outcome::Delete
                     && s.extra().key.as_deref() == Some(key)
             }
             Record::Watch(w) => w.event_type == "DELETED" && watch_key(w) == key,
@@ -470,7 +471,7 @@ fn change_at(
     }
     let mut persists = records.iter().rev().filter_map(|r| match &r.body {
         Record::Stage(s)
-            if s.stage == "persist" && s.extra().key.as_deref() == Some(&write.key) =>
+            if s.stage == StageName::Persist && s.extra().key.as_deref() == Some(&write.key) =>
         {
             Some(s)
         }
@@ -478,8 +479,8 @@ fn change_at(
     });
     let this = persists.find(|s| s.extra().revision == Some(write.revision))?;
     let before = persists
-        .find(|s| matches!(&*s.outcome, "ok" | "delete"))
-        .filter(|s| s.outcome == "ok")
+        .find(|s| matches!(s.outcome, Outcome::Ok | Outcome::Delete))
+        .filter(|s| s.outcome == Outcome::Ok)
         .and_then(|s| s.extra().object.clone());
     Some((before, this.extra().object.clone()))
 }

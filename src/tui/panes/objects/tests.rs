@@ -290,7 +290,8 @@ fn without_etcd_history_the_trace_gives_the_previous_write() {
         seq,
         t_ms: seq,
         body: Record::from({
-            let mut stage = Stage::new("etcd", "persist", "ok", "").at_key(POD, revision);
+            let mut stage =
+                Stage::new(Actor::Etcd, StageName::Persist, Outcome::Ok, "").at_key(POD, revision);
             stage.extra_mut().object = Some(object);
             stage
         }),

@@ -13,6 +13,8 @@
 //! most [`super::LOOKBACK`] records: the `informer` stages (`key`, `revision`,
 //! `size`) and the `queue` stages (`plugin`, `item`, `size`).
 
+use podflow_engine::trace::StageName;
+use podflow_engine::trace::{Actor, Outcome};
 use podflow_engine::trace::{Record, TraceRecord};
 
 /// The controller manager as far as the trace tells.
@@ -78,18 +80,18 @@ impl Controllers {
     pub fn build(records: &[TraceRecord]) -> Controllers {
         let mut out = Controllers::default();
         let current = records.last().and_then(|r| match &r.body {
-            Record::Stage(s) if s.component == "kube-controller-manager" => s.plugin.as_deref(),
+            Record::Stage(s) if s.component == Actor::ControllerManager => s.plugin.as_deref(),
             _ => None,
         });
         for record in records.iter().rev().take(super::LOOKBACK) {
             let Record::Stage(s) = &record.body else {
                 continue;
             };
-            if s.component != "kube-controller-manager" {
+            if s.component != Actor::ControllerManager {
                 continue;
             }
-            match &*s.stage {
-                "informer" => {
+            match s.stage {
+                StageName::Informer => {
                     let resource = s.extra().key.as_deref().and_then(resource_of);
                     if let (Some(resource), Some(size), Some(revision)) =
                         (resource, s.extra().size, s.extra().revision)
@@ -102,20 +104,24 @@ impl Controllers {
                         });
                     }
                 }
-                "queue" => {
+                StageName::Queue => {
                     let Some(controller) = s.plugin.as_deref() else {
                         continue;
                     };
                     let known = out.queues.iter_mut().find(|q| q.controller == controller);
                     if let Some(q) = known {
-                        if q.key.is_none() && s.outcome == "processing" {
+                        if q.key.is_none() && s.outcome == Outcome::Processing {
                             q.key.clone_from(&s.extra().item);
                         }
                     } else if let Some(depth) = s.extra().size {
                         out.queues.push(QueueState {
                             controller: controller.to_owned(),
                             depth,
-                            key: s.extra().item.clone().filter(|_| s.outcome == "processing"),
+                            key: s
+                                .extra()
+                                .item
+                                .clone()
+                                .filter(|_| s.outcome == Outcome::Processing),
                             current: current == Some(controller),
                         });
                     }
@@ -171,40 +177,69 @@ mod tests {
         }
     }
 
-    const KCM: &str = "kube-controller-manager";
 
     #[test]
     fn the_latest_cache_and_queue_stages_win() {
         let records = [
             stage(
-                Stage::new(KCM, "informer", "added", "")
-                    .at_key("/registry/pods/default/a", 70)
-                    .queued(None, 1),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Informer,
+                    Outcome::Added,
+                    "",
+                )
+                .at_key("/registry/pods/default/a", 70)
+                .queued(None, 1),
             ),
             stage(
-                Stage::new(KCM, "informer", "added", "")
-                    .at_key("/registry/deployments/default/web", 71)
-                    .queued(None, 1),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Informer,
+                    Outcome::Added,
+                    "",
+                )
+                .at_key("/registry/deployments/default/web", 71)
+                .queued(None, 1),
             ),
             stage(
-                Stage::new(KCM, "informer", "added", "")
-                    .at_key("/registry/pods/default/b", 72)
-                    .queued(None, 2),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Informer,
+                    Outcome::Added,
+                    "",
+                )
+                .at_key("/registry/pods/default/b", 72)
+                .queued(None, 2),
             ),
             stage(
-                Stage::new(KCM, "queue", "processing", "")
-                    .plugin("replicaset-controller")
-                    .queued(Some("default/web-1"), 0),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Queue,
+                    Outcome::Processing,
+                    "",
+                )
+                .plugin("replicaset-controller")
+                .queued(Some("default/web-1"), 0),
             ),
             stage(
-                Stage::new(KCM, "queue", "added", "")
-                    .plugin("replicaset-controller")
-                    .queued(Some("default/web-2"), 1),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Queue,
+                    Outcome::Added,
+                    "",
+                )
+                .plugin("replicaset-controller")
+                .queued(Some("default/web-2"), 1),
             ),
             stage(
-                Stage::new(KCM, "queue", "added", "")
-                    .plugin("deployment-controller")
-                    .queued(Some("default/web"), 1),
+                Stage::new(
+                    Actor::ControllerManager,
+                    StageName::Queue,
+                    Outcome::Added,
+                    "",
+                )
+                .plugin("deployment-controller")
+                .queued(Some("default/web"), 1),
             ),
         ];
         let c = Controllers::build(&records);

@@ -9,6 +9,8 @@
 //! whose binding is in flight (its latest record is `select` or `bind`) waits
 //! in no queue.
 
+use podflow_engine::trace::StageName;
+use podflow_engine::trace::{Actor, Outcome};
 use std::collections::HashMap;
 use std::ops::Bound;
 
@@ -82,14 +84,16 @@ fn place_counts(
             break;
         }
         if let Record::Stage(s) = &record.body
-            && s.component == "kube-scheduler"
+            && s.component == Actor::Scheduler
             && let Some(pod) = s.extra().pod.as_deref()
             && !latest.contains_key(pod)
         {
-            let place = waits(pod).then(|| match &*s.stage {
-                "queue" => &*s.outcome,
-                "select" if s.outcome == "selected" => "binding",
-                "bind" | "reserve" | "permit" | "prebind" => "binding",
+            let place = waits(pod).then(|| match s.stage {
+                StageName::Queue => s.outcome.as_str(),
+                StageName::Select if s.outcome == Outcome::Selected => "binding",
+                StageName::Bind | StageName::Reserve | StageName::Permit | StageName::PreBind => {
+                    "binding"
+                }
                 _ => "active",
             });
             placed += usize::from(place.is_some());
@@ -115,25 +119,23 @@ mod tests {
     use super::*;
     use podflow_engine::trace::Stage;
 
-    fn stage(seq: u64, stage: &str, outcome: &str, pod: &str) -> TraceRecord {
+    fn stage(seq: u64, stage: StageName, outcome: Outcome, pod: &str) -> TraceRecord {
         TraceRecord {
             seq,
             t_ms: seq,
-            body: Record::from(
-                Stage::new("kube-scheduler", stage.to_owned(), outcome.to_owned(), "").pod(pod),
-            ),
+            body: Record::from(Stage::new(Actor::Scheduler, stage, outcome, "").pod(pod)),
         }
     }
 
     #[test]
     fn each_waiting_pod_is_where_its_latest_record_puts_it() {
         let records = [
-            stage(0, "queue", "unschedulable", "default/a"),
-            stage(1, "queue", "backoff", "default/a"),
-            stage(2, "queue", "unschedulable", "default/b"),
-            stage(3, "select", "selected", "default/c"),
-            stage(4, "filter", "reject", "default/e"),
-            stage(5, "queue", "backoff", "default/f"),
+            stage(0, StageName::Queue, Outcome::Unschedulable, "default/a"),
+            stage(1, StageName::Queue, Outcome::Backoff, "default/a"),
+            stage(2, StageName::Queue, Outcome::Unschedulable, "default/b"),
+            stage(3, StageName::Select, Outcome::Selected, "default/c"),
+            stage(4, StageName::Filter, Outcome::Fail, "default/e"),
+            stage(5, StageName::Queue, Outcome::Backoff, "default/f"),
         ];
         // f has a node: it waits no more, whatever its records say.
         let waits = |pod: &str| pod != "default/f";

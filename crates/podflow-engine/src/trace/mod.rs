@@ -1,4 +1,12 @@
-//! `TraceRecord`: the one vocabulary every view reads (docs/trace-format.md).
+//! `TraceRecord`: the one vocabulary every view reads (docs/trace-format.md):
+//! who ([`Actor`]), what stage ([`StageName`]) and how it ended ([`Outcome`])
+//! are typed values; the JSON they make is the documented format.
+
+mod actor;
+mod names;
+
+pub use actor::{Actor, NodeName};
+pub use names::{Outcome, StageName};
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -114,11 +122,11 @@ pub type Name = Cow<'static, str>;
 /// A large run keeps hundreds of thousands: the fields every stage has (and
 /// the phase and plugin most have) are inline, the rest in a box that most
 /// stages go without ([`StageExtra`]).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Stage {
-    pub component: Name,
-    pub stage: Name,
-    pub outcome: Name,
+    pub component: Actor,
+    pub stage: StageName,
+    pub outcome: Outcome,
     pub detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<Name>,
@@ -212,17 +220,19 @@ impl std::hash::Hash for Stage {
 impl Stage {
     /// A stage of `component` named `stage` with this outcome and detail.
     pub fn new(
-        component: impl Into<Name>,
-        stage: impl Into<Name>,
-        outcome: impl Into<Name>,
+        component: Actor,
+        stage: StageName,
+        outcome: Outcome,
         detail: impl Into<String>,
     ) -> Stage {
         Stage {
-            component: component.into(),
-            stage: stage.into(),
-            outcome: outcome.into(),
+            component,
+            stage,
+            outcome,
             detail: detail.into(),
-            ..Stage::default()
+            phase: None,
+            plugin: None,
+            extra: None,
         }
     }
 
@@ -359,7 +369,12 @@ mod tests {
         let stage = TraceRecord {
             seq: 4,
             t_ms: 12,
-            body: Record::from(Stage::new("kube-apiserver", "authentication", "allow", "x")),
+            body: Record::from(Stage::new(
+                Actor::ApiServer,
+                StageName::Authentication,
+                Outcome::Allow,
+                "x",
+            )),
         };
         assert!(
             stage
@@ -433,12 +448,8 @@ mod tests {
     fn a_stage_keeps_its_rare_fields_boxed() {
         let stage = std::mem::size_of::<Stage>();
         assert!(stage <= 160, "a Stage takes {stage} bytes");
-        let plain = Stage::new("kube-apiserver", "admission", "allow", "");
+        let plain = Stage::new(Actor::ApiServer, StageName::Admission, Outcome::Allow, "");
         assert!(plain.extra.is_none());
-        assert!(
-            matches!(plain.component, Cow::Borrowed(_)),
-            "a fixed name is not copied"
-        );
         let mut boxed = plain.clone();
         boxed.extra_mut();
         assert_eq!(plain, boxed, "an empty box reads as no box");
@@ -449,7 +460,7 @@ mod tests {
     /// after `plugin`, in their own order (docs/trace-format.md's stage fields).
     #[test]
     fn a_stage_writes_its_fields_in_the_contract_order() {
-        let mut stage = Stage::new("kube-scheduler", "score", "ok", "d")
+        let mut stage = Stage::new(Actor::Scheduler, StageName::Score, Outcome::Ok, "d")
             .plugin("NodeResourcesFit")
             .node("node-1")
             .pod("default/web");

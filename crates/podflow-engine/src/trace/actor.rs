@@ -1,0 +1,151 @@
+//! Who did something, as the trace names it: the control plane's components,
+//! the registry, and each node's kubelet, container runtime, CNI and CSI
+//! plugins. Serialized as the names docs/trace-format.md lists
+//! (`kube-apiserver`, `kubelet/node-1`, ...).
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+/// A node's name, shared by every actor of that node.
+pub type NodeName = Arc<str>;
+
+/// A participant of the trace.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Actor {
+    Kubectl,
+    ApiServer,
+    Etcd,
+    ControllerManager,
+    Scheduler,
+    /// The image registry the nodes pull from.
+    Registry,
+    Kubelet(NodeName),
+    /// The node's container runtime (CRI).
+    Containerd(NodeName),
+    /// The node's CNI plugin.
+    Cni(NodeName),
+    /// The node's CSI node plugin.
+    Csi(NodeName),
+}
+
+impl Actor {
+    /// What it is, without its node: `kube-apiserver`, `kubelet`, `cni`, ...
+    pub fn role(&self) -> &'static str {
+        match self {
+            Actor::Kubectl => "kubectl",
+            Actor::ApiServer => "kube-apiserver",
+            Actor::Etcd => "etcd",
+            Actor::ControllerManager => "kube-controller-manager",
+            Actor::Scheduler => "kube-scheduler",
+            Actor::Registry => "registry",
+            Actor::Kubelet(_) => "kubelet",
+            Actor::Containerd(_) => "containerd",
+            Actor::Cni(_) => "cni",
+            Actor::Csi(_) => "csi",
+        }
+    }
+
+    /// The node of a node's actor.
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            Actor::Kubelet(node)
+            | Actor::Containerd(node)
+            | Actor::Cni(node)
+            | Actor::Csi(node) => Some(node),
+            _ => None,
+        }
+    }
+
+    /// The actor a trace name names (`kubelet/node-1`), if any.
+    pub fn parse(name: &str) -> Option<Actor> {
+        if let Some((role, node)) = name.split_once('/') {
+            let node: NodeName = Arc::from(node);
+            return match role {
+                "kubelet" => Some(Actor::Kubelet(node)),
+                "containerd" => Some(Actor::Containerd(node)),
+                "cni" => Some(Actor::Cni(node)),
+                "csi" => Some(Actor::Csi(node)),
+                _ => None,
+            };
+        }
+        [
+            Actor::Kubectl,
+            Actor::ApiServer,
+            Actor::Etcd,
+            Actor::ControllerManager,
+            Actor::Scheduler,
+            Actor::Registry,
+        ]
+        .into_iter()
+        .find(|actor| actor.role() == name)
+    }
+
+    /// Whether `name` is this actor's trace name, without making the name.
+    pub fn is_named(&self, name: &str) -> bool {
+        match self.node() {
+            Some(node) => {
+                name.strip_prefix(self.role())
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    == Some(node)
+            }
+            None => name == self.role(),
+        }
+    }
+}
+
+impl fmt::Display for Actor {
+    /// The trace name: the role, and `/NODE` for a node's actor.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.role())?;
+        if let Some(node) = self.node() {
+            f.write_str("/")?;
+            f.write_str(node)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Actor {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.node() {
+            None => serializer.serialize_str(self.role()),
+            Some(_) => serializer.collect_str(self),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_trace_names_and_read_back() {
+        let node: NodeName = Arc::from("node-1");
+        let cases = [
+            (Actor::Kubectl, "kubectl"),
+            (Actor::ApiServer, "kube-apiserver"),
+            (Actor::Etcd, "etcd"),
+            (Actor::ControllerManager, "kube-controller-manager"),
+            (Actor::Scheduler, "kube-scheduler"),
+            (Actor::Registry, "registry"),
+            (Actor::Kubelet(node.clone()), "kubelet/node-1"),
+            (Actor::Containerd(node.clone()), "containerd/node-1"),
+            (Actor::Cni(node.clone()), "cni/node-1"),
+            (Actor::Csi(node), "csi/node-1"),
+        ];
+        for (actor, name) in cases {
+            assert_eq!(actor.to_string(), name);
+            assert_eq!(
+                serde_json::to_string(&actor).unwrap(),
+                format!("\"{name}\"")
+            );
+            assert_eq!(Actor::parse(name), Some(actor.clone()));
+            assert!(actor.is_named(name));
+        }
+        assert!(!Actor::Kubelet(Arc::from("node-1")).is_named("kubelet/node-10"));
+        assert_eq!(Actor::parse("kubelet"), None);
+        assert_eq!(Actor::parse("dns/node-1"), None);
+    }
+}
