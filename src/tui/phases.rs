@@ -2,29 +2,29 @@
 //! component changes (kubectl, the API server with etcd, the scheduler, one
 //! node's kubelet with its runtime, ...).
 
-use podflow_engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Actor, Record, TraceRecord};
 
-/// Who acts in a record, as a phase sees it.
+/// Who acts in a record, as a phase sees it: etcd with the API server, a
+/// node's actors as their node, an Event as its source.
 pub fn actor(record: &TraceRecord) -> String {
-    let stage_component;
-    let component = match &record.body {
-        Record::Message { from, .. } => from.as_str(),
-        Record::Stage(stage) => {
-            stage_component = stage.component.to_string();
-            stage_component.as_str()
+    let actor = match &record.body {
+        Record::Message { from, .. } => from,
+        Record::Stage(stage) => &stage.component,
+        Record::Response { .. } | Record::Final { .. } => &Actor::ApiServer,
+        Record::Watch(w) => &w.watcher,
+        Record::Event(e) => {
+            return match e.source.as_str() {
+                "default-scheduler" => Actor::Scheduler.to_string(),
+                other => other.to_owned(),
+            };
         }
-        Record::Response { .. } | Record::Final { .. } => "kube-apiserver",
-        Record::Watch(w) => w.watcher.as_str(),
-        Record::Event(e) => match e.source.as_str() {
-            "default-scheduler" => "kube-scheduler",
-            other => other,
-        },
-        Record::Log { component, .. } => component.as_str(),
+        Record::Log { component, .. } => component,
     };
-    match component.split_once('/') {
-        Some(("kubelet" | "containerd" | "cni" | "csi", node)) => format!("node/{node}"),
-        _ if component == "etcd" => "kube-apiserver".to_owned(),
-        _ => component.to_owned(),
+    match actor {
+        Actor::Etcd => Actor::ApiServer.to_string(),
+        other => other
+            .node()
+            .map_or_else(|| other.to_string(), |node| format!("node/{node}")),
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt;
 use super::apiserver::request::Request;
 use super::clock::SimTime;
 use super::rng::Rng;
-use super::trace::{EventObject, EventRecord, Record, Stage};
+use super::trace::{Actor, EventObject, EventRecord, NodeName, Record, Stage};
 
 /// Who a component is.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -16,6 +16,18 @@ pub enum ComponentId {
     Scheduler,
     Kubelet(String),
     ControllerManager,
+}
+
+impl ComponentId {
+    /// The actor it is in the trace.
+    pub fn actor(&self) -> Actor {
+        match self {
+            ComponentId::Kubectl => Actor::Kubectl,
+            ComponentId::Scheduler => Actor::Scheduler,
+            ComponentId::Kubelet(node) => Actor::Kubelet(NodeName::from(node.as_str())),
+            ComponentId::ControllerManager => Actor::ControllerManager,
+        }
+    }
 }
 
 impl fmt::Display for ComponentId {
@@ -85,9 +97,9 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// The component's trace name.
-    pub fn me(&self) -> String {
-        self.me.to_string()
+    /// Who the component is in the trace.
+    pub fn me(&self) -> Actor {
+        self.me.actor()
     }
 
     /// Sends `request` to the API server; the arrow is drawn now.
@@ -96,7 +108,7 @@ impl<'a> Cx<'a> {
         *self.next_request = id.saturating_add(1);
         self.records.push(Record::Message {
             from: request.client.clone(),
-            to: "kube-apiserver".into(),
+            to: Actor::ApiServer,
             label: request.label(),
             request: Some(id),
         });
@@ -135,8 +147,9 @@ impl<'a> Cx<'a> {
 
     /// Records an arrow between two components that are not the API server
     /// (kubelet → containerd, containerd → registry, ...).
-    pub fn message(&mut self, from: &str, to: &str, label: impl Into<String>) {
-        self.records.push(Record::message(from, to, label));
+    pub fn message(&mut self, from: &Actor, to: &Actor, label: impl Into<String>) {
+        self.records
+            .push(Record::message(from.clone(), to.clone(), label));
     }
 
     /// Records a stage.
@@ -145,9 +158,9 @@ impl<'a> Cx<'a> {
     }
 
     /// Records a log line of `component` (on `node`, for node components).
-    pub fn log(&mut self, component: &str, node: Option<&str>, line: String) {
+    pub fn log(&mut self, component: &Actor, node: Option<&str>, line: String) {
         self.records.push(Record::Log {
-            component: component.to_owned(),
+            component: component.clone(),
             node: node.map(str::to_owned),
             line,
         });

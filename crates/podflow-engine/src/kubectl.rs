@@ -3,6 +3,7 @@
 //! is client-side apply (`staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`):
 //! a GET, then a create, or a patch carrying the last-applied configuration.
 
+use crate::trace::Actor;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -126,7 +127,7 @@ pub struct Kubectl {
     waiting_timer: bool,
 }
 
-const ME: &str = "kubectl";
+const ME: Actor = Actor::Kubectl;
 /// kubectl's timer: a `wait DURATION` is over.
 pub const WAIT_OVER: u64 = 0;
 /// kubectl's timer: commands arrived (the script starts, or the TUI's command bar).
@@ -188,7 +189,7 @@ impl Kubectl {
     }
 
     fn print(cx: &mut Cx<'_>, line: String) {
-        cx.log(ME, None, line);
+        cx.log(&ME, None, line);
     }
 
     /// Starts the next piece of work, if nothing is in flight.

@@ -178,7 +178,7 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
         Moment::Stage(name) => (from..records.len())
             .find(|&i| matches!(&records[i].body, Record::Stage(s) if s.stage == *name)),
         Moment::Response(code) => (from..records.len()).find(|&i| {
-            matches!(&records[i].body, Record::Response { to, code: c, .. } if to == "kubectl" && c == code)
+            matches!(&records[i].body, Record::Response { to, code: c, .. } if *to == Actor::Kubectl && c == code)
         }),
         Moment::Event(reason) => (from..records.len())
             .find(|&i| matches!(&records[i].body, Record::Event(e) if &e.reason == reason)),

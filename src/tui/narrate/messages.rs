@@ -4,19 +4,19 @@
 //! API", "API Concepts" (`reference/using-api/api-concepts.md`) and the CRI
 //! (`staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.proto`).
 
+use podflow_engine::trace::Actor;
+
 use super::text::{ApiPath, api_path};
 use super::{Narration, tr};
 use crate::tui::lang::Lang;
 
 /// One arrow of the sequence diagram.
-pub fn message(from: &str, to: &str, label: &str, lang: Lang) -> Narration {
-    let from_kind = from.split('/').next().unwrap_or_default();
-    let to_kind = to.split('/').next().unwrap_or_default();
-    match (from_kind, to_kind) {
-        (_, "kube-apiserver") => request(from, label, lang),
-        ("kube-apiserver", "etcd") => etcd(label, lang),
-        ("kubelet", "containerd") => cri(label, lang),
-        ("containerd", "cni") => Narration::new(
+pub fn message(from: &Actor, to: &Actor, label: &str, lang: Lang) -> Narration {
+    match (from, to) {
+        (_, Actor::ApiServer) => request(from, label, lang),
+        (Actor::ApiServer, Actor::Etcd) => etcd(label, lang),
+        (Actor::Kubelet(_), Actor::Containerd(_)) => cri(label, lang),
+        (Actor::Containerd(_), Actor::Cni(_)) => Narration::new(
             tr(
                 lang,
                 "containerd calls the CNI plugin".into(),
@@ -28,7 +28,7 @@ pub fn message(from: &str, to: &str, label: &str, lang: Lang) -> Narration {
                 format!("CNI {label}：在新沙箱的网络命名空间中创建网卡，并向 IPAM 申请地址。"),
             )],
         ),
-        ("cni", "containerd") => Narration::new(
+        (Actor::Cni(_), Actor::Containerd(_)) => Narration::new(
             tr(
                 lang,
                 format!("The CNI plugin answers with the IP {label}"),
@@ -40,7 +40,7 @@ pub fn message(from: &str, to: &str, label: &str, lang: Lang) -> Narration {
                 "containerd 把地址记录在沙箱中；kubelet 之后会把它作为 status.podIP 上报。".into(),
             )],
         ),
-        ("containerd", "kubelet") => Narration::new(
+        (Actor::Containerd(_), Actor::Kubelet(_)) => Narration::new(
             tr(
                 lang,
                 format!("containerd answers: {label}"),
@@ -52,7 +52,7 @@ pub fn message(from: &str, to: &str, label: &str, lang: Lang) -> Narration {
                 "RunPodSandbox 返回沙箱 ID；kubelet 随后在其中创建容器。".into(),
             )],
         ),
-        ("containerd", "registry") => {
+        (Actor::Containerd(_), Actor::Registry) => {
             let image = label.strip_prefix("pull ").unwrap_or(label);
             Narration::new(
                 tr(
@@ -74,7 +74,7 @@ pub fn message(from: &str, to: &str, label: &str, lang: Lang) -> Narration {
                 ],
             )
         }
-        ("registry", "containerd") => Narration::new(
+        (Actor::Registry, Actor::Containerd(_)) => Narration::new(
             tr(
                 lang,
                 format!("The registry delivers {label}"),
@@ -106,15 +106,14 @@ pub fn message(from: &str, to: &str, label: &str, lang: Lang) -> Narration {
     clippy::too_many_lines,
     reason = "a table of bilingual sentences, one arm a case"
 )]
-fn request(from: &str, label: &str, lang: Lang) -> Narration {
+fn request(from: &Actor, label: &str, lang: Lang) -> Narration {
     let (method, path) = label.split_once(' ').unwrap_or((label, ""));
     let p = api_path(path);
     let target = p.target();
     let ns = p.namespace.clone().unwrap_or_default();
-    let who = from.split('/').next().unwrap_or_default();
     let sub = p.subresource.as_deref();
-    match (who, method, sub) {
-        ("kube-scheduler", "POST", Some("binding")) => Narration::new(
+    match (from, method, sub) {
+        (Actor::Scheduler, "POST", Some("binding")) => Narration::new(
             tr(
                 lang,
                 format!("The scheduler posts a Binding for {ns}/{}", name(&p)),
@@ -126,7 +125,7 @@ fn request(from: &str, label: &str, lang: Lang) -> Narration {
                 "绑定是对 Pod 的 binding 子资源发起 POST；API Server 检查后设置 spec.nodeName。和所有组件一样，调度器只通过 API Server 写数据。".into(),
             )],
         ),
-        ("kube-scheduler", "PATCH", Some("status")) => Narration::new(
+        (Actor::Scheduler, "PATCH", Some("status")) => Narration::new(
             tr(
                 lang,
                 format!("The scheduler records why {} cannot be scheduled", name(&p)),
@@ -138,7 +137,7 @@ fn request(from: &str, label: &str, lang: Lang) -> Narration {
                 "它修补 Pod 的 status，写入条件 PodScheduled=False、原因 Unschedulable，以及 FailedScheduling 事件中的信息。".into(),
             )],
         ),
-        ("kubelet", "PATCH", Some("status")) => Narration::new(
+        (Actor::Kubelet(_), "PATCH", Some("status")) => Narration::new(
             tr(
                 lang,
                 format!("{from} reports the status of {}", name(&p)),
@@ -150,7 +149,7 @@ fn request(from: &str, label: &str, lang: Lang) -> Narration {
                 "状态管理器修补 pods/status 子资源：阶段、条件、Pod IP 和容器状态。kubelet 只能写绑定到自己节点的 Pod（由 Node 鉴权器和 NodeRestriction 保证）。".into(),
             )],
         ),
-        ("kubelet", "DELETE", _) => Narration::new(
+        (Actor::Kubelet(_), "DELETE", _) => Narration::new(
             tr(
                 lang,
                 format!("{from} confirms the deletion of {}", name(&p)),
@@ -425,7 +424,7 @@ fn cri(label: &str, lang: Lang) -> Narration {
     clippy::too_many_lines,
     reason = "a table of bilingual sentences, one arm a case"
 )]
-pub fn response(to: &str, code: u16, message: &str, lang: Lang) -> Narration {
+pub fn response(to: &Actor, code: u16, message: &str, lang: Lang) -> Narration {
     let (headline, why) = match code {
         201 => (
             tr(
@@ -433,7 +432,7 @@ pub fn response(to: &str, code: u16, message: &str, lang: Lang) -> Narration {
                 format!("The API server answers {to}: 201 Created"),
                 format!("API Server 回复 {to}：201 Created"),
             ),
-            if to == "kube-scheduler" {
+            if *to == Actor::Scheduler {
                 tr(
                     lang,
                     "The binding is stored: the Pod's spec.nodeName now names its node, and that node's kubelet will see it through its watch.".into(),
@@ -501,7 +500,7 @@ pub fn response(to: &str, code: u16, message: &str, lang: Lang) -> Narration {
                 format!("404 Not Found for {to}"),
                 format!("{to} 收到 404 Not Found"),
             ),
-            if to == "kubectl" {
+            if *to == Actor::Kubectl {
                 tr(
                     lang,
                     "Nothing is stored under that name. For kubectl apply this is not an error: it means \"create it\".".into(),

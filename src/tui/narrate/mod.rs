@@ -96,9 +96,9 @@ pub fn narrate(record: &TraceRecord, lang: Lang) -> Narration {
             node: _,
             line,
         } => {
-            if component == "kubectl" {
+            if *component == Actor::Kubectl {
                 notices::kubectl_output(line, lang)
-            } else if component.starts_with("kubelet") {
+            } else if matches!(component, Actor::Kubelet(_)) {
                 node::kubelet_log(component, line, lang)
             } else {
                 Narration::new(

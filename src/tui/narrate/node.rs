@@ -241,7 +241,7 @@ fn running(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
     clippy::too_many_lines,
     reason = "a table of bilingual sentences, one arm a case"
 )]
-pub fn kubelet_log(component: &str, line: &str, lang: Lang) -> Narration {
+pub fn kubelet_log(component: &Actor, line: &str, lang: Lang) -> Narration {
     let message = klog_message(line).unwrap_or_else(|| line.to_owned());
     let pod = klog_field(line, "pod").unwrap_or_default();
     let pods = klog_field(line, "pods")

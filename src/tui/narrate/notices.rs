@@ -15,7 +15,7 @@ pub fn watch(w: &WatchRecord, lang: Lang) -> Narration {
         None => format!("{}/{}", w.resource, w.name),
     };
     let rv = &w.resource_version;
-    let kind = w.watcher.split('/').next().unwrap_or_default();
+    let kind = w.watcher.role();
     let why = match (kind, w.resource.as_str(), w.event_type.as_str()) {
         ("kube-scheduler", "pods", "ADDED") => tr(
             lang,

@@ -26,13 +26,17 @@ fn stage(component: &str, name: &str, outcome: &str, detail: &str) -> Stage {
     .node("node-3")
 }
 
+fn actor(name: &str) -> Actor {
+    Actor::parse(name).expect("an actor")
+}
+
 fn msg(from: &str, to: &str, label: &str) -> TraceRecord {
-    rec(Record::message(from, to, label))
+    rec(Record::message(actor(from), actor(to), label))
 }
 
 fn log(component: &str, line: &str) -> TraceRecord {
     rec(Record::Log {
-        component: component.into(),
+        component: actor(component),
         node: None,
         line: line.into(),
     })
@@ -366,7 +370,6 @@ fn samples() -> Vec<TraceRecord> {
             "containerd/node-3",
             "docker.io/library/nginx:1.27 (72044385 bytes)",
         ),
-        msg("a", "b", "c"),
     ]);
     for (code, message) in [
         (200, "OK"),
@@ -382,7 +385,7 @@ fn samples() -> Vec<TraceRecord> {
     ] {
         for to in ["kubectl", "kube-scheduler"] {
             out.push(rec(Record::Response {
-                to: to.into(),
+                to: actor(to),
                 code,
                 message: message.into(),
                 request: podflow_engine::component::RequestId::MIN,
@@ -396,7 +399,7 @@ fn samples() -> Vec<TraceRecord> {
     ] {
         for t in ["ADDED", "MODIFIED", "DELETED"] {
             out.push(rec(Record::Watch(Box::new(WatchRecord {
-                watcher: watcher.into(),
+                watcher: actor(watcher),
                 event_type: t.into(),
                 resource: "pods".into(),
                 namespace: Some("default".into()),

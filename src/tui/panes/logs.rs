@@ -99,7 +99,7 @@ fn line_of(records: &[TraceRecord], index: usize) -> Option<LogLine> {
             component, line, ..
         } => Some(LogLine {
             index,
-            tag: component.clone(),
+            tag: component.to_string(),
             text: one_line(line),
             code: None,
         }),

@@ -260,11 +260,11 @@ fn focus(
         Record::Message {
             from, to, label, ..
         } => (
-            Some(to.clone()),
+            Some(to.to_string()),
             None,
             Some(Arrow {
-                from: from.clone(),
-                to: to.clone(),
+                from: from.to_string(),
+                to: to.to_string(),
                 label: label.clone(),
             }),
         ),
@@ -276,25 +276,25 @@ fn focus(
         Record::Response {
             to, code, message, ..
         } => (
-            Some(to.clone()),
+            Some(to.to_string()),
             None,
             Some(Arrow {
-                from: "kube-apiserver".to_owned(),
-                to: to.clone(),
+                from: Actor::ApiServer.to_string(),
+                to: to.to_string(),
                 label: format!("{code} {message}"),
             }),
         ),
         Record::Watch(w) => (
-            Some(w.watcher.clone()),
+            Some(w.watcher.to_string()),
             None,
             Some(Arrow {
-                from: "kube-apiserver".to_owned(),
-                to: w.watcher.clone(),
+                from: Actor::ApiServer.to_string(),
+                to: w.watcher.to_string(),
                 label: w.summary(),
             }),
         ),
         Record::Event(e) => (Some(event_component(e, store)), None, None),
-        Record::Log { component, .. } => (Some(component.clone()), None, None),
+        Record::Log { component, .. } => (Some(component.to_string()), None, None),
         Record::Final { .. } => (None, None, None),
     }
 }
@@ -355,14 +355,15 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
         Record::Message {
             from, to, label, ..
         } => {
-            let (component, node) = on_node(from)
-                .map(|(_, n)| (from, n))
-                .or_else(|| on_node(to).map(|(_, n)| (to, n)))?;
+            let (component, node) = from
+                .node()
+                .map(|n| (from, n))
+                .or_else(|| to.node().map(|n| (to, n)))?;
             let (stage, detail) = message_step(from, to, label);
             Some((
                 node.to_owned(),
                 NodeStep {
-                    component: component.clone(),
+                    component: component.to_string(),
                     stage: stage.to_owned(),
                     detail,
                     outcome: String::new(),
@@ -375,10 +376,7 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
 }
 
 /// The kubelet stage a node's message belongs to, and what to show of it.
-fn message_step(from: &str, to: &str, label: &str) -> (&'static str, String) {
-    fn role(c: &str) -> Option<&str> {
-        on_node(c).map(|(r, _)| r)
-    }
+fn message_step(from: &Actor, to: &Actor, label: &str) -> (&'static str, String) {
     let verb = label.split_whitespace().next().unwrap_or_default();
     let rest = label
         .get(verb.len()..)
@@ -391,11 +389,15 @@ fn message_step(from: &str, to: &str, label: &str) -> (&'static str, String) {
             ("container", label.to_owned())
         }
         "pull" => ("pull", rest),
-        _ if from == "registry" => ("pull", short_detail(label)),
-        _ if role(to) == Some("cni") || role(from) == Some("cni") => ("network", label.to_owned()),
-        _ if role(to) == Some("csi") || role(from) == Some("csi") => ("volume", label.to_owned()),
+        _ if *from == Actor::Registry => ("pull", short_detail(label)),
+        _ if matches!(to, Actor::Cni(_)) || matches!(from, Actor::Cni(_)) => {
+            ("network", label.to_owned())
+        }
+        _ if matches!(to, Actor::Csi(_)) || matches!(from, Actor::Csi(_)) => {
+            ("volume", label.to_owned())
+        }
         "PATCH" if label.ends_with("/status") => ("status", verb.to_owned()),
-        _ if role(from) == Some("containerd") => {
+        _ if matches!(from, Actor::Containerd(_)) => {
             if label.starts_with("sandbox") {
                 ("sandbox", label.to_owned())
             } else {
@@ -560,14 +562,14 @@ mod tests {
     #[test]
     fn a_lease_renewal_is_not_a_nodes_step() {
         let renewal = Record::message(
-            "kubelet/node-1",
-            "kube-apiserver",
+            Actor::Kubelet("node-1".into()),
+            Actor::ApiServer,
             "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1",
         );
         assert!(node_step(&renewal).is_none());
         let status = Record::message(
-            "kubelet/node-1",
-            "kube-apiserver",
+            Actor::Kubelet("node-1".into()),
+            Actor::ApiServer,
             "PATCH /api/v1/namespaces/default/pods/nginx/status",
         );
         assert_eq!(
@@ -711,7 +713,11 @@ mod tests {
         ];
         for (from, to, label, stage, detail) in table {
             assert_eq!(
-                message_step(from, to, label),
+                message_step(
+                    &Actor::parse(from).expect("an actor"),
+                    &Actor::parse(to).expect("an actor"),
+                    label
+                ),
                 (stage, detail.to_owned()),
                 "{label}"
             );

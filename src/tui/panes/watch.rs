@@ -77,12 +77,13 @@ impl Model {
                 Some(ns) => format!("{}/{ns}/{}", w.resource, w.name),
                 None => format!("{}/{}", w.resource, w.name),
             };
-            if !filter_matches(&filter, &[&w.watcher, &object]) {
+            let watcher = w.watcher.to_string();
+            if !filter_matches(&filter, &[&watcher, &object]) {
                 continue;
             }
             lines.push(WatchLine {
                 index,
-                watcher: w.watcher.clone(),
+                watcher,
                 event_type: w.event_type.clone(),
                 object,
                 resource_version: w.resource_version.clone(),

@@ -105,8 +105,6 @@ pub struct ApiServer<'a> {
     pub detail: Detail,
 }
 
-const API: &str = "kube-apiserver";
-
 /// One request being handled: the records so far and the store it works on.
 struct Handling<'a, 'b> {
     server: &'b ApiServer<'a>,
@@ -512,8 +510,11 @@ impl Handling<'_, '_> {
     fn get(&mut self) -> Step<Response> {
         let req = self.request;
         let key = key_for(req.kind, req.namespace.as_deref(), &req.name);
-        self.records
-            .push(Record::message(API, "etcd", format!("range {key}")));
+        self.records.push(Record::message(
+            Actor::ApiServer,
+            Actor::Etcd,
+            format!("range {key}"),
+        ));
         match self.store.get(&key) {
             Some(entry) => Ok(Response::ok(200, Arc::clone(&entry.object))),
             None => Err(Box::new(status::not_found(req.kind, &req.name))),
@@ -630,8 +631,11 @@ impl Handling<'_, '_> {
             .store
             .delete(&key)
             .map_err(|_| Box::new(status::not_found(kind, &req.name)))?;
-        self.records
-            .push(Record::message(API, "etcd", format!("delete {key}")));
+        self.records.push(Record::message(
+            Actor::ApiServer,
+            Actor::Etcd,
+            format!("delete {key}"),
+        ));
         let mut stage = Stage::new(
             Actor::Etcd,
             StageName::Persist,
@@ -768,8 +772,11 @@ impl Handling<'_, '_> {
     }
 
     fn record_persist(&mut self, key: &str, revision: u64, object: &Object) {
-        self.records
-            .push(Record::message(API, "etcd", format!("txn put {key}")));
+        self.records.push(Record::message(
+            Actor::ApiServer,
+            Actor::Etcd,
+            format!("txn put {key}"),
+        ));
         let mut stage = Stage::new(
             Actor::Etcd,
             StageName::Persist,
@@ -824,7 +831,7 @@ mod tests {
             detail: Detail::Summary,
         };
         let mut watch = Request::new(
-            "kubectl",
+            Actor::Kubectl,
             admin(),
             Verb::Watch,
             kind_of("Pod"),

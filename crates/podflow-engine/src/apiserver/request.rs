@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::trace::Actor;
 use podflow_model::{Kind, Object};
 
 /// A request verb, as RBAC and audit logs name it.
@@ -113,7 +114,7 @@ impl Operation {
 #[derive(Debug, Clone)]
 pub struct Request {
     /// The component that sends it: `kubectl`, `kube-scheduler`, `kubelet/node-1`.
-    pub client: String,
+    pub client: Actor,
     /// Who it claims to be.
     pub credentials: Credentials,
     /// The verb.
@@ -175,7 +176,7 @@ impl Request {
     /// A request from `client`, as `credentials`, to `verb` the object `name`
     /// of `kind` (in `namespace`, for namespaced kinds).
     pub fn new(
-        client: impl Into<String>,
+        client: Actor,
         credentials: Credentials,
         verb: Verb,
         kind: &'static Kind,
@@ -183,7 +184,7 @@ impl Request {
         name: impl Into<String>,
     ) -> Request {
         Request {
-            client: client.into(),
+            client,
             credentials,
             verb,
             kind,

@@ -6,11 +6,12 @@
 
 use crate::apiserver::authn::TokenAuthenticator;
 use crate::apiserver::request::{Credentials, Request, UserInfo, Verb};
+use crate::trace::Actor;
 use crate::trace::{EventObject, EventRecord};
 use podflow_model::Kind;
 
 /// The component name every controller's records carry.
-pub const ME: &str = "kube-controller-manager";
+pub const ME: Actor = Actor::ControllerManager;
 
 /// The controllers that send requests, by their service account's name.
 pub const CONTROLLERS: [&str; 9] = [

@@ -22,10 +22,10 @@ impl Engine {
     /// `fault node` / `recover node`: cuts a node's kubelet off from the API
     /// server, or reconnects it and delivers what it missed.
     pub(super) fn set_fault(&mut self, node: &str, faulted: bool, records: &mut Vec<Record>) {
-        let me = format!("kubelet/{node}");
+        let me = Actor::Kubelet(NodeName::from(node));
         let Some(kubelet) = self.kubelets.get_mut(node) else {
             records.push(Record::Log {
-                component: "kubectl".into(),
+                component: Actor::Kubectl,
                 node: None,
                 line: format!(
                     "error: no node \"{node}\" to {}",
@@ -39,12 +39,12 @@ impl Engine {
             self.faults.entry(node.to_owned()).or_default();
             records.push(Record::message(
                 me.clone(),
-                "kube-apiserver",
+                Actor::ApiServer,
                 "✕ connection lost (node fault)",
             ));
             records.push(Record::from(
                 Stage::new(
-                    Actor::Kubelet(NodeName::from(node)),
+                    me.clone(),
                     StageName::Fault,
                     Outcome::Partitioned,
                     format!(
@@ -60,12 +60,12 @@ impl Engine {
         };
         records.push(Record::message(
             me.clone(),
-            "kube-apiserver",
+            Actor::ApiServer,
             "connection restored (node recovered)",
         ));
         records.push(Record::from(
             Stage::new(
-                Actor::Kubelet(NodeName::from(node)),
+                me.clone(),
                 StageName::Fault,
                 Outcome::Recovered,
                 format!(

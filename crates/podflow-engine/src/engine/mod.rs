@@ -425,8 +425,8 @@ impl Engine {
         stage.extra_mut().revision = Some(target);
         self.stamp(vec![
             Record::message(
-                "kube-apiserver",
-                "etcd",
+                Actor::ApiServer,
+                Actor::Etcd,
                 format!("compact revision {target}"),
             ),
             Record::from(stage),
@@ -647,7 +647,7 @@ impl Comp<'_> {
 /// The `watch` record of an event reaching a watcher.
 fn watch_record(to: &ComponentId, event: &WatchEvent) -> Record {
     Record::Watch(Box::new(super::trace::WatchRecord {
-        watcher: to.to_string(),
+        watcher: to.actor(),
         event_type: event.event_type.as_str().into(),
         resource: event.object.kind().resource.into(),
         namespace: event.object.namespace().map(str::to_owned),

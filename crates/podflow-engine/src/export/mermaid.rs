@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 
-use crate::trace::{Record, TraceRecord};
+use crate::trace::{Actor, Record, TraceRecord};
 
 /// The control plane's participants, in the seeds' order, with their ids.
 const CONTROL_PLANE: [(&str, &str); 5] = [
@@ -75,16 +75,17 @@ fn rank(component: &str, nodes: &[&str]) -> (usize, usize, usize) {
 /// The participants the diagram declares: every end of an arrow (and the
 /// API server, which answers), in [`rank`] order.
 fn participants(records: &[TraceRecord]) -> Vec<String> {
-    let mut seen: Vec<&str> = vec!["kube-apiserver"];
+    let mut seen: Vec<String> = vec![Actor::ApiServer.to_string()];
     for record in records {
-        let ends: &[&str] = match &record.body {
-            Record::Message { from, to, .. } => &[from.as_str(), to.as_str()],
-            Record::Response { to, .. } => &[to.as_str()],
+        let ends: &[&Actor] = match &record.body {
+            Record::Message { from, to, .. } => &[from, to],
+            Record::Response { to, .. } => &[to],
             _ => &[],
         };
         for end in ends {
-            if !seen.contains(end) {
-                seen.push(end);
+            let name = end.to_string();
+            if !seen.contains(&name) {
+                seen.push(name);
             }
         }
     }
@@ -100,7 +101,7 @@ fn participants(records: &[TraceRecord]) -> Vec<String> {
         }
         nodes
     };
-    let mut declared: Vec<(usize, &str)> = seen.iter().copied().enumerate().collect();
+    let mut declared: Vec<(usize, &str)> = seen.iter().map(String::as_str).enumerate().collect();
     declared.sort_by_key(|(first, name)| (rank(name, &nodes), *first));
     declared.into_iter().map(|(_, n)| n.to_owned()).collect()
 }
@@ -122,13 +123,19 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
             Record::Message {
                 from, to, label, ..
             } => {
-                writeln!(out, "    {}->>{}: {}", id(from), id(to), escape(label))?;
+                writeln!(
+                    out,
+                    "    {}->>{}: {}",
+                    id(&from.to_string()),
+                    id(&to.to_string()),
+                    escape(label)
+                )?;
             }
             Record::Response {
                 to, code, message, ..
             } => {
                 let text = escape(&format!("{code} {message}"));
-                writeln!(out, "    apiserver-->>{}: {text}", id(to))?;
+                writeln!(out, "    apiserver-->>{}: {text}", id(&to.to_string()))?;
             }
             Record::Stage(stage) if declared.contains(&stage.component.to_string()) => {
                 let what = match (&stage.plugin, &stage.extra().node) {

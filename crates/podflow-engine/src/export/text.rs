@@ -70,7 +70,7 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
     let (who, what) = match &record.body {
         Record::Message {
             from, to, label, ..
-        } => (from.clone(), format!("→ {to}: {label}")),
+        } => (from.to_string(), format!("→ {to}: {label}")),
         Record::Stage(stage) => {
             let full = stage_text(stage);
             let component = stage.component.to_string();
@@ -82,11 +82,11 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
         Record::Response {
             to, code, message, ..
         } => (
-            "kube-apiserver".to_owned(),
+            Actor::ApiServer.to_string(),
             format!("→ {to}: {code} {message}"),
         ),
         Record::Watch(w) => (
-            w.watcher.clone(),
+            w.watcher.to_string(),
             format!("← {} rv={}", w.summary(), w.resource_version),
         ),
         Record::Event(e) => (
@@ -95,7 +95,7 @@ pub fn columns(record: &TraceRecord) -> (SimTime, String, String) {
         ),
         Record::Log {
             component, line, ..
-        } => (component.clone(), format!("| {line}")),
+        } => (component.to_string(), format!("| {line}")),
         Record::Final { objects } => (
             String::new(),
             format!("final: {} objects in the store", objects.len()),
@@ -177,15 +177,15 @@ mod tests {
         let table = [
             (
                 Record::message(
-                    "kubectl",
-                    "kube-apiserver",
+                    Actor::Kubectl,
+                    Actor::ApiServer,
                     "GET /api/v1/namespaces/default/pods/nginx",
                 ),
                 "[00:01.250] kubectl → kube-apiserver: GET /api/v1/namespaces/default/pods/nginx\n",
             ),
             (
                 Record::Log {
-                    component: "kubelet/node-1".into(),
+                    component: Actor::Kubelet("node-1".into()),
                     node: Some("node-1".into()),
                     line: "I0101 00:00:01.250000 1 kubelet.go:1] \"SyncLoop ADD\"\n".into(),
                 },

@@ -17,6 +17,7 @@
 //! Simplified: the kubelet learns claims and volumes from watches, where
 //! upstream's populator GETs them.
 
+use crate::trace::Actor;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -203,7 +204,7 @@ impl Kubelet {
             );
             cx.message(
                 &self.me(),
-                &format!("csi/{}", self.node),
+                &Actor::Csi(self.node.clone()),
                 "NodeStageVolume / NodePublishVolume",
             );
         }

@@ -297,7 +297,7 @@ impl Kubelet {
             verb,
             kind_of("Lease"),
             Some(LEASE_NAMESPACE.into()),
-            self.node.clone(),
+            &*self.node,
         )
     }
 
@@ -345,7 +345,7 @@ impl Kubelet {
             Verb::Patch,
             kind_of("Node"),
             None,
-            self.node.clone(),
+            &*self.node,
         )
         .subresource("status")
         .body(Body::Patch(serde_json::json!({ "status": patch })));

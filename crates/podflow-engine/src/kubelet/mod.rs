@@ -96,7 +96,7 @@ enum Step {
 /// The kubelet's state.
 #[derive(Debug, Clone)]
 pub struct Kubelet {
-    node: String,
+    node: NodeName,
     pid: u32,
     registry: Arc<Registry>,
     catalog: Arc<ImageCatalog>,
@@ -138,7 +138,7 @@ impl Kubelet {
     /// The kubelet of `node`, pulling from `registry`.
     pub fn new(node: &str, registry: Arc<Registry>) -> Kubelet {
         Kubelet {
-            node: node.to_owned(),
+            node: NodeName::from(node),
             pid: klog::pid_for(node),
             catalog: Arc::new(catalog::catalog_for(&registry)),
             registry,
@@ -163,17 +163,14 @@ impl Kubelet {
         }
     }
 
-    fn me(&self) -> String {
-        format!("kubelet/{}", self.node)
+    /// Who it is in the trace.
+    fn me(&self) -> Actor {
+        Actor::Kubelet(self.node.clone())
     }
 
-    /// Who it is in the trace's stages.
-    fn actor(&self) -> Actor {
-        Actor::Kubelet(NodeName::from(self.node.as_str()))
-    }
-
-    fn containerd(&self) -> String {
-        format!("containerd/{}", self.node)
+    /// The node's container runtime, in the trace.
+    fn containerd(&self) -> Actor {
+        Actor::Containerd(self.node.clone())
     }
 
     fn identity(&self) -> Credentials {
@@ -259,8 +256,8 @@ impl Kubelet {
         detail: String,
     ) {
         cx.stage(
-            Stage::new(self.actor(), stage, outcome, detail)
-                .node(self.node.clone())
+            Stage::new(self.me(), stage, outcome, detail)
+                .node(&*self.node)
                 .pod(key),
         );
     }

@@ -8,7 +8,7 @@ use super::pull_policy::{self, Decision, ImageEvent};
 use super::status::ContainerState;
 use super::{Kubelet, Step, klog, until};
 use crate::component::Cx;
-use crate::trace::{Outcome, StageName};
+use crate::trace::{Actor, Outcome, StageName};
 
 /// How long the registry takes to answer that an image does not exist.
 const NOT_FOUND_MS: u64 = 800;
@@ -122,7 +122,8 @@ impl Kubelet {
                 let image = ctr.image();
                 w.first_pull.get_or_insert(cx.now);
                 Self::image_events(cx, key, vec![pull_policy::pulling(&spec_image)], &field);
-                cx.message(&self.containerd(), "registry", format!("pull {image}"));
+                let containerd = self.containerd();
+                cx.message(&containerd, &Actor::Registry, format!("pull {image}"));
                 let ms = if self.registry.is_missing(&image) {
                     NOT_FOUND_MS
                 } else {
@@ -157,7 +158,7 @@ impl Kubelet {
             };
             ctr.waiting_announced = false;
             cx.message(
-                "registry",
+                &Actor::Registry,
                 &self.containerd(),
                 format!("{image}: not found"),
             );
@@ -190,7 +191,7 @@ impl Kubelet {
         let size = self.registry.size_of(&image);
         let took = cx.now.as_millis() - started.as_millis();
         cx.message(
-            "registry",
+            &Actor::Registry,
             &self.containerd(),
             format!("{image} ({size} bytes)"),
         );

@@ -8,7 +8,7 @@ use super::worker::PodWorker;
 use super::{Kubelet, Step, klog};
 use crate::component::Cx;
 use crate::trace::Stage;
-use crate::trace::{Actor, NodeName, Outcome, StageName};
+use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::Shared;
 
 impl Kubelet {
@@ -37,19 +37,19 @@ impl Kubelet {
     pub(super) fn run_sandbox(&mut self, key: &str, cx: &mut Cx<'_>) {
         let me = self.me();
         let containerd = self.containerd();
-        let cni = format!("cni/{}", self.node);
+        let cni = Actor::Cni(self.node.clone());
         let ip = self.allocate_ip();
         let sandbox_id = cx.rng.hex(64);
         cx.message(&me, &containerd, "RunPodSandbox");
         cx.message(&containerd, &cni, "ADD eth0");
         cx.stage(
             Stage::new(
-                Actor::Cni(NodeName::from(self.node.as_str())),
+                cni.clone(),
                 StageName::Network,
                 Outcome::Ok,
                 format!("eth0 {ip} from {}", self.pod_cidr),
             )
-            .node(self.node.clone())
+            .node(&*self.node)
             .pod(key),
         );
         cx.message(&cni, &containerd, ip.clone());

@@ -29,6 +29,7 @@ mod schedule_one;
 
 pub use self::schedule_one::fit_error_message;
 
+use crate::trace::Actor;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -43,7 +44,7 @@ use super::component::RequestId;
 use podflow_model::Shared;
 use podflow_model::kinds::kind_of;
 
-const ME: &str = "kube-scheduler";
+const ME: Actor = Actor::Scheduler;
 /// The name events are reported under (`kubectl describe`'s "From" column).
 const SOURCE: &str = "default-scheduler";
 

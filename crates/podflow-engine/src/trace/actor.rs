@@ -3,6 +3,7 @@
 //! plugins. Serialized as the names docs/trace-format.md lists
 //! (`kube-apiserver`, `kubelet/node-1`, ...).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -55,6 +56,14 @@ impl Actor {
             | Actor::Cni(node)
             | Actor::Csi(node) => Some(node),
             _ => None,
+        }
+    }
+
+    /// The trace name, borrowed for the actors without a node.
+    pub fn name(&self) -> Cow<'static, str> {
+        match self.node() {
+            None => Cow::Borrowed(self.role()),
+            Some(_) => Cow::Owned(self.to_string()),
         }
     }
 

@@ -35,8 +35,8 @@ pub struct TraceRecord {
 pub enum Record {
     /// One arrow of the sequence diagram.
     Message {
-        from: String,
-        to: String,
+        from: Actor,
+        to: Actor,
         label: String,
         /// For a request to the API server, its number: the `response` that
         /// answers it has the same (other arrows have none).
@@ -49,7 +49,7 @@ pub enum Record {
     Stage(Arc<Stage>),
     /// The API server's answer to a client.
     Response {
-        to: String,
+        to: Actor,
         code: u16,
         message: String,
         /// The number of the request it answers (its `message` has the same).
@@ -63,7 +63,7 @@ pub enum Record {
     Event(Box<EventRecord>),
     /// A log line in the component's own format.
     Log {
-        component: String,
+        component: Actor,
         #[serde(skip_serializing_if = "Option::is_none")]
         node: Option<String>,
         line: String,
@@ -76,14 +76,10 @@ pub enum Record {
 impl Record {
     /// An arrow that is not a request to the API server (the API server's
     /// calls to etcd, the kubelet's to containerd, ...).
-    pub fn message(
-        from: impl Into<String>,
-        to: impl Into<String>,
-        label: impl Into<String>,
-    ) -> Record {
+    pub fn message(from: Actor, to: Actor, label: impl Into<String>) -> Record {
         Record::Message {
-            from: from.into(),
-            to: to.into(),
+            from,
+            to,
             label: label.into(),
             request: None,
         }
@@ -296,7 +292,7 @@ impl Stage {
 /// A watch event as one watcher received it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WatchRecord {
-    pub watcher: String,
+    pub watcher: Actor,
     #[serde(rename = "type")]
     pub event_type: String,
     pub resource: String,
@@ -357,8 +353,8 @@ mod tests {
             seq: 3,
             t_ms: 12,
             body: Record::message(
-                "kubectl",
-                "kube-apiserver",
+                Actor::Kubectl,
+                Actor::ApiServer,
                 "POST /api/v1/namespaces/default/pods",
             ),
         };
@@ -422,7 +418,7 @@ mod tests {
             else {
                 unreachable!("request_answered finds a message")
             };
-            assert_eq!((from, to.as_str()), (client, "kube-apiserver"));
+            assert_eq!((from, to), (client, &Actor::ApiServer));
         }
         let line = records
             .iter()

@@ -51,7 +51,7 @@ pub fn kubectl_answers(records: &[TraceRecord]) -> Vec<(u16, String)> {
         .filter_map(|r| match &r.body {
             Record::Response {
                 to, code, message, ..
-            } if to == "kubectl" => Some((*code, message.clone())),
+            } if *to == Actor::Kubectl => Some((*code, message.clone())),
             _ => None,
         })
         .collect()
@@ -64,7 +64,7 @@ pub fn kubectl_output(records: &[TraceRecord]) -> Vec<String> {
         .filter_map(|r| match &r.body {
             Record::Log {
                 component, line, ..
-            } if component == "kubectl" => Some(line.clone()),
+            } if *component == Actor::Kubectl => Some(line.clone()),
             _ => None,
         })
         .collect()

@@ -191,7 +191,7 @@ fn watch_streams(records: &[TraceRecord]) -> BTreeMap<(String, String), Vec<Deli
                 .expect("a numeric resourceVersion");
             let name = format!("{}/{}", w.namespace.as_deref().unwrap_or(""), w.name);
             streams
-                .entry((w.watcher.clone(), w.resource.clone()))
+                .entry((w.watcher.to_string(), w.resource.clone()))
                 .or_default()
                 .push((revision, w.event_type.clone(), name));
         }

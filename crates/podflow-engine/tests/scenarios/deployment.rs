@@ -2,6 +2,8 @@
 //! default cluster becomes a `ReplicaSet` `web-<hash>` and three Pods, scheduled
 //! and Running; scaling and deleting reach the Pods through the controllers.
 
+use podflow_engine::trace::Actor;
+
 use crate::common;
 use crate::common::{apply, of_kind, run};
 use podflow_engine::trace::{Record, TraceRecord};
@@ -203,7 +205,7 @@ fn scaling_down_deletes_pods_and_scaling_up_creates_them() {
         .iter()
         .filter(|r| {
             matches!(&r.body, Record::Message { from, label, .. }
-                if from == "kubectl" && label == "PATCH /apis/apps/v1/namespaces/default/deployments/web/scale")
+                if *from == Actor::Kubectl && label == "PATCH /apis/apps/v1/namespaces/default/deployments/web/scale")
         })
         .count();
     assert_eq!(scale_patches, 2);
@@ -234,7 +236,7 @@ fn deleting_the_deployment_removes_its_replica_set_and_pods() {
         .iter()
         .filter(|r| {
             matches!(&r.body, Record::Message { from, label, .. }
-            if from == "kube-controller-manager" && label.starts_with("DELETE"))
+            if *from == Actor::ControllerManager && label.starts_with("DELETE"))
         })
         .count();
     assert_eq!(gc_deletes, 4, "the ReplicaSet, then its three Pods");
@@ -322,7 +324,7 @@ fn old_replica_sets_beyond_the_revision_history_limit_are_deleted() {
         .iter()
         .filter(|r| {
             matches!(&r.body, Record::Message { from, label, .. }
-                if from == "kube-controller-manager" && label.starts_with("DELETE /apis/apps/v1/namespaces/default/replicasets/"))
+                if *from == Actor::ControllerManager && label.starts_with("DELETE /apis/apps/v1/namespaces/default/replicasets/"))
         })
         .count();
     assert_eq!(deletes, 1);

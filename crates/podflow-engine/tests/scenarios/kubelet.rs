@@ -328,7 +328,7 @@ fn deleting_a_sleeping_pod_waits_for_the_grace_period() {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Message { from, label, .. }
-                if from == "kubelet/node-3" && label.starts_with("DELETE") =>
+                if *from == Actor::Kubelet("node-3".into()) && label.starts_with("DELETE") =>
             {
                 Some(r.t_ms)
             }

@@ -10,6 +10,8 @@
 //! container as the kubelet launches it (its environment and mounted files
 //! from the `ConfigMaps` and `Secrets` of the final store) in the runtime's shell.
 
+use podflow_engine::trace::Actor;
+
 use crate::common;
 use crate::common::{apply, final_object, final_objects, kubelet_events, run};
 use podflow_engine::kubelet::config::ConfigCache;
@@ -27,8 +29,10 @@ fn kubelet_logs(records: &[TraceRecord]) -> Vec<String> {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Log {
-                component, line, ..
-            } if component.starts_with("kubelet/") => Some(line.clone()),
+                component: Actor::Kubelet(_),
+                line,
+                ..
+            } => Some(line.clone()),
             _ => None,
         })
         .collect()

@@ -3,6 +3,8 @@
 //! `pkg/kubelet/kuberuntime/kuberuntime_container.go`, `pkg/probe/grpc`), with
 //! the examples of the Kubernetes documentation unmodified.
 
+use podflow_engine::trace::Actor;
+
 use crate::common;
 use crate::common::{apply, final_object, kubelet_events, run};
 use podflow_engine::trace::Outcome;
@@ -28,7 +30,7 @@ fn deleted_at(records: &[TraceRecord]) -> u64 {
         .iter()
         .filter_map(|r| match &r.body {
             Record::Message { from, label, .. }
-                if from.starts_with("kubelet/") && label.starts_with("DELETE") =>
+                if matches!(from, Actor::Kubelet(_)) && label.starts_with("DELETE") =>
             {
                 Some(r.t_ms)
             }

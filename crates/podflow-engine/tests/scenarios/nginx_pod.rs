@@ -4,7 +4,7 @@
 
 use crate::common;
 use crate::common::{final_object, run, text};
-use podflow_engine::trace::StageName;
+use podflow_engine::trace::{Actor, StageName};
 use podflow_engine::trace::{Record, TraceRecord};
 
 fn nginx() -> Vec<TraceRecord> {
@@ -262,7 +262,7 @@ fn every_watcher_sees_revisions_in_order() {
         ],
         |_| {},
     );
-    let mut last: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    let mut last: std::collections::BTreeMap<Actor, u64> = std::collections::BTreeMap::new();
     for record in &records {
         if let Record::Watch(w) = &record.body {
             let rv: u64 = w.resource_version.parse().expect("a number");

@@ -14,7 +14,7 @@ fn sent(records: &[TraceRecord], from: &str, label: &str) -> Vec<u64> {
         .filter_map(|r| match &r.body {
             Record::Message {
                 from: f, label: l, ..
-            } if f == from && l.starts_with(label) => Some(r.t_ms),
+            } if f.to_string() == from && l.starts_with(label) => Some(r.t_ms),
             _ => None,
         })
         .collect()

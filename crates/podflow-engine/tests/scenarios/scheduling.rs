@@ -318,7 +318,7 @@ fn a_higher_priority_pod_preempts_a_lower_one() {
     let deleted: Vec<&str> = records
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Watch(w) if w.event_type == "DELETED" && w.watcher == "kube-scheduler" => {
+            Record::Watch(w) if w.event_type == "DELETED" && w.watcher == Actor::Scheduler => {
                 Some(w.name.as_str())
             }
             _ => None,

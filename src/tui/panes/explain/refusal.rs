@@ -61,14 +61,14 @@ pub fn at(records: &[TraceRecord]) -> Option<Refusal> {
         }
         Record::Log {
             component, line, ..
-        } if component == "kubectl" && is_error(line) => {
+        } if *component == Actor::Kubectl && is_error(line) => {
             let floor = records.len().saturating_sub(20);
             (floor..records.len())
                 .rev()
                 .find_map(|i| match &records[i].body {
                     Record::Response {
                         to, code, message, ..
-                    } if to == "kubectl" && *code >= 400 => {
+                    } if *to == Actor::Kubectl && *code >= 400 => {
                         Some(from_response(&records[..=i], *code, message))
                     }
                     _ => None,
@@ -90,7 +90,7 @@ fn from_response(records: &[TraceRecord], code: u16, message: &str) -> Refusal {
     let mut deny = None;
     for record in records[floor..records.len().saturating_sub(1)].iter().rev() {
         match &record.body {
-            Record::Message { to, .. } if to == "kube-apiserver" => break,
+            Record::Message { to, .. } if *to == Actor::ApiServer => break,
             Record::Stage(s) if s.outcome == Outcome::Deny => {
                 deny = Some(s.as_ref());
                 break;

@@ -275,7 +275,7 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
                 }
             }
             Record::Watch(_) => break,
-            Record::Message { to, .. } if to == "kube-apiserver" => break,
+            Record::Message { to, .. } if *to == Actor::ApiServer => break,
             _ => {}
         }
     }

@@ -177,7 +177,6 @@ mod tests {
         }
     }
 
-
     #[test]
     fn the_latest_cache_and_queue_stages_win() {
         let records = [

@@ -7,6 +7,7 @@ use ratatui::text::Span;
 
 use crate::tui::wrap::path_tail;
 pub(super) use crate::tui::wrap::truncate;
+use podflow_engine::trace::Actor;
 
 /// Display width of a string (double-width aware).
 pub(super) fn width(s: &str) -> usize {
@@ -50,35 +51,36 @@ fn short_node(node: &str) -> Cow<'_, str> {
 /// The header of a column `max` cells wide: the full name when it fits,
 /// else the first shorter form that does, else the shortest cut to fit.
 pub fn header(name: &str, max: usize) -> String {
-    let candidates: Vec<String> = match name {
-        "kubectl" => vec!["kubectl".into(), "kctl".into()],
-        "kube-apiserver" => vec![name.into(), "apiserver".into(), "api".into()],
-        "kube-controller-manager" => vec![
+    let candidates: Vec<String> = match Actor::parse(name) {
+        Some(Actor::Kubectl) => vec![name.into(), "kctl".into()],
+        Some(Actor::ApiServer) => vec![name.into(), "apiserver".into(), "api".into()],
+        Some(Actor::ControllerManager) => vec![
             name.into(),
             "controller-manager".into(),
             "ctrl-mgr".into(),
             "kcm".into(),
         ],
-        "kube-scheduler" => vec![name.into(), "scheduler".into(), "sched".into()],
-        "registry" => vec!["registry".into(), "reg".into()],
-        _ => match name.split_once('/') {
-            Some((component, node)) => {
-                let short = match component {
-                    "kubelet" => "klet",
-                    "containerd" => "ctrd",
-                    other => other,
-                };
-                let node = short_node(node);
-                vec![
-                    name.into(),
-                    format!("{component}/{node}"),
-                    format!("{short}/{node}"),
-                    component.into(),
-                    short.into(),
-                ]
-            }
-            None => vec![name.into()],
-        },
+        Some(Actor::Scheduler) => vec![name.into(), "scheduler".into(), "sched".into()],
+        Some(Actor::Registry) => vec![name.into(), "reg".into()],
+        Some(Actor::Etcd) | None => vec![name.into()],
+        Some(
+            actor @ (Actor::Kubelet(_) | Actor::Containerd(_) | Actor::Cni(_) | Actor::Csi(_)),
+        ) => {
+            let role = actor.role();
+            let short = match actor {
+                Actor::Kubelet(_) => "klet",
+                Actor::Containerd(_) => "ctrd",
+                _ => role,
+            };
+            let node = short_node(actor.node().unwrap_or_default());
+            vec![
+                name.into(),
+                format!("{role}/{node}"),
+                format!("{short}/{node}"),
+                role.into(),
+                short.into(),
+            ]
+        }
     };
     candidates
         .iter()

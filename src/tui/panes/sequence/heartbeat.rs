@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use podflow_engine::trace::{Record, TraceRecord, request_answered};
+use podflow_engine::trace::{Actor, Record, TraceRecord, request_answered};
 
 /// How far back a kubelet's answer looks for the request it answers.
 const LOOK_BACK: usize = 400;
@@ -16,21 +16,23 @@ const LOOK_BACK: usize = 400;
 pub fn heartbeat_of(records: &[TraceRecord], i: usize) -> Option<(String, bool)> {
     match &records[i].body {
         Record::Message { from, label, .. } => {
-            if let Some(node) = from.strip_prefix("kubelet/")
+            if let Actor::Kubelet(node) = from
                 && label.contains("/leases/")
             {
-                return Some((node.to_owned(), label.starts_with("PUT ")));
+                return Some((node.to_string(), label.starts_with("PUT ")));
             }
             let (_, key) = label.split_once("/registry/leases/")?;
             let node = key.rsplit('/').next()?;
-            (from == "kube-apiserver").then(|| (node.to_owned(), false))
+            (*from == Actor::ApiServer).then(|| (node.to_owned(), false))
         }
         Record::Watch(w) if w.resource == "leases" => Some((w.name.clone(), false)),
         Record::Response { to, .. } => {
-            let node = to.strip_prefix("kubelet/")?;
+            let Actor::Kubelet(node) = to else {
+                return None;
+            };
             let request = request_answered(records, i, LOOK_BACK)?;
             let lease = matches!(&request.body, Record::Message { label, .. } if label.contains("/leases/"));
-            lease.then(|| (node.to_owned(), false))
+            lease.then(|| (node.to_string(), false))
         }
         _ => None,
     }

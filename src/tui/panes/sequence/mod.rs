@@ -36,7 +36,7 @@ pub use draw::render;
 pub use fit::header;
 
 use super::PaneCx;
-use podflow_engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Actor, Record, TraceRecord};
 
 /// Arrows kept beyond the scroll: enough for the tallest pane (100 rows).
 const KEEP: usize = 100;
@@ -114,8 +114,8 @@ pub struct Model {
 
 /// An arrow read from a record, before columns are known.
 struct Raw<'a> {
-    from: &'a str,
-    to: &'a str,
+    from: Cow<'static, str>,
+    to: Cow<'static, str>,
     label: Cow<'a, str>,
     kind: RowKind,
 }
@@ -126,22 +126,22 @@ fn arrow(record: &TraceRecord) -> Option<Raw<'_>> {
         Record::Message {
             from, to, label, ..
         } => Some(Raw {
-            from,
-            to,
+            from: from.name(),
+            to: to.name(),
             label: Cow::Borrowed(label),
             kind: RowKind::Request,
         }),
         Record::Response {
             to, code, message, ..
         } => Some(Raw {
-            from: "kube-apiserver",
-            to,
+            from: Actor::ApiServer.name(),
+            to: to.name(),
             label: Cow::Owned(format!("{code} {message}")),
             kind: RowKind::Response { code: *code },
         }),
         Record::Watch(w) => Some(Raw {
-            from: "kube-apiserver",
-            to: &w.watcher,
+            from: Actor::ApiServer.name(),
+            to: w.watcher.name(),
             label: Cow::Owned(format!("watch {}", w.summary())),
             kind: RowKind::Watch,
         }),
@@ -178,8 +178,8 @@ impl Model {
         // The heartbeats of the run being folded (walking back): renewals per node.
         let mut beats: Option<std::collections::BTreeMap<String, usize>> = None;
         let fold = |beats: std::collections::BTreeMap<String, usize>| Raw {
-            from: "kube-apiserver",
-            to: "kube-apiserver",
+            from: Actor::ApiServer.name(),
+            to: Actor::ApiServer.name(),
             label: Cow::Owned(heartbeat::note(&beats)),
             kind: RowKind::Heartbeat,
         };
@@ -215,7 +215,7 @@ impl Model {
         // Nodes in order of first appearance, then the columns in order.
         let mut nodes: Vec<&str> = Vec::new();
         for raw in &arrows {
-            for name in [raw.from, raw.to] {
+            for name in [&*raw.from, &*raw.to] {
                 if let Some((component, node)) = name.split_once('/')
                     && NODE_COMPONENTS.contains(&component)
                     && !nodes.contains(&node)
@@ -226,7 +226,7 @@ impl Model {
         }
         let mut columns: Vec<((usize, usize, usize), &str)> = Vec::new();
         for raw in &arrows {
-            for name in [raw.from, raw.to] {
+            for name in [&*raw.from, &*raw.to] {
                 if let Some(key) = slot(name, &nodes)
                     && !columns.iter().any(|(_, n)| *n == name)
                 {
@@ -247,8 +247,8 @@ impl Model {
             .into_iter()
             .enumerate()
             .map(|(i, raw)| {
-                let from = column(raw.from);
-                let to = column(raw.to);
+                let from = column(&raw.from);
+                let to = column(&raw.to);
                 let is_current = last_is_current && i + 1 == count;
                 let full = format!("{} → {}: {}", raw.from, raw.to, raw.label);
                 let label = if from.is_some() && to.is_some() {

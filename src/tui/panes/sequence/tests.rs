@@ -24,7 +24,11 @@ fn message(seq: u64, from: &str, to: &str, label: &str) -> TraceRecord {
     TraceRecord {
         seq,
         t_ms: seq,
-        body: Record::message(from, to, label),
+        body: Record::message(
+            Actor::parse(from).expect("an actor"),
+            Actor::parse(to).expect("an actor"),
+            label,
+        ),
     }
 }
 
@@ -178,11 +182,10 @@ fn the_final_record_has_no_current_arrow() {
 }
 
 #[test]
-fn self_messages_and_unknown_components_are_notes() {
+fn self_messages_are_notes() {
     let records = [
         message(0, "kubectl", "kube-apiserver", "GET /api"),
         message(1, "kubelet/n1", "kubelet/n1", "run postStart hook"),
-        message(2, "kube-proxy", "kube-apiserver", "GET /api/v1/services"),
     ];
     let model = Model::from_records(&records, 0);
     assert_eq!(
@@ -192,12 +195,6 @@ fn self_messages_and_unknown_components_are_notes() {
     assert!(!model.rows[0].is_note());
     assert!(model.rows[1].is_note());
     assert_eq!(model.rows[1].from, Some(2));
-    assert!(model.rows[2].is_note());
-    assert_eq!(model.rows[2].from, None);
-    assert_eq!(
-        model.rows[2].label,
-        "kube-proxy → kube-apiserver: GET /api/v1/services"
-    );
     let theme = Theme::new(ThemeName::Dark, false);
     let state = PaneState::default();
     let store = podflow_engine::store::Store::new();
@@ -205,7 +202,7 @@ fn self_messages_and_unknown_components_are_notes() {
         records: &records,
         later_in_event: &[],
         store,
-        now: podflow_engine::clock::SimTime(2),
+        now: podflow_engine::clock::SimTime(1),
         idle_run: false,
     };
     let cx = PaneCx {
@@ -220,7 +217,6 @@ fn self_messages_and_unknown_components_are_notes() {
     render(&Model::build(&cx), &cx, area, &mut buf);
     let text = crate::tui::testing::buffer_text(&buf);
     assert!(text.contains("[run postStart hook]"), "{text}");
-    assert!(text.contains("[kube-proxy → kube-apiserver: GET"), "{text}");
     assert!(text.contains("│─GET /api──"), "{text}");
 }
 

@@ -4,6 +4,8 @@
 //! (`TestNodeAuthorizer`), and the Forbidden wording of
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors_test.go`.
 
+use crate::trace::Actor;
+
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -1033,7 +1035,7 @@ fn attributes_follow_the_request() {
     use crate::apiserver::request::{Credentials, Request, Verb};
     let u = user(SCHEDULER);
     let request = Request {
-        client: "kube-scheduler".into(),
+        client: Actor::Scheduler,
         credentials: Credentials::Certificate(u.clone()),
         verb: Verb::Create,
         kind: kind_of("Pod"),

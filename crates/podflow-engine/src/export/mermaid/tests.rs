@@ -4,6 +4,8 @@
 //! codes): every line is a declaration, an arrow between declared
 //! participants or a note over one; no raw `;`, `#`, `<` or `>` in a text.
 
+use crate::trace::Actor;
+
 use super::*;
 use crate::testing::{nginx_timeline, timeline};
 
@@ -139,12 +141,12 @@ fn text_is_escaped_as_mermaid_requires() {
     let records = [
         record(
             0,
-            Record::message("kubectl", "kube-apiserver", "set a; b #1 <x>"),
+            Record::message(Actor::Kubectl, Actor::ApiServer, "set a; b #1 <x>"),
         ),
         record(
             1,
             Record::Response {
-                to: "kubectl".into(),
+                to: Actor::Kubectl,
                 code: 422,
                 message: "Pod \"x\" is invalid: spec.containers[0].image: Required value; <none>"
                     .into(),
