@@ -513,7 +513,7 @@ impl Kubectl {
             Self::print(cx, line);
             return;
         }
-        for line in super::kubectl_table::table(&objects, cx.now) {
+        for line in super::kubectl_printers::table(&objects, cx.now) {
             Self::print(cx, line);
         }
     }
