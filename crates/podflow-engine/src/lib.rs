@@ -26,8 +26,7 @@ pub mod rng;
 pub mod scheduler;
 pub mod setup;
 pub mod shared_stages;
-pub mod storage_cache;
-pub mod storage_stream;
+pub mod storage_listers;
 pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -1,8 +1,8 @@
 //! The engine: a queue of events in simulated time, the store, the API server
 //! and the components. `step()` handles one event and returns the trace records
 //! it produced; `run_until()` is only a loop over `step()`. How the cluster
-//! stands when the story starts is `bootstrap.rs`; a node cut off from the
-//! control plane is `faults.rs`.
+//! stands when the story starts is `bootstrap.rs` (its storage objects,
+//! `starting_storage.rs`); a node cut off from the control plane is `faults.rs`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -28,6 +28,7 @@ use podflow_model::Object;
 
 mod bootstrap;
 mod faults;
+mod starting_storage;
 
 /// How long a message takes between two components, in simulated milliseconds.
 const HOP_MS: u64 = 1;
