@@ -9,8 +9,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::apiserver::handler::Response;
-use super::apiserver::patch;
 use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
+use super::apiserver::strategic_merge_patch;
 use super::component::{Cx, RequestId};
 use podflow_model::{Kind, Object, status};
 
@@ -472,8 +472,11 @@ impl Kubectl {
                     .as_ref()
                     .and_then(|a| a.get(LAST_APPLIED))
                     .and_then(|p| serde_json::from_str(p).ok());
-                let patch =
-                    patch::three_way(original.as_ref(), &modified.to_json(), &live.to_json());
+                let patch = strategic_merge_patch::three_way(
+                    original.as_ref(),
+                    &modified.to_json(),
+                    &live.to_json(),
+                );
                 if patch.as_object().is_some_and(serde_json::Map::is_empty) {
                     let name = manifest.object.name().to_owned();
                     Self::print(
