@@ -2,7 +2,7 @@
 //! kubeadm enables: a kubelet (`system:node:NAME` in `system:nodes`,
 //! `pkg/auth/nodeidentifier`) may only create mirror Pods bound to itself, update
 //! the status of, evict and delete Pods bound to itself, modify its own Node
-//! (`node_restriction_node.rs`), and reach only its own Lease and `CSINode`.
+//! (`nodes.rs`), and reach only its own Lease and `CSINode`.
 //! Everyone else passes untouched. It is a mutating plugin upstream (`Admit`),
 //! so it runs in the mutating phase, after `ServiceAccount`.
 //!
@@ -11,10 +11,12 @@
 //! `ResourceSlice` and `CertificateSigningRequest` checks (podflow serves none
 //! of what they inspect) let the request through.
 
+mod nodes;
+
 use k8s_openapi::api::core::v1::{Container, EnvFromSource, EnvVar, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
-use super::node_restriction_node::{admit_csi_node, admit_lease, admit_node};
+use self::nodes::{admit_csi_node, admit_lease, admit_node};
 use super::{AdmissionRequest, Plugin, Verdict, deny, is_kind};
 use crate::apiserver::request::Operation;
 use crate::rng::Rng;
