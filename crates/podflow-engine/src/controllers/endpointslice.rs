@@ -2,7 +2,7 @@
 //! a Service with a selector gets a slice `<service>-<suffix>` listing the
 //! selected Pods' addresses, readiness and ports, kept current as Pods come,
 //! become ready, stop being ready and go. What goes in the slice is
-//! [`super::endpointslice_reconciler`]'s.
+//! [`super::endpointslice_plan`]'s.
 //!
 //! Not modelled: several slices per Service (more than 100 endpoints),
 //! dual-stack, the `endpoints.kubernetes.io/last-change-trigger-time`
@@ -14,7 +14,7 @@ use k8s_openapi::api::core::v1::{Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 
 use super::client::{self, event};
-use super::endpointslice_reconciler::{
+use super::endpointslice_plan::{
     MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, desired, new_slice, updated_slice, zone_label,
 };
 use super::informer::{Delta, key_of};

@@ -17,15 +17,15 @@ pub mod deployment;
 pub mod deployment_history;
 pub mod deployment_util;
 pub mod endpointslice;
-pub mod endpointslice_reconciler;
+pub mod endpointslice_plan;
 pub mod expectations;
 pub mod garbage_collector;
 pub mod hash;
 pub mod informer;
 pub mod job;
-pub mod job_sync;
-pub mod node_lifecycle;
+pub mod job_plan;
 pub mod node_lifecycle_controller;
+pub mod node_lifecycle_plan;
 pub mod own_writes;
 pub mod pods;
 pub mod pv_controller;
@@ -63,7 +63,7 @@ const NODE_MONITOR: u64 = 2;
 
 /// The node lifecycle controller's first monitor pass, as `(timer, delay_ms)`.
 pub fn first_monitor_timer() -> (u64, u64) {
-    (NODE_MONITOR, node_lifecycle::MONITOR_PERIOD_MS)
+    (NODE_MONITOR, node_lifecycle_plan::MONITOR_PERIOD_MS)
 }
 
 /// The kinds kube-controller-manager's informers watch.
@@ -338,7 +338,7 @@ impl ControllerManager {
     /// The retry timer fired: keys whose delay is over are queued again.
     pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
         if timer == NODE_MONITOR {
-            cx.after_background(node_lifecycle::MONITOR_PERIOD_MS, NODE_MONITOR);
+            cx.after_background(node_lifecycle_plan::MONITOR_PERIOD_MS, NODE_MONITOR);
             self.node_lifecycle.monitor(&self.informers, cx);
             return;
         }

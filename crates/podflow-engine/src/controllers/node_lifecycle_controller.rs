@@ -8,7 +8,7 @@
 //! controller's taints (`processTaintBaseEviction`, `doNoScheduleTaintingPass`):
 //! `node.kubernetes.io/unreachable` `NoSchedule` and `NoExecute` while it is
 //! `Unknown`, none again once the kubelet posts `True`. The decisions
-//! themselves are in [`super::node_lifecycle`].
+//! themselves are in [`super::node_lifecycle_plan`].
 //!
 //! Simplified: one zone, no eviction rate limiting (the first node of a zone
 //! is tainted at once upstream too), taints written in one `PATCH`.
@@ -21,7 +21,9 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use super::Informers;
 use super::client::{ME, request};
 use super::informer::Delta;
-use super::node_lifecycle::{NOT_READY, UNREACHABLE, last_heartbeat, stale_node, taints_for_ready};
+use super::node_lifecycle_plan::{
+    NOT_READY, UNREACHABLE, last_heartbeat, stale_node, taints_for_ready,
+};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, RequestId, pod_event};
@@ -143,7 +145,7 @@ impl NodeLifecycleController {
         let detail = format!(
             "{name}: nothing heard from its kubelet for {:.1} s (grace period {} s): conditions Unknown",
             silent_ms as f64 / 1000.0,
-            super::node_lifecycle::GRACE_PERIOD_MS / 1000
+            super::node_lifecycle_plan::GRACE_PERIOD_MS / 1000
         );
         cx.stage(
             Stage::new(ME, "sync", "unknown", detail)

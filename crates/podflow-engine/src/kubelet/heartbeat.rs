@@ -251,7 +251,7 @@ impl Heartbeat {
     pub fn saw_node(&mut self, node: &Node) {
         if self.node.is_none() {
             self.own_conditions = own_conditions(node);
-            self.last_report_ms = crate::controllers::node_lifecycle::last_heartbeat(node);
+            self.last_report_ms = crate::controllers::node_lifecycle_plan::last_heartbeat(node);
         }
         self.node = Some(Arc::new(node.clone()));
     }
