@@ -3,7 +3,7 @@
 //! `tryUpdateNodeHealth`, `processTaintBaseEviction`, `doNoScheduleTaintingPass`;
 //! `pkg/controller/tainteviction/taint_eviction.go`: `getMinTolerationTime`,
 //! `processPodOnNode`, the `TaintManagerEviction` event). The controllers that
-//! act on them: [`super::node_lifecycle_controller`], [`super::taint_eviction`].
+//! act on them: [`super::node_lifecycle`], [`super::taint_eviction`].
 
 use k8s_openapi::api::core::v1::{Node, NodeCondition, Taint, Toleration};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
