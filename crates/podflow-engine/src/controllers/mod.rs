@@ -34,6 +34,7 @@ pub mod replica_counts;
 pub mod replicaset;
 pub mod slow_start;
 pub mod taint_eviction;
+pub mod taint_eviction_plan;
 pub mod workqueue;
 
 use std::sync::Arc;

@@ -16,7 +16,7 @@ use k8s_openapi::api::core::v1::{Pod, Taint};
 use super::Informers;
 use super::client::{ME, request};
 use super::informer::{Delta, key_of};
-use super::node_lifecycle_plan::{Eviction, eviction, eviction_message};
+use super::taint_eviction_plan::{Eviction, eviction, eviction_message};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::clock::SimTime;
