@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
 use super::apiserver::strategic_merge_patch;
-use super::component::{Cx, RequestId};
+use super::component::{Cx, KubectlTimer, RequestId};
 use podflow_model::{Kind, Object, status};
 
 /// The annotation client-side apply keeps the last applied manifest in.
@@ -127,10 +127,6 @@ pub struct Kubectl {
 }
 
 const ME: &str = "kubectl";
-/// kubectl's timer: a `wait DURATION` is over.
-pub const WAIT_OVER: u64 = 0;
-/// kubectl's timer: commands arrived (the script starts, or the TUI's command bar).
-pub const NEW_WORK: u64 = 1;
 /// The namespace kubectl uses when none is given (the kubeconfig's context has none).
 const DEFAULT_NAMESPACE: &str = "default";
 
@@ -163,10 +159,11 @@ impl Kubectl {
         self.next(cx);
     }
 
-    /// A `wait` ended ([`WAIT_OVER`]), or there is new work ([`NEW_WORK`]).
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if timer == WAIT_OVER {
-            self.waiting_timer = false;
+    /// A `wait` ended, or there is new work.
+    pub fn on_timer(&mut self, timer: KubectlTimer, cx: &mut Cx<'_>) {
+        match timer {
+            KubectlTimer::WaitOver => self.waiting_timer = false,
+            KubectlTimer::NewWork => {}
         }
         self.next(cx);
     }
@@ -318,7 +315,7 @@ impl Kubectl {
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;
-                cx.after(ms, WAIT_OVER);
+                cx.after(ms, KubectlTimer::WaitOver);
             }
         }
     }

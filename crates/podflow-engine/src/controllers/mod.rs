@@ -51,20 +51,18 @@ use self::taint_eviction::TaintEvictionController;
 use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
 use super::clock::SimTime;
-use super::component::{Cx, RequestId};
+use super::component::{ControllerManagerTimer, Cx, RequestId};
 use super::store::{WatchEvent, key_for};
 use super::trace::Stage;
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
-/// The timer that brings back keys whose retry delay is over.
-const DELAYED: u64 = 1;
-/// The node lifecycle controller's monitor timer (`--node-monitor-period`).
-const NODE_MONITOR: u64 = 2;
-
 /// The node lifecycle controller's first monitor pass, as `(timer, delay_ms)`.
-pub fn first_monitor_timer() -> (u64, u64) {
-    (NODE_MONITOR, node_lifecycle_plan::MONITOR_PERIOD_MS)
+pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
+    (
+        ControllerManagerTimer::NodeMonitor,
+        node_lifecycle_plan::MONITOR_PERIOD_MS,
+    )
 }
 
 /// The kinds kube-controller-manager's informers watch.
@@ -336,34 +334,38 @@ impl ControllerManager {
         self.run(cx);
     }
 
-    /// The retry timer fired: keys whose delay is over are queued again.
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if timer == NODE_MONITOR {
-            cx.after_background(node_lifecycle_plan::MONITOR_PERIOD_MS, NODE_MONITOR);
-            self.node_lifecycle.monitor(&self.informers, cx);
-            return;
-        }
-        if TaintEvictionController::owns_timer(timer) {
-            self.taint_eviction.on_timer(timer, cx);
-            return;
-        }
-        if timer == DELAYED {
-            self.timer_at = None;
-            for controller in self.controllers() {
-                let name = controller.name();
-                let queue = controller.queue();
-                for key in queue.promote_due(cx.now) {
-                    let detail =
-                        format!("{key} back from its retry delay ({} waiting)", queue.len());
-                    cx.stage(
-                        Stage::new(ME, "queue", "added", detail)
-                            .plugin(name)
-                            .queued(Some(&key), queue.len()),
-                    );
+    /// A timer fired: the node monitor's pass, a taint eviction deadline, or
+    /// the retry timer (keys whose delay is over are queued again).
+    pub fn on_timer(&mut self, timer: ControllerManagerTimer, cx: &mut Cx<'_>) {
+        match timer {
+            ControllerManagerTimer::NodeMonitor => {
+                cx.after_background(
+                    node_lifecycle_plan::MONITOR_PERIOD_MS,
+                    ControllerManagerTimer::NodeMonitor,
+                );
+                self.node_lifecycle.monitor(&self.informers, cx);
+            }
+            ControllerManagerTimer::TaintEviction(deadline) => {
+                self.taint_eviction.on_timer(deadline, cx);
+            }
+            ControllerManagerTimer::RetryDelayOver => {
+                self.timer_at = None;
+                for controller in self.controllers() {
+                    let name = controller.name();
+                    let queue = controller.queue();
+                    for key in queue.promote_due(cx.now) {
+                        let detail =
+                            format!("{key} back from its retry delay ({} waiting)", queue.len());
+                        cx.stage(
+                            Stage::new(ME, "queue", "added", detail)
+                                .plugin(name)
+                                .queued(Some(&key), queue.len()),
+                        );
+                    }
                 }
+                self.run(cx);
             }
         }
-        self.run(cx);
     }
 
     /// The workers: each controller syncs the keys its queue holds.
@@ -404,7 +406,7 @@ impl ControllerManager {
         self.timer_at = Some(due);
         cx.after(
             due.as_millis().saturating_sub(cx.now.as_millis()).max(1),
-            DELAYED,
+            ControllerManagerTimer::RetryDelayOver,
         );
     }
 }

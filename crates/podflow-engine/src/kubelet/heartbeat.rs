@@ -19,7 +19,7 @@ use super::images::{Registry, normalize};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Request, Verb};
 use crate::clock::SimTime;
-use crate::component::{Cx, RequestId};
+use crate::component::{Cx, KubeletTimer, RequestId};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -38,16 +38,11 @@ pub const MAX_IMAGES: usize = 50;
 /// The namespace node Leases live in (`v1.NamespaceNodeLease`).
 pub const LEASE_NAMESPACE: &str = "kube-node-lease";
 
-/// The timer of the Lease renewal (out of the pod workers' range).
-pub(super) const LEASE_TIMER: u64 = u64::MAX;
-/// The timer of the node status sync.
-pub(super) const STATUS_TIMER: u64 = u64::MAX - 1;
-
 /// The kubelet's first heartbeat timers, as `(timer, delay_ms)` from the start.
-pub fn first_timers() -> [(u64, u64); 2] {
+pub fn first_timers() -> [(KubeletTimer, u64); 2] {
     [
-        (LEASE_TIMER, RENEW_INTERVAL_MS),
-        (STATUS_TIMER, STATUS_UPDATE_MS),
+        (KubeletTimer::LeaseRenewal, RENEW_INTERVAL_MS),
+        (KubeletTimer::NodeStatusSync, STATUS_UPDATE_MS),
     ]
 }
 
@@ -263,24 +258,22 @@ impl Kubelet {
         self.heartbeat.faulted = faulted;
     }
 
-    /// A heartbeat timer fired; `false` when `timer` is not one.
-    pub(super) fn heartbeat_timer(&mut self, timer: u64, cx: &mut Cx<'_>) -> bool {
-        match timer {
-            LEASE_TIMER => {
-                cx.after_background(RENEW_INTERVAL_MS, LEASE_TIMER);
-                if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::GetLease) {
-                    self.renew_lease(cx);
-                }
-            }
-            STATUS_TIMER => {
-                cx.after_background(STATUS_UPDATE_MS, STATUS_TIMER);
-                if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::Status) {
-                    self.sync_node_status(cx);
-                }
-            }
-            _ => return false,
+    /// The Lease renewal timer fired: the next is set, and the Lease renewed
+    /// unless the node is cut off or a renewal is in flight.
+    pub(super) fn lease_renewal_due(&mut self, cx: &mut Cx<'_>) {
+        cx.after_background(RENEW_INTERVAL_MS, KubeletTimer::LeaseRenewal);
+        if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::GetLease) {
+            self.renew_lease(cx);
         }
-        true
+    }
+
+    /// The node status timer fired: the next is set, and the status synced
+    /// unless the node is cut off or a sync is in flight.
+    pub(super) fn node_status_sync_due(&mut self, cx: &mut Cx<'_>) {
+        cx.after_background(STATUS_UPDATE_MS, KubeletTimer::NodeStatusSync);
+        if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::Status) {
+            self.sync_node_status(cx);
+        }
     }
 
     fn heartbeat_pending(&self, what: Pending) -> bool {

@@ -29,7 +29,7 @@ use self::queue::{Place, SchedulingQueue};
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
 use super::clock::SimTime;
-use super::component::{Cx, RequestId, pod_event};
+use super::component::{Cx, RequestId, SchedulerTimer, pod_event};
 use super::store::{EventType, WatchEvent};
 use super::trace::Stage;
 use podflow_model::kinds::kind_of;
@@ -38,9 +38,6 @@ use podflow_model::{Object, Shared};
 const ME: &str = "kube-scheduler";
 /// The name events are reported under (`kubectl describe`'s "From" column).
 const SOURCE: &str = "default-scheduler";
-const SCHEDULE_ONE: u64 = 1;
-/// The queue's flush timer: back-offs over, or unschedulable pods timed out.
-const FLUSH: u64 = 2;
 
 /// kube-scheduler's state: its informer caches, its queue and its bindings in flight.
 #[derive(Clone)]
@@ -341,9 +338,9 @@ impl Scheduler {
             .entries()
             .any(|(_, p, _)| matches!(p, Place::Backoff { .. }));
         if in_backoff {
-            cx.after(delay, FLUSH);
+            cx.after(delay, SchedulerTimer::FlushQueue);
         } else {
-            cx.after_background(delay, FLUSH);
+            cx.after_background(delay, SchedulerTimer::FlushQueue);
         }
     }
 
@@ -351,31 +348,33 @@ impl Scheduler {
     fn kick(&mut self, cx: &mut Cx<'_>) {
         if self.queue.has_active() && !self.cycle_pending {
             self.cycle_pending = true;
-            cx.after(1, SCHEDULE_ONE);
+            cx.after(1, SchedulerTimer::ScheduleOne);
         }
     }
 
     /// A timer fired: schedule the next pod, or flush the queue.
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if timer == FLUSH {
-            self.flush_at = None;
-            for key in self.queue.flush(cx.now) {
-                cx.stage(
-                    Stage::new(
-                        ME,
-                        "queue",
-                        "active",
-                        format!("{key} moved to activeQ (back-off over)"),
-                    )
-                    .pod(key),
-                );
+    pub fn on_timer(&mut self, timer: SchedulerTimer, cx: &mut Cx<'_>) {
+        match timer {
+            SchedulerTimer::FlushQueue => {
+                self.flush_at = None;
+                for key in self.queue.flush(cx.now) {
+                    cx.stage(
+                        Stage::new(
+                            ME,
+                            "queue",
+                            "active",
+                            format!("{key} moved to activeQ (back-off over)"),
+                        )
+                        .pod(key),
+                    );
+                }
+                self.arm_flush(cx);
             }
-            self.arm_flush(cx);
-            self.kick(cx);
-            return;
+            SchedulerTimer::ScheduleOne => {
+                self.cycle_pending = false;
+                self.schedule_next(cx);
+            }
         }
-        self.cycle_pending = false;
-        self.schedule_next(cx);
         self.kick(cx);
     }
 
