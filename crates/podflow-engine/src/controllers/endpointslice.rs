@@ -17,7 +17,7 @@ use super::client::{self, event};
 use super::endpointslice_plan::{
     MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, desired, new_slice, updated_slice, zone_label,
 };
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::own_writes::OwnWrites;
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
@@ -128,12 +128,12 @@ impl Controller for EndpointSliceController {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         match &**object {
             Object::Service(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
             Object::Pod(pod) => match delta {
-                Delta::Updated { old, .. } => {
+                InformerDelta::Updated { old, .. } => {
                     let Some(old) = old.as_pod() else { return };
                     if !pod_changed(old, pod) {
                         return;

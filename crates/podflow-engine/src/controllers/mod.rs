@@ -43,7 +43,7 @@ use self::client::ME;
 use self::deployment::DeploymentController;
 use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
-use self::informer::{Delta, Informer};
+use self::informer::{Informer, InformerDelta};
 use self::job::JobController;
 use self::node_lifecycle::NodeLifecycleController;
 use self::replicaset::ReplicaSetController;
@@ -157,7 +157,7 @@ pub trait Controller {
     /// Its work queue.
     fn queue(&mut self) -> &mut WorkQueue;
     /// Its event handlers: a watch event changed a cache.
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>);
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>);
     /// Reconciles `key` (`syncHandler`).
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress;
     /// An answer to one of its requests: the key whose sync it advanced, and how.
@@ -189,11 +189,11 @@ pub fn owned_object_changed(
     controller: &'static str,
     queue: &mut WorkQueue,
     expectations: &mut expectations::Expectations,
-    delta: &Delta,
+    delta: &InformerDelta,
     cx: &mut Cx<'_>,
 ) {
     let key = informer::key_of(delta.object());
-    if matches!(delta, Delta::Deleted(_)) {
+    if matches!(delta, InformerDelta::Deleted(_)) {
         expectations.forget(&key);
     }
     enqueue(controller, queue, &key, cx);

@@ -20,7 +20,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::Informers;
 use super::client::{ME, request};
-use super::informer::Delta;
+use super::informer::InformerDelta;
 use super::node_lifecycle_plan::{
     NOT_READY, UNREACHABLE, last_heartbeat, stale_node, taints_for_ready,
 };
@@ -243,8 +243,8 @@ impl NodeLifecycleController {
     }
 
     /// A node changed: its taints follow its `Ready` condition at once.
-    pub fn on_delta(&mut self, delta: &Delta, cx: &mut Cx<'_>) {
-        if let Delta::Updated { old, new } = delta
+    pub fn on_delta(&mut self, delta: &InformerDelta, cx: &mut Cx<'_>) {
+        if let InformerDelta::Updated { old, new } = delta
             && let (Some(old), Some(new)) = (old.as_node(), new.as_node())
             && ready_status(old) != ready_status(new)
         {

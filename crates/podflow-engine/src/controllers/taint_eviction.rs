@@ -15,7 +15,7 @@ use k8s_openapi::api::core::v1::{Pod, Taint};
 
 use super::Informers;
 use super::client::{ME, request};
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::taint_eviction_plan::{Eviction, eviction, eviction_message};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
@@ -59,11 +59,11 @@ fn node_of(pod: &Pod) -> Option<&str> {
 
 impl TaintEvictionController {
     /// `NodeUpdated` / `PodUpdated`.
-    pub fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    pub fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         if let Some(node) = object.as_node() {
             let name = node.metadata.name.clone().unwrap_or_default();
-            let taints = if matches!(delta, Delta::Deleted(_)) {
+            let taints = if matches!(delta, InformerDelta::Deleted(_)) {
                 Vec::new()
             } else {
                 no_execute(node)
@@ -92,11 +92,11 @@ impl TaintEvictionController {
             }
         } else if let Some(pod) = object.as_pod() {
             let key = key_of(object);
-            if matches!(delta, Delta::Deleted(_)) {
+            if matches!(delta, InformerDelta::Deleted(_)) {
                 self.cancel(&key, false, cx);
                 return;
             }
-            if let Delta::Updated { old, .. } = delta
+            if let InformerDelta::Updated { old, .. } = delta
                 && let Some(old) = old.as_pod()
                 && node_of(old) == node_of(pod)
                 && old.spec.as_ref().map(|s| &s.tolerations)
