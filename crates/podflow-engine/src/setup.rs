@@ -11,7 +11,7 @@ use crate::apiserver::request::{Credentials, UserInfo};
 use crate::command;
 use crate::engine::Setup;
 use crate::kubectl::{Command, Manifest};
-use crate::kubelet::{Registry, images};
+use crate::kubelet::{ImageRegistry, images};
 use crate::scheduler::config;
 use crate::scheduler::profile::ProfilePlugins;
 use podflow_scenario::{self as scenario, ClusterSpec, InputError};
@@ -104,10 +104,10 @@ pub fn load_manifests(path: &str) -> Result<Vec<Manifest>, InputError> {
 
 /// The registry the nodes pull from: the image catalog, extended and
 /// overridden by the `Simulation` object's registry.
-fn registry(spec: &ClusterSpec) -> Registry {
+fn registry(spec: &ClusterSpec) -> ImageRegistry {
     let mut catalog = scenario::image_catalog();
     catalog.extend(&spec.simulation.registry);
-    let mut registry = Registry::default();
+    let mut registry = ImageRegistry::default();
     for image in &catalog.images {
         registry
             .sizes

@@ -16,7 +16,7 @@ use super::clock::SimTime;
 use super::component::{ComponentId, Cx, KubectlTimer, Outgoing, RequestId, Timer};
 use super::controllers::ControllerManager;
 use super::kubectl::{Command, Kubectl};
-use super::kubelet::{Kubelet, Registry};
+use super::kubelet::{ImageRegistry, Kubelet};
 use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
@@ -43,7 +43,7 @@ pub struct Setup {
     /// Token authenticator users: token → user.
     pub tokens: TokenAuthenticator,
     /// The image registry the nodes pull from.
-    pub registry: Registry,
+    pub registry: ImageRegistry,
     /// What kubectl does, in order.
     pub commands: Vec<Command>,
     /// Who kubectl is.

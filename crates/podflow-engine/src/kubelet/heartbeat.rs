@@ -15,7 +15,7 @@ use k8s_openapi::api::core::v1::{ContainerImage, Node, NodeCondition, NodeStatus
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, OwnerReference, Time};
 
 use super::Kubelet;
-use super::images::{Registry, normalize};
+use super::images::{ImageRegistry, normalize};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Request, Verb};
 use crate::clock::SimTime;
@@ -165,7 +165,7 @@ fn own_conditions(node: &Node) -> Vec<(String, String, String, String)> {
 pub fn image_list(
     held: &std::collections::BTreeMap<String, String>,
     reported: &[ContainerImage],
-    registry: &Registry,
+    registry: &ImageRegistry,
 ) -> Vec<ContainerImage> {
     let mut out: Vec<ContainerImage> = Vec::new();
     for (name, digest) in held {
@@ -406,7 +406,7 @@ mod tests {
     /// largest first, capped, digest and tag names.
     #[test]
     fn images_are_reported_largest_first() {
-        let mut registry = Registry::default();
+        let mut registry = ImageRegistry::default();
         registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
         let held: BTreeMap<String, String> = [
             (

@@ -48,7 +48,7 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::backoff::Backoff;
 use self::dns::Services;
-pub use self::images::Registry;
+pub use self::images::ImageRegistry;
 use self::worker::PodWorker;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
@@ -98,7 +98,7 @@ enum Step {
 pub struct Kubelet {
     node: String,
     pid: u32,
-    registry: Arc<Registry>,
+    registry: Arc<ImageRegistry>,
     catalog: Arc<ImageCatalog>,
     host_ip: String,
     pod_cidr: String,
@@ -138,7 +138,7 @@ fn pod_key(pod: &Pod) -> String {
 
 impl Kubelet {
     /// The kubelet of `node`, pulling from `registry`.
-    pub fn new(node: &str, registry: Arc<Registry>) -> Kubelet {
+    pub fn new(node: &str, registry: Arc<ImageRegistry>) -> Kubelet {
         Kubelet {
             node: node.to_owned(),
             pid: klog::pid_for(node),
