@@ -17,9 +17,9 @@ use podflow_model::{Kind, Object, status};
 /// The annotation client-side apply keeps the last applied manifest in.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
-/// One object from a manifest, as kubectl sends it.
+/// One object of a `-f` file, as kubectl sends it.
 #[derive(Debug, Clone)]
-pub struct Manifest {
+pub struct FileObject {
     pub object: Object,
     /// Field paths the manifest had that the kind does not (sent; the server decides).
     pub unknown_fields: Vec<String>,
@@ -27,11 +27,11 @@ pub struct Manifest {
     pub source: String,
 }
 
-impl Manifest {
-    /// The manifests read from `source` (a `-f` file), as kubectl sends them.
-    pub fn from_file(source: &str, read: Vec<podflow_scenario::Manifest>) -> Vec<Manifest> {
+impl FileObject {
+    /// The objects read from `source` (a `-f` file), as kubectl sends them.
+    pub fn from_file(source: &str, read: Vec<podflow_scenario::DecodedObject>) -> Vec<FileObject> {
         read.into_iter()
-            .map(|m| Manifest {
+            .map(|m| FileObject {
                 object: m.object,
                 unknown_fields: m.unknown_fields,
                 source: source.to_owned(),
@@ -45,12 +45,12 @@ impl Manifest {
 pub enum Command {
     /// `apply -f FILE [-n NS]`
     Apply {
-        manifests: Vec<Manifest>,
+        manifests: Vec<FileObject>,
         namespace: Option<String>,
     },
     /// `create -f FILE [-n NS]`: a plain POST.
     Create {
-        manifests: Vec<Manifest>,
+        manifests: Vec<FileObject>,
         namespace: Option<String>,
     },
     /// `get KIND [NAME] [-n NS]`
@@ -97,16 +97,16 @@ pub enum Wait {
 enum InFlight {
     /// The GET of an apply.
     ApplyGet {
-        manifest: Box<Manifest>,
+        manifest: Box<FileObject>,
         namespace: Option<String>,
     },
     /// The create or patch of an apply; `verb` is `created` or `configured`.
     ApplyWrite {
-        manifest: Box<Manifest>,
+        manifest: Box<FileObject>,
         done: &'static str,
     },
     /// The POST of a create.
-    Create { manifest: Box<Manifest> },
+    Create { manifest: Box<FileObject> },
     /// Any other request; `done` is printed on success.
     Plain { done: String },
     /// A get or list, in this namespace.
@@ -120,7 +120,7 @@ pub struct Kubectl {
     /// What is left to do, one request-sized piece at a time.
     todo: VecDeque<Command>,
     /// Apply and create run object by object; the objects still to go.
-    objects: VecDeque<(Manifest, Option<String>, bool)>,
+    objects: VecDeque<(FileObject, Option<String>, bool)>,
     inflight: Option<(RequestId, InFlight)>,
     waiting_idle: bool,
     waiting_timer: bool,
@@ -320,7 +320,7 @@ impl Kubectl {
         }
     }
 
-    fn start_apply(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+    fn start_apply(&mut self, manifest: FileObject, namespace: Option<&str>, cx: &mut Cx<'_>) {
         let namespace = match resolve_namespace(&manifest, namespace) {
             Ok(ns) => ns,
             Err(line) => return Self::print(cx, line),
@@ -341,7 +341,7 @@ impl Kubectl {
         );
     }
 
-    fn start_create(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+    fn start_create(&mut self, manifest: FileObject, namespace: Option<&str>, cx: &mut Cx<'_>) {
         let namespace = match resolve_namespace(&manifest, namespace) {
             Ok(ns) => ns,
             Err(line) => return Self::print(cx, line),
@@ -360,7 +360,7 @@ impl Kubectl {
     fn write_request(
         &self,
         verb: Verb,
-        manifest: &Manifest,
+        manifest: &FileObject,
         namespace: Option<String>,
         body: Body,
     ) -> Request {
@@ -440,7 +440,7 @@ impl Kubectl {
 
     fn apply_after_get(
         &mut self,
-        manifest: Manifest,
+        manifest: FileObject,
         namespace: Option<String>,
         response: &Response,
         cx: &mut Cx<'_>,
@@ -521,7 +521,7 @@ impl Kubectl {
 
 /// The namespace an object goes to: its own, `-n`, or `default`; kubectl's
 /// error line when the two disagree.
-fn resolve_namespace(manifest: &Manifest, flag: Option<&str>) -> Result<Option<String>, String> {
+fn resolve_namespace(manifest: &FileObject, flag: Option<&str>) -> Result<Option<String>, String> {
     if !manifest.object.kind().namespaced {
         return Ok(None);
     }
@@ -581,7 +581,7 @@ pub fn type_name(kind: &Kind) -> String {
     }
 }
 
-fn object_name(response: &Response, manifest: &Manifest) -> String {
+fn object_name(response: &Response, manifest: &FileObject) -> String {
     response.object.as_ref().map_or_else(
         || manifest.object.name().to_owned(),
         |o| o.name().to_owned(),
@@ -609,7 +609,7 @@ fn when(action: &str, source: &str) -> String {
 
 /// The context of a failed GET in `apply` (`apply.go`, with `info.String()`):
 /// which object kubectl was looking for.
-fn retrieving(manifest: &Manifest, namespace: Option<&str>) -> String {
+fn retrieving(manifest: &FileObject, namespace: Option<&str>) -> String {
     let kind = manifest.object.kind();
     let gv = if kind.group.is_empty() {
         format!("/{}", kind.version)
