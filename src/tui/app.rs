@@ -14,7 +14,7 @@ use super::panes::{PaneId, PaneState};
 use super::phases;
 use super::theme::ThemeName;
 use podflow_engine::command;
-use podflow_engine::kubectl::{Command, Manifest};
+use podflow_engine::kubectl::{Command, FileObject};
 use podflow_engine::timeline::{Timeline, View};
 use podflow_lesson::progress::Progress;
 use podflow_scenario::Location;
@@ -419,7 +419,7 @@ impl App {
                 let lesson = &player.lesson;
                 if let Some(text) = player.edited.get(file) {
                     let read = podflow_scenario::parse_manifests(file, text.as_bytes())?;
-                    Ok(Manifest::from_file(file, read))
+                    Ok(FileObject::from_file(file, read))
                 } else if lesson.owns_file(file) {
                     lesson.manifests(file, &Location::new(&lesson.file, 1, 1))
                 } else {

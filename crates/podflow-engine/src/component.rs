@@ -1,6 +1,7 @@
 //! What a component (kubectl, the scheduler, a kubelet, kube-controller-manager) may do when it runs:
-//! send API requests, set timers, and say what it did, through [`Cx`].
-//! Components never touch the store (docs/architecture.md, rule 2).
+//! send API requests, set timers ([`Timer`], one variant a purpose), and say
+//! what it did, through [`Cx`]. Components never touch the store
+//! (docs/architecture.md, rule 2).
 
 use std::fmt;
 
@@ -43,6 +44,84 @@ impl fmt::Display for ComponentId {
     }
 }
 
+/// What a timer is for, by the component that set it: the engine hands it
+/// back to that component's `on_timer`, which matches its own kind of timer
+/// exhaustively. `Copy` and two words at most: the event queue holds one per
+/// pending timer and is cloned with every checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    Kubectl(KubectlTimer),
+    Scheduler(SchedulerTimer),
+    Kubelet(KubeletTimer),
+    ControllerManager(ControllerManagerTimer),
+}
+
+/// kubectl's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubectlTimer {
+    /// A `wait DURATION` is over.
+    WaitOver,
+    /// Commands arrived (the script starts, or the TUI's command bar).
+    NewWork,
+}
+
+/// kube-scheduler's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchedulerTimer {
+    /// A scheduling cycle for the next pod of the active queue (`ScheduleOne`).
+    ScheduleOne,
+    /// The queue's flush: back-offs over, or unschedulable pods timed out.
+    FlushQueue,
+}
+
+/// A kubelet's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeletTimer {
+    /// The node Lease's renewal (`renewInterval`).
+    LeaseRenewal,
+    /// The node status sync (`nodeStatusUpdateFrequency`).
+    NodeStatusSync,
+    /// A pod worker's step falls due: its number in the kubelet's table of
+    /// pending steps, which holds the pod and the step.
+    PodWorkerStep(u64),
+}
+
+/// kube-controller-manager's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControllerManagerTimer {
+    /// Keys whose retry delay is over go back to their work queues.
+    RetryDelayOver,
+    /// The node lifecycle controller's monitor pass (`--node-monitor-period`).
+    NodeMonitor,
+    /// A taint eviction deadline, by the number the controller gave it when it
+    /// scheduled the deletion (a cancelled one no longer matches).
+    TaintEviction(u64),
+}
+
+impl From<KubectlTimer> for Timer {
+    fn from(timer: KubectlTimer) -> Timer {
+        Timer::Kubectl(timer)
+    }
+}
+
+impl From<SchedulerTimer> for Timer {
+    fn from(timer: SchedulerTimer) -> Timer {
+        Timer::Scheduler(timer)
+    }
+}
+
+impl From<KubeletTimer> for Timer {
+    fn from(timer: KubeletTimer) -> Timer {
+        Timer::Kubelet(timer)
+    }
+}
+
+impl From<ControllerManagerTimer> for Timer {
+    fn from(timer: ControllerManagerTimer) -> Timer {
+        Timer::ControllerManager(timer)
+    }
+}
+
 /// A request's number, unique in a run, for matching answers to requests
 /// (the trace's `request`): counted from 1, so that an optional one costs
 /// nothing beside it.
@@ -59,7 +138,7 @@ pub enum Outgoing {
     /// Wake the component after `delay_ms` with `timer`.
     Timer {
         delay_ms: u64,
-        timer: u64,
+        timer: Timer,
         background: bool,
     },
     /// Cut `node` off from the control plane (`faulted`), or reconnect it
@@ -119,20 +198,20 @@ impl<'a> Cx<'a> {
         id
     }
 
-    /// Wakes this component after `delay_ms` with `timer` (a component-defined code).
-    pub fn after(&mut self, delay_ms: u64, timer: u64) {
+    /// Wakes this component after `delay_ms` with `timer` (one of its own kind).
+    pub fn after(&mut self, delay_ms: u64, timer: impl Into<Timer>) {
         self.outgoing.push(Outgoing::Timer {
             delay_ms,
-            timer,
+            timer: timer.into(),
             background: false,
         });
     }
 
     /// Like [`Cx::after`], for periodic work that does not keep the cluster busy.
-    pub fn after_background(&mut self, delay_ms: u64, timer: u64) {
+    pub fn after_background(&mut self, delay_ms: u64, timer: impl Into<Timer>) {
         self.outgoing.push(Outgoing::Timer {
             delay_ms,
-            timer,
+            timer: timer.into(),
             background: true,
         });
     }

@@ -10,17 +10,17 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::apiserver::handler::Response;
-use super::apiserver::patch;
 use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
-use super::component::{Cx, RequestId};
+use super::apiserver::strategic_merge_patch;
+use super::component::{Cx, KubectlTimer, RequestId};
 use podflow_model::{Kind, Object, status};
 
 /// The annotation client-side apply keeps the last applied manifest in.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
-/// One object from a manifest, as kubectl sends it.
+/// One object of a `-f` file, as kubectl sends it.
 #[derive(Debug, Clone)]
-pub struct Manifest {
+pub struct FileObject {
     pub object: Object,
     /// Field paths the manifest had that the kind does not (sent; the server decides).
     pub unknown_fields: Vec<String>,
@@ -28,11 +28,11 @@ pub struct Manifest {
     pub source: String,
 }
 
-impl Manifest {
-    /// The manifests read from `source` (a `-f` file), as kubectl sends them.
-    pub fn from_file(source: &str, read: Vec<podflow_scenario::Manifest>) -> Vec<Manifest> {
+impl FileObject {
+    /// The objects read from `source` (a `-f` file), as kubectl sends them.
+    pub fn from_file(source: &str, read: Vec<podflow_scenario::DecodedObject>) -> Vec<FileObject> {
         read.into_iter()
-            .map(|m| Manifest {
+            .map(|m| FileObject {
                 object: m.object,
                 unknown_fields: m.unknown_fields,
                 source: source.to_owned(),
@@ -46,12 +46,12 @@ impl Manifest {
 pub enum Command {
     /// `apply -f FILE [-n NS]`
     Apply {
-        manifests: Vec<Manifest>,
+        manifests: Vec<FileObject>,
         namespace: Option<String>,
     },
     /// `create -f FILE [-n NS]`: a plain POST.
     Create {
-        manifests: Vec<Manifest>,
+        manifests: Vec<FileObject>,
         namespace: Option<String>,
     },
     /// `get KIND [NAME] [-n NS]`
@@ -98,16 +98,16 @@ pub enum Wait {
 enum InFlight {
     /// The GET of an apply.
     ApplyGet {
-        manifest: Box<Manifest>,
+        manifest: Box<FileObject>,
         namespace: Option<String>,
     },
     /// The create or patch of an apply; `verb` is `created` or `configured`.
     ApplyWrite {
-        manifest: Box<Manifest>,
+        manifest: Box<FileObject>,
         done: &'static str,
     },
     /// The POST of a create.
-    Create { manifest: Box<Manifest> },
+    Create { manifest: Box<FileObject> },
     /// Any other request; `done` is printed on success.
     Plain { done: String },
     /// A get or list, in this namespace.
@@ -121,17 +121,13 @@ pub struct Kubectl {
     /// What is left to do, one request-sized piece at a time.
     todo: VecDeque<Command>,
     /// Apply and create run object by object; the objects still to go.
-    objects: VecDeque<(Manifest, Option<String>, bool)>,
+    objects: VecDeque<(FileObject, Option<String>, bool)>,
     inflight: Option<(RequestId, InFlight)>,
     waiting_idle: bool,
     waiting_timer: bool,
 }
 
 const ME: Actor = Actor::Kubectl;
-/// kubectl's timer: a `wait DURATION` is over.
-pub const WAIT_OVER: u64 = 0;
-/// kubectl's timer: commands arrived (the script starts, or the TUI's command bar).
-pub const NEW_WORK: u64 = 1;
 /// The namespace kubectl uses when none is given (the kubeconfig's context has none).
 const DEFAULT_NAMESPACE: &str = "default";
 
@@ -164,10 +160,11 @@ impl Kubectl {
         self.next(cx);
     }
 
-    /// A `wait` ended ([`WAIT_OVER`]), or there is new work ([`NEW_WORK`]).
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if timer == WAIT_OVER {
-            self.waiting_timer = false;
+    /// A `wait` ended, or there is new work.
+    pub fn on_timer(&mut self, timer: KubectlTimer, cx: &mut Cx<'_>) {
+        match timer {
+            KubectlTimer::WaitOver => self.waiting_timer = false,
+            KubectlTimer::NewWork => {}
         }
         self.next(cx);
     }
@@ -319,12 +316,12 @@ impl Kubectl {
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;
-                cx.after(ms, WAIT_OVER);
+                cx.after(ms, KubectlTimer::WaitOver);
             }
         }
     }
 
-    fn start_apply(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+    fn start_apply(&mut self, manifest: FileObject, namespace: Option<&str>, cx: &mut Cx<'_>) {
         let namespace = match resolve_namespace(&manifest, namespace) {
             Ok(ns) => ns,
             Err(line) => return Self::print(cx, line),
@@ -345,7 +342,7 @@ impl Kubectl {
         );
     }
 
-    fn start_create(&mut self, manifest: Manifest, namespace: Option<&str>, cx: &mut Cx<'_>) {
+    fn start_create(&mut self, manifest: FileObject, namespace: Option<&str>, cx: &mut Cx<'_>) {
         let namespace = match resolve_namespace(&manifest, namespace) {
             Ok(ns) => ns,
             Err(line) => return Self::print(cx, line),
@@ -364,7 +361,7 @@ impl Kubectl {
     fn write_request(
         &self,
         verb: Verb,
-        manifest: &Manifest,
+        manifest: &FileObject,
         namespace: Option<String>,
         body: Body,
     ) -> Request {
@@ -444,7 +441,7 @@ impl Kubectl {
 
     fn apply_after_get(
         &mut self,
-        manifest: Manifest,
+        manifest: FileObject,
         namespace: Option<String>,
         response: &Response,
         cx: &mut Cx<'_>,
@@ -473,8 +470,11 @@ impl Kubectl {
                     .as_ref()
                     .and_then(|a| a.get(LAST_APPLIED))
                     .and_then(|p| serde_json::from_str(p).ok());
-                let patch =
-                    patch::three_way(original.as_ref(), &modified.to_json(), &live.to_json());
+                let patch = strategic_merge_patch::three_way(
+                    original.as_ref(),
+                    &modified.to_json(),
+                    &live.to_json(),
+                );
                 if patch.as_object().is_some_and(serde_json::Map::is_empty) {
                     let name = manifest.object.name().to_owned();
                     Self::print(
@@ -514,7 +514,7 @@ impl Kubectl {
             Self::print(cx, line);
             return;
         }
-        for line in super::kubectl_table::table(&objects, cx.now) {
+        for line in super::kubectl_printers::table(&objects, cx.now) {
             Self::print(cx, line);
         }
     }
@@ -522,7 +522,7 @@ impl Kubectl {
 
 /// The namespace an object goes to: its own, `-n`, or `default`; kubectl's
 /// error line when the two disagree.
-fn resolve_namespace(manifest: &Manifest, flag: Option<&str>) -> Result<Option<String>, String> {
+fn resolve_namespace(manifest: &FileObject, flag: Option<&str>) -> Result<Option<String>, String> {
     if !manifest.object.kind().namespaced {
         return Ok(None);
     }
@@ -582,7 +582,7 @@ pub fn type_name(kind: &Kind) -> String {
     }
 }
 
-fn object_name(response: &Response, manifest: &Manifest) -> String {
+fn object_name(response: &Response, manifest: &FileObject) -> String {
     response.object.as_ref().map_or_else(
         || manifest.object.name().to_owned(),
         |o| o.name().to_owned(),
@@ -610,7 +610,7 @@ fn when(action: &str, source: &str) -> String {
 
 /// The context of a failed GET in `apply` (`apply.go`, with `info.String()`):
 /// which object kubectl was looking for.
-fn retrieving(manifest: &Manifest, namespace: Option<&str>) -> String {
+fn retrieving(manifest: &FileObject, namespace: Option<&str>) -> String {
     let kind = manifest.object.kind();
     let gv = if kind.group.is_empty() {
         format!("/{}", kind.version)

@@ -10,8 +10,8 @@ use crate::apiserver::handler::Detail;
 use crate::apiserver::request::{Credentials, UserInfo};
 use crate::command;
 use crate::engine::Setup;
-use crate::kubectl::{Command, Manifest};
-use crate::kubelet::{Registry, images};
+use crate::kubectl::{Command, FileObject};
+use crate::kubelet::{ImageRegistry, images};
 use crate::scheduler::config;
 use crate::scheduler::profile::ProfilePlugins;
 use podflow_scenario::{self as scenario, ClusterSpec, InputError};
@@ -77,7 +77,7 @@ fn commands(args: &SetupArgs) -> Result<Vec<Command>, SetupError> {
     let mut out = Vec::new();
     for (name, yaml) in &args.embedded {
         let manifests =
-            Manifest::from_file(name, scenario::parse_manifests(name, yaml.as_bytes())?);
+            FileObject::from_file(name, scenario::parse_manifests(name, yaml.as_bytes())?);
         out.push(Command::Apply {
             manifests,
             namespace: None,
@@ -98,16 +98,16 @@ fn shell_quote(path: &str) -> String {
 }
 
 /// Reads the manifests of one `-f` path, as kubectl sends them.
-pub fn load_manifests(path: &str) -> Result<Vec<Manifest>, InputError> {
-    Ok(Manifest::from_file(path, scenario::read_manifests(path)?))
+pub fn load_manifests(path: &str) -> Result<Vec<FileObject>, InputError> {
+    Ok(FileObject::from_file(path, scenario::read_manifests(path)?))
 }
 
 /// The registry the nodes pull from: the image catalog, extended and
 /// overridden by the `Simulation` object's registry.
-fn registry(spec: &ClusterSpec) -> Registry {
+fn registry(spec: &ClusterSpec) -> ImageRegistry {
     let mut catalog = scenario::image_catalog();
     catalog.extend(&spec.simulation.registry);
-    let mut registry = Registry::default();
+    let mut registry = ImageRegistry::default();
     for image in &catalog.images {
         registry
             .sizes

@@ -6,7 +6,7 @@
 use crate::clock::SimTime;
 use crate::engine::{Engine, IDLE_LIMIT, Until};
 use crate::kubectl::Command;
-use crate::store::{Delta, Store};
+use crate::store::{Store, StoreDelta};
 use crate::trace::{Actor, Record, TraceRecord};
 
 /// How many engine events apart the full checkpoints start.
@@ -43,7 +43,7 @@ enum Kept {
     /// Boxed: most marks keep changes, and a mark is as large as its largest kind.
     Whole(Box<Store>),
     /// The changes since the mark before.
-    Changes(Delta),
+    Changes(StoreDelta),
 }
 
 /// The whole run, inspectable at any record.

@@ -8,7 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_saphyr::Spanned;
 
 use super::format::LessonFile;
-use podflow_engine::kubectl::Manifest;
+use podflow_engine::kubectl::FileObject;
 use podflow_scenario::{self as scenario, InputError, Location};
 
 /// A lesson read from its file.
@@ -120,7 +120,7 @@ impl Lesson {
 
     /// The manifests of `name` as a command at `at` names it: an inline
     /// file of the lesson, or a file in its folder.
-    pub fn manifests(&self, name: &str, at: &Location) -> Result<Vec<Manifest>, InputError> {
+    pub fn manifests(&self, name: &str, at: &Location) -> Result<Vec<FileObject>, InputError> {
         let read = if let Some(text) = self.doc.files.get(name) {
             scenario::parse_manifests(name, text.value.as_bytes()).map_err(|e| {
                 // Places inside an inline file count from the line after its key.
@@ -135,7 +135,7 @@ impl Lesson {
             let path = self.path(name, at)?;
             scenario::read_manifests(&path.to_string_lossy())?
         };
-        Ok(Manifest::from_file(name, read))
+        Ok(FileObject::from_file(name, read))
     }
 }
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::location::{InputError, Location};
-use super::manifest::{Manifest, manifests_of, parse_documents};
+use super::manifest::{DecodedObject, manifests_of, parse_documents};
 use super::simulation::{SIMULATION_API_VERSION, Simulation};
 use super::tree::{NodeValue, on_large_stack};
 
@@ -20,7 +20,7 @@ const DEFAULT_CLUSTER_YAML: &str = include_str!("../../../assets/clusters/defaul
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClusterSpec {
     /// The objects the cluster holds, in file order.
-    pub objects: Vec<Manifest>,
+    pub objects: Vec<DecodedObject>,
     /// Users and registry.
     pub simulation: Simulation,
     /// The `KubeSchedulerConfiguration` document as written (interpreted by the scheduler).
@@ -87,14 +87,14 @@ pub fn default_cluster() -> ClusterSpec {
 /// namespace and name) give way to the file's.
 pub fn merge_with_default(file_spec: ClusterSpec) -> ClusterSpec {
     let replace_nodes = file_spec.has_nodes();
-    let defined = |m: &Manifest| {
+    let defined = |m: &DecodedObject| {
         file_spec.objects.iter().any(|f| {
             f.object.kind() == m.object.kind()
                 && f.object.name() == m.object.name()
                 && f.object.namespace() == m.object.namespace()
         })
     };
-    let mut objects: Vec<Manifest> = default_cluster()
+    let mut objects: Vec<DecodedObject> = default_cluster()
         .objects
         .into_iter()
         .filter(|m| (!replace_nodes || m.object.as_node().is_none()) && !defined(m))

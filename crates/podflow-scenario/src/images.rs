@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::simulation::Registry;
+use super::simulation::RegistrySpec;
 use podflow_model::image::normalize;
 
 const CATALOG_YAML: &str = include_str!("../../../assets/images.yaml");
@@ -63,7 +63,7 @@ impl ImageCatalog {
     /// Adds a `Simulation`'s `registry.images`: a known image takes the new size; a
     /// new tag of a known repository behaves as that repository's images do; an
     /// image of an unknown repository is a server without ports (runs until stopped).
-    pub fn extend(&mut self, registry: &Registry) {
+    pub fn extend(&mut self, registry: &RegistrySpec) {
         for image in &registry.images {
             let name = normalize(&image.name);
             if let Some(known) = self.images.iter_mut().find(|i| i.name == name) {
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn the_registry_extends_the_catalog() {
         let mut catalog = image_catalog();
-        let registry = Registry {
+        let registry = RegistrySpec {
             missing: vec![],
             closed: false,
             images: vec![

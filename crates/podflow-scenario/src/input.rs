@@ -7,7 +7,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::location::InputError;
-use super::manifest::{Manifest, parse_manifests};
+use super::manifest::{DecodedObject, parse_manifests};
 use super::text::MAX_INPUT_BYTES;
 
 /// What kubectl calls standard input in its messages.
@@ -18,7 +18,7 @@ const MANIFEST_EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
 
 /// Reads the objects of `-f PATH` (`-` is standard input), in order; a directory
 /// gives its `.json`, `.yaml` and `.yml` files in name order, not recursing.
-pub fn read_manifests(path: &str) -> Result<Vec<Manifest>, InputError> {
+pub fn read_manifests(path: &str) -> Result<Vec<DecodedObject>, InputError> {
     if path == "-" {
         let bytes = read_limited(STDIN_NAME, std::io::stdin().lock())?;
         return parse_manifests(STDIN_NAME, &bytes);

@@ -20,8 +20,8 @@ pub use cluster::{
 pub use images::{Behaviour, ImageCatalog, ImageInfo, image_catalog};
 pub use input::{STDIN_NAME, read_file, read_manifests};
 pub use location::{InputError, Location};
-pub use manifest::{Manifest, parse_manifests};
-pub use simulation::{Registry, RegistryImage, SIMULATION_API_VERSION, Simulation, User};
+pub use manifest::{DecodedObject, parse_manifests};
+pub use simulation::{RegistryImage, RegistrySpec, SIMULATION_API_VERSION, Simulation, User};
 pub use text::MAX_INPUT_BYTES;
 pub use text::decode;
 pub use unknown_fields::unknown_fields;

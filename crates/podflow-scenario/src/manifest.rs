@@ -36,10 +36,11 @@ use super::tree::{Node, NodeValue, Step, on_large_stack, parse_json, parse_yaml}
 use super::unknown_fields::unknown_fields;
 use podflow_model::{Kind, Object};
 
-/// One object of an input file, with where its document starts and the fields
-/// its type does not have (which the API server will refuse with `400 BadRequest`).
+/// One object of an input file, decoded into its type, with where its
+/// document starts and the fields its type does not have (which the API server
+/// will refuse with `400 BadRequest`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Manifest {
+pub struct DecodedObject {
     /// The typed object.
     pub object: Object,
     /// Where the object starts in its file.
@@ -85,7 +86,7 @@ pub(crate) fn parse_documents(file: &str, bytes: &[u8]) -> Result<Vec<Document>,
 }
 
 /// Reads a manifest file's objects, in file order, `List`s expanded.
-pub fn parse_manifests(file: &str, bytes: &[u8]) -> Result<Vec<Manifest>, InputError> {
+pub fn parse_manifests(file: &str, bytes: &[u8]) -> Result<Vec<DecodedObject>, InputError> {
     on_large_stack(|| {
         let mut manifests = Vec::new();
         for document in parse_documents(file, bytes)? {
@@ -99,7 +100,7 @@ pub fn parse_manifests(file: &str, bytes: &[u8]) -> Result<Vec<Manifest>, InputE
 pub(crate) fn manifests_of(
     file: &str,
     node: &Node,
-    out: &mut Vec<Manifest>,
+    out: &mut Vec<DecodedObject>,
 ) -> Result<(), InputError> {
     let at = Location::new(file, node.line, node.column);
     let (api_version, kind) = type_meta(file, node)?;
@@ -148,7 +149,7 @@ pub(crate) fn manifests_of(
             .with_field_path(format_path(&path))
     })?;
     let unknown_fields = unknown_fields(&input, &object.to_json());
-    out.push(Manifest {
+    out.push(DecodedObject {
         object,
         location: at,
         unknown_fields,

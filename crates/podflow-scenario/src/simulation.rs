@@ -20,7 +20,7 @@ pub struct Simulation {
     pub users: Vec<User>,
     /// The image registry the nodes pull from.
     #[serde(default)]
-    pub registry: Registry,
+    pub registry: RegistrySpec,
 }
 
 /// One line of the token file: a bearer token and the user it authenticates.
@@ -36,10 +36,11 @@ pub struct User {
     pub groups: Vec<String>,
 }
 
-/// The registry: images that cannot be pulled, and images beyond the catalog.
+/// The `registry` section of a `Simulation`: images that cannot be pulled,
+/// and images beyond the catalog.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Registry {
+pub struct RegistrySpec {
     /// References whose pulls fail (`ErrImagePull`), as the spec writes them.
     #[serde(default)]
     pub missing: Vec<String>,

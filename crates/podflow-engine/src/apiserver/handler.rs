@@ -347,7 +347,7 @@ impl Handling<'_, '_> {
         let mut object = match body {
             Some(Body::Patch(patch)) => {
                 let status = req.subresource.as_deref() == Some("status");
-                super::patched::patched(kind, &current, patch, status)
+                super::patch_request::patched(kind, &current, patch, status)
                     .map_err(|e| Box::new(cannot_handle(kind, &e)))?
             }
             _ => self.decoded_body()?,

@@ -7,12 +7,12 @@ pub mod authz;
 pub mod bootstrap_policy;
 pub mod defaults;
 pub mod handler;
-pub mod patch;
-pub mod patched;
+pub mod patch_request;
 pub mod request;
 pub mod scale;
 pub mod service_alloc;
 pub mod storage_strategy;
+pub mod strategic_merge_patch;
 pub mod strategy;
 pub mod validation;
 

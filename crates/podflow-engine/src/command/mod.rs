@@ -6,13 +6,13 @@ mod parse;
 
 pub use parse::{ParseError, Parsed, parse};
 
-use crate::kubectl::{Command, Manifest, Wait};
+use crate::kubectl::{Command, FileObject, Wait};
 
 /// Turns a parsed command into the engine's command, reading the files it
 /// names with `load` (which returns the manifests of one file, or an error).
 pub fn resolve<E>(
     parsed: Parsed,
-    mut load: impl FnMut(&str) -> Result<Vec<Manifest>, E>,
+    mut load: impl FnMut(&str) -> Result<Vec<FileObject>, E>,
 ) -> Result<Command, E> {
     Ok(match parsed {
         Parsed::Apply { files, namespace } => {

@@ -25,7 +25,7 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::client::{self, event};
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage};
 use crate::apiserver::handler::Response;
@@ -161,10 +161,11 @@ impl Controller for CsiProvisioner {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, _informers: &Informers, cx: &mut Cx<'_>) {
-        if let (Object::PersistentVolumeClaim(claim), false) =
-            (&**delta.object(), matches!(delta, Delta::Deleted(_)))
-            && claim_annotation(claim, STORAGE_PROVISIONER_ANNOTATION) == Some(DRIVER)
+    fn on_delta(&mut self, delta: &InformerDelta, _informers: &Informers, cx: &mut Cx<'_>) {
+        if let (Object::PersistentVolumeClaim(claim), false) = (
+            &**delta.object(),
+            matches!(delta, InformerDelta::Deleted(_)),
+        ) && claim_annotation(claim, STORAGE_PROVISIONER_ANNOTATION) == Some(DRIVER)
             && claim_volume_name(claim).is_empty()
         {
             enqueue(NAME, &mut self.queue, &key_of(delta.object()), cx);

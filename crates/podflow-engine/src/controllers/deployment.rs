@@ -27,7 +27,7 @@ use super::deployment_util::{
     copy_annotations, equal_ignore_hash, rs_replicas, set_condition, set_replicas_annotations,
 };
 use super::hash::compute_hash;
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::own_writes::OwnWrites;
 use super::pods::{controlled_by, controller_key, controller_of, controller_ref, meta_key, phase};
 use super::workqueue::WorkQueue;
@@ -706,12 +706,12 @@ impl Controller for DeploymentController {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         match &**object {
             Object::Deployment(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
             Object::ReplicaSet(rs) => {
-                if let Delta::Updated { old, .. } = delta
+                if let InformerDelta::Updated { old, .. } = delta
                     && let Some(key) =
                         controller_key(old.metadata(), "Deployment", &informers.deployments)
                     && controller_of(old.metadata()).map(|r| &r.uid)
@@ -725,7 +725,7 @@ impl Controller for DeploymentController {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
             }
-            Object::Pod(pod) if matches!(delta, Delta::Deleted(_)) => {
+            Object::Pod(pod) if matches!(delta, InformerDelta::Deleted(_)) => {
                 // deletePod: a Recreate rollout waits for the old Pods to be gone.
                 let Some(owner) = controller_of(&pod.metadata) else {
                     return;

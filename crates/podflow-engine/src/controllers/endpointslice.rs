@@ -2,7 +2,7 @@
 //! a Service with a selector gets a slice `<service>-<suffix>` listing the
 //! selected Pods' addresses, readiness and ports, kept current as Pods come,
 //! become ready, stop being ready and go. What goes in the slice is
-//! [`super::endpointslice_reconciler`]'s.
+//! [`super::endpointslice_plan`]'s.
 //!
 //! Not modelled: several slices per Service (more than 100 endpoints),
 //! dual-stack, the `endpoints.kubernetes.io/last-change-trigger-time`
@@ -14,10 +14,10 @@ use k8s_openapi::api::core::v1::{Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 
 use super::client::{self, event};
-use super::endpointslice_reconciler::{
+use super::endpointslice_plan::{
     MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, desired, new_slice, updated_slice, zone_label,
 };
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::own_writes::OwnWrites;
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
@@ -129,12 +129,12 @@ impl Controller for EndpointSliceController {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         match &**object {
             Object::Service(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
             Object::Pod(pod) => match delta {
-                Delta::Updated { old, .. } => {
+                InformerDelta::Updated { old, .. } => {
                     let Some(old) = old.as_pod() else { return };
                     if !pod_changed(old, pod) {
                         return;

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 
 use super::client;
-use super::informer::{Delta, Informer};
+use super::informer::{Informer, InformerDelta};
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage};
 use crate::apiserver::handler::Response;
@@ -406,11 +406,11 @@ impl Controller for GarbageCollector {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         let mut keys = Vec::new();
         match delta {
-            Delta::Deleted(owner) => {
+            InformerDelta::Deleted(owner) => {
                 if let Some(uid) = owner.metadata().uid.as_deref() {
                     let ns = owner.namespace().unwrap_or_default();
                     keys.extend(
@@ -423,7 +423,7 @@ impl Controller for GarbageCollector {
                 let refs = object.metadata().owner_references.iter().flatten();
                 keys.extend(waiting_owners(informers, object, refs));
             }
-            Delta::Updated { old, new } => {
+            InformerDelta::Updated { old, new } => {
                 if deleting_with(new, FOREGROUND_FINALIZER) || deleting_with(new, ORPHAN_FINALIZER)
                 {
                     keys.push(item_key(new));
@@ -447,7 +447,7 @@ impl Controller for GarbageCollector {
                     });
                 keys.extend(waiting_owners(informers, new, unblocked));
             }
-            Delta::Added(_) => {
+            InformerDelta::Added(_) => {
                 if deleting_with(object, FOREGROUND_FINALIZER)
                     || deleting_with(object, ORPHAN_FINALIZER)
                 {

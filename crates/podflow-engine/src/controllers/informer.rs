@@ -28,17 +28,19 @@ pub struct Informer {
 
 /// What one watch event did to the cache, for the event handlers.
 #[derive(Debug, Clone)]
-pub enum Delta {
+pub enum InformerDelta {
     Added(Arc<Object>),
     Updated { old: Arc<Object>, new: Arc<Object> },
     Deleted(Arc<Object>),
 }
 
-impl Delta {
+impl InformerDelta {
     /// The object as the change left it (the last state of a deleted one).
     pub fn object(&self) -> &Arc<Object> {
         match self {
-            Delta::Added(o) | Delta::Updated { new: o, .. } | Delta::Deleted(o) => o,
+            InformerDelta::Added(o)
+            | InformerDelta::Updated { new: o, .. }
+            | InformerDelta::Deleted(o) => o,
         }
     }
 }
@@ -84,7 +86,7 @@ impl Informer {
     }
 
     /// Applies one watch event; returns what changed.
-    pub fn apply(&mut self, event: &WatchEvent) -> Delta {
+    pub fn apply(&mut self, event: &WatchEvent) -> InformerDelta {
         self.last_revision = self.last_revision.max(event.revision);
         let key = key_of(&event.object);
         let object = Arc::clone(&event.object);
@@ -93,18 +95,18 @@ impl Informer {
                 if let Some(old) = self.cache.remove(&key) {
                     self.unindex(&key, &old);
                 }
-                Delta::Deleted(object)
+                InformerDelta::Deleted(object)
             }
             EventType::Added | EventType::Modified => {
                 let delta = match self.cache.insert(key.clone(), Arc::clone(&object)) {
                     Some(old) => {
                         self.unindex(&key, &old);
-                        Delta::Updated {
+                        InformerDelta::Updated {
                             old,
                             new: Arc::clone(&object),
                         }
                     }
-                    None => Delta::Added(Arc::clone(&object)),
+                    None => InformerDelta::Added(Arc::clone(&object)),
                 };
                 self.index(&key, &object);
                 delta

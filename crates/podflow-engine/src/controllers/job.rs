@@ -1,7 +1,7 @@
 //! The Job controller (`pkg/controller/job/job_controller.go`): Pods from the
 //! template until `completions` have succeeded, at most `parallelism` at a
 //! time, and a `Failed` Job once more Pods failed than `backoffLimit`
-//! allows. A sync carries out [`super::job_sync::plan`]: creations and
+//! allows. A sync carries out [`super::job_plan::plan`]: creations and
 //! deletions first, with expectations so a stale cache never creates twice,
 //! then the status through the `status` subresource.
 
@@ -13,8 +13,8 @@ use k8s_openapi::api::core::v1::Pod;
 
 use super::client::{self, event};
 use super::expectations::Expectations;
-use super::informer::{Delta, key_of};
-use super::job_sync::{Plan, plan};
+use super::informer::{InformerDelta, key_of};
+use super::job_plan::{Plan, plan};
 use super::own_writes::OwnWrites;
 use super::pods::{controlled_by, controller_key, meta_key, pod_from_template};
 use super::workqueue::WorkQueue;
@@ -143,7 +143,7 @@ impl Controller for JobController {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         match &**object {
             Object::Job(_) => {
@@ -154,11 +154,11 @@ impl Controller for JobController {
                     return;
                 };
                 match delta {
-                    Delta::Added(_) => self.expectations.creation_observed(&key),
-                    Delta::Deleted(_) => self
+                    InformerDelta::Added(_) => self.expectations.creation_observed(&key),
+                    InformerDelta::Deleted(_) => self
                         .expectations
                         .deletion_observed(&key, &meta_key(&pod.metadata)),
-                    Delta::Updated { .. } => {}
+                    InformerDelta::Updated { .. } => {}
                 }
                 enqueue(NAME, &mut self.queue, &key, cx);
             }

@@ -17,15 +17,15 @@ pub mod deployment;
 pub mod deployment_history;
 pub mod deployment_util;
 pub mod endpointslice;
-pub mod endpointslice_reconciler;
+pub mod endpointslice_plan;
 pub mod expectations;
 pub mod garbage_collector;
 pub mod hash;
 pub mod informer;
 pub mod job;
-pub mod job_sync;
+pub mod job_plan;
 pub mod node_lifecycle;
-pub mod node_lifecycle_controller;
+pub mod node_lifecycle_plan;
 pub mod own_writes;
 pub mod pods;
 pub mod pv_controller;
@@ -34,6 +34,7 @@ pub mod replica_counts;
 pub mod replicaset;
 pub mod slow_start;
 pub mod taint_eviction;
+pub mod taint_eviction_plan;
 pub mod workqueue;
 
 use std::sync::Arc;
@@ -41,29 +42,27 @@ use std::sync::Arc;
 use self::deployment::DeploymentController;
 use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
-use self::informer::{Delta, Informer};
+use self::informer::{Informer, InformerDelta};
 use self::job::JobController;
-use self::node_lifecycle_controller::NodeLifecycleController;
+use self::node_lifecycle::NodeLifecycleController;
 use self::replicaset::ReplicaSetController;
 use self::taint_eviction::TaintEvictionController;
 use self::workqueue::WorkQueue;
 use super::apiserver::handler::Response;
 use super::clock::SimTime;
-use super::component::{Cx, RequestId};
+use super::component::{ControllerManagerTimer, Cx, RequestId};
 use super::store::{WatchEvent, key_for};
 use super::trace::Stage;
 use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
-/// The timer that brings back keys whose retry delay is over.
-const DELAYED: u64 = 1;
-/// The node lifecycle controller's monitor timer (`--node-monitor-period`).
-const NODE_MONITOR: u64 = 2;
-
 /// The node lifecycle controller's first monitor pass, as `(timer, delay_ms)`.
-pub fn first_monitor_timer() -> (u64, u64) {
-    (NODE_MONITOR, node_lifecycle::MONITOR_PERIOD_MS)
+pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
+    (
+        ControllerManagerTimer::NodeMonitor,
+        node_lifecycle_plan::MONITOR_PERIOD_MS,
+    )
 }
 
 /// The kinds kube-controller-manager's informers watch.
@@ -158,7 +157,7 @@ pub trait Controller {
     /// Its work queue.
     fn queue(&mut self) -> &mut WorkQueue;
     /// Its event handlers: a watch event changed a cache.
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>);
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>);
     /// Reconciles `key` (`syncHandler`).
     fn sync(&mut self, key: &str, informers: &Informers, cx: &mut Cx<'_>) -> Progress;
     /// An answer to one of its requests: the key whose sync it advanced, and how.
@@ -195,11 +194,11 @@ pub fn owned_object_changed(
     controller: &'static str,
     queue: &mut WorkQueue,
     expectations: &mut expectations::Expectations,
-    delta: &Delta,
+    delta: &InformerDelta,
     cx: &mut Cx<'_>,
 ) {
     let key = informer::key_of(delta.object());
-    if matches!(delta, Delta::Deleted(_)) {
+    if matches!(delta, InformerDelta::Deleted(_)) {
         expectations.forget(&key);
     }
     enqueue(controller, queue, &key, cx);
@@ -342,39 +341,43 @@ impl ControllerManager {
         self.run(cx);
     }
 
-    /// The retry timer fired: keys whose delay is over are queued again.
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if timer == NODE_MONITOR {
-            cx.after_background(node_lifecycle::MONITOR_PERIOD_MS, NODE_MONITOR);
-            self.node_lifecycle.monitor(&self.informers, cx);
-            return;
-        }
-        if TaintEvictionController::owns_timer(timer) {
-            self.taint_eviction.on_timer(timer, cx);
-            return;
-        }
-        if timer == DELAYED {
-            self.timer_at = None;
-            for controller in self.controllers() {
-                let name = controller.name();
-                let queue = controller.queue();
-                for key in queue.promote_due(cx.now) {
-                    let detail =
-                        format!("{key} back from its retry delay ({} waiting)", queue.len());
-                    cx.stage(
-                        Stage::new(
-                            Actor::ControllerManager,
-                            StageName::Queue,
-                            Outcome::Added,
-                            detail,
-                        )
-                        .plugin(name)
-                        .queued(Some(&key), queue.len()),
-                    );
+    /// A timer fired: the node monitor's pass, a taint eviction deadline, or
+    /// the retry timer (keys whose delay is over are queued again).
+    pub fn on_timer(&mut self, timer: ControllerManagerTimer, cx: &mut Cx<'_>) {
+        match timer {
+            ControllerManagerTimer::NodeMonitor => {
+                cx.after_background(
+                    node_lifecycle_plan::MONITOR_PERIOD_MS,
+                    ControllerManagerTimer::NodeMonitor,
+                );
+                self.node_lifecycle.monitor(&self.informers, cx);
+            }
+            ControllerManagerTimer::TaintEviction(deadline) => {
+                self.taint_eviction.on_timer(deadline, cx);
+            }
+            ControllerManagerTimer::RetryDelayOver => {
+                self.timer_at = None;
+                for controller in self.controllers() {
+                    let name = controller.name();
+                    let queue = controller.queue();
+                    for key in queue.promote_due(cx.now) {
+                        let detail =
+                            format!("{key} back from its retry delay ({} waiting)", queue.len());
+                        cx.stage(
+                            Stage::new(
+                                Actor::ControllerManager,
+                                StageName::Queue,
+                                Outcome::Added,
+                                detail,
+                            )
+                            .plugin(name)
+                            .queued(Some(&key), queue.len()),
+                        );
+                    }
                 }
+                self.run(cx);
             }
         }
-        self.run(cx);
     }
 
     /// The workers: each controller syncs the keys its queue holds.
@@ -420,7 +423,7 @@ impl ControllerManager {
         self.timer_at = Some(due);
         cx.after(
             due.as_millis().saturating_sub(cx.now.as_millis()).max(1),
-            DELAYED,
+            ControllerManagerTimer::RetryDelayOver,
         );
     }
 }

@@ -1,318 +1,369 @@
-//! The node lifecycle controller's and the taint eviction controller's
-//! decisions, as pure functions (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`:
-//! `tryUpdateNodeHealth`, `processTaintBaseEviction`, `doNoScheduleTaintingPass`;
-//! `pkg/controller/tainteviction/taint_eviction.go`: `getMinTolerationTime`,
-//! `processPodOnNode`, the `TaintManagerEviction` event). The controllers that
-//! act on them: [`super::node_lifecycle_controller`], [`super::taint_eviction`].
+//! The node lifecycle controller at work (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`):
+//! every `--node-monitor-period` (5 s, a background timer) `monitorNodeHealth`
+//! looks at each node's latest heartbeat (its `Ready` condition's or its
+//! Lease's renewal, whichever is newer); past the 50 s grace period it writes
+//! the node's conditions `Unknown` (`UpdateStatus`), records `NodeNotReady` on
+//! the node, and marks the node's pods not ready (`MarkPodsNotReady`, with
+//! the `NodeNotReady` event on each). The `Ready` condition decides the
+//! controller's taints (`processTaintBaseEviction`, `doNoScheduleTaintingPass`):
+//! `node.kubernetes.io/unreachable` `NoSchedule` and `NoExecute` while it is
+//! `Unknown`, none again once the kubelet posts `True`. The decisions
+//! themselves are in [`super::node_lifecycle_plan`].
+//!
+//! Simplified: one zone, no eviction rate limiting (the first node of a zone
+//! is tainted at once upstream too), taints written in one `PATCH`.
 
-use k8s_openapi::api::core::v1::{Node, NodeCondition, Taint, Toleration};
+use std::collections::{BTreeMap, BTreeSet};
+
+use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
-use crate::clock::SimTime;
+use super::Informers;
+use super::client::request;
+use super::informer::InformerDelta;
+use super::node_lifecycle_plan::{
+    NOT_READY, UNREACHABLE, last_heartbeat, stale_node, taints_for_ready,
+};
+use crate::apiserver::handler::Response;
+use crate::apiserver::request::{Body, Verb};
+use crate::component::{Cx, RequestId, pod_event};
+use crate::trace::{Actor, Outcome, StageName};
+use crate::trace::{EventObject, EventRecord, Stage};
+use podflow_model::Object;
+use podflow_model::kinds::kind_of;
 
-/// `--node-monitor-period`: how often the controller looks at the nodes.
-pub const MONITOR_PERIOD_MS: u64 = 5_000;
-/// `--node-monitor-grace-period`: 50 s since 1.32 (kubernetes/kubernetes#127352).
-pub const GRACE_PERIOD_MS: i64 = 50_000;
-/// `v1.TaintNodeUnreachable`.
-pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
-/// `v1.TaintNodeNotReady`.
-pub const NOT_READY: &str = "node.kubernetes.io/not-ready";
-/// The conditions the controller marks `Unknown` with `Ready`.
-const WATCHED_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
+/// The controller's service account, and its events' source.
+pub const NAME: &str = "node-controller";
+/// How the trace names the controller in `plugin`.
+const PLUGIN: &str = "node-lifecycle-controller";
 
-fn millis(time: Option<&Time>) -> Option<i64> {
-    time.map(|t| t.0.as_millisecond())
+/// The node lifecycle controller's state.
+#[derive(Debug, Clone, Default)]
+pub struct NodeLifecycleController {
+    /// Writes in flight, by the node they are about.
+    inflight: BTreeMap<RequestId, String>,
+    /// Nodes with a write in flight: they wait for the next pass.
+    busy: BTreeSet<String>,
 }
 
-/// The latest heartbeat of the node's `Ready` condition, in milliseconds.
-pub fn last_heartbeat(node: &Node) -> Option<i64> {
+fn ready_status(node: &Node) -> &str {
+    ready_condition(node).map_or("Unknown", |c| c.status.as_str())
+}
+
+/// The node's `Ready` condition, if its kubelet ever posted one.
+fn ready_condition(node: &Node) -> Option<&k8s_openapi::api::core::v1::NodeCondition> {
     node.status
-        .as_ref()?
-        .conditions
-        .as_ref()?
-        .iter()
-        .find(|c| c.type_ == "Ready")
-        .and_then(|c| millis(c.last_heartbeat_time.as_ref()))
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
 }
 
-/// `tryUpdateNodeHealth`: when nothing was heard from the kubelet (a status
-/// heartbeat or a Lease renewal at `probe_ms`) for longer than the grace
-/// period, the node's conditions become `Unknown`. `None` when the node is
-/// healthy or already marked.
-pub fn stale_node(node: &Node, probe_ms: i64, now: SimTime) -> Option<Node> {
-    let now_ms = now.to_k8s().as_millisecond();
-    if now_ms - probe_ms <= GRACE_PERIOD_MS {
+/// The node's latest sign of life, in Kubernetes milliseconds: its `Ready`
+/// heartbeat or its Lease's `renewTime`, whichever is newer.
+fn probe_ms(node: &Node, informers: &Informers) -> Option<i64> {
+    let name = node.metadata.name.as_deref().unwrap_or_default();
+    let lease = informers
+        .leases
+        .get(&format!(
+            "{}/{name}",
+            crate::kubelet::heartbeat::LEASE_NAMESPACE
+        ))
+        .and_then(|o| match &**o {
+            Object::Lease(l) => l
+                .spec
+                .as_ref()?
+                .renew_time
+                .as_ref()
+                .map(|t| t.0.as_millisecond()),
+            _ => None,
+        });
+    last_heartbeat(node).max(lease)
+}
+
+/// The node's taints with the controller's own replaced by `wanted`; `None`
+/// when they are already so (a taint kept keeps its `timeAdded`).
+pub fn retainted(node: &Node, wanted: &[Taint]) -> Option<Vec<Taint>> {
+    let current = node
+        .spec
+        .as_ref()
+        .and_then(|s| s.taints.clone())
+        .unwrap_or_default();
+    let ours = |t: &Taint| t.key == UNREACHABLE || t.key == NOT_READY;
+    let same = |a: &Taint, b: &Taint| a.key == b.key && a.effect == b.effect;
+    let have: Vec<&Taint> = current.iter().filter(|t| ours(t)).collect();
+    if have.len() == wanted.len() && wanted.iter().all(|w| have.iter().any(|h| same(h, w))) {
         return None;
     }
-    let mut updated = node.clone();
-    let status = updated.status.get_or_insert_with(Default::default);
-    let conditions = status.conditions.get_or_insert_with(Vec::new);
-    let mut changed = false;
-    for type_ in WATCHED_CONDITIONS {
-        let at = Some(Time(now.to_k8s()));
-        match conditions.iter_mut().find(|c| c.type_ == type_) {
-            Some(c) if c.status == "Unknown" => {}
-            Some(c) => {
-                c.status = "Unknown".into();
-                c.reason = Some("NodeStatusUnknown".into());
-                c.message = Some("Kubelet stopped posting node status.".into());
-                c.last_transition_time = at;
-                changed = true;
+    let mut out: Vec<Taint> = current.iter().filter(|t| !ours(t)).cloned().collect();
+    for w in wanted {
+        out.push(
+            current
+                .iter()
+                .find(|h| same(h, w))
+                .cloned()
+                .unwrap_or_else(|| w.clone()),
+        );
+    }
+    Some(out)
+}
+
+impl NodeLifecycleController {
+    /// `monitorNodeHealth`, every monitor period.
+    pub fn monitor(&mut self, informers: &Informers, cx: &mut Cx<'_>) {
+        let nodes: Vec<Node> = informers
+            .nodes
+            .iter()
+            .filter_map(|o| o.as_node().cloned())
+            .collect();
+        for node in &nodes {
+            let name = node.metadata.name.clone().unwrap_or_default();
+            if self.busy.contains(&name) {
+                continue;
             }
-            None => {
-                conditions.push(NodeCondition {
-                    type_: type_.into(),
-                    status: "Unknown".into(),
-                    reason: Some("NodeStatusNeverUpdated".into()),
-                    message: Some("Kubelet never posted node status.".into()),
-                    last_heartbeat_time: node.metadata.creation_timestamp.clone(),
-                    last_transition_time: at,
-                });
-                changed = true;
+            let Some(probe) = probe_ms(node, informers) else {
+                continue;
+            };
+            if let Some(updated) = stale_node(node, probe, cx.now) {
+                self.mark_unknown(&name, node, updated, probe, informers, cx);
+                continue;
             }
+            self.reconcile_taints(node, cx);
         }
     }
-    changed.then_some(updated)
-}
 
-/// `processTaintBaseEviction` and `doNoScheduleTaintingPass`: the taints a
-/// node's `Ready` status calls for (`Unknown` → unreachable, `False` →
-/// not-ready), `NoSchedule` and `NoExecute` (stamped `timeAdded`).
-pub fn taints_for_ready(ready: &str, now: SimTime) -> Vec<Taint> {
-    let key = match ready {
-        "Unknown" => UNREACHABLE,
-        "False" => NOT_READY,
-        _ => return Vec::new(),
-    };
-    vec![
-        Taint {
-            key: key.into(),
-            effect: "NoSchedule".into(),
-            time_added: None,
-            value: None,
-        },
-        Taint {
-            key: key.into(),
-            effect: "NoExecute".into(),
-            time_added: Some(Time(now.to_k8s())),
-            value: None,
-        },
-    ]
-}
-
-/// `ToleratesTaint`.
-fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
-    if toleration
-        .effect
-        .as_deref()
-        .is_some_and(|e| !e.is_empty() && e != taint.effect)
-    {
-        return false;
-    }
-    let key = toleration.key.as_deref().unwrap_or_default();
-    if !key.is_empty() && key != taint.key {
-        return false;
-    }
-    match toleration.operator.as_deref().unwrap_or("Equal") {
-        "Exists" => true,
-        _ => {
-            toleration.value.as_deref().unwrap_or_default()
-                == taint.value.as_deref().unwrap_or_default()
+    /// A node's heartbeats stopped: its conditions go `Unknown`, its pods not ready.
+    fn mark_unknown(
+        &mut self,
+        name: &str,
+        node: &Node,
+        updated: Node,
+        probe: i64,
+        informers: &Informers,
+        cx: &mut Cx<'_>,
+    ) {
+        let silent_ms = cx.now.to_k8s().as_millisecond() - probe;
+        #[allow(clippy::cast_precision_loss)]
+        let detail = format!(
+            "{name}: nothing heard from its kubelet for {:.1} s (grace period {} s): conditions Unknown",
+            silent_ms as f64 / 1000.0,
+            super::node_lifecycle_plan::GRACE_PERIOD_MS / 1000
+        );
+        cx.stage(
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Sync,
+                Outcome::Unknown,
+                detail,
+            )
+            .plugin(PLUGIN)
+            .node(name),
+        );
+        let req = request(NAME, Verb::Update, kind_of("Node"), None, name)
+            .subresource("status")
+            .body(Body::Object(Box::new(Object::Node(updated))));
+        let id = cx.send(req);
+        self.inflight.insert(id, name.to_owned());
+        self.busy.insert(name.to_owned());
+        if ready_status(node) == "True" {
+            cx.event(node_event(name, "NodeNotReady"));
+            Self::mark_pods_not_ready(name, informers, cx);
         }
     }
-}
 
-/// What the taint eviction controller does with a Pod on a node with
-/// `NoExecute` taints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Eviction {
-    /// A taint is not tolerated: delete the Pod now.
-    Now,
-    /// Every taint is tolerated for ever.
-    Never,
-    /// Delete it this many milliseconds after the taints were added (`getMinTolerationTime`).
-    After(i64),
-}
-
-/// `processPodOnNode`: `getMatchingTolerations`, then the shortest `tolerationSeconds`.
-pub fn eviction(tolerations: &[Toleration], taints: &[Taint]) -> Eviction {
-    let no_execute: Vec<&Taint> = taints.iter().filter(|t| t.effect == "NoExecute").collect();
-    if no_execute.is_empty() {
-        return Eviction::Never;
+    /// `MarkPodsNotReady`: each pod on the node whose `Ready` is `True` gets `False`.
+    fn mark_pods_not_ready(node: &str, informers: &Informers, cx: &mut Cx<'_>) {
+        let pods: Vec<Pod> = informers
+            .pods
+            .iter()
+            .filter_map(|o| o.as_pod().cloned())
+            .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node))
+            .collect();
+        for mut pod in pods {
+            let Some(ready) = pod
+                .status
+                .as_mut()
+                .and_then(|s| s.conditions.as_mut())
+                .and_then(|c| c.iter_mut().find(|c| c.type_ == "Ready"))
+            else {
+                continue;
+            };
+            if ready.status == "False" {
+                continue;
+            }
+            ready.status = "False".into();
+            ready.last_transition_time = Some(Time(cx.now.to_k8s()));
+            let ns = pod.metadata.namespace.clone().unwrap_or_default();
+            let name = pod.metadata.name.clone().unwrap_or_default();
+            let req = request(NAME, Verb::Update, kind_of("Pod"), Some(&ns), &name)
+                .subresource("status")
+                .body(Body::Object(Box::new(Object::Pod(pod))));
+            cx.send(req);
+            cx.event(pod_event(
+                true,
+                "NodeNotReady",
+                "Node is not ready",
+                (&ns, &name),
+                None,
+                NAME,
+            ));
+        }
     }
-    let mut min: Option<i64> = None;
-    for taint in no_execute {
-        let Some(toleration) = tolerations.iter().find(|t| tolerates(t, taint)) else {
-            return Eviction::Now;
+
+    /// The taints the node's `Ready` condition calls for.
+    fn reconcile_taints(&mut self, node: &Node, cx: &mut Cx<'_>) {
+        let name = node.metadata.name.clone().unwrap_or_default();
+        // A node that never posted a Ready condition is not judged by it
+        // (`monitorNodeHealth` skips a nil `currentReadyCondition`).
+        if self.busy.contains(&name) || ready_condition(node).is_none() {
+            return;
+        }
+        let wanted = taints_for_ready(ready_status(node), cx.now);
+        let Some(taints) = retainted(node, &wanted) else {
+            return;
         };
-        if let Some(seconds) = toleration.toleration_seconds {
-            let ms = seconds.max(0) * 1000;
-            min = Some(min.map_or(ms, |m| m.min(ms)));
+        let detail = if wanted.is_empty() {
+            format!("{name} is Ready: its {UNREACHABLE} and {NOT_READY} taints removed")
+        } else {
+            let keys: Vec<String> = wanted
+                .iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect();
+            format!(
+                "{name} is {}: tainted {}",
+                ready_word(ready_status(node)),
+                keys.join(", ")
+            )
+        };
+        cx.stage(
+            Stage::new(
+                Actor::ControllerManager,
+                StageName::Sync,
+                Outcome::Taint,
+                detail,
+            )
+            .plugin(PLUGIN)
+            .node(name.clone()),
+        );
+        let taints = serde_json::to_value(&taints).unwrap_or_default();
+        let req = request(NAME, Verb::Patch, kind_of("Node"), None, &name).body(Body::Patch(
+            serde_json::json!({ "spec": { "taints": taints } }),
+        ));
+        let id = cx.send(req);
+        self.inflight.insert(id, name.clone());
+        self.busy.insert(name);
+    }
+
+    /// A node changed: its taints follow its `Ready` condition at once.
+    pub fn on_delta(&mut self, delta: &InformerDelta, cx: &mut Cx<'_>) {
+        if let InformerDelta::Updated { old, new } = delta
+            && let (Some(old), Some(new)) = (old.as_node(), new.as_node())
+            && ready_status(old) != ready_status(new)
+        {
+            if ready_status(new) == "True" && ready_status(old) != "True" {
+                let name = new.metadata.name.clone().unwrap_or_default();
+                cx.event(node_event(&name, "NodeReady"));
+            }
+            self.reconcile_taints(new, cx);
         }
     }
-    min.map_or(Eviction::Never, Eviction::After)
+
+    /// An answer to one of its writes; `false` when `id` is not its.
+    pub fn on_response(&mut self, id: RequestId, _response: &Response) -> bool {
+        let Some(node) = self.inflight.remove(&id) else {
+            return false;
+        };
+        self.busy.remove(&node);
+        true
+    }
 }
 
-/// The `TaintManagerEviction` event's message.
-pub fn eviction_message(namespace: &str, name: &str) -> String {
-    format!("Marking for deletion Pod {namespace}/{name}")
+fn ready_word(status: &str) -> &'static str {
+    match status {
+        "False" => "NotReady",
+        "True" => "Ready",
+        _ => "unreachable (Ready Unknown)",
+    }
+}
+
+/// `RecordNodeStatusChange`: `Node NAME status is now: STATUS`.
+fn node_event(node: &str, status: &str) -> EventRecord {
+    EventRecord {
+        event_type: "Normal".into(),
+        reason: status.into(),
+        message: format!("Node {node} status is now: {status}"),
+        object: EventObject {
+            kind: "Node".into(),
+            namespace: None,
+            name: node.into(),
+            field_path: None,
+        },
+        source: NAME.into(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use k8s_openapi::api::core::v1::NodeStatus;
-    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use k8s_openapi::api::core::v1::NodeSpec;
 
     use super::*;
+    use crate::clock::SimTime;
 
-    fn node(ready: &str, heartbeat_ms: i64) -> Node {
-        let at = Some(Time(
-            k8s_openapi::jiff::Timestamp::from_millisecond(heartbeat_ms).unwrap(),
-        ));
+    fn node(taints: Vec<Taint>) -> Node {
         Node {
-            metadata: ObjectMeta {
-                name: Some("node-1".into()),
-                ..ObjectMeta::default()
-            },
-            spec: None,
-            status: Some(NodeStatus {
-                conditions: Some(vec![NodeCondition {
-                    type_: "Ready".into(),
-                    status: ready.into(),
-                    reason: Some("KubeletReady".into()),
-                    message: Some("kubelet is posting ready status".into()),
-                    last_heartbeat_time: at.clone(),
-                    last_transition_time: at,
-                }]),
-                ..NodeStatus::default()
+            spec: Some(NodeSpec {
+                taints: Some(taints),
+                ..NodeSpec::default()
             }),
+            ..Node::default()
         }
     }
 
-    /// Mirrors `TestMonitorNodeHealthUpdateStatus` (`node_lifecycle_controller_test.go`):
-    /// a node silent for longer than the grace period goes `Unknown`.
-    #[test]
-    fn monitor_node_health_update_status() {
-        let now = SimTime(120_000);
-        let now_ms = now.to_k8s().as_millisecond();
-        let fresh = node("True", now_ms - 10_000);
-        assert_eq!(
-            stale_node(&fresh, last_heartbeat(&fresh).unwrap(), now),
-            None
-        );
-        let at_grace = node("True", now_ms - GRACE_PERIOD_MS);
-        assert_eq!(stale_node(&at_grace, now_ms - GRACE_PERIOD_MS, now), None);
-
-        let silent = node("True", now_ms - 60_000);
-        let updated = stale_node(&silent, last_heartbeat(&silent).unwrap(), now).expect("stale");
-        let conditions = updated.status.unwrap().conditions.unwrap();
-        let ready = conditions.iter().find(|c| c.type_ == "Ready").unwrap();
-        assert_eq!(
-            (
-                ready.status.as_str(),
-                ready.reason.as_deref(),
-                ready.message.as_deref()
-            ),
-            (
-                "Unknown",
-                Some("NodeStatusUnknown"),
-                Some("Kubelet stopped posting node status.")
-            )
-        );
-        assert_eq!(
-            millis(ready.last_heartbeat_time.as_ref()),
-            Some(now_ms - 60_000),
-            "the heartbeat stays"
-        );
-        assert_eq!(millis(ready.last_transition_time.as_ref()), Some(now_ms));
-        let memory = conditions
-            .iter()
-            .find(|c| c.type_ == "MemoryPressure")
-            .unwrap();
-        assert_eq!(
-            (memory.status.as_str(), memory.reason.as_deref()),
-            ("Unknown", Some("NodeStatusNeverUpdated"))
-        );
-        // Already Unknown: nothing more to write.
-        let marked = Node {
-            status: Some(NodeStatus {
-                conditions: Some(conditions),
-                ..NodeStatus::default()
-            }),
-            ..silent
-        };
-        assert_eq!(stale_node(&marked, now_ms - 60_000, now), None);
+    fn taint(key: &str, effect: &str) -> Taint {
+        Taint {
+            key: key.into(),
+            effect: effect.into(),
+            ..Taint::default()
+        }
     }
 
+    /// Mirrors `TestSwapUnreachableNotReadyTaints` (`node_lifecycle_controller_test.go`):
+    /// the controller's taints follow `Ready`; others stay.
     #[test]
-    fn taints_follow_the_ready_condition() {
-        let now = SimTime(1000);
-        let taints = taints_for_ready("Unknown", now);
-        let got: Vec<(&str, &str, bool)> = taints
+    fn taints_follow_ready_and_keep_the_rest() {
+        let other = taint("dedicated", "NoSchedule");
+        let unreachable = taints_for_ready("Unknown", SimTime(1000));
+        let got = retainted(&node(vec![other.clone()]), &unreachable).unwrap();
+        let keys: Vec<(&str, &str)> = got
             .iter()
-            .map(|t| (t.key.as_str(), t.effect.as_str(), t.time_added.is_some()))
+            .map(|t| (t.key.as_str(), t.effect.as_str()))
             .collect();
         assert_eq!(
-            got,
+            keys,
             [
-                (UNREACHABLE, "NoSchedule", false),
-                (UNREACHABLE, "NoExecute", true)
+                ("dedicated", "NoSchedule"),
+                (UNREACHABLE, "NoSchedule"),
+                (UNREACHABLE, "NoExecute")
             ]
         );
-        assert_eq!(taints_for_ready("False", now)[1].key, NOT_READY);
-        assert!(taints_for_ready("True", now).is_empty());
-    }
-
-    fn toleration(key: &str, seconds: Option<i64>) -> Toleration {
-        Toleration {
-            key: Some(key.into()),
-            operator: Some("Exists".into()),
-            effect: Some("NoExecute".into()),
-            toleration_seconds: seconds,
-            value: None,
-        }
-    }
-
-    /// Mirrors `TestGetMinTolerationTime` and `TestUpdateNodeWithMultipleTaints`
-    /// (`pkg/controller/tainteviction/taint_eviction_test.go`).
-    #[test]
-    fn min_toleration_time_table() {
-        let unreachable = taints_for_ready("Unknown", SimTime(0));
-        let defaults = [
-            toleration(NOT_READY, Some(300)),
-            toleration(UNREACHABLE, Some(300)),
-        ];
-        let cases = [
-            (
-                "DefaultTolerationSeconds",
-                defaults.to_vec(),
-                Eviction::After(300_000),
-            ),
-            ("no toleration", vec![], Eviction::Now),
-            (
-                "tolerated for ever",
-                vec![toleration(UNREACHABLE, None)],
-                Eviction::Never,
-            ),
-            (
-                "the shortest wins",
-                vec![toleration(UNREACHABLE, Some(60)), toleration("", Some(30))],
-                Eviction::After(60_000),
-            ),
-            (
-                "another key only",
-                vec![toleration(NOT_READY, Some(300))],
-                Eviction::Now,
-            ),
-        ];
-        for (name, tolerations, want) in cases {
-            assert_eq!(eviction(&tolerations, &unreachable), want, "{name}");
-        }
-        assert_eq!(eviction(&[], &[]), Eviction::Never, "no NoExecute taint");
         assert_eq!(
-            eviction_message("default", "web-7c5ddbdf54-x8k2p"),
-            "Marking for deletion Pod default/web-7c5ddbdf54-x8k2p"
+            retainted(
+                &node(got.clone()),
+                &taints_for_ready("Unknown", SimTime(9000))
+            ),
+            None
+        );
+        let healed = retainted(&node(got), &[]).unwrap();
+        assert_eq!(healed, [other]);
+        assert_eq!(retainted(&node(vec![]), &[]), None);
+    }
+
+    #[test]
+    fn the_node_event_says_the_new_status() {
+        let e = node_event("node-1", "NodeNotReady");
+        assert_eq!(e.message, "Node node-1 status is now: NodeNotReady");
+        assert_eq!(
+            (e.object.kind.as_str(), e.source.as_str()),
+            ("Node", "node-controller")
         );
     }
 }

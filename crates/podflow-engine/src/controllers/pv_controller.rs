@@ -24,7 +24,7 @@ use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
 use k8s_openapi::api::storage::v1::StorageClass;
 
 use super::client::{self, event};
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::own_writes::OwnWrites;
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
@@ -512,14 +512,14 @@ impl Controller for PvController {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, _informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, _informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         let prefix = match &**object {
             Object::PersistentVolumeClaim(_) => CLAIM,
             Object::PersistentVolume(_) => VOLUME,
             _ => return,
         };
-        if matches!(delta, Delta::Deleted(_)) {
+        if matches!(delta, InformerDelta::Deleted(_)) {
             return;
         }
         enqueue(

@@ -21,7 +21,7 @@ use k8s_openapi::api::apps::v1::ReplicaSet;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::informer::{Delta, Informer, key_of};
+use super::informer::{Informer, InformerDelta, key_of};
 use super::pods::{controller_of, is_active, phase, ready_since};
 use crate::apiserver::validation::selector_matches;
 use podflow_model::Object;
@@ -220,7 +220,7 @@ impl ReplicaCounts {
     }
 
     /// A Pod's delta reached the cache: its old share is taken back and its new one added.
-    pub fn pod_changed(&mut self, delta: &Delta) {
+    pub fn pod_changed(&mut self, delta: &InformerDelta) {
         let object = delta.object();
         let Object::Pod(pod) = &**object else { return };
         let key = key_of(object);
@@ -229,7 +229,7 @@ impl ReplicaCounts {
         {
             counts.apply(share, false);
         }
-        if matches!(delta, Delta::Deleted(_)) {
+        if matches!(delta, InformerDelta::Deleted(_)) {
             return;
         }
         let Some(owner) = controller_of(&pod.metadata).map(|r| r.uid.clone()) else {

@@ -15,7 +15,7 @@ use k8s_openapi::api::core::v1::Pod;
 
 use super::client::{self, event};
 use super::expectations::Expectations;
-use super::informer::{Delta, key_of};
+use super::informer::{InformerDelta, key_of};
 use super::own_writes::OwnWrites;
 use super::pods::{controller_key, controller_of, meta_key, pod_from_template};
 use super::ranking::pods_to_delete;
@@ -420,9 +420,9 @@ impl ReplicaSetController {
         }
     }
 
-    fn pod_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn pod_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         match delta {
-            Delta::Added(object) => {
+            InformerDelta::Added(object) => {
                 let Some(pod) = object.as_pod() else { return };
                 if pod.metadata.deletion_timestamp.is_some() {
                     self.pod_gone(pod, informers, cx);
@@ -433,7 +433,7 @@ impl ReplicaSetController {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
             }
-            Delta::Updated { old, new } => {
+            InformerDelta::Updated { old, new } => {
                 let (Some(old), Some(new)) = (old.as_pod(), new.as_pod()) else {
                     return;
                 };
@@ -458,7 +458,7 @@ impl ReplicaSetController {
                     enqueue(NAME, &mut self.queue, &key, cx);
                 }
             }
-            Delta::Deleted(object) => {
+            InformerDelta::Deleted(object) => {
                 if let Some(pod) = object.as_pod() {
                     self.pod_gone(pod, informers, cx);
                 }
@@ -485,11 +485,11 @@ impl Controller for ReplicaSetController {
         &mut self.queue
     }
 
-    fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         match &**object {
             Object::ReplicaSet(_) => {
-                if matches!(delta, Delta::Deleted(_)) {
+                if matches!(delta, InformerDelta::Deleted(_)) {
                     self.counts.forget(object);
                 }
                 owned_object_changed(NAME, &mut self.queue, &mut self.expectations, delta, cx);

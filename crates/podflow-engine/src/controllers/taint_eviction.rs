@@ -15,29 +15,28 @@ use k8s_openapi::api::core::v1::{Pod, Taint};
 
 use super::Informers;
 use super::client::request;
-use super::informer::{Delta, key_of};
-use super::node_lifecycle::{Eviction, eviction, eviction_message};
+use super::informer::{InformerDelta, key_of};
+use super::taint_eviction_plan::{Eviction, eviction, eviction_message};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
 use crate::clock::SimTime;
-use crate::component::{Cx, RequestId, pod_event};
+use crate::component::{ControllerManagerTimer, Cx, RequestId, pod_event};
 use crate::trace::Stage;
 use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::kinds::kind_of;
 
 /// The controller's name: its service account and its events' source.
 pub const NAME: &str = "taint-eviction-controller";
-/// The first of its timer codes in kube-controller-manager's range.
-pub const TIMER_BASE: u64 = 1_000;
 
 /// The taint eviction controller's state.
 #[derive(Debug, Clone, Default)]
 pub struct TaintEvictionController {
     /// Each node's `NoExecute` taints (`taintedNodes`).
     tainted: BTreeMap<String, Vec<Taint>>,
-    /// Scheduled deletions: pod key → (timer, when).
+    /// Scheduled deletions: pod key → (deadline's number, when).
     scheduled: BTreeMap<String, (u64, SimTime)>,
-    next_timer: u64,
+    /// The number of the next deadline ([`ControllerManagerTimer::TaintEviction`]).
+    next_deadline: u64,
     /// Status patches in flight, and the pod each deletes next.
     patching: BTreeMap<RequestId, (String, String)>,
     /// Deletions in flight.
@@ -60,17 +59,12 @@ fn node_of(pod: &Pod) -> Option<&str> {
 }
 
 impl TaintEvictionController {
-    /// Whether `timer` is one of its deadlines.
-    pub fn owns_timer(timer: u64) -> bool {
-        timer >= TIMER_BASE
-    }
-
     /// `NodeUpdated` / `PodUpdated`.
-    pub fn on_delta(&mut self, delta: &Delta, informers: &Informers, cx: &mut Cx<'_>) {
+    pub fn on_delta(&mut self, delta: &InformerDelta, informers: &Informers, cx: &mut Cx<'_>) {
         let object = delta.object();
         if let Some(node) = object.as_node() {
             let name = node.metadata.name.clone().unwrap_or_default();
-            let taints = if matches!(delta, Delta::Deleted(_)) {
+            let taints = if matches!(delta, InformerDelta::Deleted(_)) {
                 Vec::new()
             } else {
                 no_execute(node)
@@ -99,11 +93,11 @@ impl TaintEvictionController {
             }
         } else if let Some(pod) = object.as_pod() {
             let key = key_of(object);
-            if matches!(delta, Delta::Deleted(_)) {
+            if matches!(delta, InformerDelta::Deleted(_)) {
                 self.cancel(&key, false, cx);
                 return;
             }
-            if let Delta::Updated { old, .. } = delta
+            if let InformerDelta::Updated { old, .. } = delta
                 && let Some(old) = old.as_pod()
                 && node_of(old) == node_of(pod)
                 && old.spec.as_ref().map(|s| &s.tolerations)
@@ -147,11 +141,11 @@ impl TaintEvictionController {
                 u64::try_from(ms).unwrap_or(0)
             }
         };
-        let timer = TIMER_BASE + self.next_timer;
-        self.next_timer += 1;
+        let deadline = self.next_deadline;
+        self.next_deadline += 1;
         let at = cx.now.plus(delay);
-        self.scheduled.insert(key.clone(), (timer, at));
-        cx.after(delay, timer);
+        self.scheduled.insert(key.clone(), (deadline, at));
+        cx.after(delay, ControllerManagerTimer::TaintEviction(deadline));
         let detail = format!(
             "{key} does not tolerate the NoExecute taints of its node beyond {} s: deletion scheduled",
             delay / 1000
@@ -184,11 +178,11 @@ impl TaintEvictionController {
     }
 
     /// A deadline came: the `TaintManagerEviction` event, the condition, then the deletion.
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
+    pub fn on_timer(&mut self, deadline: u64, cx: &mut Cx<'_>) {
         let Some(key) = self
             .scheduled
             .iter()
-            .find(|(_, (t, _))| *t == timer)
+            .find(|(_, (d, _))| *d == deadline)
             .map(|(k, _)| k.clone())
         else {
             return;
@@ -239,16 +233,5 @@ impl TaintEvictionController {
     /// Whether any deletion is scheduled (for tests and the trace).
     pub fn scheduled(&self) -> impl Iterator<Item = (&String, SimTime)> {
         self.scheduled.iter().map(|(k, (_, at))| (k, *at))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn its_timers_are_above_the_managers_own() {
-        assert!(TaintEvictionController::owns_timer(TIMER_BASE));
-        assert!(!TaintEvictionController::owns_timer(2));
     }
 }

@@ -20,9 +20,9 @@ pub(super) fn starting_store(objects: Vec<Object>, seed: u64, rng: &mut Rng) -> 
     bootstrap_priority_classes(&mut store, seed);
     let (storage, objects): (Vec<Object>, Vec<Object>) = objects
         .into_iter()
-        .partition(crate::storage_stream::is_storage_object);
+        .partition(super::starting_storage::is_storage_object);
     create_starting_objects(&mut store, objects, rng);
-    let mut storage_rng = Rng::new(seed ^ crate::storage_stream::STORAGE_STREAM);
+    let mut storage_rng = Rng::new(seed ^ super::starting_storage::STORAGE_STREAM);
     create_starting_objects(&mut store, storage, &mut storage_rng);
     reconcile_quotas(&mut store);
     bootstrap_node_leases(&mut store, seed);

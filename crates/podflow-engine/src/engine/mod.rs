@@ -1,8 +1,8 @@
 //! The engine: a queue of events in simulated time, the store, the API server
 //! and the components. `step()` handles one event and returns the trace records
 //! it produced; `run_until()` is only a loop over `step()`. How the cluster
-//! stands when the story starts is `bootstrap.rs`; a node cut off from the
-//! control plane is `faults.rs`.
+//! stands when the story starts is `bootstrap.rs` (its storage objects,
+//! `starting_storage.rs`); a node cut off from the control plane is `faults.rs`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,10 +13,10 @@ use super::apiserver::authn::TokenAuthenticator;
 use super::apiserver::handler::{ApiServer, Detail, Response};
 use super::apiserver::request::{Credentials, Request};
 use super::clock::SimTime;
-use super::component::{ComponentId, Cx, Outgoing, RequestId};
+use super::component::{ComponentId, Cx, KubectlTimer, Outgoing, RequestId, Timer};
 use super::controllers::ControllerManager;
 use super::kubectl::{Command, Kubectl};
-use super::kubelet::{Kubelet, Registry};
+use super::kubelet::{ImageRegistry, Kubelet};
 use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
@@ -29,6 +29,7 @@ use podflow_model::Object;
 
 mod bootstrap;
 mod faults;
+mod starting_storage;
 
 /// How long a message takes between two components, in simulated milliseconds.
 const HOP_MS: u64 = 1;
@@ -43,7 +44,7 @@ pub struct Setup {
     /// Token authenticator users: token → user.
     pub tokens: TokenAuthenticator,
     /// The image registry the nodes pull from.
-    pub registry: Registry,
+    pub registry: ImageRegistry,
     /// What kubectl does, in order.
     pub commands: Vec<Command>,
     /// Who kubectl is.
@@ -72,7 +73,7 @@ enum Event {
     /// A watch event reaches a watcher.
     Watch { to: ComponentId, event: WatchEvent },
     /// A component's timer fires.
-    Timer { to: ComponentId, timer: u64 },
+    Timer { to: ComponentId, timer: Timer },
     /// The API server's periodic etcd compaction.
     Compact,
 }
@@ -187,7 +188,7 @@ impl Engine {
             SimTime::ZERO,
             Event::Timer {
                 to: ComponentId::Kubectl,
-                timer: super::kubectl::NEW_WORK,
+                timer: KubectlTimer::NewWork.into(),
             },
             false,
         );
@@ -282,7 +283,7 @@ impl Engine {
                     SimTime(delay),
                     Event::Timer {
                         to: ComponentId::Kubelet(node.clone()),
-                        timer,
+                        timer: timer.into(),
                     },
                     true,
                 );
@@ -293,7 +294,7 @@ impl Engine {
             SimTime(delay),
             Event::Timer {
                 to: ComponentId::ControllerManager,
-                timer,
+                timer: timer.into(),
             },
             true,
         );
@@ -323,7 +324,7 @@ impl Engine {
         self.kubectl.push(command);
         let event = Event::Timer {
             to: ComponentId::Kubectl,
-            timer: super::kubectl::NEW_WORK,
+            timer: KubectlTimer::NewWork.into(),
         };
         self.queue.push(self.now, event, false);
     }
@@ -634,12 +635,15 @@ impl Comp<'_> {
         }
     }
 
-    fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        match self {
-            Comp::Kubectl(k) => k.on_timer(timer, cx),
-            Comp::Scheduler(s) => s.on_timer(timer, cx),
-            Comp::Kubelet(k) => k.on_timer(timer, cx),
-            Comp::ControllerManager(m) => m.on_timer(timer, cx),
+    /// A timer goes back to the component that set it ([`Engine::dispatch`]
+    /// queues it for `who`), so its kind is that component's.
+    fn on_timer(&mut self, timer: Timer, cx: &mut Cx<'_>) {
+        match (self, timer) {
+            (Comp::Kubectl(k), Timer::Kubectl(t)) => k.on_timer(t, cx),
+            (Comp::Scheduler(s), Timer::Scheduler(t)) => s.on_timer(t, cx),
+            (Comp::Kubelet(k), Timer::Kubelet(t)) => k.on_timer(t, cx),
+            (Comp::ControllerManager(m), Timer::ControllerManager(t)) => m.on_timer(t, cx),
+            (_, timer) => unreachable!("{timer:?} fired at a component that did not set it"),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Kubelet, Registry, images};
+use super::{ImageRegistry, Kubelet, images};
 use podflow_scenario::{ImageCatalog, ImageInfo, RegistryImage};
 
 /// The embedded catalog, read once.
@@ -14,7 +14,7 @@ fn base_catalog() -> &'static ImageCatalog {
 }
 
 /// The catalog with the registry's images (a `Simulation`'s) added.
-pub(super) fn catalog_for(registry: &Registry) -> ImageCatalog {
+pub(super) fn catalog_for(registry: &ImageRegistry) -> ImageCatalog {
     let mut catalog = base_catalog().clone();
     let extra: Vec<RegistryImage> = registry
         .sizes
@@ -26,9 +26,9 @@ pub(super) fn catalog_for(registry: &Registry) -> ImageCatalog {
         })
         .collect();
     if !extra.is_empty() {
-        catalog.extend(&podflow_scenario::Registry {
+        catalog.extend(&podflow_scenario::RegistrySpec {
             images: extra,
-            ..podflow_scenario::Registry::default()
+            ..podflow_scenario::RegistrySpec::default()
         });
     }
     catalog

@@ -25,7 +25,7 @@ use k8s_openapi::api::core::v1::{PersistentVolume, Pod, Volume};
 
 use super::{Kubelet, klog};
 use crate::component::Cx;
-use crate::storage_cache::Listers;
+use crate::storage_listers::Listers;
 use podflow_model::storage::{claim_phase, claim_volume_name};
 use podflow_model::{Object, Shared};
 

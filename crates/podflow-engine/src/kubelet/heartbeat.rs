@@ -15,11 +15,11 @@ use k8s_openapi::api::core::v1::{ContainerImage, Node, NodeCondition, NodeStatus
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, OwnerReference, Time};
 
 use super::Kubelet;
-use super::images::{Registry, normalize};
+use super::images::{ImageRegistry, normalize};
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Request, Verb};
 use crate::clock::SimTime;
-use crate::component::{Cx, RequestId};
+use crate::component::{Cx, KubeletTimer, RequestId};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -38,16 +38,11 @@ pub const MAX_IMAGES: usize = 50;
 /// The namespace node Leases live in (`v1.NamespaceNodeLease`).
 pub const LEASE_NAMESPACE: &str = "kube-node-lease";
 
-/// The timer of the Lease renewal (out of the pod workers' range).
-pub(super) const LEASE_TIMER: u64 = u64::MAX;
-/// The timer of the node status sync.
-pub(super) const STATUS_TIMER: u64 = u64::MAX - 1;
-
 /// The kubelet's first heartbeat timers, as `(timer, delay_ms)` from the start.
-pub fn first_timers() -> [(u64, u64); 2] {
+pub fn first_timers() -> [(KubeletTimer, u64); 2] {
     [
-        (LEASE_TIMER, RENEW_INTERVAL_MS),
-        (STATUS_TIMER, STATUS_UPDATE_MS),
+        (KubeletTimer::LeaseRenewal, RENEW_INTERVAL_MS),
+        (KubeletTimer::NodeStatusSync, STATUS_UPDATE_MS),
     ]
 }
 
@@ -170,7 +165,7 @@ fn own_conditions(node: &Node) -> Vec<(String, String, String, String)> {
 pub fn image_list(
     held: &std::collections::BTreeMap<String, String>,
     reported: &[ContainerImage],
-    registry: &Registry,
+    registry: &ImageRegistry,
 ) -> Vec<ContainerImage> {
     let mut out: Vec<ContainerImage> = Vec::new();
     for (name, digest) in held {
@@ -251,7 +246,7 @@ impl Heartbeat {
     pub fn saw_node(&mut self, node: &Node) {
         if self.node.is_none() {
             self.own_conditions = own_conditions(node);
-            self.last_report_ms = crate::controllers::node_lifecycle::last_heartbeat(node);
+            self.last_report_ms = crate::controllers::node_lifecycle_plan::last_heartbeat(node);
         }
         self.node = Some(Arc::new(node.clone()));
     }
@@ -263,24 +258,22 @@ impl Kubelet {
         self.heartbeat.faulted = faulted;
     }
 
-    /// A heartbeat timer fired; `false` when `timer` is not one.
-    pub(super) fn heartbeat_timer(&mut self, timer: u64, cx: &mut Cx<'_>) -> bool {
-        match timer {
-            LEASE_TIMER => {
-                cx.after_background(RENEW_INTERVAL_MS, LEASE_TIMER);
-                if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::GetLease) {
-                    self.renew_lease(cx);
-                }
-            }
-            STATUS_TIMER => {
-                cx.after_background(STATUS_UPDATE_MS, STATUS_TIMER);
-                if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::Status) {
-                    self.sync_node_status(cx);
-                }
-            }
-            _ => return false,
+    /// The Lease renewal timer fired: the next is set, and the Lease renewed
+    /// unless the node is cut off or a renewal is in flight.
+    pub(super) fn lease_renewal_due(&mut self, cx: &mut Cx<'_>) {
+        cx.after_background(RENEW_INTERVAL_MS, KubeletTimer::LeaseRenewal);
+        if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::GetLease) {
+            self.renew_lease(cx);
         }
-        true
+    }
+
+    /// The node status timer fired: the next is set, and the status synced
+    /// unless the node is cut off or a sync is in flight.
+    pub(super) fn node_status_sync_due(&mut self, cx: &mut Cx<'_>) {
+        cx.after_background(STATUS_UPDATE_MS, KubeletTimer::NodeStatusSync);
+        if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::Status) {
+            self.sync_node_status(cx);
+        }
     }
 
     fn heartbeat_pending(&self, what: Pending) -> bool {
@@ -338,7 +331,7 @@ impl Kubelet {
         self.heartbeat.last_report_ms = Some(now_ms);
         let old = serde_json::to_value(&current).unwrap_or_default();
         let new = serde_json::to_value(&status).unwrap_or_default();
-        let patch = crate::apiserver::patch::two_way(&old, &new);
+        let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &new);
         let request = Request::new(
             self.me(),
             self.identity(),
@@ -413,7 +406,7 @@ mod tests {
     /// largest first, capped, digest and tag names.
     #[test]
     fn images_are_reported_largest_first() {
-        let mut registry = Registry::default();
+        let mut registry = ImageRegistry::default();
         registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
         let held: BTreeMap<String, String> = [
             (

@@ -6,7 +6,7 @@ pub use podflow_model::image::normalize;
 
 /// The image registry: which images exist, how big they are, which pulls fail.
 #[derive(Debug, Clone, Default)]
-pub struct Registry {
+pub struct ImageRegistry {
     /// Normalised names whose pull fails with "not found".
     pub missing: BTreeSet<String>,
     /// Normalised name → size in bytes.
@@ -22,7 +22,7 @@ const BYTES_PER_MS: u64 = 40_000;
 /// Resolving and fetching the manifest before the layers.
 const PULL_OVERHEAD_MS: u64 = 300;
 
-impl Registry {
+impl ImageRegistry {
     /// The size of `image` (normalised or not).
     pub fn size_of(&self, image: &str) -> u64 {
         self.sizes
@@ -50,7 +50,7 @@ mod tests {
 
     #[test]
     fn pull_time_grows_with_size() {
-        let mut registry = Registry::default();
+        let mut registry = ImageRegistry::default();
         registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
         assert_eq!(registry.pull_ms("nginx:1.27"), 300 + 1800);
         assert_eq!(registry.size_of("unknown:1"), DEFAULT_IMAGE_SIZE);
@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn a_closed_registry_holds_only_its_images() {
-        let mut registry = Registry::default();
+        let mut registry = ImageRegistry::default();
         registry.sizes.insert(normalize("nginx:1.27"), 72_000_000);
         assert!(!registry.is_missing("nginx:1.28"), "open: any tag pulls");
         registry.closed = true;

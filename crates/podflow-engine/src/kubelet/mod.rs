@@ -48,12 +48,12 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::backoff::Backoff;
 use self::dns::Services;
-pub use self::images::Registry;
+pub use self::images::ImageRegistry;
 use self::worker::PodWorker;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
 use super::clock::SimTime;
-use super::component::{Cx, RequestId, pod_event};
+use super::component::{Cx, KubeletTimer, RequestId, pod_event};
 use super::cow_map::CowMap;
 use super::store::{EventType, WatchEvent};
 use super::trace::{Actor, NodeName, Outcome, Stage, StageName};
@@ -98,7 +98,7 @@ enum Step {
 pub struct Kubelet {
     node: NodeName,
     pid: u32,
-    registry: Arc<Registry>,
+    registry: Arc<ImageRegistry>,
     catalog: Arc<ImageCatalog>,
     host_ip: String,
     pod_cidr: String,
@@ -111,6 +111,8 @@ pub struct Kubelet {
     services: Services,
     /// The `ConfigMap`/`Secret` cache and the pods waiting on config.
     config: config::ConfigState,
+    /// Pending pod worker steps by the number of their timer
+    /// ([`KubeletTimer::PodWorkerStep`]): the pod's key and the step.
     timers: BTreeMap<u64, (String, Step)>,
     next_timer: u64,
     /// Final status patches in flight, and the pods to delete when they are answered.
@@ -136,7 +138,7 @@ fn pod_key(pod: &Pod) -> String {
 
 impl Kubelet {
     /// The kubelet of `node`, pulling from `registry`.
-    pub fn new(node: &str, registry: Arc<Registry>) -> Kubelet {
+    pub fn new(node: &str, registry: Arc<ImageRegistry>) -> Kubelet {
         Kubelet {
             node: NodeName::from(node),
             pid: klog::pid_for(node),
@@ -286,7 +288,7 @@ impl Kubelet {
         let id = self.next_timer;
         self.next_timer += 1;
         self.timers.insert(id, (key.to_owned(), step));
-        cx.after(delay, id);
+        cx.after(delay, KubeletTimer::PodWorkerStep(id));
     }
 
     /// A timer for periodic work that does not keep the cluster busy.
@@ -294,7 +296,7 @@ impl Kubelet {
         let id = self.next_timer;
         self.next_timer += 1;
         self.timers.insert(id, (key.to_owned(), step));
-        cx.after_background(delay, id);
+        cx.after_background(delay, KubeletTimer::PodWorkerStep(id));
     }
 
     /// A watch event about this node's pods, the node itself, or a Service arrived.
@@ -399,11 +401,19 @@ impl Kubelet {
     }
 
     /// A timer fired.
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if self.heartbeat_timer(timer, cx) {
-            return;
-        }
-        let Some((key, step)) = self.timers.remove(&timer) else {
+    pub fn on_timer(&mut self, timer: KubeletTimer, cx: &mut Cx<'_>) {
+        let id = match timer {
+            KubeletTimer::LeaseRenewal => {
+                self.lease_renewal_due(cx);
+                return;
+            }
+            KubeletTimer::NodeStatusSync => {
+                self.node_status_sync_due(cx);
+                return;
+            }
+            KubeletTimer::PodWorkerStep(id) => id,
+        };
+        let Some((key, step)) = self.timers.remove(&id) else {
             return;
         };
         if let Step::SettledStopped = step {

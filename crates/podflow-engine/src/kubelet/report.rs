@@ -125,7 +125,7 @@ impl Kubelet {
             .as_ref()
             .and_then(|s| serde_json::to_value(s).ok())
             .unwrap_or_default();
-        let patch = crate::apiserver::patch::two_way(&old, &status);
+        let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &status);
         w.last_status = Some(sent.into_boxed_str());
         let pod = w.pod.clone();
         if stop_sandbox {

@@ -13,16 +13,11 @@ use super::events::{ClusterEvent, NodeChanges, PodChanges};
 use super::queue::Place;
 use super::{Scheduler, node_name_of, pod_key, priority_of, unscheduled};
 use crate::clock::SimTime;
-use crate::component::Cx;
+use crate::component::{Cx, SchedulerTimer};
 use crate::store::{EventType, WatchEvent};
 use crate::trace::Stage;
 use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::{Object, Shared};
-
-/// The timer of the next scheduling cycle.
-const SCHEDULE_ONE: u64 = 1;
-/// The queue's flush timer: back-offs over, or unschedulable pods timed out.
-const FLUSH: u64 = 2;
 
 impl Scheduler {
     /// The objects its informers listed before the story started.
@@ -201,9 +196,9 @@ impl Scheduler {
             .entries()
             .any(|(_, p, _)| matches!(p, Place::Backoff { .. }));
         if in_backoff {
-            cx.after(delay, FLUSH);
+            cx.after(delay, SchedulerTimer::FlushQueue);
         } else {
-            cx.after_background(delay, FLUSH);
+            cx.after_background(delay, SchedulerTimer::FlushQueue);
         }
     }
 
@@ -211,31 +206,33 @@ impl Scheduler {
     pub(super) fn kick(&mut self, cx: &mut Cx<'_>) {
         if self.queue.has_active() && !self.cycle_pending {
             self.cycle_pending = true;
-            cx.after(1, SCHEDULE_ONE);
+            cx.after(1, SchedulerTimer::ScheduleOne);
         }
     }
 
     /// A timer fired: schedule the next pod, or flush the queue.
-    pub fn on_timer(&mut self, timer: u64, cx: &mut Cx<'_>) {
-        if timer == FLUSH {
-            self.flush_at = None;
-            for key in self.queue.flush(cx.now) {
-                cx.stage(
-                    Stage::new(
-                        Actor::Scheduler,
-                        StageName::Queue,
-                        Outcome::Active,
-                        format!("{key} moved to activeQ (back-off over)"),
-                    )
-                    .pod(key),
-                );
+    pub fn on_timer(&mut self, timer: SchedulerTimer, cx: &mut Cx<'_>) {
+        match timer {
+            SchedulerTimer::FlushQueue => {
+                self.flush_at = None;
+                for key in self.queue.flush(cx.now) {
+                    cx.stage(
+                        Stage::new(
+                            Actor::Scheduler,
+                            StageName::Queue,
+                            Outcome::Active,
+                            format!("{key} moved to activeQ (back-off over)"),
+                        )
+                        .pod(key),
+                    );
+                }
+                self.arm_flush(cx);
             }
-            self.arm_flush(cx);
-            self.kick(cx);
-            return;
+            SchedulerTimer::ScheduleOne => {
+                self.cycle_pending = false;
+                self.schedule_next(cx);
+            }
         }
-        self.cycle_pending = false;
-        self.schedule_next(cx);
         self.kick(cx);
     }
 }

@@ -106,7 +106,7 @@ impl Default for Store {
 /// [`Store::delta_from`]): a few entries, where a snapshot would copy a path
 /// of the map's nodes for each.
 #[derive(Debug, Clone, Default)]
-pub struct Delta {
+pub struct StoreDelta {
     /// Each changed key with its new entry (`None`: removed), in key order.
     changes: Vec<(Arc<str>, Option<Entry>)>,
     /// The watch history's new changes.
@@ -131,7 +131,7 @@ pub fn prefix_for(kind: &Kind, namespace: Option<&str>) -> String {
     }
 }
 
-impl Delta {
+impl StoreDelta {
     /// How many keys changed.
     pub fn len(&self) -> usize {
         self.changes.len()
@@ -242,8 +242,8 @@ impl Store {
 
     /// What turns `older` (an earlier snapshot of this store's run) into
     /// this store: [`Store::apply_delta`] applies it.
-    pub fn delta_from(&self, older: &Store) -> Delta {
-        Delta {
+    pub fn delta_from(&self, older: &Store) -> StoreDelta {
+        StoreDelta {
             changes: older
                 .shared_diff(self)
                 .map(|(key, entry)| (Arc::clone(key), entry.cloned()))
@@ -258,7 +258,7 @@ impl Store {
 
     /// Applies `delta`: this store then has the keys, revisions and watch
     /// history of the store it was taken from.
-    pub fn apply_delta(&mut self, delta: &Delta) {
+    pub fn apply_delta(&mut self, delta: &StoreDelta) {
         for (key, entry) in &delta.changes {
             match entry {
                 Some(entry) => {

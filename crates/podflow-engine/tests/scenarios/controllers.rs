@@ -174,7 +174,7 @@ fn scaling_down_and_deleting_the_service_reach_the_slice() {
 
 /// A Job of 3 completions, 2 at a time, whose pods `exit 0`: two pods first,
 /// the third when one succeeds, then `Complete`. `BackoffLimitExceeded` is
-/// unit-tested in `job_sync.rs`.
+/// unit-tested in `job_plan.rs`.
 #[test]
 fn a_job_runs_its_completions_parallelism_at_a_time() {
     let records = run(None, &[&apply("job.yaml")], |_| {});

@@ -21,7 +21,6 @@ pub mod mutating_admission_webhook;
 pub mod namespace_lifecycle;
 pub mod node_declared_feature_validator;
 pub mod node_restriction;
-mod node_restriction_node;
 pub mod persistent_volume_claim_resize;
 pub mod pod_group_protection;
 pub mod pod_group_workload_exists;

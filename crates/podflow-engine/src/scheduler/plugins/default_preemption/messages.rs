@@ -11,7 +11,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::{Value, json};
 
 use super::PREEMPTION_BY_SCHEDULER;
-use crate::apiserver::patch;
+use crate::apiserver::strategic_merge_patch;
 use crate::scheduler::framework::{Code, Status};
 
 /// The status of the nodes preemption did not try (`SetAbsentNodesStatus`).
@@ -108,5 +108,5 @@ pub fn disruption_target_patch(victim: &Pod, scheduler_name: &str, now: Time) ->
         return None;
     }
     let as_pod = |status: &PodStatus| json!({"status": status});
-    Some(patch::two_way(&as_pod(&old), &as_pod(&new)))
+    Some(strategic_merge_patch::two_way(&as_pod(&old), &as_pod(&new)))
 }

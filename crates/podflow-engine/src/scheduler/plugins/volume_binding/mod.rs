@@ -36,7 +36,7 @@ use crate::scheduler::framework::{
     Code, CycleState, FilterPlugin, NodeInfo, PreBindPlugin, ReservePlugin, Status,
 };
 use crate::scheduler::plugins::node_affinity::required_matches_node;
-use crate::storage_cache::Listers;
+use crate::storage_listers::Listers;
 use podflow_model::Object;
 use podflow_model::storage::{
     SELECTED_NODE_ANNOTATION, bind_volume_to_claim, claim_key, claim_volume_name,

@@ -7,7 +7,7 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 use serde_json::json;
 
 use super::*;
-use crate::storage_cache::Listers;
+use crate::storage_listers::Listers;
 use podflow_model::kinds::kind_of;
 
 fn object(kind: &str, value: serde_json::Value) -> Object {

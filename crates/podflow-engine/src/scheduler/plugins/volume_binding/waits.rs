@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::component::RequestId;
-use crate::storage_cache::Listers;
+use crate::storage_listers::Listers;
 use podflow_model::Object;
 
 /// One pod waiting in `PreBind`.

@@ -1,115 +1,16 @@
-//! `NodeRestriction` (`plugin/pkg/admission/noderestriction/admission.go`), which
-//! kubeadm enables: a kubelet (`system:node:NAME` in `system:nodes`,
-//! `pkg/auth/nodeidentifier`) may only create mirror Pods bound to itself, update
-//! the status of, evict and delete Pods bound to itself, modify its own Node
-//! (`node_restriction_node.rs`), and reach only its own Lease and `CSINode`.
-//! Everyone else passes untouched. It is a mutating plugin upstream (`Admit`),
-//! so it runs in the mutating phase, after `ServiceAccount`.
-//!
-//! Not mirrored: the diff upstream prints when a node changes more than a PVC's
-//! status (`cmp.Diff`) — such an update is let through; `serviceaccounts/token`,
-//! `ResourceSlice` and `CertificateSigningRequest` checks (podflow serves none
-//! of what they inspect) let the request through.
+//! `NodeRestriction` for Pods (`plugin/pkg/admission/noderestriction/admission.go`:
+//! `admitPod`, `admitPodCreate`, `admitPodStatus`, `admitPodEviction`): a node
+//! may create only mirror Pods bound to itself, owned by its Node and naming no
+//! service account, Secret, `ConfigMap`, `ClusterTrustBundle` or claim; it may
+//! update the status of, evict and delete only Pods bound to itself.
 
 use k8s_openapi::api::core::v1::{Container, EnvFromSource, EnvVar, Pod};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
-use super::node_restriction_node::{admit_csi_node, admit_lease, admit_node};
-use super::{AdmissionRequest, Plugin, Verdict, deny, is_kind};
+use super::{MIRROR_POD_ANNOTATION, lister_not_found};
+use crate::apiserver::admission::{AdmissionRequest, Verdict, deny};
 use crate::apiserver::request::Operation;
-use crate::rng::Rng;
+use podflow_model::Object;
 use podflow_model::kinds::kind_of;
-use podflow_model::status::not_found;
-use podflow_model::{Kind, Object};
-
-/// The annotation that marks a mirror Pod (`api.MirrorPodAnnotationKey`).
-pub const MIRROR_POD_ANNOTATION: &str = "kubernetes.io/config.mirror";
-
-/// The `NodeRestriction` admission plugin (mutating).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NodeRestriction;
-
-impl Plugin for NodeRestriction {
-    fn name(&self) -> &'static str {
-        "NodeRestriction"
-    }
-
-    /// Creates, updates and deletes of the resources its `Admit` switches on
-    /// (every subresource of Pods and Nodes).
-    fn handles(&self, _operation: Operation, kind: &Kind, _subresource: Option<&str>) -> bool {
-        [
-            ("", "Pod"),
-            ("", "Node"),
-            ("", "PersistentVolumeClaim"),
-            ("", "ServiceAccount"),
-            ("coordination.k8s.io", "Lease"),
-            ("storage.k8s.io", "CSINode"),
-            ("resource.k8s.io", "ResourceSlice"),
-            ("certificates.k8s.io", "CertificateSigningRequest"),
-        ]
-        .iter()
-        .any(|(group, name)| is_kind(kind, group, name))
-    }
-
-    fn mutating(&self) -> bool {
-        true
-    }
-
-    fn admit(&self, req: &AdmissionRequest<'_>, object: &mut Object, _rng: &mut Rng) -> Verdict {
-        let Some(node) = req.user.node_name() else {
-            return Verdict::Allow;
-        };
-        if node.is_empty() {
-            return deny(
-                req,
-                &format!("could not determine node from user {:?}", req.user.name),
-            );
-        }
-        let kind = req.kind;
-        if is_kind(kind, "", "Pod") {
-            return match req.subresource {
-                None => admit_pod(req, node, object),
-                Some("status") => admit_pod_status(req, node, object),
-                Some("eviction") => admit_pod_eviction(req, node),
-                Some(other) => deny(
-                    req,
-                    &format!(
-                        "unexpected pod subresource {other:?}, only 'status' and 'eviction' are allowed"
-                    ),
-                ),
-            };
-        }
-        if is_kind(kind, "", "Node") {
-            return admit_node(req, node, object);
-        }
-        if is_kind(kind, "", "PersistentVolumeClaim") {
-            return match (req.subresource, req.operation) {
-                (Some("status"), Operation::Update) => Verdict::Allow,
-                (Some("status"), op) => {
-                    deny(req, &format!("unexpected operation {:?}", op.as_str()))
-                }
-                _ => deny(req, "may only update PVC status"),
-            };
-        }
-        if is_kind(kind, "coordination.k8s.io", "Lease") {
-            return admit_lease(req, node);
-        }
-        if is_kind(kind, "storage.k8s.io", "CSINode") {
-            return admit_csi_node(req, node);
-        }
-        Verdict::Allow
-    }
-}
-
-/// A lister's `NotFound` (`pod "x" not found`), which upstream returns as is.
-pub(crate) fn lister_not_found(kind: &Kind, singular: &str, name: &str) -> Verdict {
-    let mut status: Status = not_found(kind, name);
-    status.message = Some(format!("{singular} {name:?} not found"));
-    if let Some(details) = status.details.as_mut() {
-        details.kind = Some(singular.to_owned());
-    }
-    Verdict::Deny(status)
-}
 
 /// The Pod as stored: the request's old object, or the API server's cache.
 fn existing_pod(req: &AdmissionRequest<'_>, name: &str) -> Option<Pod> {
@@ -128,7 +29,7 @@ fn node_name(pod: &Pod) -> &str {
 }
 
 /// `admitPod`: create (mirror Pods only) and delete.
-fn admit_pod(req: &AdmissionRequest<'_>, node: &str, object: &Object) -> Verdict {
+pub(super) fn admit_pod(req: &AdmissionRequest<'_>, node: &str, object: &Object) -> Verdict {
     match req.operation {
         Operation::Create => match object {
             Object::Pod(pod) => admit_pod_create(req, node, pod),
@@ -338,7 +239,7 @@ fn references(pod: &Pod) -> (bool, bool) {
 
 /// `admitPodStatus`: only updates, of Pods bound to this node, not touching labels
 /// or resource claim statuses.
-fn admit_pod_status(req: &AdmissionRequest<'_>, node: &str, object: &Object) -> Verdict {
+pub(super) fn admit_pod_status(req: &AdmissionRequest<'_>, node: &str, object: &Object) -> Verdict {
     if req.operation != Operation::Update {
         return deny(
             req,
@@ -385,7 +286,7 @@ fn admit_pod_status(req: &AdmissionRequest<'_>, node: &str, object: &Object) -> 
 }
 
 /// `admitPodEviction`: a node may evict only Pods bound to itself.
-fn admit_pod_eviction(req: &AdmissionRequest<'_>, node: &str) -> Verdict {
+pub(super) fn admit_pod_eviction(req: &AdmissionRequest<'_>, node: &str) -> Verdict {
     if req.operation != Operation::Create {
         return deny(
             req,
@@ -404,6 +305,3 @@ fn admit_pod_eviction(req: &AdmissionRequest<'_>, node: &str) -> Verdict {
         Some(_) => Verdict::Allow,
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -8,7 +8,7 @@
 use podflow_model::Object;
 
 /// Mixed into the seed of the storage objects' UID stream.
-pub const STORAGE_STREAM: u64 = 0x0073_746f_7261_6765;
+pub(super) const STORAGE_STREAM: u64 = 0x0073_746f_7261_6765;
 
 /// The bootstrap RBAC objects that exist for storage, by kind and name.
 const STORAGE_RBAC: [(&str, &str); 6] = [
@@ -25,7 +25,7 @@ const STORAGE_RBAC: [(&str, &str); 6] = [
 
 /// Whether a starting object belongs to storage: a storage kind, or one of
 /// the roles, bindings and the service account made for it.
-pub fn is_storage_object(object: &Object) -> bool {
+pub(super) fn is_storage_object(object: &Object) -> bool {
     let kind = object.kind().kind;
     match kind {
         "StorageClass" | "CSIDriver" | "PersistentVolume" | "PersistentVolumeClaim" => true,

@@ -1,7 +1,6 @@
 //! `kubectl get` rows for `PersistentVolumes`, `PersistentVolumeClaims` and
 //! `StorageClasses` (`pkg/printers/internalversion/printers.go`:
-//! `printPersistentVolume`, `printPersistentVolumeClaim`, `printStorageClass`),
-//! beside [`super::kubectl_table`].
+//! `printPersistentVolume`, `printPersistentVolumeClaim`, `printStorageClass`).
 
 use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
 use k8s_openapi::api::storage::v1::StorageClass;
@@ -182,7 +181,7 @@ mod tests {
         Object::from_json(kind_of(kind), value).unwrap()
     }
 
-    /// The header row, then each object's cells (AGE is `kubectl_table`'s).
+    /// The header row, then each object's cells (`kubectl_printers::table` adds AGE).
     fn rows(kind: &str, objects: &[Object]) -> Vec<Vec<String>> {
         let mut table = vec![
             header(kind)

@@ -13,7 +13,7 @@
 use k8s_openapi::api::core::v1::{Pod, PodStatus};
 use serde_json::{Map, Value};
 
-use super::{defaults, patch};
+use super::{defaults, strategic_merge_patch};
 use podflow_model::{Kind, Object};
 
 /// `current` with `patch` applied; `status_subresource` when the request is
@@ -46,7 +46,7 @@ pub fn patched(
 /// The patch applied to the whole object turned into JSON, decoded and defaulted.
 fn whole(kind: &'static Kind, current: &Object, patch: &Value) -> Result<Object, String> {
     let mut json = current.to_json();
-    patch::apply(&mut json, patch);
+    strategic_merge_patch::apply(&mut json, patch);
     let mut object = Object::from_json(kind, json).map_err(|e| e.to_string())?;
     defaults::apply(&mut object);
     Ok(object)
@@ -67,7 +67,7 @@ fn pod_status_patched(pod: &Pod, patch: &Value) -> Option<Pod> {
         json.insert("status".to_owned(), serde_json::to_value(status).ok()?);
     }
     let mut json = Value::Object(json);
-    patch::apply(&mut json, patch);
+    strategic_merge_patch::apply(&mut json, patch);
     let status: Option<PodStatus> = match json.get_mut("status").map(Value::take) {
         None | Some(Value::Null) => None,
         Some(status) => Some(serde_json::from_value(status).ok()?),

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Node;
 
-use super::{AdmissionRequest, Verdict, deny};
+use crate::apiserver::admission::{AdmissionRequest, Verdict, deny};
 use crate::apiserver::request::Operation;
 use podflow_model::Object;
 

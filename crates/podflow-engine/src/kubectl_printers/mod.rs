@@ -1,13 +1,19 @@
-//! `kubectl get`'s table output (`pkg/printers/internalversion/printers.go`),
-//! for the columns podflow can fill: pods, nodes, priority classes and the rest
-//! by name and age.
+//! `kubectl get`'s table printers (`pkg/printers/internalversion/printers.go`),
+//! for the columns podflow can fill: the table itself (columns aligned, AGE),
+//! pods, nodes and priority classes here; Services and `EndpointSlices` in
+//! [`network`], Jobs in [`workloads`], volumes, claims and storage classes in
+//! [`storage`]; any other kind by name and age.
+
+pub mod network;
+pub mod storage;
+pub mod workloads;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Container, ContainerStateTerminated, ContainerStatus, Pod};
 
-use super::clock::SimTime;
+use crate::clock::SimTime;
 use podflow_model::Object;
 
 /// The lines `kubectl get` prints for `objects`.
@@ -87,12 +93,12 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
             rows
         }
         Some(kind) => {
-            if let Some(columns) = super::kubectl_table_more::header(kind) {
-                aged_rows(columns, objects, now, |o| {
-                    super::kubectl_table_more::cells(o, now)
-                })
-            } else if let Some(columns) = super::kubectl_table_storage::header(kind) {
-                aged_rows(columns, objects, now, super::kubectl_table_storage::cells)
+            if let Some(columns) = network::header(kind) {
+                aged_rows(columns, objects, now, network::cells)
+            } else if let Some(columns) = workloads::header(kind) {
+                aged_rows(columns, objects, now, |o| workloads::cells(o, now))
+            } else if let Some(columns) = storage::header(kind) {
+                aged_rows(columns, objects, now, storage::cells)
             } else {
                 aged_rows(&["NAME", "AGE"], objects, now, |o| {
                     vec![o.name().to_owned()]

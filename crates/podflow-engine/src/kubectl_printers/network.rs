@@ -1,24 +1,20 @@
-//! `kubectl get` rows for Services, `EndpointSlices` and Jobs
+//! `kubectl get` rows for the network's kinds, Services and `EndpointSlices`
 //! (`pkg/printers/internalversion/printers.go`: `printService`,
-//! `printEndpointSlice`, `printJob`), beside [`super::kubectl_table`].
+//! `printEndpointSlice`).
 
 use std::fmt::Write as _;
 
-use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Service;
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 
-use super::clock::SimTime;
-use super::kubectl_table::human_duration;
 use podflow_model::Object;
 
 /// An object's cells but AGE: NAME, then its kind's own.
-pub fn cells(o: &Object, now: SimTime) -> Vec<String> {
+pub fn cells(o: &Object) -> Vec<String> {
     let mut row = vec![o.name().to_owned()];
     row.extend(match o {
         Object::Service(s) => service_cells(s),
         Object::EndpointSlice(s) => endpoint_slice_cells(s),
-        Object::Job(j) => job_cells(j, now),
         _ => Vec::new(),
     });
     row
@@ -36,7 +32,6 @@ pub fn header(kind: &str) -> Option<&'static [&'static str]> {
             "AGE",
         ]),
         "EndpointSlice" => Some(&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"]),
-        "Job" => Some(&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"]),
         _ => None,
     }
 }
@@ -116,53 +111,6 @@ pub fn endpoint_slice_cells(slice: &EndpointSlice) -> Vec<String> {
     ]
 }
 
-/// `printJob`'s cells but NAME and AGE: status, completions, duration.
-pub fn job_cells(job: &Job, now: SimTime) -> Vec<String> {
-    let spec = job.spec.clone().unwrap_or_default();
-    let status = job.status.clone().unwrap_or_default();
-    let succeeded = status.succeeded.unwrap_or(0);
-    let completions = match spec.completions {
-        Some(c) => format!("{succeeded}/{c}"),
-        None => match spec.parallelism.unwrap_or(1) {
-            p if p > 1 => format!("{succeeded}/1 of {p}"),
-            _ => format!("{succeeded}/1"),
-        },
-    };
-    let has = |t: &str| {
-        status
-            .conditions
-            .iter()
-            .flatten()
-            .any(|c| c.type_ == t && c.status == "True")
-    };
-    let state = if has("Failed") {
-        "Failed"
-    } else if has("Complete") {
-        "Complete"
-    } else if spec.suspend == Some(true) {
-        "Suspended"
-    } else if has("FailureTarget") {
-        "FailureTarget"
-    } else if has("SuccessCriteriaMet") {
-        "SuccessCriteriaMet"
-    } else if job.metadata.deletion_timestamp.is_some() {
-        "Terminating"
-    } else {
-        "Running"
-    };
-    let duration = status
-        .start_time
-        .as_ref()
-        .map_or_else(String::new, |start| {
-            let end = status
-                .completion_time
-                .as_ref()
-                .map_or_else(|| now.unix().0, |t| t.0.as_second());
-            human_duration(end - start.0.as_second())
-        });
-    vec![state.into(), completions, duration]
-}
-
 #[cfg(test)]
 mod tests {
     use k8s_openapi::api::core::v1::{ServicePort, ServiceSpec};
@@ -223,31 +171,5 @@ mod tests {
             endpoint_slice_cells(&EndpointSlice::default()),
             ["", "<unset>", "<unset>"]
         );
-    }
-
-    #[test]
-    fn job_rows() {
-        let mut job: Job = serde_json::from_value(serde_json::json!({
-            "metadata": {"name": "pi"},
-            "spec": {"completions": 3, "parallelism": 2, "template": {}},
-            "status": {"succeeded": 1, "startTime": "2026-11-30T02:20:30Z"}
-        }))
-        .unwrap();
-        let now = SimTime(45_000);
-        let start = job.status.as_ref().unwrap().start_time.clone().unwrap();
-        let elapsed = now.unix().0 - start.0.as_second();
-        assert_eq!(
-            job_cells(&job, now),
-            ["Running", "1/3", &human_duration(elapsed)]
-        );
-        job.status = Some(
-            serde_json::from_value(serde_json::json!({
-                "succeeded": 3, "startTime": "2026-11-30T02:20:30Z",
-                "completionTime": "2026-11-30T02:20:42Z",
-                "conditions": [{"type": "Complete", "status": "True"}]
-            }))
-            .unwrap(),
-        );
-        assert_eq!(job_cells(&job, now), ["Complete", "3/3", "12s"]);
     }
 }
