@@ -36,7 +36,7 @@ pub fn generic(s: &Stage, lang: Lang) -> Narration {
         format!("结果：{}。", s.outcome),
     )];
     if !s.detail.is_empty() {
-        body.push(s.detail.clone());
+        body.push(s.detail.to_string());
     }
     Narration::new(
         tr(
@@ -70,15 +70,14 @@ fn authentication(s: &Stage, lang: Lang) -> Narration {
             ],
         );
     }
-    let user = quoted_after(&s.detail, "user").unwrap_or_default();
-    let groups = s
-        .detail
+    let detail = s.detail.text();
+    let user = quoted_after(&detail, "user").unwrap_or_default();
+    let groups = detail
         .split_once('[')
         .and_then(|(_, r)| r.split_once(']'))
         .map(|(g, _)| g.to_owned())
         .unwrap_or_default();
-    let method = s
-        .detail
+    let method = detail
         .rsplit_once('(')
         .map(|(_, m)| m.trim_end_matches(')').to_owned())
         .unwrap_or_default();
@@ -134,7 +133,7 @@ fn authorization(s: &Stage, lang: Lang) -> Narration {
                 "API Server 拒绝：你没有这个权限".into(),
             ),
             vec![
-                s.detail.clone(),
+                s.detail.to_string(),
                 tr(
                     lang,
                     "Neither the Node authorizer nor RBAC found a rule allowing this verb on this resource, so the request ends here with 403 Forbidden and nothing is written.".into(),
@@ -164,7 +163,7 @@ fn authorization(s: &Stage, lang: Lang) -> Narration {
             format!("由 {authorizer} 鉴权器放行。"),
         ));
     } else {
-        body.push(s.detail.clone());
+        body.push(s.detail.to_string());
     }
     body.push(why);
     Narration::new(
@@ -335,7 +334,7 @@ fn validation(s: &Stage, lang: Lang) -> Narration {
                 "对象未通过校验".into(),
             ),
             vec![
-                s.detail.clone(),
+                s.detail.to_string(),
                 tr(
                     lang,
                     "Validation names every wrong field by its path; the API server answers 422 Unprocessable Entity (reason Invalid) and stores nothing.".into(),
@@ -344,7 +343,8 @@ fn validation(s: &Stage, lang: Lang) -> Narration {
             ],
         );
     }
-    let kind = s.detail.strip_suffix(" is valid").unwrap_or("The object");
+    let detail = s.detail.text();
+    let kind = detail.strip_suffix(" is valid").unwrap_or("The object");
     Narration::new(
         tr(
             lang,
@@ -374,7 +374,7 @@ fn decode(s: &Stage, lang: Lang) -> Narration {
             "API Server 无法解码请求体".into(),
         ),
         vec![
-            s.detail.clone(),
+            s.detail.to_string(),
             tr(
                 lang,
                 "kubectl asks for strict field validation by default, so an unknown or duplicated field is an error, not a silent drop: 400 Bad Request, and nothing is stored.".into(),
@@ -389,7 +389,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
         .extra()
         .key
         .clone()
-        .or_else(|| s.detail.split(' ').nth(1).map(str::to_owned))
+        .or_else(|| s.detail.text().split(' ').nth(1).map(str::to_owned))
         .unwrap_or_default();
     let revision = s
         .extra()
@@ -423,7 +423,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
                 format!("etcd 删除 {key}"),
             ),
             vec![
-                s.detail.clone(),
+                s.detail.to_string(),
                 tr(
                     lang,
                     "The deletion is a change like any other: watchers receive a DELETED event with the object's last state.".into(),
@@ -450,7 +450,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
                 format!("etcd 拒绝写入 {key}"),
             ),
             vec![
-                s.detail.clone(),
+                s.detail.to_string(),
                 tr(
                     lang,
                     "Writes are guarded transactions: a create fails if the key exists (409 AlreadyExists), an update fails if the object changed since it was read (409 Conflict).".into(),
@@ -463,7 +463,7 @@ fn persist(s: &Stage, lang: Lang) -> Narration {
 
 fn compact(s: &Stage, lang: Lang) -> Narration {
     let revision = s.extra().revision.map_or_else(
-        || first_quoted(&s.detail).unwrap_or_default(),
+        || first_quoted(&s.detail.text()).unwrap_or_default(),
         |r| r.to_string(),
     );
     Narration::new(

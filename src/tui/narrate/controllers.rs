@@ -129,7 +129,7 @@ fn sync(s: &Stage, lang: Lang) -> Narration {
         body.push(tr(lang, en.into(), zh.into()));
     }
     if s.outcome == Outcome::Waiting {
-        let (en, zh) = waiting_for(&s.detail);
+        let (en, zh) = waiting_for(&s.detail.text());
         body.push(tr(lang, en.into(), zh.into()));
     }
     Narration::new(

@@ -8,7 +8,7 @@
 use super::text::{klog_field, klog_message, quoted_after};
 use super::{Narration, apiserver, tr};
 use crate::tui::lang::Lang;
-use podflow_engine::trace::{Actor, Outcome, Stage, StageName};
+use podflow_engine::trace::{Actor, Detail, Outcome, Stage, StageName};
 
 /// A stage of `kubelet/NODE`, `cni/NODE`, `containerd/NODE` or `csi/NODE`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
@@ -39,9 +39,10 @@ pub fn stage(s: &Stage, lang: Lang) -> Narration {
 }
 
 fn network(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
-    let ip = d.split(' ').nth(1).unwrap_or_default();
-    let cidr = d.rsplit(' ').next().unwrap_or_default();
+    let (ip, cidr) = match &s.detail {
+        Detail::Network(n) => (n.ip.as_str(), n.cidr.as_str()),
+        _ => ("", ""),
+    };
     Narration::new(
         tr(
             lang,
@@ -64,12 +65,10 @@ fn network(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
 }
 
 fn volume(s: &Stage, pod: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
-    let volume = d.split(' ').next().unwrap_or_default();
-    let plugin = d
-        .split_once('(')
-        .map(|(_, p)| p.trim_end_matches(')'))
-        .unwrap_or_default();
+    let (volume, plugin) = match &s.detail {
+        Detail::Volume(v) => (v.name.as_str(), v.plugin.as_str()),
+        _ => ("", ""),
+    };
     Narration::new(
         tr(
             lang,
@@ -92,9 +91,10 @@ fn volume(s: &Stage, pod: &str, lang: Lang) -> Narration {
 }
 
 fn sandbox(s: &Stage, pod: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
-    let id = d.split(' ').nth(2).unwrap_or_default();
-    let ip = d.rsplit(' ').next().unwrap_or_default();
+    let (id, ip) = match &s.detail {
+        Detail::Sandbox(sandbox) => (sandbox.id.as_str(), sandbox.ip.as_str()),
+        _ => ("", ""),
+    };
     Narration::new(
         tr(
             lang,
@@ -117,7 +117,7 @@ fn sandbox(s: &Stage, pod: &str, lang: Lang) -> Narration {
 }
 
 fn pull(s: &Stage, node: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
+    let d = s.detail.text();
     let image = d.split(' ').next().unwrap_or_default();
     if s.outcome == Outcome::Present {
         Narration::new(
@@ -156,7 +156,7 @@ fn pull(s: &Stage, node: &str, lang: Lang) -> Narration {
 }
 
 fn container(s: &Stage, pod: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
+    let d = s.detail.text();
     let name = d.split(' ').next().unwrap_or_default();
     Narration::new(
         tr(
@@ -180,7 +180,7 @@ fn container(s: &Stage, pod: &str, lang: Lang) -> Narration {
 }
 
 fn probe(s: &Stage, pod: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
+    let d = s.detail.text();
     Narration::new(
         tr(
             lang,
@@ -214,7 +214,7 @@ fn terminated(pod: &str, lang: Lang) -> Narration {
 }
 
 fn running(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
-    let d = &s.detail;
+    let d = s.detail.text();
     Narration::new(
         tr(
             lang,

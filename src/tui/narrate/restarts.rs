@@ -13,7 +13,7 @@ use podflow_engine::trace::{Outcome, Stage, StageName};
     reason = "a table of bilingual sentences, one arm a case"
 )]
 pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration> {
-    let d = &s.detail;
+    let d = s.detail.text();
     let first = d.split([' ', ':']).next().unwrap_or_default();
     let image = d.split(' ').next().unwrap_or_default();
     let n = |en_h: String, zh_h: String, lines: Vec<(String, String)>| {

@@ -79,7 +79,11 @@ fn filter(s: &Stage, lang: Lang) -> Narration {
             format!("过滤 {plugin}：{node} 满足 {pod}"),
         )
     } else {
-        let reason = s.extra().reason.clone().unwrap_or_else(|| s.detail.clone());
+        let reason = s
+            .extra()
+            .reason
+            .clone()
+            .unwrap_or_else(|| s.detail.to_string());
         let code = s.extra().code.clone().unwrap_or_default();
         body.push(tr(
             lang,
@@ -150,7 +154,7 @@ fn select(s: &Stage, lang: Lang) -> Narration {
                 format!("没有节点能容纳 {pod}"),
             ),
             vec![
-                s.detail.clone(),
+                s.detail.to_string(),
                 tr(
                     lang,
                     "The Pod stays Pending with condition PodScheduled=False (reason Unschedulable); the scheduler retries when the cluster changes, for example when a node is added or a Pod is deleted.".into(),

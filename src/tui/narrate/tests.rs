@@ -4,7 +4,8 @@
 use super::*;
 use crate::tui::testing::{find, nginx_timeline, timeline};
 use podflow_engine::trace::{
-    Actor, EventObject, EventRecord, Outcome, Stage, StageName, WatchRecord,
+    Actor, Detail, EventObject, EventRecord, NetworkDetail, Outcome, SandboxDetail, Stage,
+    StageName, VolumeDetail, WatchRecord,
 };
 
 fn rec(body: Record) -> TraceRecord {
@@ -24,6 +25,12 @@ fn stage(component: &str, name: &str, outcome: &str, detail: &str) -> Stage {
     )
     .pod("default/nginx")
     .node("node-3")
+}
+
+/// `stage` with a typed detail.
+fn typed(mut stage: Stage, detail: impl Into<Detail>) -> Stage {
+    stage.detail = detail.into();
+    stage
 }
 
 fn actor(name: &str) -> Actor {
@@ -179,17 +186,20 @@ fn samples() -> Vec<TraceRecord> {
             "request",
             "binding default/nginx to node-3",
         ),
-        stage(
-            "kubelet/node-3",
-            "volume",
-            "mounted",
-            "kube-api-access-qh6ck (kubernetes.io/projected)",
+        typed(
+            stage("kubelet/node-3", "volume", "mounted", ""),
+            VolumeDetail {
+                name: "kube-api-access-qh6ck".into(),
+                plugin: "kubernetes.io/projected".into(),
+                error: None,
+            },
         ),
-        stage(
-            "kubelet/node-3",
-            "sandbox",
-            "ready",
-            "pause container 12f8adeaeea67 with IP 10.244.3.2",
+        typed(
+            stage("kubelet/node-3", "sandbox", "ready", ""),
+            SandboxDetail {
+                id: "12f8adeaeea67".into(),
+                ip: "10.244.3.2".into(),
+            },
         ),
         stage(
             "kubelet/node-3",
@@ -277,11 +287,12 @@ fn samples() -> Vec<TraceRecord> {
             "terminated",
             "containers stopped; confirming deletion",
         ),
-        stage(
-            "cni/node-3",
-            "network",
-            "ok",
-            "eth0 10.244.3.2 from 10.244.3.0/24",
+        typed(
+            stage("cni/node-3", "network", "ok", ""),
+            NetworkDetail {
+                ip: "10.244.3.2".into(),
+                cidr: "10.244.3.0/24".into(),
+            },
         ),
     ];
     for phase in ["mutating", "validating"] {

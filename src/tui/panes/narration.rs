@@ -290,6 +290,7 @@ mod tests {
         );
         assert!(text.contains("Before this:"), "{text}");
         assert!(text.contains("The scheduler picks node-3 for"), "{text}");
+        insta::assert_snapshot!("narration_bind_60x20", text);
 
         let zh = render_pane_with(
             &t,

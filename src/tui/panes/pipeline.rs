@@ -345,7 +345,7 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
                 NodeStep {
                     component: s.component.to_string(),
                     stage: s.stage.to_string(),
-                    detail: short_detail(&s.detail),
+                    detail: short_detail(&s.detail.text()),
                     outcome: s.outcome.to_string(),
                     current: false,
                 },

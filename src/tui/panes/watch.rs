@@ -256,6 +256,7 @@ mod tests {
         assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=78"));
         assert!(text.contains("← ADDED pods/default/nginx rv=79"));
         assert!(text.lines().any(|l| l.contains("│kubelet/node-")));
+        insta::assert_snapshot!("watch_binding_60x20", text);
     }
 
     #[test]

@@ -56,7 +56,7 @@ use super::clock::SimTime;
 use super::component::{Cx, KubeletTimer, RequestId, pod_event};
 use super::cow_map::CowMap;
 use super::store::{EventType, WatchEvent};
-use super::trace::{Actor, NodeName, Outcome, Stage, StageName};
+use super::trace::{Actor, Detail, NodeName, Outcome, Stage, StageName};
 use podflow_model::kinds::kind_of;
 use podflow_model::{Object, Shared};
 use podflow_scenario::ImageCatalog;
@@ -255,7 +255,7 @@ impl Kubelet {
         key: &str,
         stage: StageName,
         outcome: Outcome,
-        detail: String,
+        detail: impl Into<Detail>,
     ) {
         cx.stage(
             Stage::new(self.me(), stage, outcome, detail)

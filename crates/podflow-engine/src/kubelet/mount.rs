@@ -21,7 +21,7 @@ use super::sandbox::volume_plugin;
 use super::{Kubelet, Step, klog, payload, until};
 use crate::clock::SimTime;
 use crate::component::Cx;
-use crate::trace::{Outcome, StageName};
+use crate::trace::{Outcome, StageName, VolumeDetail};
 
 /// `initialDurationBeforeRetry` of a failed volume operation.
 const INITIAL_RETRY_MS: u64 = 500;
@@ -114,7 +114,11 @@ impl Kubelet {
                     key,
                     StageName::Volume,
                     Outcome::Mounted,
-                    format!("{} ({plugin})", volume.name),
+                    VolumeDetail {
+                        name: volume.name.clone(),
+                        plugin: plugin.to_string(),
+                        error: None,
+                    },
                 );
                 continue;
             }
@@ -183,7 +187,11 @@ impl Kubelet {
                     key,
                     StageName::Volume,
                     Outcome::Mounted,
-                    format!("{} ({plugin})", volume.name),
+                    VolumeDetail {
+                        name: volume.name.clone(),
+                        plugin: plugin.to_string(),
+                        error: None,
+                    },
                 );
                 true
             }
@@ -218,7 +226,11 @@ impl Kubelet {
                     key,
                     StageName::Volume,
                     Outcome::Failed,
-                    format!("{} ({plugin}): {error}", volume.name),
+                    VolumeDetail {
+                        name: volume.name.clone(),
+                        plugin: plugin.to_string(),
+                        error: Some(error.clone()),
+                    },
                 );
                 false
             }

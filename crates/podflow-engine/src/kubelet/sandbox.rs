@@ -8,7 +8,7 @@ use super::worker::PodWorker;
 use super::{Kubelet, Step, klog};
 use crate::component::Cx;
 use crate::trace::Stage;
-use crate::trace::{Actor, Outcome, StageName};
+use crate::trace::{Actor, NetworkDetail, Outcome, SandboxDetail, StageName};
 use podflow_model::Shared;
 
 impl Kubelet {
@@ -47,7 +47,10 @@ impl Kubelet {
                 cni.clone(),
                 StageName::Network,
                 Outcome::Ok,
-                format!("eth0 {ip} from {}", self.pod_cidr),
+                NetworkDetail {
+                    ip: ip.clone(),
+                    cidr: self.pod_cidr.clone(),
+                },
             )
             .node(&*self.node)
             .pod(key),
@@ -59,7 +62,10 @@ impl Kubelet {
             key,
             StageName::Sandbox,
             Outcome::Ready,
-            format!("pause container {} with IP {ip}", &sandbox_id[..13]),
+            SandboxDetail {
+                id: sandbox_id[..13].to_owned(),
+                ip: ip.clone(),
+            },
         );
         if let Some(worker) = self.workers.get_mut(key) {
             worker.pleg.push((sandbox_id.clone(), "ContainerStarted"));

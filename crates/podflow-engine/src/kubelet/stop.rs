@@ -174,7 +174,7 @@ impl Kubelet {
             key,
             StageName::Status,
             Outcome::Terminated,
-            "containers stopped; confirming deletion".into(),
+            "containers stopped; confirming deletion",
         );
     }
 

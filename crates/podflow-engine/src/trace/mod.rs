@@ -3,9 +3,11 @@
 //! are typed values; the JSON they make is the documented format.
 
 mod actor;
+mod detail;
 mod names;
 
 pub use actor::{Actor, NodeName};
+pub use detail::{Detail, NetworkDetail, SandboxDetail, VolumeDetail};
 pub use names::{Outcome, StageName};
 
 use std::borrow::Cow;
@@ -123,7 +125,7 @@ pub struct Stage {
     pub component: Actor,
     pub stage: StageName,
     pub outcome: Outcome,
-    pub detail: String,
+    pub detail: Detail,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -219,7 +221,7 @@ impl Stage {
         component: Actor,
         stage: StageName,
         outcome: Outcome,
-        detail: impl Into<String>,
+        detail: impl Into<Detail>,
     ) -> Stage {
         Stage {
             component,

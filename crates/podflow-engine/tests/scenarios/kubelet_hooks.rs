@@ -96,7 +96,7 @@ fn a_failing_post_start_hook_kills_and_restarts_the_container() {
     let stage = records
         .iter()
         .find_map(|r| match &r.body {
-            Record::Stage(s) if s.outcome == Outcome::HookFailed => Some(s.detail.clone()),
+            Record::Stage(s) if s.outcome == Outcome::HookFailed => Some(s.detail.to_string()),
             _ => None,
         })
         .expect("the hook's failure is a stage");

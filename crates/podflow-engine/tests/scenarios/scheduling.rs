@@ -65,7 +65,7 @@ fn unschedulable_until_a_node_is_uncordoned() {
     assert_eq!(pod["spec"]["nodeName"], "node-2");
     assert_eq!(pod["status"]["phase"], "Running");
     let waited = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Queue && s.outcome == Outcome::Unschedulable));
-    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Queue && s.detail.starts_with("NodeUpdateNodeTaint")));
+    let moved = records.iter().any(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Queue && s.detail.text().starts_with("NodeUpdateNodeTaint")));
     assert!(
         waited && moved,
         "the queue records show the wait and the move"
@@ -364,7 +364,7 @@ fn an_event_no_rejecting_plugin_cares_about_leaves_the_pod_waiting() {
                 if s.stage == StageName::Queue
                     && s.extra().pod.as_deref() == Some("default/huge") =>
             {
-                Some((s.outcome.to_string(), s.detail.clone()))
+                Some((s.outcome.to_string(), s.detail.to_string()))
             }
             _ => None,
         })

@@ -133,7 +133,7 @@ fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
         (None, _) => None,
     };
     let rbac = if s.stage == StageName::Authorization {
-        rbac_hint(&s.detail)
+        rbac_hint(&s.detail.text())
     } else {
         None
     };
@@ -142,7 +142,7 @@ fn from_stage(s: &Stage, code: Option<u16>) -> Refusal {
         stage: Some(s.stage),
         plugin,
         code,
-        message: s.detail.clone(),
+        message: s.detail.to_string(),
         rbac,
     }
 }

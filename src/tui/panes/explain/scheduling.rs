@@ -133,7 +133,10 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                 let reason = if passed {
                     String::new()
                 } else {
-                    s.extra().reason.clone().unwrap_or_else(|| s.detail.clone())
+                    s.extra()
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| s.detail.to_string())
                 };
                 row(&mut cycle, s).filters.push(FilterVerdict {
                     plugin,
@@ -157,11 +160,11 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
             }
             StageName::Select => {
                 cycle.unschedulable = s.outcome == Outcome::Unschedulable;
-                cycle.verdict = Some(s.detail.clone());
+                cycle.verdict = Some(s.detail.to_string());
                 cycle.chosen.clone_from(&s.extra().node);
             }
             StageName::Bind if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
-            StageName::Queue => cycle.queue = Some(s.detail.clone()),
+            StageName::Queue => cycle.queue = Some(s.detail.to_string()),
             _ => {}
         }
     }

@@ -314,6 +314,8 @@ fn renders_headers_and_the_post_arrow_at_80_by_20() {
     ] {
         assert!(text.contains(needle), "{needle:?} missing in\n{text}");
     }
+    // And the whole pane, cell by cell.
+    insta::assert_snapshot!("sequence_post_80x20", text);
 }
 
 #[test]
