@@ -4,10 +4,10 @@
 //! Control in Kubernetes" (`reference/access-authn-authz/admission-controllers.md`)
 //! and the handler chain of `staging/src/k8s.io/apiserver/pkg/endpoints/handlers`.
 
-use super::text::{first_quoted, quoted_after};
+use super::text::first_quoted;
 use super::{Narration, tr};
 use crate::tui::lang::Lang;
-use podflow_engine::trace::{Outcome, Stage, StageName};
+use podflow_engine::trace::{Detail, Outcome, Stage, StageName};
 
 /// A stage of `kube-apiserver` or `etcd`.
 pub fn stage(s: &Stage, lang: Lang) -> Narration {
@@ -70,17 +70,11 @@ fn authentication(s: &Stage, lang: Lang) -> Narration {
             ],
         );
     }
-    let detail = s.detail.text();
-    let user = quoted_after(&detail, "user").unwrap_or_default();
-    let groups = detail
-        .split_once('[')
-        .and_then(|(_, r)| r.split_once(']'))
-        .map(|(g, _)| g.to_owned())
-        .unwrap_or_default();
-    let method = detail
-        .rsplit_once('(')
-        .map(|(_, m)| m.trim_end_matches(')').to_owned())
-        .unwrap_or_default();
+    let Detail::Authentication(who) = &s.detail else {
+        return generic(s, lang);
+    };
+    let (user, method) = (&who.user, &who.method);
+    let groups = who.groups.join(", ");
     let how = if method.starts_with("x509") {
         tr(
             lang,

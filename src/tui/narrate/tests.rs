@@ -4,8 +4,8 @@
 use super::*;
 use crate::tui::testing::{find, nginx_timeline, timeline};
 use podflow_engine::trace::{
-    Actor, Detail, EventObject, EventRecord, NetworkDetail, Outcome, SandboxDetail, Stage,
-    StageName, VolumeDetail, WatchRecord,
+    Actor, AuthenticationDetail, Detail, EventObject, EventRecord, NetworkDetail, Outcome,
+    SandboxDetail, Stage, StageName, VolumeDetail, WatchRecord,
 };
 
 fn rec(body: Record) -> TraceRecord {
@@ -88,17 +88,21 @@ fn every_stage_name_has_a_sample() {
 fn samples() -> Vec<TraceRecord> {
     let api = "kube-apiserver";
     let mut stages = vec![
-        stage(
-            api,
-            "authentication",
-            "allow",
-            r#"user "jane" groups [developers, system:authenticated] (bearer token)"#,
+        typed(
+            stage(api, "authentication", "allow", ""),
+            AuthenticationDetail {
+                user: "jane".into(),
+                groups: vec!["developers".into(), "system:authenticated".into()],
+                method: "bearer token".into(),
+            },
         ),
-        stage(
-            api,
-            "authentication",
-            "allow",
-            r#"user "kubernetes-admin" groups [system:masters, system:authenticated] (x509 client certificate)"#,
+        typed(
+            stage(api, "authentication", "allow", ""),
+            AuthenticationDetail {
+                user: "kubernetes-admin".into(),
+                groups: vec!["system:masters".into(), "system:authenticated".into()],
+                method: "x509 client certificate".into(),
+            },
         ),
         stage(
             api,

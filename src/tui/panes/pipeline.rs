@@ -50,13 +50,12 @@ pub use controllers::{Controllers, InformerState, QueueState};
 pub use queue::QueueCounts;
 
 use k8s_openapi::api::core::v1::Node;
-use podflow_engine::trace::Actor;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::PaneCx;
 use podflow_engine::store::{key_for, prefix_for};
-use podflow_engine::trace::{Record, TraceRecord};
+use podflow_engine::trace::{Actor, Outcome, Record, StageName, TraceRecord};
 use podflow_model::kinds::Kind;
 
 /// How many records the model walks back, at most, to find each node's latest
@@ -75,7 +74,7 @@ pub struct Model {
     pub active: Option<String>,
     /// The stage of `active` when the record is a stage (`authentication`,
     /// `filter`, `pull`, ...).
-    pub stage: Option<String>,
+    pub stage: Option<StageName>,
     /// The arrow the current record travels on (message, response, watch).
     pub arrow: Option<Arrow>,
     /// Where the token is along `arrow`, 0 (at `from`) ..= 100 (at `to`).
@@ -88,7 +87,7 @@ pub struct Model {
     /// Every Node in the store, in key order.
     pub nodes: Vec<NodeBox>,
     /// The scheduler's latest stage (`filter`, `score`, `select`, `bind`).
-    pub scheduler: Option<String>,
+    pub scheduler: Option<StageName>,
     /// How many pods wait in the scheduling queue, and where.
     pub queue: QueueCounts,
     /// The controller manager's informer caches and work queues.
@@ -125,14 +124,14 @@ pub struct NodeStep {
     /// `kubelet/node-1`, `containerd/node-1`, ...
     pub component: String,
     /// The kubelet stage it belongs to: `sandbox`, `network`, `volume`,
-    /// `pull`, `container`, `probe`, `status` (or another stage's name, or
-    /// empty when a message matches none).
-    pub stage: String,
+    /// `pull`, `container`, `probe`, `status` (or another stage's name;
+    /// `None` when a message matches none).
+    pub stage: Option<StageName>,
     /// `nginx:1.27`, `eth0 10.244.3.2 from 10.244.3.0/24`, ...
     pub detail: String,
-    /// The stage record's outcome (`pulled`, `started`, ...); empty while the
-    /// step is under way (a message).
-    pub outcome: String,
+    /// The stage record's outcome (`pulled`, `started`, ...); `None` while
+    /// the step is under way (a message).
+    pub outcome: Option<Outcome>,
     /// Whether it is the current record.
     pub current: bool,
 }
@@ -173,7 +172,7 @@ impl Model {
                 && let Record::Stage(s) = &record.body
                 && s.component == Actor::Scheduler
             {
-                self.scheduler = Some(s.stage.to_string());
+                self.scheduler = Some(s.stage);
             }
             let Some((node, mut step)) = node_step(&record.body) else {
                 continue;
@@ -255,7 +254,7 @@ fn on_node(component: &str) -> Option<(&str, &str)> {
 fn focus(
     body: &Record,
     store: &podflow_engine::store::Store,
-) -> (Option<String>, Option<String>, Option<Arrow>) {
+) -> (Option<String>, Option<StageName>, Option<Arrow>) {
     match body {
         Record::Message {
             from, to, label, ..
@@ -268,11 +267,7 @@ fn focus(
                 label: label.clone(),
             }),
         ),
-        Record::Stage(s) => (
-            Some(s.component.to_string()),
-            Some(s.stage.to_string()),
-            None,
-        ),
+        Record::Stage(s) => (Some(s.component.to_string()), Some(s.stage), None),
         Record::Response {
             to, code, message, ..
         } => (
@@ -344,9 +339,9 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
                 node.to_owned(),
                 NodeStep {
                     component: s.component.to_string(),
-                    stage: s.stage.to_string(),
+                    stage: Some(s.stage),
                     detail: short_detail(&s.detail.text()),
-                    outcome: s.outcome.to_string(),
+                    outcome: Some(s.outcome),
                     current: false,
                 },
             ))
@@ -364,9 +359,9 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
                 node.to_owned(),
                 NodeStep {
                     component: component.to_string(),
-                    stage: stage.to_owned(),
+                    stage,
                     detail,
-                    outcome: String::new(),
+                    outcome: None,
                     current: false,
                 },
             ))
@@ -376,7 +371,7 @@ fn node_step(body: &Record) -> Option<(String, NodeStep)> {
 }
 
 /// The kubelet stage a node's message belongs to, and what to show of it.
-fn message_step(from: &Actor, to: &Actor, label: &str) -> (&'static str, String) {
+fn message_step(from: &Actor, to: &Actor, label: &str) -> (Option<StageName>, String) {
     let verb = label.split_whitespace().next().unwrap_or_default();
     let rest = label
         .get(verb.len()..)
@@ -384,27 +379,29 @@ fn message_step(from: &Actor, to: &Actor, label: &str) -> (&'static str, String)
         .trim()
         .to_owned();
     match verb {
-        "RunPodSandbox" | "StopPodSandbox" | "RemovePodSandbox" => ("sandbox", label.to_owned()),
-        "CreateContainer" | "StartContainer" | "StopContainer" | "RemoveContainer" => {
-            ("container", label.to_owned())
+        "RunPodSandbox" | "StopPodSandbox" | "RemovePodSandbox" => {
+            (Some(StageName::Sandbox), label.to_owned())
         }
-        "pull" => ("pull", rest),
-        _ if *from == Actor::Registry => ("pull", short_detail(label)),
+        "CreateContainer" | "StartContainer" | "StopContainer" | "RemoveContainer" => {
+            (Some(StageName::Container), label.to_owned())
+        }
+        "pull" => (Some(StageName::Pull), rest),
+        _ if *from == Actor::Registry => (Some(StageName::Pull), short_detail(label)),
         _ if matches!(to, Actor::Cni(_)) || matches!(from, Actor::Cni(_)) => {
-            ("network", label.to_owned())
+            (Some(StageName::Network), label.to_owned())
         }
         _ if matches!(to, Actor::Csi(_)) || matches!(from, Actor::Csi(_)) => {
-            ("volume", label.to_owned())
+            (Some(StageName::Volume), label.to_owned())
         }
-        "PATCH" if label.ends_with("/status") => ("status", verb.to_owned()),
+        "PATCH" if label.ends_with("/status") => (Some(StageName::Status), verb.to_owned()),
         _ if matches!(from, Actor::Containerd(_)) => {
             if label.starts_with("sandbox") {
-                ("sandbox", label.to_owned())
+                (Some(StageName::Sandbox), label.to_owned())
             } else {
-                ("container", label.to_owned())
+                (Some(StageName::Container), label.to_owned())
             }
         }
-        _ => ("", label.to_owned()),
+        _ => (None, label.to_owned()),
     }
 }
 
@@ -418,24 +415,24 @@ fn short_detail(detail: &str) -> String {
 }
 
 /// A stage's name as the diagram labels it.
-fn stage_label(stage: &str, lang: crate::tui::lang::Lang) -> &str {
+fn stage_label(stage: StageName, lang: crate::tui::lang::Lang) -> &'static str {
     match stage {
-        "authentication" => lang.pick("authn", "认证"),
-        "authorization" => lang.pick("authz", "鉴权"),
-        "admission" => lang.pick("admission", "准入"),
-        "validation" => lang.pick("valid", "校验"),
-        "filter" => lang.pick("filter", "过滤"),
-        "score" => lang.pick("score", "打分"),
-        "select" => lang.pick("select", "选定"),
-        "bind" => lang.pick("bind", "绑定"),
-        "sandbox" => lang.pick("sandbox", "沙箱"),
-        "network" => lang.pick("network", "网络"),
-        "volume" => lang.pick("volume", "卷"),
-        "pull" => lang.pick("pull", "拉取"),
-        "container" => lang.pick("container", "容器"),
-        "probe" => lang.pick("probe", "探针"),
-        "status" => lang.pick("status", "状态"),
-        other => other,
+        StageName::Authentication => lang.pick("authn", "认证"),
+        StageName::Authorization => lang.pick("authz", "鉴权"),
+        StageName::Admission => lang.pick("admission", "准入"),
+        StageName::Validation => lang.pick("valid", "校验"),
+        StageName::Filter => lang.pick("filter", "过滤"),
+        StageName::Score => lang.pick("score", "打分"),
+        StageName::Select => lang.pick("select", "选定"),
+        StageName::Bind => lang.pick("bind", "绑定"),
+        StageName::Sandbox => lang.pick("sandbox", "沙箱"),
+        StageName::Network => lang.pick("network", "网络"),
+        StageName::Volume => lang.pick("volume", "卷"),
+        StageName::Pull => lang.pick("pull", "拉取"),
+        StageName::Container => lang.pick("container", "容器"),
+        StageName::Probe => lang.pick("probe", "探针"),
+        StageName::Status => lang.pick("status", "状态"),
+        other => other.as_str(),
     }
 }
 
@@ -471,7 +468,7 @@ mod tests {
         let authn = post + 1;
         let m = model_at(&t, authn);
         assert_eq!(m.active.as_deref(), Some("kube-apiserver"));
-        assert_eq!(m.stage.as_deref(), Some("authentication"));
+        assert_eq!(m.stage, Some(StageName::Authentication));
         assert_eq!(m.arrow, None);
         let m = model_at(&t, post);
         assert_eq!(
@@ -533,7 +530,7 @@ mod tests {
         for (needle, active, stage, arrow) in table {
             let m = model_at(&t, find(&t, needle));
             assert_eq!(m.active.as_deref(), Some(active), "{needle}");
-            assert_eq!(m.stage.as_deref(), stage, "{needle}");
+            assert_eq!(m.stage.map(StageName::as_str), stage, "{needle}");
             assert_eq!(
                 m.arrow.as_ref().map(|a| (a.from.as_str(), a.to.as_str())),
                 arrow,
@@ -631,9 +628,9 @@ mod tests {
             let step = node(&m, "node-3").step.clone().expect(needle);
             assert_eq!(
                 (
-                    step.stage.as_str(),
+                    step.stage.map_or("", StageName::as_str),
                     step.detail.as_str(),
-                    step.outcome.as_str(),
+                    step.outcome.map_or("", Outcome::as_str),
                     step.current
                 ),
                 (stage, detail, outcome, current),
@@ -647,9 +644,9 @@ mod tests {
     fn the_scheduler_keeps_its_latest_stage() {
         let t = nginx_timeline();
         let m = model_at(&t, find(&t, "kube-scheduler → kube-apiserver: POST"));
-        assert_eq!(m.scheduler.as_deref(), Some("bind"));
+        assert_eq!(m.scheduler, Some(StageName::Bind));
         let m = model_at(&t, find(&t, "kube-scheduler score TaintToleration node-1"));
-        assert_eq!(m.scheduler.as_deref(), Some("score"));
+        assert_eq!(m.scheduler, Some(StageName::Score));
         let m = model_at(&t, find(&t, "kubectl → kube-apiserver: POST"));
         assert_eq!(m.scheduler, None);
     }
@@ -712,12 +709,13 @@ mod tests {
             ),
         ];
         for (from, to, label, stage, detail) in table {
+            let (step, shown) = message_step(
+                &Actor::parse(from).expect("an actor"),
+                &Actor::parse(to).expect("an actor"),
+                label,
+            );
             assert_eq!(
-                message_step(
-                    &Actor::parse(from).expect("an actor"),
-                    &Actor::parse(to).expect("an actor"),
-                    label
-                ),
+                (step.map_or("", StageName::as_str), shown),
                 (stage, detail.to_owned()),
                 "{label}"
             );

@@ -22,8 +22,7 @@ use crate::component::RequestId;
 use crate::rng::Rng;
 use crate::shared_stages::SharedStages;
 use crate::store::{Change, Store, StoreError, key_for};
-use crate::trace::{Actor, Outcome, StageName};
-use crate::trace::{Record, Stage};
+use crate::trace::{Actor, AuthenticationDetail, Outcome, Record, Stage, StageName};
 use podflow_model::{Kind, Object, status};
 
 /// The API server's answer.
@@ -201,15 +200,15 @@ impl Handling<'_, '_> {
 
     fn authenticate(&mut self) -> Step<UserInfo> {
         if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
-            let groups = who.user.groups.join(", ");
             self.stage(Stage::new(
                 Actor::ApiServer,
                 StageName::Authentication,
                 Outcome::Allow,
-                format!(
-                    "user \"{}\" groups [{groups}] ({})",
-                    who.user.name, who.method
-                ),
+                AuthenticationDetail {
+                    user: who.user.name.clone(),
+                    groups: who.user.groups.clone(),
+                    method: who.method,
+                },
             ));
             Ok(who.user)
         } else {

@@ -90,18 +90,6 @@ impl Actor {
         .into_iter()
         .find(|actor| actor.role() == name)
     }
-
-    /// Whether `name` is this actor's trace name, without making the name.
-    pub fn is_named(&self, name: &str) -> bool {
-        match self.node() {
-            Some(node) => {
-                name.strip_prefix(self.role())
-                    .and_then(|rest| rest.strip_prefix('/'))
-                    == Some(node)
-            }
-            None => name == self.role(),
-        }
-    }
 }
 
 impl fmt::Display for Actor {
@@ -151,9 +139,7 @@ mod tests {
                 format!("\"{name}\"")
             );
             assert_eq!(Actor::parse(name), Some(actor.clone()));
-            assert!(actor.is_named(name));
         }
-        assert!(!Actor::Kubelet(Arc::from("node-1")).is_named("kubelet/node-10"));
         assert_eq!(Actor::parse("kubelet"), None);
         assert_eq!(Actor::parse("dns/node-1"), None);
     }

@@ -1,6 +1,7 @@
 //! A stage's detail: free text for most stages, typed fields where a view
-//! needs the data itself (the Pod's address and the node's Pod CIDR, the
-//! sandbox, a volume and its plugin). Written as the same text either way.
+//! needs the data itself (who a request authenticated as, the Pod's address
+//! and the node's Pod CIDR, the sandbox, a volume and its plugin). Written as
+//! the same text either way.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -11,12 +12,24 @@ use serde::{Serialize, Serializer};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Detail {
     Text(String),
+    /// The API server's `authentication` that let a request in:
+    /// `user "NAME" groups [G1, G2] (METHOD)`.
+    Authentication(Box<AuthenticationDetail>),
     /// CNI's `network`: `eth0 IP from CIDR`.
     Network(Box<NetworkDetail>),
     /// The kubelet's `sandbox`: `pause container ID with IP IP`.
     Sandbox(Box<SandboxDetail>),
     /// The kubelet's `volume`: `NAME (PLUGIN)`, and `: ERROR` when it failed.
     Volume(Box<VolumeDetail>),
+}
+
+/// Who a request authenticated as, and how (`x509 client certificate`,
+/// `bearer token`, `impersonated by "USER"`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AuthenticationDetail {
+    pub user: String,
+    pub groups: Vec<String>,
+    pub method: String,
 }
 
 /// The address the CNI plugin gave a Pod, from its node's Pod CIDR.
@@ -67,6 +80,13 @@ impl fmt::Display for Detail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Detail::Text(text) => f.write_str(text),
+            Detail::Authentication(a) => write!(
+                f,
+                "user \"{}\" groups [{}] ({})",
+                a.user,
+                a.groups.join(", "),
+                a.method
+            ),
             Detail::Network(n) => write!(f, "eth0 {} from {}", n.ip, n.cidr),
             Detail::Sandbox(s) => write!(f, "pause container {} with IP {}", s.id, s.ip),
             Detail::Volume(v) => {
@@ -114,6 +134,12 @@ impl From<&str> for Detail {
     }
 }
 
+impl From<AuthenticationDetail> for Detail {
+    fn from(detail: AuthenticationDetail) -> Detail {
+        Detail::Authentication(Box::new(detail))
+    }
+}
+
 impl From<NetworkDetail> for Detail {
     fn from(detail: NetworkDetail) -> Detail {
         Detail::Network(Box::new(detail))
@@ -138,8 +164,17 @@ mod tests {
 
     #[test]
     fn typed_details_read_as_the_trace_has_always_written_them() {
-        let cases: [(Detail, &str); 5] = [
+        let cases: [(Detail, &str); 6] = [
             ("phase Running".into(), "phase Running"),
+            (
+                AuthenticationDetail {
+                    user: "jane".into(),
+                    groups: vec!["developers".into(), "system:authenticated".into()],
+                    method: "bearer token".into(),
+                }
+                .into(),
+                r#"user "jane" groups [developers, system:authenticated] (bearer token)"#,
+            ),
             (
                 NetworkDetail {
                     ip: "10.244.3.2".into(),
@@ -179,7 +214,7 @@ mod tests {
             assert_eq!(detail.text(), text);
             assert_eq!(
                 serde_json::to_string(&detail).unwrap(),
-                format!("\"{text}\"")
+                serde_json::to_string(text).unwrap()
             );
         }
         assert!(Detail::default().is_empty());

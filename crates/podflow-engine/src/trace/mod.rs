@@ -7,7 +7,7 @@ mod detail;
 mod names;
 
 pub use actor::{Actor, NodeName};
-pub use detail::{Detail, NetworkDetail, SandboxDetail, VolumeDetail};
+pub use detail::{AuthenticationDetail, Detail, NetworkDetail, SandboxDetail, VolumeDetail};
 pub use names::{Outcome, StageName};
 
 use std::borrow::Cow;

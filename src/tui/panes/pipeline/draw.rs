@@ -9,11 +9,22 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use super::{Model, NodeBox, on_node, stage_label};
 use crate::tui::panes::{PaneCx, PaneId, block};
+use podflow_engine::trace::{Outcome, StageName};
 
 /// The API server's stages, as the contract names them, in order.
-const API_STAGES: [&str; 4] = ["authentication", "authorization", "admission", "validation"];
+const API_STAGES: [StageName; 4] = [
+    StageName::Authentication,
+    StageName::Authorization,
+    StageName::Admission,
+    StageName::Validation,
+];
 /// The scheduler's stages, in order.
-const SCHEDULER_STAGES: [&str; 4] = ["filter", "score", "select", "bind"];
+const SCHEDULER_STAGES: [StageName; 4] = [
+    StageName::Filter,
+    StageName::Score,
+    StageName::Select,
+    StageName::Bind,
+];
 /// Narrowest node box: `kubelet containerd` and two borders.
 const BOX_MIN: u16 = 20;
 /// Widest node box.
@@ -182,26 +193,28 @@ impl Pen<'_> {
     }
 
     /// The current record's stage, when it is one of `component`'s.
-    fn lit_stage(&self, component: &str) -> Option<&str> {
-        self.model
-            .stage
-            .as_deref()
-            .filter(|_| self.model.is_active(component))
+    fn lit_stage(&self, component: &str) -> Option<StageName> {
+        self.model.stage.filter(|_| self.model.is_active(component))
     }
 
     /// `[authn│authz│admission│valid]`: the active stage lit, the component's
     /// latest stage (`latest`) underlined.
-    fn stages(&self, component: &str, names: &[&str], latest: Option<&str>) -> Vec<Span<'static>> {
+    fn stages(
+        &self,
+        component: &str,
+        names: &[StageName],
+        latest: Option<StageName>,
+    ) -> Vec<Span<'static>> {
         let theme = self.cx.theme;
         let lit = self.lit_stage(component);
         let mut spans = vec![Span::styled("[", theme.dim)];
-        for (i, stage) in names.iter().enumerate() {
+        for (i, &stage) in names.iter().enumerate() {
             if i > 0 {
                 spans.push(Span::styled("│", theme.dim));
             }
-            let style = if lit == Some(*stage) {
+            let style = if lit == Some(stage) {
                 theme.active
-            } else if latest == Some(*stage) {
+            } else if latest == Some(stage) {
                 theme.text.add_modifier(Modifier::UNDERLINED)
             } else {
                 theme.dim
@@ -325,11 +338,7 @@ impl Pen<'_> {
             let s = row.push("kube-scheduler", self.name("kube-scheduler"));
             if stages {
                 row.push(" ", theme.text);
-                row.extend(self.stages(
-                    "kube-scheduler",
-                    &SCHEDULER_STAGES,
-                    self.model.scheduler.as_deref(),
-                ));
+                row.extend(self.stages("kube-scheduler", &SCHEDULER_STAGES, self.model.scheduler));
             } else if let Some(stage) = self.lit_stage("kube-scheduler") {
                 row.push(
                     format!(":{}", stage_label(stage, self.cx.lang)),
@@ -642,12 +651,17 @@ impl Pen<'_> {
         };
         let style = if step.current {
             theme.active
-        } else if matches!(step.outcome.as_str(), "fail" | "failed" | "error" | "deny") {
+        } else if matches!(
+            step.outcome,
+            Some(Outcome::Fail | Outcome::Failed | Outcome::Deny)
+        ) {
             theme.bad
         } else {
             theme.text
         };
-        let label = stage_label(&step.stage, self.cx.lang);
+        let label = step
+            .stage
+            .map_or("", |stage| stage_label(stage, self.cx.lang));
         // containerd pulls the normalised name; show it as a spec writes it.
         let detail = step
             .detail
