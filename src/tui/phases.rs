@@ -2,29 +2,28 @@
 //! component changes (kubectl, the API server with etcd, the scheduler, one
 //! node's kubelet with its runtime, ...).
 
+use std::borrow::Cow;
+
 use podflow_engine::trace::{Actor, Record, TraceRecord};
 
 /// Who acts in a record, as a phase sees it: etcd with the API server, a
 /// node's actors as their node, an Event as its source.
 pub fn actor(record: &TraceRecord) -> String {
-    let actor = match &record.body {
-        Record::Message { from, .. } => from,
-        Record::Stage(stage) => &stage.component,
-        Record::Response { .. } | Record::Final { .. } => &Actor::ApiServer,
-        Record::Watch(w) => &w.watcher,
-        Record::Event(e) => {
-            return match e.source.as_str() {
-                "default-scheduler" => Actor::Scheduler.to_string(),
-                other => other.to_owned(),
-            };
-        }
-        Record::Log { component, .. } => component,
+    let component: Cow<'_, str> = match &record.body {
+        Record::Message { from, .. } => from.name(),
+        Record::Stage(stage) => stage.component.name(),
+        Record::Response { .. } | Record::Final { .. } => Actor::ApiServer.name(),
+        Record::Watch(w) => w.watcher.name(),
+        Record::Event(e) => match e.source.as_str() {
+            "default-scheduler" => Actor::Scheduler.name(),
+            other => Cow::Borrowed(other),
+        },
+        Record::Log { component, .. } => component.name(),
     };
-    match actor {
-        Actor::Etcd => Actor::ApiServer.to_string(),
-        other => other
-            .node()
-            .map_or_else(|| other.to_string(), |node| format!("node/{node}")),
+    match component.split_once('/') {
+        Some(("kubelet" | "containerd" | "cni" | "csi", node)) => format!("node/{node}"),
+        _ if component == "etcd" => "kube-apiserver".to_owned(),
+        _ => component.into_owned(),
     }
 }
 

@@ -3,8 +3,6 @@
 //! what it did, through [`Cx`]. Components never touch the store
 //! (docs/architecture.md, rule 2).
 
-use std::fmt;
-
 use super::apiserver::request::Request;
 use super::clock::SimTime;
 use super::rng::Rng;
@@ -27,19 +25,6 @@ impl ComponentId {
             ComponentId::Scheduler => Actor::Scheduler,
             ComponentId::Kubelet(node) => Actor::Kubelet(NodeName::from(node.as_str())),
             ComponentId::ControllerManager => Actor::ControllerManager,
-        }
-    }
-}
-
-impl fmt::Display for ComponentId {
-    /// The component name the trace uses: `kubectl`, `kube-scheduler`, `kubelet/node-1`,
-    /// `kube-controller-manager`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ComponentId::Kubectl => f.write_str("kubectl"),
-            ComponentId::Scheduler => f.write_str("kube-scheduler"),
-            ComponentId::Kubelet(node) => write!(f, "kubelet/{node}"),
-            ComponentId::ControllerManager => f.write_str("kube-controller-manager"),
         }
     }
 }

@@ -175,16 +175,7 @@ pub trait Controller {
 pub fn enqueue(controller: &'static str, queue: &mut WorkQueue, key: &str, cx: &mut Cx<'_>) {
     if queue.add(key) {
         let detail = format!("{key} queued ({} waiting)", queue.len());
-        cx.stage(
-            Stage::new(
-                Actor::ControllerManager,
-                StageName::Queue,
-                Outcome::Added,
-                detail,
-            )
-            .plugin(controller)
-            .queued(Some(key), queue.len()),
-        );
+        queue_stage(controller, Outcome::Added, detail, key, queue.len(), cx);
     }
 }
 
@@ -226,6 +217,22 @@ pub fn wait_for_own_write(
         cx,
     );
     true
+}
+
+/// A `queue` stage of `controller`'s work queue about `key`, which then holds `size`.
+fn queue_stage(
+    controller: &'static str,
+    outcome: Outcome,
+    detail: String,
+    key: &str,
+    size: usize,
+    cx: &mut Cx<'_>,
+) {
+    cx.stage(
+        Stage::new(Actor::ControllerManager, StageName::Queue, outcome, detail)
+            .plugin(controller)
+            .queued(Some(key), size),
+    );
 }
 
 /// A `sync` stage of `controller`.
@@ -363,16 +370,7 @@ impl ControllerManager {
                     for key in queue.promote_due(cx.now) {
                         let detail =
                             format!("{key} back from its retry delay ({} waiting)", queue.len());
-                        cx.stage(
-                            Stage::new(
-                                Actor::ControllerManager,
-                                StageName::Queue,
-                                Outcome::Added,
-                                detail,
-                            )
-                            .plugin(name)
-                            .queued(Some(&key), queue.len()),
-                        );
+                        queue_stage(name, Outcome::Added, detail, &key, queue.len(), cx);
                     }
                 }
                 self.run(cx);
@@ -388,16 +386,7 @@ impl ControllerManager {
                 let name = controller.name();
                 let waiting = controller.queue().len();
                 let detail = format!("{key} handed to a worker ({waiting} waiting)");
-                cx.stage(
-                    Stage::new(
-                        Actor::ControllerManager,
-                        StageName::Queue,
-                        Outcome::Processing,
-                        detail,
-                    )
-                    .plugin(name)
-                    .queued(Some(&key), waiting),
-                );
+                queue_stage(name, Outcome::Processing, detail, &key, waiting, cx);
                 let progress = controller.sync(&key, &informers, cx);
                 if progress != Progress::Waiting {
                     finish(controller, &key, progress, cx);
@@ -439,16 +428,7 @@ fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &m
                 "{key}: {error}; requeued in {delay} ms (retry {})",
                 queue.requeues(key)
             );
-            cx.stage(
-                Stage::new(
-                    Actor::ControllerManager,
-                    StageName::Queue,
-                    Outcome::Requeued,
-                    detail,
-                )
-                .plugin(name)
-                .queued(Some(key), queue.len()),
-            );
+            queue_stage(name, Outcome::Requeued, detail, key, queue.len(), cx);
         }
         Progress::Done | Progress::Waiting => queue.forget(key),
     }

@@ -106,10 +106,7 @@ impl fmt::Display for Actor {
 
 impl Serialize for Actor {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.node() {
-            None => serializer.serialize_str(self.role()),
-            Some(_) => serializer.collect_str(self),
-        }
+        serializer.serialize_str(&self.name())
     }
 }
 
