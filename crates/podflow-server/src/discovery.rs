@@ -1,0 +1,1 @@
+//! Discovery documents (to be written).
