@@ -4,6 +4,7 @@ mod gen_cluster;
 mod lessons;
 mod play;
 mod record;
+mod serve;
 mod trace;
 
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ pub enum Commands {
     GenCluster(gen_cluster::GenClusterArgs),
     /// Render a lesson (or a sandbox run) headless to an asciicast v2 file.
     Record(record::RecordArgs),
+    /// Serve the mini-cluster over HTTPS to the real kubectl (and any Kubernetes client).
+    Serve(serve::ServeArgs),
 }
 
 impl Commands {
@@ -43,6 +46,7 @@ impl Commands {
             Commands::Lessons(_) => "lessons",
             Commands::GenCluster(_) => "gen-cluster",
             Commands::Record(_) => "record",
+            Commands::Serve(_) => "serve",
         }
     }
 }
@@ -74,6 +78,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Lessons(command)) => lessons::run(&command),
         Some(Commands::GenCluster(args)) => gen_cluster::run(&args),
         Some(Commands::Record(args)) => record::run(&args),
+        Some(Commands::Serve(args)) => serve::run(&args),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };

@@ -15,6 +15,13 @@ pub enum ComponentId {
     Scheduler,
     Kubelet(String),
     ControllerManager,
+    /// A client outside the simulation: answers and watch events for it
+    /// leave the engine ([`crate::engine::Engine::take_answers`]). It is
+    /// known by the number of the request it sent (a watch's stream too).
+    Remote {
+        request: RequestId,
+        client: Actor,
+    },
 }
 
 impl ComponentId {
@@ -25,6 +32,7 @@ impl ComponentId {
             ComponentId::Scheduler => Actor::Scheduler,
             ComponentId::Kubelet(node) => Actor::Kubelet(NodeName::from(node.as_str())),
             ComponentId::ControllerManager => Actor::ControllerManager,
+            ComponentId::Remote { client, .. } => client.clone(),
         }
     }
 }

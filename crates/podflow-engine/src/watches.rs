@@ -73,6 +73,20 @@ impl Watches {
         }
     }
 
+    /// Adds a watch, after the others.
+    pub fn add(&mut self, subscription: Subscription) {
+        let mut subscriptions = std::mem::take(&mut self.subscriptions);
+        subscriptions.push(subscription);
+        *self = Watches::new(subscriptions);
+    }
+
+    /// Removes the watches of the watchers `gone` names.
+    pub fn remove(&mut self, gone: impl Fn(&ComponentId) -> bool) {
+        let mut subscriptions = std::mem::take(&mut self.subscriptions);
+        subscriptions.retain(|s| !gone(&s.watcher));
+        *self = Watches::new(subscriptions);
+    }
+
     /// The watches that may see `change`, in registration order; each still
     /// decides with [`WatchFilter::event_for`].
     pub fn candidates(&self, change: &Change) -> impl Iterator<Item = &Subscription> {

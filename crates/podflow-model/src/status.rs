@@ -124,6 +124,24 @@ pub fn bad_request(message: String) -> Status {
     failure(400, "BadRequest", message, None)
 }
 
+/// 422 with the server's own words, as `errors.NewGenericServerResponse`
+/// writes a JSON patch that cannot be applied (`handlers/patch.go`, `applyJSPatch`).
+pub fn unprocessable(message: String) -> Status {
+    failure(422, "Invalid", message, None)
+}
+
+/// 415: a body in a media type the endpoint does not take.
+pub fn unsupported_media_type(content_type: &str) -> Status {
+    failure(
+        415,
+        "UnsupportedMediaType",
+        format!(
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got {content_type})"
+        ),
+        None,
+    )
+}
+
 /// 410: a watch from before the last compaction.
 pub fn gone(requested: u64, compacted: u64) -> Status {
     let message = format!("too old resource version: {requested} ({compacted})");

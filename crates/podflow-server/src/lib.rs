@@ -3,5 +3,33 @@
 //! user agent; the engine's answer becomes the HTTP response. The engine
 //! stays pure: sockets, TLS, the wall clock and JSON on the wire live here.
 
+pub mod api;
 pub mod discovery;
+pub mod driver;
+pub mod kubeconfig;
+pub mod listener;
 pub mod openapi;
+pub mod pki;
+pub mod query;
+pub mod route;
+pub mod table;
+pub mod watch_stream;
+
+pub use listener::{Options, Running, start};
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("making the certificates: {0}")]
+    Certificates(String),
+    #[error("listening on {address}: {source}")]
+    Listen {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("writing the kubeconfig {path}: {source}")]
+    Kubeconfig {
+        path: String,
+        source: std::io::Error,
+    },
+}

@@ -21,6 +21,7 @@ use crate::clock::SimTime;
 use crate::component::RequestId;
 use crate::rng::Rng;
 use crate::shared_stages::SharedStages;
+use crate::store::selector::Selector;
 use crate::store::{Change, Store, StoreError, key_for};
 use crate::trace::{Actor, AuthenticationDetail, Outcome, Record, Stage, StageName};
 use podflow_model::{Kind, Object, status};
@@ -38,6 +39,9 @@ pub struct Response {
     pub status: Option<Status>,
     /// The `scale` subresource's answer: the parent seen as a `Scale`.
     pub scale: Option<Box<Scale>>,
+    /// For a list (or the start of a watch): the store's revision it shows,
+    /// the list's `metadata.resourceVersion`.
+    pub revision: u64,
 }
 
 impl Response {
@@ -48,6 +52,7 @@ impl Response {
             items: Vec::new(),
             status: None,
             scale: None,
+            revision: 0,
         }
     }
 
@@ -61,6 +66,7 @@ impl Response {
             items: Vec::new(),
             status: Some(status),
             scale: None,
+            revision: 0,
         }
     }
 
@@ -343,11 +349,19 @@ impl Handling<'_, '_> {
         let Some(current) = self.store.get(&key).map(|e| Arc::clone(&e.object)) else {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
+        let status = req.subresource.as_deref() == Some("status");
         let mut object = match body {
             Some(Body::Patch(patch)) => {
-                let status = req.subresource.as_deref() == Some("status");
                 super::patch_request::patched(kind, &current, patch, status)
                     .map_err(|e| Box::new(cannot_handle(kind, &e)))?
+            }
+            Some(Body::MergePatch(patch)) => {
+                super::patch_request::merge_patched(kind, &current, patch)
+                    .map_err(|e| Box::new(status::bad_request(e)))?
+            }
+            Some(Body::JsonPatch(patch)) => {
+                super::patch_request::json_patched(kind, &current, patch)
+                    .map_err(|e| Box::new(status::unprocessable(e)))?
             }
             _ => self.decoded_body()?,
         };
@@ -503,6 +517,7 @@ impl Handling<'_, '_> {
             items: Vec::new(),
             status: Some(ok),
             scale: None,
+            revision: 0,
         })
     }
 
@@ -522,13 +537,18 @@ impl Handling<'_, '_> {
 
     fn list(&mut self) -> Response {
         let req = self.request;
-        let items = ClusterView::list(&*self.store, req.kind, req.namespace.as_deref());
+        let mut items = ClusterView::list(&*self.store, req.kind, req.namespace.as_deref());
+        if req.selector != Selector::default() {
+            let filter = req.watch_filter();
+            items.retain(|o| filter.matches(o));
+        }
         Response {
             code: 200,
             object: None,
             items,
             status: None,
             scale: None,
+            revision: self.store.revision(),
         }
     }
 

@@ -141,3 +141,110 @@ mod tests {
         );
     }
 }
+
+/// `current` with a JSON merge patch applied (RFC 7386, what `kubectl scale`
+/// and `kubectl patch --type merge` send): objects merge key by key, `null`
+/// removes a key, anything else (lists included) replaces. Fails with the
+/// decoder's message.
+pub fn merge_patched(
+    kind: &'static Kind,
+    current: &Object,
+    patch: &Value,
+) -> Result<Object, String> {
+    let mut json = current.to_json();
+    merge(&mut json, patch);
+    decoded(kind, json)
+}
+
+/// `current` with a JSON patch applied (RFC 6902, `kubectl patch --type json`).
+/// Fails with the patch library's message, which the API server answers with 422.
+pub fn json_patched(
+    kind: &'static Kind,
+    current: &Object,
+    patch: &Value,
+) -> Result<Object, String> {
+    let operations: json_patch::Patch =
+        serde_json::from_value(patch.clone()).map_err(|e| e.to_string())?;
+    let mut json = current.to_json();
+    json_patch::patch(&mut json, &operations).map_err(|e| e.to_string())?;
+    decoded(kind, json)
+}
+
+fn decoded(kind: &'static Kind, json: Value) -> Result<Object, String> {
+    let mut object = Object::from_json(kind, json).map_err(|e| e.to_string())?;
+    defaults::apply(&mut object);
+    Ok(object)
+}
+
+/// RFC 7386's `MergePatch(Target, Patch)`.
+fn merge(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(map) = target {
+        for (key, value) in patch {
+            if value.is_null() {
+                map.remove(key);
+            } else {
+                merge(map.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod merge_tests {
+    use super::merge;
+    use serde_json::json;
+
+    /// The examples of RFC 7386, appendix A.
+    #[test]
+    fn merge_patches_follow_rfc_7386s_examples() {
+        let cases = [
+            (json!({"a": "b"}), json!({"a": "c"}), json!({"a": "c"})),
+            (
+                json!({"a": "b"}),
+                json!({"b": "c"}),
+                json!({"a": "b", "b": "c"}),
+            ),
+            (json!({"a": "b"}), json!({"a": null}), json!({})),
+            (
+                json!({"a": "b", "b": "c"}),
+                json!({"a": null}),
+                json!({"b": "c"}),
+            ),
+            (json!({"a": ["b"]}), json!({"a": "c"}), json!({"a": "c"})),
+            (json!({"a": "c"}), json!({"a": ["b"]}), json!({"a": ["b"]})),
+            (
+                json!({"a": {"b": "c"}}),
+                json!({"a": {"b": "d", "c": null}}),
+                json!({"a": {"b": "d"}}),
+            ),
+            (
+                json!({"a": [{"b": "c"}]}),
+                json!({"a": [1]}),
+                json!({"a": [1]}),
+            ),
+            (json!(["a", "b"]), json!(["c", "d"]), json!(["c", "d"])),
+            (json!({"a": "b"}), json!(["c"]), json!(["c"])),
+            (
+                json!({"e": null}),
+                json!({"a": 1}),
+                json!({"e": null, "a": 1}),
+            ),
+            (
+                json!([1, 2]),
+                json!({"a": "b", "c": null}),
+                json!({"a": "b"}),
+            ),
+        ];
+        for (mut target, patch, want) in cases {
+            merge(&mut target, &patch);
+            assert_eq!(target, want, "patch {patch}");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::store::selector::Selector;
 use crate::trace::Actor;
 use podflow_model::{Kind, Object};
 
@@ -135,6 +136,8 @@ pub struct Request {
     pub resource_version: Option<u64>,
     /// For a delete: `DeleteOptions.propagationPolicy`.
     pub propagation_policy: Option<Propagation>,
+    /// For a list or watch: the label and field selectors.
+    pub selector: Selector,
 }
 
 /// `DeleteOptions.propagationPolicy`: what happens to an object's dependents.
@@ -170,6 +173,10 @@ pub enum Body {
     Binding { node: String },
     /// A delete's options.
     Delete { grace_period_seconds: Option<i64> },
+    /// A JSON merge patch (`application/merge-patch+json`, RFC 7386).
+    MergePatch(serde_json::Value),
+    /// A JSON patch (`application/json-patch+json`, RFC 6902).
+    JsonPatch(serde_json::Value),
 }
 
 impl Request {
@@ -195,6 +202,7 @@ impl Request {
             unknown_fields: Vec::new(),
             resource_version: None,
             propagation_policy: None,
+            selector: Selector::default(),
         }
     }
 
@@ -241,6 +249,11 @@ impl Request {
             ""
         };
         format!("{} {}{watch}", self.verb.http_method(), self.path())
+    }
+
+    /// What a list or watch of this request selects.
+    pub fn watch_filter(&self) -> crate::store::WatchFilter {
+        self.selector.filter(self.kind, self.namespace.as_deref())
     }
 
     /// The admission operation of this request, if it is one admission sees.

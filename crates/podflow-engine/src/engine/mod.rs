@@ -11,7 +11,7 @@ use self::faults::Held;
 use super::apiserver::admission::Plugin;
 use super::apiserver::authn::TokenAuthenticator;
 use super::apiserver::handler::{ApiServer, Detail, Response};
-use super::apiserver::request::{Credentials, Request};
+use super::apiserver::request::{Credentials, Request, Verb};
 use super::clock::SimTime;
 use super::component::{ComponentId, Cx, KubectlTimer, Outgoing, RequestId, Timer};
 use super::controllers::ControllerManager;
@@ -127,6 +127,23 @@ pub struct Engine {
     /// Nodes cut off from the control plane (`fault node`), and what their
     /// kubelets would have sent and received meanwhile.
     faults: BTreeMap<String, Held>,
+    /// What reached clients outside the simulation since they last asked.
+    outbox: Vec<Answer>,
+}
+
+/// What the engine hands a client outside the simulation.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// The answer to request `request`.
+    Response {
+        request: RequestId,
+        response: Box<Response>,
+    },
+    /// An event of the watch that request `stream` opened.
+    Watch {
+        stream: RequestId,
+        event: WatchEvent,
+    },
 }
 
 /// A cheap, immutable view of the cluster at one moment.
@@ -172,6 +189,7 @@ impl Engine {
             kubelets: BTreeMap::new(),
             controller_manager: ControllerManager::default(),
             faults: BTreeMap::new(),
+            outbox: Vec::new(),
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -267,7 +285,7 @@ impl Engine {
                     }
                 }
                 ComponentId::ControllerManager => self.controller_manager.initial_list(&listed),
-                ComponentId::Kubectl => {}
+                ComponentId::Kubectl | ComponentId::Remote { .. } => {}
             }
         }
         self.watches = Watches::new(subs);
@@ -329,6 +347,37 @@ impl Engine {
         self.queue.push(self.now, event, false);
     }
 
+    /// A request from a client outside the simulation (`podflow serve`'s):
+    /// it reaches the API server now, and its answer (and, for a watch, its
+    /// events) come back through [`Engine::take_answers`] under the number returned.
+    pub fn receive(&mut self, request: Request) -> RequestId {
+        let id = self.next_request;
+        self.next_request = id.saturating_add(1);
+        let from = ComponentId::Remote {
+            request: id,
+            client: request.client.clone(),
+        };
+        let event = Event::Request {
+            id,
+            from,
+            request: Box::new(request),
+        };
+        self.queue.push(self.now, event, false);
+        id
+    }
+
+    /// The answers and watch events that reached outside clients, in order.
+    pub fn take_answers(&mut self) -> Vec<Answer> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Ends the watch that request `stream` opened (its client went away).
+    pub fn stop_watch(&mut self, stream: RequestId) {
+        let gone = |id: &ComponentId| matches!(id, ComponentId::Remote { request, .. } if *request == stream);
+        self.watches.remove(gone);
+        self.last_delivery.retain(|id, _| !gone(id));
+    }
+
     /// Whether nothing is left to do but background work.
     pub fn is_idle(&self) -> bool {
         self.queue.is_idle() && !self.kubectl.waiting_for_idle()
@@ -349,8 +398,30 @@ impl Engine {
         self.now = self.now.max(at);
         match event {
             Event::Request { id, from, request } => self.serve(id, from, &request),
+            Event::Response {
+                id,
+                to: ComponentId::Remote { .. },
+                response,
+            } => {
+                self.outbox.push(Answer::Response {
+                    request: id,
+                    response,
+                });
+                Vec::new()
+            }
             Event::Response { id, to, response } => {
                 self.with_component(&to, |c, cx| c.on_response(id, &response, cx))
+            }
+            Event::Watch {
+                to: to @ ComponentId::Remote { request, .. },
+                event,
+            } => {
+                let record = watch_record(&to, &event);
+                self.outbox.push(Answer::Watch {
+                    stream: request,
+                    event,
+                });
+                self.stamp(vec![record])
             }
             Event::Watch { to, event } => {
                 let mut records = vec![watch_record(&to, &event)];
@@ -454,6 +525,7 @@ impl Engine {
     /// The API server handles a request; the answer and the watch events it
     /// caused are queued for their receivers.
     fn serve(&mut self, id: RequestId, from: ComponentId, request: &Request) -> Vec<TraceRecord> {
+        let remote = matches!(from, ComponentId::Remote { .. });
         let server = ApiServer {
             authn: &self.authn,
             admission: &self.admission,
@@ -468,15 +540,19 @@ impl Engine {
             request,
         );
         let respond_at = self.now.plus(HOP_MS);
+        let watching = remote && request.verb == Verb::Watch && handled.response.code == 200;
         self.queue.push(
             respond_at,
             Event::Response {
                 id,
-                to: from,
+                to: from.clone(),
                 response: Box::new(handled.response),
             },
             false,
         );
+        if watching {
+            self.open_remote_watch(from, request);
+        }
         for change in &handled.changes {
             for sub in self.watches.candidates(change) {
                 if let Some(event) = sub.filter.event_for(change) {
@@ -488,12 +564,14 @@ impl Engine {
                         continue;
                     }
                     // A watch stream delivers in order: never before the watcher's previous event.
-                    let rng = if sub.watcher == ComponentId::ControllerManager {
-                        &mut self.controller_manager_rng
-                    } else {
-                        &mut self.rng
+                    let jitter = match sub.watcher {
+                        ComponentId::ControllerManager => self.controller_manager_rng.below(3),
+                        // An outside client's watch draws nothing: the run's
+                        // random choices stay the same whoever watches.
+                        ComponentId::Remote { .. } => 0,
+                        _ => self.rng.below(3),
                     };
-                    let jittered = self.now.plus(HOP_MS + rng.below(3));
+                    let jittered = self.now.plus(HOP_MS + jitter);
                     let last = self.last_delivery.entry(sub.watcher.clone()).or_default();
                     *last = (*last).max(jittered);
                     self.queue.push(
@@ -507,7 +585,40 @@ impl Engine {
                 }
             }
         }
-        self.stamp(handled.records)
+        let mut records = handled.records;
+        if remote {
+            // An outside client's arrow is drawn when its request arrives.
+            records.insert(
+                0,
+                Record::Message {
+                    from: request.client.clone(),
+                    to: Actor::ApiServer,
+                    label: request.label(),
+                    request: Some(id),
+                },
+            );
+        }
+        self.stamp(records)
+    }
+
+    /// Registers an outside client's watch, and queues the changes after the
+    /// resourceVersion it asked to start from (the API server's watch cache
+    /// replays them, `cacher.go`, `Watch`); without one, the client was sent
+    /// the current objects with the answer.
+    fn open_remote_watch(&mut self, watcher: ComponentId, request: &Request) {
+        let filter = request.watch_filter();
+        if let Some(from) = request.resource_version.filter(|rv| *rv > 0)
+            && let Ok(changes) = self.store.changes_since(from)
+        {
+            let at = self.now.plus(HOP_MS);
+            let events: Vec<WatchEvent> = changes.filter_map(|c| filter.event_for(c)).collect();
+            for event in events {
+                let to = watcher.clone();
+                self.queue.push(at, Event::Watch { to, event }, false);
+            }
+            self.last_delivery.insert(watcher.clone(), at);
+        }
+        self.watches.add(Subscription { watcher, filter });
     }
 
     fn with_component(
@@ -546,6 +657,8 @@ impl Engine {
                 ComponentId::ControllerManager => {
                     Comp::ControllerManager(&mut self.controller_manager)
                 }
+                // Answers and watch events for outside clients leave in `step`.
+                ComponentId::Remote { .. } => return records,
             };
             f(&mut comp, &mut cx);
         }

@@ -18,7 +18,22 @@ use podflow_model::Object;
 
 /// The lines `kubectl get` prints for `objects`.
 pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
-    let rows: Vec<Vec<String>> = match objects.first().map(|o| o.kind().kind) {
+    let kind = objects.first().map_or("", |o| o.kind().kind);
+    let (header, rows) = header_and_rows(kind, objects, now);
+    let mut all = Vec::with_capacity(rows.len() + 1);
+    all.push(header);
+    all.extend(rows);
+    align(&all)
+}
+
+/// The column headers and the cells of each of `objects` (all of `kind`),
+/// as `kubectl get` shows them; the API server's Tables hold the same.
+pub fn header_and_rows(
+    kind: &str,
+    objects: &[Arc<Object>],
+    now: SimTime,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut rows: Vec<Vec<String>> = match Some(kind).filter(|k| !k.is_empty()) {
         Some("Pod") => {
             let mut rows = vec![header(&["NAME", "READY", "STATUS", "RESTARTS", "AGE"])];
             rows.extend(
@@ -107,7 +122,8 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
         }
         None => vec![header(&["NAME", "AGE"])],
     };
-    align(&rows)
+    let header = rows.remove(0);
+    (header, rows)
 }
 
 /// A table whose rows are `cells` then AGE, under `columns`.

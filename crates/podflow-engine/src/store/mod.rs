@@ -10,9 +10,10 @@
 //!
 //! The maps are persistent (`imbl`), so a snapshot is a cheap clone.
 
+pub mod selector;
 mod watch;
 
-pub use watch::{EventType, WatchEvent, WatchFilter, field_value};
+pub use watch::{EventType, WatchEvent, WatchFilter, field_value, is_selectable};
 
 use std::ops::Bound;
 use std::sync::Arc;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use podflow_model::{Kind, Object};
 
 use super::Change;
+use super::selector::{LabelRequirement, labels_match};
 
 /// `ADDED`, `MODIFIED`, `DELETED`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +51,10 @@ pub struct WatchFilter {
     pub namespace: Option<String>,
     /// `(field, value)` pairs that must all hold, as a field selector `a=b,c=d`.
     pub fields: Vec<(String, String)>,
+    /// `(field, value)` pairs that must not hold (`status.phase!=Failed`).
+    pub not_fields: Vec<(String, String)>,
+    /// A label selector's terms, all of which must hold.
+    pub labels: Vec<LabelRequirement>,
 }
 
 impl WatchFilter {
@@ -59,6 +64,8 @@ impl WatchFilter {
             kind,
             namespace: None,
             fields: Vec::new(),
+            not_fields: Vec::new(),
+            labels: Vec::new(),
         }
     }
 
@@ -95,6 +102,11 @@ impl WatchFilter {
                 .fields
                 .iter()
                 .all(|(field, value)| field_value(object, field) == Some(value.as_str()))
+            && self
+                .not_fields
+                .iter()
+                .all(|(field, value)| field_value(object, field) != Some(value.as_str()))
+            && labels_match(&self.labels, object.metadata().labels.as_ref())
     }
 
     /// The event this watcher gets for `change`, if any. An object that starts
@@ -119,24 +131,98 @@ impl WatchFilter {
 }
 
 /// The value of a selectable field of an object (`metadata.name`,
-/// `metadata.namespace`, `spec.nodeName`, `status.phase`, `spec.schedulerName`).
+/// `metadata.namespace`, a Pod's `spec.nodeName`, `status.phase`, ..., an
+/// Event's `involvedObject.name`, ...): the fields upstream's registries
+/// offer to field selectors (`pkg/registry/core/pod/strategy.go`,
+/// `ToSelectableFields`; `pkg/registry/core/event/strategy.go`).
 pub fn field_value<'a>(object: &'a Object, field: &str) -> Option<&'a str> {
     match field {
         "metadata.name" => Some(object.name()),
         "metadata.namespace" => object.namespace(),
-        _ => {
-            let pod = object.as_pod()?;
-            match field {
-                "spec.nodeName" => Some(
-                    pod.spec
-                        .as_ref()
-                        .and_then(|s| s.node_name.as_deref())
-                        .unwrap_or_default(),
-                ),
-                "spec.schedulerName" => pod.spec.as_ref().and_then(|s| s.scheduler_name.as_deref()),
-                "status.phase" => pod.status.as_ref().and_then(|s| s.phase.as_deref()),
-                _ => None,
+        _ => match object {
+            Object::Pod(pod) => {
+                let spec = pod.spec.as_ref();
+                let status = pod.status.as_ref();
+                match field {
+                    "spec.nodeName" => Some(
+                        spec.and_then(|s| s.node_name.as_deref())
+                            .unwrap_or_default(),
+                    ),
+                    "spec.schedulerName" => spec.and_then(|s| s.scheduler_name.as_deref()),
+                    "spec.serviceAccountName" => {
+                        spec.and_then(|s| s.service_account_name.as_deref())
+                    }
+                    "spec.restartPolicy" => spec.and_then(|s| s.restart_policy.as_deref()),
+                    "status.phase" => {
+                        Some(status.and_then(|s| s.phase.as_deref()).unwrap_or_default())
+                    }
+                    "status.podIP" => {
+                        Some(status.and_then(|s| s.pod_ip.as_deref()).unwrap_or_default())
+                    }
+                    "status.nominatedNodeName" => Some(
+                        status
+                            .and_then(|s| s.nominated_node_name.as_deref())
+                            .unwrap_or_default(),
+                    ),
+                    _ => None,
+                }
             }
-        }
+            Object::Event(event) => {
+                let involved = &event.involved_object;
+                let text = |v: &'a Option<String>| Some(v.as_deref().unwrap_or_default());
+                match field {
+                    "involvedObject.kind" => text(&involved.kind),
+                    "involvedObject.namespace" => text(&involved.namespace),
+                    "involvedObject.name" => text(&involved.name),
+                    "involvedObject.uid" => text(&involved.uid),
+                    "involvedObject.apiVersion" => text(&involved.api_version),
+                    "involvedObject.resourceVersion" => text(&involved.resource_version),
+                    "involvedObject.fieldPath" => text(&involved.field_path),
+                    "reason" => text(&event.reason),
+                    "reportingComponent" => text(&event.reporting_component),
+                    "source" => Some(
+                        event
+                            .source
+                            .as_ref()
+                            .and_then(|s| s.component.as_deref())
+                            .unwrap_or_default(),
+                    ),
+                    "type" => text(&event.type_),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
     }
+}
+
+/// Whether a field selector may name `field` for `kind`: the API server
+/// refuses any other with `field label not supported: FIELD`.
+pub fn is_selectable(kind: &Kind, field: &str) -> bool {
+    const POD: &[&str] = &[
+        "spec.nodeName",
+        "spec.schedulerName",
+        "spec.serviceAccountName",
+        "spec.restartPolicy",
+        "status.phase",
+        "status.podIP",
+        "status.nominatedNodeName",
+    ];
+    const EVENT: &[&str] = &[
+        "involvedObject.kind",
+        "involvedObject.namespace",
+        "involvedObject.name",
+        "involvedObject.uid",
+        "involvedObject.apiVersion",
+        "involvedObject.resourceVersion",
+        "involvedObject.fieldPath",
+        "reason",
+        "reportingComponent",
+        "source",
+        "type",
+    ];
+    field == "metadata.name"
+        || field == "metadata.namespace"
+        || (kind.kind == "Pod" && POD.contains(&field))
+        || (kind.kind == "Event" && EVENT.contains(&field))
 }

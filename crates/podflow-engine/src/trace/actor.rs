@@ -12,6 +12,9 @@ use serde::{Serialize, Serializer};
 /// A node's name, shared by every actor of that node.
 pub type NodeName = Arc<str>;
 
+/// A client's name, shared by every record of its requests.
+pub type ClientName = Arc<str>;
+
 /// A participant of the trace.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Actor {
@@ -29,6 +32,9 @@ pub enum Actor {
     Cni(NodeName),
     /// The node's CSI node plugin.
     Csi(NodeName),
+    /// A client outside the simulation (`podflow serve`'s), named by its
+    /// user agent's first product: `kubectl/v1.33.1`, `kube-rs/5.0.0`.
+    Client(ClientName),
 }
 
 impl Actor {
@@ -45,7 +51,14 @@ impl Actor {
             Actor::Containerd(_) => "containerd",
             Actor::Cni(_) => "cni",
             Actor::Csi(_) => "csi",
+            Actor::Client(_) => "client",
         }
+    }
+
+    /// Whether it is a client of the API server from outside the control
+    /// plane: the simulated kubectl, or a real client of `podflow serve`.
+    pub fn is_client(&self) -> bool {
+        matches!(self, Actor::Kubectl | Actor::Client(_))
     }
 
     /// The node of a node's actor.
@@ -61,9 +74,10 @@ impl Actor {
 
     /// The trace name, borrowed for the actors without a node.
     pub fn name(&self) -> Cow<'static, str> {
-        match self.node() {
-            None => Cow::Borrowed(self.role()),
-            Some(_) => Cow::Owned(self.to_string()),
+        match (self, self.node()) {
+            (Actor::Client(name), _) => Cow::Owned(name.to_string()),
+            (_, None) => Cow::Borrowed(self.role()),
+            (_, Some(_)) => Cow::Owned(self.to_string()),
         }
     }
 
@@ -76,7 +90,7 @@ impl Actor {
                 "containerd" => Some(Actor::Containerd(node)),
                 "cni" => Some(Actor::Cni(node)),
                 "csi" => Some(Actor::Csi(node)),
-                _ => None,
+                _ => Some(Actor::Client(Arc::from(name))),
             };
         }
         [
@@ -95,6 +109,9 @@ impl Actor {
 impl fmt::Display for Actor {
     /// The trace name: the role, and `/NODE` for a node's actor.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Actor::Client(name) = self {
+            return f.write_str(name);
+        }
         f.write_str(self.role())?;
         if let Some(node) = self.node() {
             f.write_str("/")?;
@@ -128,6 +145,10 @@ mod tests {
             (Actor::Containerd(node.clone()), "containerd/node-1"),
             (Actor::Cni(node.clone()), "cni/node-1"),
             (Actor::Csi(node), "csi/node-1"),
+            (
+                Actor::Client(Arc::from("kubectl/v1.33.1")),
+                "kubectl/v1.33.1",
+            ),
         ];
         for (actor, name) in cases {
             assert_eq!(actor.to_string(), name);
@@ -138,6 +159,10 @@ mod tests {
             assert_eq!(Actor::parse(name), Some(actor.clone()));
         }
         assert_eq!(Actor::parse("kubelet"), None);
-        assert_eq!(Actor::parse("dns/node-1"), None);
+        // Any other name with a `/` is a client of `podflow serve`, named by its user agent.
+        assert_eq!(
+            Actor::parse("curl/8.5.0"),
+            Some(Actor::Client(Arc::from("curl/8.5.0")))
+        );
     }
 }

@@ -63,6 +63,11 @@ pub fn header(name: &str, max: usize) -> String {
         Some(Actor::Scheduler) => vec![name.into(), "scheduler".into(), "sched".into()],
         Some(Actor::Registry) => vec![name.into(), "reg".into()],
         Some(Actor::Etcd) | None => vec![name.into()],
+        // `kubectl/v1.33.1`: the product alone when the version does not fit.
+        Some(Actor::Client(_)) => {
+            let product = name.split_once('/').map_or(name, |(p, _)| p);
+            vec![name.into(), product.into()]
+        }
         Some(
             actor @ (Actor::Kubelet(_) | Actor::Containerd(_) | Actor::Cni(_) | Actor::Csi(_)),
         ) => {

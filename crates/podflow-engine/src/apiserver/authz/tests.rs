@@ -1046,6 +1046,7 @@ fn attributes_follow_the_request() {
         unknown_fields: Vec::new(),
         resource_version: None,
         propagation_policy: None,
+        selector: crate::store::selector::Selector::default(),
     };
     let attrs = Attributes::for_request(&u, &request);
     assert_eq!(

@@ -1,0 +1,150 @@
+//! The listening socket: TLS on every connection (HTTP/2 or HTTP/1.1 by
+//! ALPN), the client certificate read into the connection's user, each
+//! request handed to [`crate::api::handle`]; and the driver task that owns
+//! the engine.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
+use tokio_rustls::TlsAcceptor;
+
+use crate::ServeError;
+use crate::api::{self, Peer, Shared};
+use crate::driver::{Driver, Speed, TraceSink};
+use crate::kubeconfig::{self, TokenUser};
+use crate::pki::{self, Pki};
+use podflow_engine::apiserver::request::UserInfo;
+use podflow_engine::engine::Engine;
+
+/// The admin's identity in the kubeconfig, as `kubeadm init` issues it.
+pub const ADMIN: (&str, &str) = ("kubernetes-admin", "kubeadm:cluster-admins");
+
+/// How long a client has to finish its TLS handshake.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many requests may wait for the engine at once.
+const CALL_QUEUE: usize = 4096;
+
+/// What to serve, and where.
+pub struct Options {
+    /// The address to listen on (`127.0.0.1`).
+    pub address: String,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// The cluster, before its first step.
+    pub engine: Engine,
+    /// The token users, for the kubeconfig's contexts.
+    pub users: Vec<TokenUser>,
+    pub speed: Speed,
+    /// Where the trace goes.
+    pub sink: Option<TraceSink>,
+}
+
+/// A server that is serving.
+pub struct Running {
+    /// Where it listens.
+    pub address: SocketAddr,
+    /// A kubeconfig that reaches it (YAML).
+    pub kubeconfig: String,
+    stop: watch::Sender<bool>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// `https://127.0.0.1:6443`.
+    pub fn url(&self) -> String {
+        format!("https://{}", self.address)
+    }
+
+    /// Stops accepting connections and waits for the accept loop to end.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = self.accept.await;
+    }
+}
+
+/// Makes the certificates, binds the socket and starts serving.
+pub async fn start(options: Options) -> Result<Running, ServeError> {
+    let hosts = vec![
+        "127.0.0.1".to_owned(),
+        "localhost".to_owned(),
+        options.address.clone(),
+    ];
+    let pki = Pki::new(&hosts)?;
+    let tls = TlsAcceptor::from(pki.server_config()?);
+    let bind = format!("{}:{}", options.address, options.port);
+    let listener = TcpListener::bind(&bind)
+        .await
+        .map_err(|source| ServeError::Listen {
+            address: bind.clone(),
+            source,
+        })?;
+    let address = listener.local_addr().map_err(|source| ServeError::Listen {
+        address: bind,
+        source,
+    })?;
+    let admin = pki.client(ADMIN.0, &[ADMIN.1])?;
+    let server_url = format!("https://{address}");
+    let kubeconfig = kubeconfig::render(&server_url, &pki.ca_pem(), &admin, &options.users);
+
+    let (calls, receive) = mpsc::channel(CALL_QUEUE);
+    let driver = Driver::new(options.engine, options.speed, options.sink);
+    tokio::spawn(driver.run(receive));
+    let shared = Arc::new(Shared { calls });
+    let (stop, stopped) = watch::channel(false);
+    let accept = tokio::spawn(accept_loop(listener, tls, shared, stopped));
+    Ok(Running {
+        address,
+        kubeconfig,
+        stop,
+        accept,
+    })
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    tls: TlsAcceptor,
+    shared: Arc<Shared>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stopped.changed() => return,
+        };
+        let Ok((socket, _)) = accepted else {
+            continue;
+        };
+        let tls = tls.clone();
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            let Ok(Ok(stream)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.accept(socket)).await
+            else {
+                return;
+            };
+            let certificate = stream
+                .get_ref()
+                .1
+                .peer_certificates()
+                .and_then(|chain| chain.first())
+                .and_then(|der| pki::certificate_user(der))
+                .map(|(name, groups)| UserInfo { name, groups });
+            let peer = Arc::new(Peer { certificate });
+            let service = hyper::service::service_fn(move |request| {
+                let shared = Arc::clone(&shared);
+                let peer = Arc::clone(&peer);
+                async move {
+                    Ok::<_, std::convert::Infallible>(api::handle(shared, peer, request).await)
+                }
+            });
+            let _ = auto::Builder::new(TokioExecutor::new())
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}

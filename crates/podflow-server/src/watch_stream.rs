@@ -1,0 +1,173 @@
+//! A watch's answer: a stream of JSON lines `{"type":"ADDED","object":…}`,
+//! as the API server's watch handler writes them
+//! (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go`). Without
+//! a resourceVersion to start from, the stream starts with the current
+//! objects as `ADDED` (and, with `sendInitialEvents=true`, a `BOOKMARK`
+//! annotated `k8s.io/initial-events-end`); it ends after `timeoutSeconds`
+//! or when the engine gives up on a client too slow to read. When the
+//! client goes, the engine forgets the watch.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use http_body_util::{BodyExt, StreamBody};
+use hyper::body::Frame;
+use hyper::header::{self, HeaderValue};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::api::HttpResponse;
+use crate::driver::Call;
+use crate::query::Query;
+use crate::table::{self, Include};
+use podflow_engine::apiserver::handler::Response;
+use podflow_engine::clock::SimTime;
+use podflow_engine::component::RequestId;
+use podflow_engine::store::WatchEvent;
+use podflow_model::{Kind, Object};
+
+/// The longest a watch lasts without `timeoutSeconds`: the API server's
+/// `--min-request-timeout` (1800 s) is the floor of its random choice.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
+
+/// A watch the engine opened.
+pub struct Opened<'a> {
+    pub calls: mpsc::Sender<Call>,
+    pub stream: RequestId,
+    pub events: mpsc::Receiver<(SimTime, WatchEvent)>,
+    pub kind: &'static Kind,
+    /// The engine's answer: the objects now, and the revision they show.
+    pub initial: &'a Response,
+    pub query: &'a Query,
+    /// Rows as Tables, when the client asked for them.
+    pub table: Option<Include>,
+    pub now: SimTime,
+}
+
+/// Tells the engine the watch is over when the stream is dropped.
+struct StopOnDrop {
+    calls: mpsc::Sender<Call>,
+    stream: RequestId,
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        let _ = self.calls.try_send(Call::StopWatch(self.stream));
+    }
+}
+
+/// The streaming answer.
+pub fn respond(opened: Opened<'_>) -> HttpResponse {
+    let kind = opened.kind;
+    let mut encoder = Encoder {
+        kind,
+        table: opened.table,
+        now: opened.now,
+        columns_sent: false,
+    };
+    let mut first: Vec<Bytes> = Vec::new();
+    let from = opened.query.get("resourceVersion").unwrap_or_default();
+    if from.is_empty() || from == "0" {
+        for object in &opened.initial.items {
+            first.push(encoder.line("ADDED", object));
+        }
+        if opened.query.flag("sendInitialEvents") {
+            first.push(encoder.bookmark(opened.initial.revision));
+        }
+    }
+    let timeout = opened
+        .query
+        .number("timeoutSeconds")
+        .and_then(|s| u64::try_from(s).ok())
+        .map_or(DEFAULT_TIMEOUT, Duration::from_secs);
+    let guard = StopOnDrop {
+        calls: opened.calls,
+        stream: opened.stream,
+    };
+    let events = tokio_stream_of(opened.events).map(move |(now, event)| {
+        let _keep = &guard;
+        encoder.now = now;
+        encoder.line(event.event_type.as_str(), &event.object)
+    });
+    let lines = futures_util::stream::iter(first)
+        .chain(events)
+        .take_until(tokio::time::sleep(timeout))
+        .map(|line| Ok::<_, Infallible>(Frame::data(line)));
+    let mut response = hyper::Response::new(BodyExt::boxed(StreamBody::new(lines)));
+    let media = if opened.table.is_some() {
+        table::TABLE_MEDIA_TYPE
+    } else {
+        "application/json"
+    };
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(media));
+    response
+}
+
+/// A receiver as a stream.
+fn tokio_stream_of<T: Send + 'static>(
+    mut receiver: mpsc::Receiver<T>,
+) -> impl futures_util::Stream<Item = T> + Send {
+    futures_util::stream::poll_fn(move |cx| receiver.poll_recv(cx))
+}
+
+/// Writes events as lines, objects whole or as one-row Tables.
+struct Encoder {
+    kind: &'static Kind,
+    table: Option<Include>,
+    now: SimTime,
+    /// A Table watch sends the column definitions with its first row only,
+    /// as the API server's watch encoder does.
+    columns_sent: bool,
+}
+
+impl Encoder {
+    fn line(&mut self, event_type: &str, object: &Arc<Object>) -> Bytes {
+        let object = match self.table {
+            None => object.to_json(),
+            Some(include) => {
+                let revision = object
+                    .metadata()
+                    .resource_version
+                    .as_deref()
+                    .and_then(|rv| rv.parse().ok());
+                let mut t = table::table(
+                    self.kind,
+                    std::slice::from_ref(object),
+                    self.now,
+                    revision,
+                    include,
+                );
+                if self.columns_sent {
+                    t["columnDefinitions"] = json!([]);
+                }
+                self.columns_sent = true;
+                t
+            }
+        };
+        encode(event_type, &object)
+    }
+
+    /// The `BOOKMARK` that ends the initial events (`k8s.io/initial-events-end`).
+    fn bookmark(&self, revision: u64) -> Bytes {
+        let object = json!({
+            "kind": self.kind.kind,
+            "apiVersion": self.kind.api_version(),
+            "metadata": {
+                "resourceVersion": revision.to_string(),
+                "annotations": {"k8s.io/initial-events-end": "true"},
+            },
+        });
+        encode("BOOKMARK", &object)
+    }
+}
+
+fn encode(event_type: &str, object: &Value) -> Bytes {
+    let mut line = json!({"type": event_type, "object": object}).to_string();
+    line.push('\n');
+    Bytes::from(line)
+}

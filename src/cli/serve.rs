@@ -1,0 +1,164 @@
+//! `podflow serve`: the mini-cluster as a Kubernetes API server over HTTPS,
+//! for the real kubectl. Writes a kubeconfig, prints how to use it, and
+//! serves until SIGINT or SIGTERM.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use podflow_engine::apiserver::bootstrap_policy;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
+use podflow_server::driver::{Speed, jsonl_sink};
+use podflow_server::kubeconfig::TokenUser;
+use podflow_server::{Options, start};
+
+/// `podflow serve`'s arguments.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// A cluster file: Nodes, Namespaces, RBAC, quotas, a Simulation object (its users get contexts).
+    #[arg(long, value_name = "FILE")]
+    pub cluster: Option<String>,
+    /// A manifest to apply when the server starts. Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub files: Vec<String>,
+    /// The port to listen on.
+    #[arg(long, default_value_t = 6443)]
+    pub port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub address: String,
+    /// Where to write the kubeconfig (default: `$XDG_STATE_HOME/podflow/kubeconfig`).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Run without a terminal until SIGINT or SIGTERM.
+    #[arg(long)]
+    pub headless: bool,
+    /// Simulated seconds per wall-clock second, or `max` (as fast as the engine goes).
+    #[arg(long, default_value = "1", value_parser = parse_speed)]
+    pub speed: SpeedArg,
+    /// Seed for everything random (UIDs, IPs, tie breaks).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write every trace record to FILE as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+}
+
+/// `--speed`'s value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpeedArg(pub Speed);
+
+fn parse_speed(text: &str) -> Result<SpeedArg, String> {
+    if text == "max" {
+        return Ok(SpeedArg(Speed::Max));
+    }
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(SpeedArg(Speed::Times(x))),
+        _ => Err(format!(
+            "invalid speed \"{text}\": use a number above 0 (2 is twice the wall clock) or max"
+        )),
+    }
+}
+
+/// Runs `podflow serve`.
+pub fn run(args: &ServeArgs) -> Result<(), String> {
+    if !args.headless {
+        return Err(
+            "podflow serve: the TUI on a served cluster is not built yet; use --headless".into(),
+        );
+    }
+    let spec = cluster(args.cluster.as_deref()).map_err(|e| e.to_string())?;
+    let setup_args = SetupArgs {
+        files: args.files.clone(),
+        cluster: args.cluster.clone(),
+        seed: args.seed,
+        ..SetupArgs::default()
+    };
+    let mut setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
+    // The admin's certificate is kubeadm's: `kubeadm:cluster-admins`, bound to cluster-admin.
+    setup
+        .objects
+        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
+    let users = spec
+        .simulation
+        .users
+        .iter()
+        .map(|u| TokenUser {
+            name: u.name.clone(),
+            token: u.token.clone(),
+        })
+        .collect();
+    let sink = match &args.trace {
+        Some(path) => {
+            let file = File::create(path)
+                .map_err(|e| format!("podflow serve: --trace {}: {e}", path.display()))?;
+            Some(jsonl_sink(BufWriter::new(file)))
+        }
+        None => None,
+    };
+    let options = Options {
+        address: args.address.clone(),
+        port: args.port,
+        engine: Engine::new(setup),
+        users,
+        speed: args.speed.0,
+        sink,
+    };
+    let kubeconfig_path = match &args.kubeconfig {
+        Some(path) => path.clone(),
+        None => podflow_lesson::progress::state_dir()
+            .ok_or("podflow serve: no state directory (set XDG_STATE_HOME or HOME), or pass --kubeconfig")?
+            .join("kubeconfig"),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("podflow serve: {e}"))?;
+    runtime.block_on(async move {
+        let running = start(options)
+            .await
+            .map_err(|e| format!("podflow serve: {e}"))?;
+        write_private(&kubeconfig_path, &running.kubeconfig)?;
+        println!("podflow serve: the API server listens on {}", running.url());
+        println!("In another terminal:");
+        println!("  export KUBECONFIG={}", kubeconfig_path.display());
+        println!("  kubectl get nodes");
+        wait_for_signal().await;
+        println!("podflow serve: stopping");
+        running.stop().await;
+        Ok(())
+    })
+}
+
+/// Writes the kubeconfig readable by its owner only: it holds the admin's key.
+fn write_private(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("podflow serve: writing {}: {e}", path.display());
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(failed)?;
+    }
+    std::fs::write(path, text).map_err(failed)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(failed)?;
+    }
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
