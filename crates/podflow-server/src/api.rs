@@ -18,9 +18,11 @@ use crate::query::Query;
 
 use crate::discovery;
 use crate::driver::{Call, Reply};
+use crate::logs;
 use crate::route::{ResourcePath, Route, route};
 use crate::table::{self, Include};
 use crate::watch_stream;
+use podflow_engine::apiserver::handler::Response;
 use podflow_engine::apiserver::request::{Body, Credentials, Propagation, Request, UserInfo, Verb};
 use podflow_engine::store::is_selectable;
 use podflow_engine::store::selector::{self, Selector};
@@ -194,6 +196,11 @@ fn resource_request(
         Verb::List | Verb::Watch => {
             request.selector = selector(path.kind, query)?;
             request.resource_version = query.get("resourceVersion").and_then(|rv| rv.parse().ok());
+        }
+        Verb::Get if path.subresource.as_deref() == Some("log") => {
+            request.body = Some(Body::LogOptions {
+                container: query.get("container").map(str::to_owned),
+            });
         }
         Verb::Get => {}
         Verb::Create if path.subresource.as_deref() == Some("binding") => {
@@ -422,6 +429,16 @@ async fn answer(shared: &Shared, incoming: &Incoming, request: Request) -> HttpR
         ),
         Verb::List => json_response(code, &list(kind, &response.items, response.revision)),
         _ if binding => status_response(&response.status.clone().unwrap_or_else(stopping)),
+        _ if response.log.is_some() => {
+            let log = response.log.as_deref().cloned().unwrap_or_default();
+            let follow = incoming
+                .query
+                .flag("follow")
+                .then(|| log_source(&response, &incoming.query))
+                .flatten()
+                .map(|source| (shared.calls.clone(), source));
+            logs::respond(&log, &incoming.query, follow)
+        }
         _ => {
             if let Some(scale) = &response.scale {
                 return json_response(code, &serde_json::to_value(scale).unwrap_or_default());
@@ -436,6 +453,24 @@ async fn answer(shared: &Shared, incoming: &Incoming, request: Request) -> HttpR
             }
         }
     }
+}
+
+/// The container a `logs -f` follows, read from the Pod the engine answered with.
+fn log_source(response: &Response, query: &Query) -> Option<logs::Source> {
+    let Some(Object::Pod(pod)) = response.object.as_deref() else {
+        return None;
+    };
+    let spec = pod.spec.as_ref()?;
+    let container = match query.get("container") {
+        Some(container) => container.to_owned(),
+        None => spec.containers.first()?.name.clone(),
+    };
+    Some(logs::Source {
+        node: spec.node_name.clone()?,
+        namespace: pod.metadata.namespace.clone()?,
+        pod: pod.metadata.name.clone()?,
+        container,
+    })
 }
 
 /// A `PodList`, `DeploymentList`, ...

@@ -15,6 +15,7 @@ use podflow_engine::apiserver::request::Request;
 use podflow_engine::clock::SimTime;
 use podflow_engine::component::RequestId;
 use podflow_engine::engine::{Answer, Engine, Until};
+use podflow_engine::kubelet::ContainerLog;
 use podflow_engine::store::WatchEvent;
 use podflow_engine::trace::TraceRecord;
 
@@ -46,6 +47,15 @@ pub enum Call {
     },
     /// The client of the watch `stream` went away.
     StopWatch(RequestId),
+    /// A follower of `kubectl logs -f` reads the container's output again
+    /// (the kubelet streams it; no request goes through the API server).
+    ReadLog {
+        node: String,
+        namespace: String,
+        pod: String,
+        container: String,
+        reply: oneshot::Sender<Result<ContainerLog, String>>,
+    },
 }
 
 /// The engine's answer to one request.
@@ -116,6 +126,18 @@ impl Driver {
             Call::StopWatch(stream) => {
                 self.watches.remove(&stream);
                 self.engine.stop_watch(stream);
+            }
+            Call::ReadLog {
+                node,
+                namespace,
+                pod,
+                container,
+                reply,
+            } => {
+                let _ = reply.send(
+                    self.engine
+                        .container_log(&node, &namespace, &pod, &container),
+                );
             }
         }
     }

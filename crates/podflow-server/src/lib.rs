@@ -8,6 +8,7 @@ pub mod discovery;
 pub mod driver;
 pub mod kubeconfig;
 pub mod listener;
+pub mod logs;
 pub mod openapi;
 pub mod pki;
 pub mod query;

@@ -93,12 +93,7 @@ pub fn kinds_in(group: &str, version: &str) -> impl Iterator<Item = &'static Kin
 }
 
 fn group_version(group: &str, version: &str) -> Route {
-    let served = kinds_in(group, version).next().is_some()
-        || matches!(
-            (group, version),
-            ("authorization.k8s.io" | "authentication.k8s.io", "v1")
-        );
-    if served {
+    if crate::discovery::GROUP_VERSIONS.contains(&(group, version)) {
         Route::GroupVersion {
             group: group.to_owned(),
             version: version.to_owned(),

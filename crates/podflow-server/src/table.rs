@@ -152,7 +152,10 @@ fn wide_header(kind: &Kind) -> &'static [&'static str] {
 
 fn wide_cells(object: &Object) -> Vec<String> {
     let absent = || "<none>".to_owned();
-    let or_none = |v: Option<&str>| v.filter(|v| !v.is_empty()).map_or_else(absent, str::to_owned);
+    let or_none = |v: Option<&str>| {
+        v.filter(|v| !v.is_empty())
+            .map_or_else(absent, str::to_owned)
+    };
     match object {
         Object::Pod(pod) => {
             let status = pod.status.as_ref();

@@ -42,6 +42,8 @@ pub struct Response {
     /// For a list (or the start of a watch): the store's revision it shows,
     /// the list's `metadata.resourceVersion`.
     pub revision: u64,
+    /// For `pods/log`: the container's output, read from its kubelet.
+    pub log: Option<Box<crate::kubelet::ContainerLog>>,
 }
 
 impl Response {
@@ -53,10 +55,12 @@ impl Response {
             status: None,
             scale: None,
             revision: 0,
+            log: None,
         }
     }
 
-    fn failed(status: Status) -> Response {
+    /// A refusal with `status`.
+    pub fn failed(status: Status) -> Response {
         Response {
             code: status
                 .code
@@ -67,6 +71,7 @@ impl Response {
             status: Some(status),
             scale: None,
             revision: 0,
+            log: None,
         }
     }
 
@@ -435,8 +440,13 @@ impl Handling<'_, '_> {
         let Some(scale) = super::scale::scale_of(&current) else {
             return Err(Box::new(status::no_such_resource()));
         };
+        // A strategic merge patch of a Scale merges as a JSON merge patch
+        // does: it has no lists (`kubectl scale` sends a merge patch).
         let asked = match &req.body {
-            Some(Body::Patch(patch)) => super::scale::patched_replicas(&scale, patch),
+            Some(Body::Patch(patch) | Body::MergePatch(patch)) => {
+                super::scale::patched_replicas(&scale, patch)
+            }
+            Some(Body::JsonPatch(patch)) => super::scale::json_patched_replicas(&scale, patch),
             _ => None,
         };
         let replicas = asked
@@ -518,6 +528,7 @@ impl Handling<'_, '_> {
             status: Some(ok),
             scale: None,
             revision: 0,
+            log: None,
         })
     }
 
@@ -549,6 +560,7 @@ impl Handling<'_, '_> {
             status: None,
             scale: None,
             revision: self.store.revision(),
+            log: None,
         }
     }
 

@@ -173,6 +173,8 @@ pub enum Body {
     Binding { node: String },
     /// A delete's options.
     Delete { grace_period_seconds: Option<i64> },
+    /// A `pods/log` request's options (`PodLogOptions`): which container.
+    LogOptions { container: Option<String> },
     /// A JSON merge patch (`application/merge-patch+json`, RFC 7386).
     MergePatch(serde_json::Value),
     /// A JSON patch (`application/json-patch+json`, RFC 6902).

@@ -78,6 +78,14 @@ pub fn patched_replicas(scale: &Scale, patch: &Value) -> Option<i64> {
     json.pointer("/spec/replicas").and_then(Value::as_i64)
 }
 
+/// The replicas a JSON patch of the `Scale` asks for.
+pub fn json_patched_replicas(scale: &Scale, patch: &Value) -> Option<i64> {
+    let operations: json_patch::Patch = serde_json::from_value(patch.clone()).ok()?;
+    let mut json = serde_json::to_value(scale).ok()?;
+    json_patch::patch(&mut json, &operations).ok()?;
+    json.pointer("/spec/replicas").and_then(Value::as_i64)
+}
+
 /// The parent with `spec.replicas` set.
 pub fn with_replicas(object: &Object, replicas: i32) -> Option<Object> {
     let mut object = object.clone();

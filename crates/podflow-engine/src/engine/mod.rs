@@ -29,6 +29,7 @@ use podflow_model::Object;
 
 mod bootstrap;
 mod faults;
+mod pod_logs;
 mod starting_storage;
 
 /// How long a message takes between two components, in simulated milliseconds.
@@ -531,7 +532,7 @@ impl Engine {
             admission: &self.admission,
             detail: self.detail,
         };
-        let handled = server.handle(
+        let mut handled = server.handle(
             &mut self.store,
             &mut self.rng,
             &mut self.shared_stages,
@@ -539,6 +540,19 @@ impl Engine {
             id,
             request,
         );
+        if request.subresource.as_deref() == Some("log") && handled.response.code == 200 {
+            // The answer waits for the kubelet: its record comes after the kubelet's.
+            let answered = handled.records.pop();
+            self.answer_pod_log(request, &mut handled.response, &mut handled.records);
+            if let Some(Record::Response { to, request, .. }) = answered {
+                handled.records.push(Record::Response {
+                    to,
+                    code: handled.response.code,
+                    message: handled.response.message(),
+                    request,
+                });
+            }
+        }
         let respond_at = self.now.plus(HOP_MS);
         let watching = remote && request.verb == Verb::Watch && handled.response.code == 200;
         self.queue.push(

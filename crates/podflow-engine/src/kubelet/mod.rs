@@ -17,6 +17,7 @@ pub mod backoff;
 mod catalog;
 pub mod config;
 mod config_error;
+mod container_logs;
 mod containers;
 mod csi;
 pub mod dns;
@@ -47,6 +48,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use self::backoff::Backoff;
+pub use self::container_logs::ContainerLog;
 use self::dns::Services;
 pub use self::images::ImageRegistry;
 use self::worker::PodWorker;

@@ -1,0 +1,249 @@
+//! `podflow serve` driven by a real Kubernetes client, kube-rs, over HTTPS
+//! with the kubeconfig the server writes: discovery, create, list (typed and
+//! as a Table), watch, strategic merge patch, scale, logs, delete, and a
+//! token user refused with 403. The server runs in-process at `--speed max`,
+//! so each answer comes as soon as the engine has it; nothing here sleeps.
+
+use futures_util::{StreamExt, TryStreamExt};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{Node, Pod};
+use kube::api::{
+    Api, DeleteParams, ListParams, LogParams, Patch, PatchParams, PostParams, WatchEvent,
+    WatchParams,
+};
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config, Discovery};
+use serde_json::json;
+
+use podflow_engine::apiserver::bootstrap_policy;
+use podflow_engine::engine::Engine;
+use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
+use podflow_server::driver::Speed;
+use podflow_server::kubeconfig::TokenUser;
+use podflow_server::{Options, Running, start};
+
+const RBAC_CLUSTER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/rbac-cluster.yaml"
+);
+
+async fn serve() -> Running {
+    let spec = cluster(Some(RBAC_CLUSTER)).expect("the fixture reads");
+    let args = SetupArgs {
+        cluster: Some(RBAC_CLUSTER.into()),
+        seed: 1,
+        ..SetupArgs::default()
+    };
+    let mut setup = build_setup_on(&spec, &args).expect("the setup builds");
+    setup
+        .objects
+        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
+    let users = spec
+        .simulation
+        .users
+        .iter()
+        .map(|u| TokenUser {
+            name: u.name.clone(),
+            token: u.token.clone(),
+        })
+        .collect();
+    start(Options {
+        address: "127.0.0.1".into(),
+        port: 0,
+        engine: Engine::new(setup),
+        users,
+        speed: Speed::Max,
+        sink: None,
+    })
+    .await
+    .expect("the server starts")
+}
+
+async fn client(running: &Running, context: &str) -> Client {
+    let kubeconfig = Kubeconfig::from_yaml(&running.kubeconfig).expect("the kubeconfig parses");
+    let options = KubeConfigOptions {
+        context: Some(context.to_owned()),
+        ..KubeConfigOptions::default()
+    };
+    let config = Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .expect("the kubeconfig is usable");
+    Client::try_from(config).expect("a client")
+}
+
+fn nginx() -> Pod {
+    serde_json::from_value(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "nginx", "labels": {"app": "nginx"}},
+        "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}
+    }))
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kube_rs_drives_the_mini_cluster() {
+    let running = serve().await;
+    let admin = client(&running, "podflow").await;
+    discovery_and_a_pods_life(&admin).await;
+    logs_and_scale(&admin).await;
+    a_token_user_is_held_to_its_role(&running).await;
+    running.stop().await;
+}
+
+async fn discovery_and_a_pods_life(admin: &Client) {
+    // Discovery: the core group and apps, with the scale subresource.
+    let discovery = Discovery::new(admin.clone())
+        .run()
+        .await
+        .expect("discovery");
+    let groups: Vec<String> = discovery.groups().map(|g| g.name().to_owned()).collect();
+    assert!(
+        groups.iter().any(String::is_empty) && groups.iter().any(|g| g == "apps"),
+        "{groups:?}"
+    );
+
+    let nodes: Api<Node> = Api::all(admin.clone());
+    assert!(
+        nodes
+            .list(&ListParams::default())
+            .await
+            .unwrap()
+            .items
+            .len()
+            >= 2
+    );
+
+    // Create, then watch it run from the list's resourceVersion.
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), "default");
+    let listed = pods.list(&ListParams::default()).await.unwrap();
+    let from = listed.metadata.resource_version.clone().unwrap();
+    let created = pods.create(&PostParams::default(), &nginx()).await.unwrap();
+    assert_eq!(created.metadata.name.as_deref(), Some("nginx"));
+    let mut events = pods
+        .watch(
+            &WatchParams::default().labels("app=nginx").timeout(60),
+            &from,
+        )
+        .await
+        .unwrap()
+        .boxed();
+    let mut phases = Vec::new();
+    while let Some(event) = events.try_next().await.unwrap() {
+        if let WatchEvent::Added(pod) | WatchEvent::Modified(pod) = event {
+            let phase = pod.status.and_then(|s| s.phase).unwrap_or_default();
+            phases.push(phase.clone());
+            if phase == "Running" {
+                break;
+            }
+        }
+    }
+    // The API server creates it Pending (`PrepareForCreate`); its kubelet makes it Running.
+    assert_eq!(
+        phases.first().map(String::as_str),
+        Some("Pending"),
+        "{phases:?}"
+    );
+    assert_eq!(
+        phases.last().map(String::as_str),
+        Some("Running"),
+        "{phases:?}"
+    );
+    drop(events);
+
+    // A strategic merge patch adds a label; a Table lists it as kubectl get does.
+    let patch = json!({"metadata": {"labels": {"tier": "web"}}});
+    let patched = pods
+        .patch("nginx", &PatchParams::default(), &Patch::Strategic(&patch))
+        .await
+        .unwrap();
+    assert_eq!(patched.metadata.labels.unwrap()["tier"], "web");
+    let request = http::Request::get("/api/v1/namespaces/default/pods?labelSelector=tier%3Dweb")
+        .header("accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+        .body(Vec::new())
+        .unwrap();
+    let table: serde_json::Value = admin.request(request).await.unwrap();
+    assert_eq!(table["kind"], "Table");
+    assert_eq!(table["rows"][0]["cells"][0], "nginx");
+    assert_eq!(table["rows"][0]["cells"][2], "Running");
+
+    pods.delete("nginx", &DeleteParams::default())
+        .await
+        .unwrap();
+}
+
+async fn logs_and_scale(admin: &Client) {
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), "default");
+    // Logs: what a container's shell printed.
+    let hello: Pod = serde_json::from_value(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "hello"},
+        "spec": {"containers": [{"name": "hello", "image": "busybox:1.36",
+                 "command": ["sh", "-c", "echo hello from podflow; sleep 3600"]}]}
+    }))
+    .unwrap();
+    pods.create(&PostParams::default(), &hello).await.unwrap();
+    let log = pods.logs("hello", &LogParams::default()).await.unwrap();
+    assert_eq!(log, "hello from podflow\n");
+    let refused = pods
+        .logs(
+            "hello",
+            &LogParams {
+                container: Some("nope".into()),
+                ..LogParams::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("container nope is not valid for pod hello"),
+        "{refused}"
+    );
+
+    // A Deployment scaled through its scale subresource.
+    let deployments: Api<Deployment> = Api::namespaced(admin.clone(), "default");
+    let web: Deployment = serde_json::from_value(json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}
+    }))
+    .unwrap();
+    deployments
+        .create(&PostParams::default(), &web)
+        .await
+        .unwrap();
+    let scale = deployments
+        .patch_scale(
+            "web",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"replicas": 3}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(scale.spec.and_then(|s| s.replicas), Some(3));
+    let web_pods = pods
+        .list(&ListParams::default().labels("app=web"))
+        .await
+        .unwrap();
+    assert_eq!(web_pods.items.len(), 3);
+}
+
+async fn a_token_user_is_held_to_its_role(running: &Running) {
+    // jane may read pods in dev, and nothing in default: 403 with the API server's words.
+    let jane = client(running, "jane@podflow").await;
+    let dev: Api<Pod> = Api::namespaced(jane.clone(), "dev");
+    assert!(dev.list(&ListParams::default()).await.is_ok());
+    let default: Api<Pod> = Api::namespaced(jane, "default");
+    let refused = default.list(&ListParams::default()).await.unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("expected a Status, got {refused:?}");
+    };
+    assert_eq!(status.code, 403);
+    assert_eq!(
+        status.message,
+        "pods is forbidden: User \"jane\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\""
+    );
+}
