@@ -145,6 +145,20 @@ pub static KINDS: &[Kind] = &[
     kind!("Service", "", "v1", "services", true),
     kind!("Deployment", "apps", "v1", "deployments", true),
     kind!("ReplicaSet", "apps", "v1", "replicasets", true),
+    kind!(
+        "SelfSubjectReview",
+        "authentication.k8s.io",
+        "v1",
+        "selfsubjectreviews",
+        false
+    ),
+    kind!(
+        "SelfSubjectAccessReview",
+        "authorization.k8s.io",
+        "v1",
+        "selfsubjectaccessreviews",
+        false
+    ),
     kind!("Job", "batch", "v1", "jobs", true),
     kind!(
         "EndpointSlice",

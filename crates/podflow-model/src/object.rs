@@ -1,6 +1,8 @@
 //! Every stored object as one enum over the real `k8s-openapi` types.
 
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::authentication::v1::SelfSubjectReview;
+use k8s_openapi::api::authorization::v1::SelfSubjectAccessReview;
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{
@@ -137,7 +139,7 @@ objects!(
     PersistentVolumeClaim,
     CSIDriver,
     StorageClass;
-    boxed: Deployment, Job, PersistentVolume,
+    boxed: Deployment, Job, PersistentVolume, SelfSubjectReview, SelfSubjectAccessReview,
 );
 
 impl Object {

@@ -104,6 +104,21 @@ pub fn forbidden(kind: &Kind, name: &str, reason: &str) -> Status {
     failure(403, "Forbidden", message, Some(details(kind, name)))
 }
 
+/// 403 for an impersonation the requester may not make
+/// (`endpoints/filters/impersonation.go`): `users "jane" is forbidden: REASON`.
+pub fn impersonation_forbidden(resource: &str, name: &str, reason: &str) -> Status {
+    failure(
+        403,
+        "Forbidden",
+        format!("{resource} \"{name}\" is forbidden: {reason}"),
+        Some(StatusDetails {
+            name: Some(name.to_owned()),
+            kind: Some(resource.to_owned()),
+            ..StatusDetails::default()
+        }),
+    )
+}
+
 /// 401: `Unauthorized`.
 pub fn unauthorized() -> Status {
     failure(401, "Unauthorized", "Unauthorized".into(), None)

@@ -33,20 +33,9 @@ pub enum Route {
     },
     /// `/openapi/v3` (`None`) or one of its documents (`api/v1`, `apis/apps/v1`).
     OpenApiV3(Option<String>),
-    /// A create-only review: `selfsubjectaccessreviews`, `selfsubjectreviews`.
-    Review(Review),
     Resource(ResourcePath),
     /// A group, version or resource podflow does not serve.
     NotFound,
-}
-
-/// The review resources, which are never stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Review {
-    /// `authorization.k8s.io/v1` `selfsubjectaccessreviews` (`kubectl auth can-i`).
-    SelfSubjectAccess,
-    /// `authentication.k8s.io/v1` `selfsubjectreviews` (`kubectl auth whoami`).
-    SelfSubject,
 }
 
 /// Resolves `path` (without its query).
@@ -70,15 +59,6 @@ pub fn route(path: &str) -> Route {
             other => other,
         },
         ["apis", group, version] => group_version(group, version),
-        [
-            "apis",
-            "authorization.k8s.io",
-            "v1",
-            "selfsubjectaccessreviews",
-        ] => Route::Review(Review::SelfSubjectAccess),
-        ["apis", "authentication.k8s.io", "v1", "selfsubjectreviews"] => {
-            Route::Review(Review::SelfSubject)
-        }
         ["apis", group, version, rest @ ..] => resource(group, version, rest),
         _ => Route::NotFound,
     }
@@ -205,8 +185,8 @@ mod tests {
             Route::OpenApiV3(some("api/v1"))
         );
         assert_eq!(
-            route("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"),
-            Route::Review(Review::SelfSubjectAccess)
+            res("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"),
+            ("selfsubjectaccessreviews".into(), None, None, None)
         );
     }
 }

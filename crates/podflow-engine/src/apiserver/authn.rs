@@ -51,7 +51,7 @@ impl TokenAuthenticator {
 
 /// Adds `system:authenticated` unless the user already has it, as the
 /// authenticator chain's `AuthenticatedGroupAdder` does.
-fn with_authenticated_group(mut user: UserInfo) -> UserInfo {
+pub fn with_authenticated_group(mut user: UserInfo) -> UserInfo {
     if !user.groups.iter().any(|g| g == ALL_AUTHENTICATED) {
         user.groups.push(ALL_AUTHENTICATED.to_owned());
     }

@@ -40,6 +40,9 @@ pub struct Attributes<'a> {
     /// A list or watch's field selector, as the URL carries it
     /// (`spec.nodeName=node-1`); the Node authorizer reads it.
     pub field_selector: Option<&'a str>,
+    /// For a request outside the API's resources (`/healthz`, `/version`):
+    /// its path, which RBAC matches against `nonResourceURLs`.
+    pub non_resource_path: Option<&'a str>,
 }
 
 impl<'a> Attributes<'a> {
@@ -60,6 +63,7 @@ impl<'a> Attributes<'a> {
             namespace: if kind.namespaced { namespace } else { None },
             name,
             field_selector: None,
+            non_resource_path: None,
         }
     }
 

@@ -11,7 +11,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 
 use super::admission::{AdmissionRequest, Plugin, SideEffects, Verdict};
 use super::authn::TokenAuthenticator;
-use super::request::{Body, Operation, Request, UserInfo, Verb};
+use super::request::{Body, Credentials, Operation, Request, UserInfo, Verb};
 use super::strategy::{
     deletes_during_update, deletion_finalizers, prepare_for_create, prepare_for_update,
     same_ignoring_resource_version,
@@ -199,6 +199,7 @@ impl Handling<'_, '_> {
         let kind = self.request.kind;
         match (self.request.verb, self.request.subresource.as_deref()) {
             (Verb::Create, Some("binding")) => self.bind(&user),
+            (Verb::Create, _) if super::reviews::is_review_kind(kind) => self.review(&user),
             (Verb::Create, _) => self.create(&user),
             (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
             (Verb::Update | Verb::Patch, _) => self.update(&user, self.request.body.as_ref()),
@@ -210,6 +211,9 @@ impl Handling<'_, '_> {
     }
 
     fn authenticate(&mut self) -> Step<UserInfo> {
+        if let Credentials::Impersonated { by, user } = &self.request.credentials {
+            self.may_impersonate(by, user)?;
+        }
         if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
             self.stage(Stage::new(
                 Actor::ApiServer,
@@ -231,6 +235,41 @@ impl Handling<'_, '_> {
             ));
             Err(Box::new(status::unauthorized()))
         }
+    }
+
+    /// The impersonation filter: the requester needs the `impersonate` verb
+    /// on the user and on each group it asks to act as
+    /// (`staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation.go`).
+    fn may_impersonate(&mut self, by: &UserInfo, user: &UserInfo) -> Step<()> {
+        let requester = super::authn::with_authenticated_group(by.clone());
+        let asked = std::iter::once(("users", user.name.as_str()))
+            .chain(user.groups.iter().map(|g| ("groups", g.as_str())));
+        for (resource, name) in asked {
+            let attrs = authz::Attributes {
+                user: &requester,
+                verb: "impersonate",
+                api_group: "",
+                resource,
+                subresource: None,
+                namespace: None,
+                name,
+                field_selector: None,
+                non_resource_path: None,
+            };
+            if !authz::authorize(&attrs, &*self.store).allowed {
+                let reason = authz::forbidden_reason(&attrs);
+                self.stage(Stage::new(
+                    Actor::ApiServer,
+                    StageName::Authentication,
+                    Outcome::Deny,
+                    format!("impersonation refused: {reason}"),
+                ));
+                return Err(Box::new(status::impersonation_forbidden(
+                    resource, name, &reason,
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn authorize(&mut self, user: &UserInfo) -> Step<()> {
@@ -344,6 +383,14 @@ impl Handling<'_, '_> {
             ));
             Err(Box::new(status::already_exists(kind, &name)))
         }
+    }
+
+    /// A review, answered and never stored.
+    fn review(&mut self, user: &UserInfo) -> Step<Response> {
+        let object = self.decoded_body()?;
+        let (answer, stage) = super::reviews::answer(user, object, &*self.store);
+        self.stage(stage);
+        Ok(Response::ok(201, Arc::new(answer)))
     }
 
     /// An update or patch of the named object with `body`.

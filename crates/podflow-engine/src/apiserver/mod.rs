@@ -9,6 +9,7 @@ pub mod defaults;
 pub mod handler;
 pub mod patch_request;
 pub mod request;
+pub mod reviews;
 pub mod scale;
 pub mod service_alloc;
 pub mod storage_strategy;

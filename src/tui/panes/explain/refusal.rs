@@ -187,6 +187,7 @@ pub fn rbac_hint(message: &str) -> Option<RbacHint> {
         namespace: namespace.as_deref(),
         name: &name,
         field_selector: None,
+        non_resource_path: None,
     };
     Some(RbacHint {
         can_i: can_i_command(&attrs),

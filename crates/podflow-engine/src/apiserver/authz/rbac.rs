@@ -295,6 +295,9 @@ pub(super) fn rule_allows(attrs: &Attributes, rule: &PolicyRule) -> bool {
     let has = |list: Option<&Vec<String>>, value: &str| {
         list.is_some_and(|l| l.iter().any(|v| v == "*" || v == value))
     };
+    if let Some(path) = attrs.non_resource_path {
+        return has(Some(&rule.verbs), attrs.verb) && non_resource_matches(rule, path);
+    }
     has(Some(&rule.verbs), attrs.verb)
         && has(rule.api_groups.as_ref(), attrs.api_group)
         && resource_matches(
@@ -312,6 +315,17 @@ fn resource_matches(rule: &PolicyRule, combined: &str, subresource: &str) -> boo
         r == "*"
             || r == combined
             || (!subresource.is_empty() && r.strip_prefix("*/") == Some(subresource))
+    })
+}
+
+/// `NonResourceURLMatches`: `*`, the exact path, or a prefix ending in `*`.
+fn non_resource_matches(rule: &PolicyRule, path: &str) -> bool {
+    rule.non_resource_urls.iter().flatten().any(|url| {
+        url == "*"
+            || url == path
+            || url
+                .strip_suffix('*')
+                .is_some_and(|prefix| path.starts_with(prefix))
     })
 }
 

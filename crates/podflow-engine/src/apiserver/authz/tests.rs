@@ -176,6 +176,7 @@ impl Req {
             namespace: (!self.ns.is_empty()).then_some(self.ns),
             name: self.name,
             field_selector: None,
+            non_resource_path: None,
         };
         if !self.selector.is_empty() {
             attrs = attrs.with_field_selector(self.selector);
