@@ -82,6 +82,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     setup
         .objects
         .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
+    setup.store_events = true;
     let users = spec
         .simulation
         .users

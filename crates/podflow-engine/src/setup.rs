@@ -165,5 +165,6 @@ pub fn build_setup_on(spec: &ClusterSpec, args: &SetupArgs) -> Result<Setup, Set
         commands: commands(args)?,
         identity,
         detail: args.detail.unwrap_or(Detail::Full),
+        store_events: false,
     })
 }

@@ -203,6 +203,15 @@ fn resource_request(
             });
         }
         Verb::Get => {}
+        Verb::Create if path.subresource.as_deref() == Some("eviction") => {
+            let eviction = json_body(incoming)?;
+            let grace = eviction
+                .pointer("/deleteOptions/gracePeriodSeconds")
+                .and_then(Value::as_i64);
+            request.body = Some(Body::Delete {
+                grace_period_seconds: grace,
+            });
+        }
         Verb::Create if path.subresource.as_deref() == Some("binding") => {
             let binding = json_body(incoming)?;
             let node = binding
@@ -384,7 +393,8 @@ fn patch_body(incoming: &Incoming) -> Result<Body, Box<Status>> {
 async fn answer(shared: &Shared, incoming: &Incoming, request: Request) -> HttpResponse {
     let verb = request.verb;
     let kind = request.kind;
-    let binding = request.subresource.as_deref() == Some("binding");
+    // A binding and an eviction are answered with a success `Status`.
+    let binding = matches!(request.subresource.as_deref(), Some("binding" | "eviction"));
     let (send, receive) = oneshot::channel();
     let call = Call::Request {
         request: Box::new(request),

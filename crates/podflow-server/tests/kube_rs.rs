@@ -38,6 +38,7 @@ async fn serve() -> Running {
     setup
         .objects
         .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
+    setup.store_events = true;
     let users = spec
         .simulation
         .users

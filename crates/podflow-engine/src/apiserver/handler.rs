@@ -199,6 +199,7 @@ impl Handling<'_, '_> {
         let kind = self.request.kind;
         match (self.request.verb, self.request.subresource.as_deref()) {
             (Verb::Create, Some("binding")) => self.bind(&user),
+            (Verb::Create, Some("eviction")) => self.evict(&user),
             (Verb::Create, _) if super::reviews::is_review_kind(kind) => self.review(&user),
             (Verb::Create, _) => self.create(&user),
             (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
@@ -383,6 +384,20 @@ impl Handling<'_, '_> {
             ));
             Err(Box::new(status::already_exists(kind, &name)))
         }
+    }
+
+    /// `pods/eviction` (`kubectl drain`): no PodDisruptionBudget can stand in
+    /// the way (podflow has none), so the Pod is deleted with the eviction's
+    /// options and the answer is a success `Status`
+    /// (`pkg/registry/core/pod/storage/eviction.go`).
+    fn evict(&mut self, user: &UserInfo) -> Step<Response> {
+        let kind = self.request.kind;
+        let mut response = self.delete(user, kind)?;
+        let mut ok = status::success(kind, &self.request.name);
+        ok.code = Some(201);
+        response.code = 201;
+        response.status = Some(ok);
+        Ok(response)
     }
 
     /// A review, answered and never stored.

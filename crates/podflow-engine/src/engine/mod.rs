@@ -28,6 +28,7 @@ use crate::trace::{Actor, Outcome, StageName};
 use podflow_model::Object;
 
 mod bootstrap;
+mod event_recorder;
 mod faults;
 mod pod_logs;
 mod starting_storage;
@@ -54,6 +55,9 @@ pub struct Setup {
     pub detail: Detail,
     /// kube-scheduler's profiles (from a `KubeSchedulerConfiguration`, or the default).
     pub scheduler_profiles: Vec<super::scheduler::profile::ProfilePlugins>,
+    /// Whether components also send their Events to the API server as
+    /// objects (`podflow serve`; the stories keep them as trace records).
+    pub store_events: bool,
 }
 
 /// One queued happening.
@@ -130,6 +134,8 @@ pub struct Engine {
     faults: BTreeMap<String, Held>,
     /// What reached clients outside the simulation since they last asked.
     outbox: Vec<Answer>,
+    /// Whether Events are also written as objects ([`Setup::store_events`]).
+    store_events: bool,
 }
 
 /// What the engine hands a client outside the simulation.
@@ -191,6 +197,7 @@ impl Engine {
             controller_manager: ControllerManager::default(),
             faults: BTreeMap::new(),
             outbox: Vec::new(),
+            store_events: setup.store_events,
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -712,6 +719,14 @@ impl Engine {
                 }
                 Outgoing::NodeFault { node, faulted } => {
                     self.set_fault(&node, faulted, &mut records);
+                }
+            }
+        }
+        if self.store_events {
+            let by = who.actor();
+            for record in &records {
+                if let Record::Event(event) = record {
+                    self.send_event(&by, event);
                 }
             }
         }
