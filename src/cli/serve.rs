@@ -71,6 +71,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         );
     }
     let spec = cluster(args.cluster.as_deref()).map_err(|e| e.to_string())?;
+    // Timestamps read as the wall clock's, for the ages kubectl computes.
+    if let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        podflow_engine::clock::start_at_unix(i64::try_from(now.as_secs()).unwrap_or(0));
+    }
     let setup_args = SetupArgs {
         files: args.files.clone(),
         cluster: args.cluster.clone(),

@@ -2,6 +2,7 @@
 //! reads a wall clock; whoever drives it decides how fast this runs.
 
 use std::fmt;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// A moment of simulated time, in milliseconds since the start.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -10,6 +11,19 @@ pub struct SimTime(pub u64);
 /// The wall-clock moment the simulation pretends to start at (2026-11-30T02:20:30Z),
 /// used for timestamps in objects and log lines, so that they read naturally.
 pub const EPOCH_UNIX_SECONDS: i64 = 1_796_005_230;
+
+/// The start in use: [`EPOCH_UNIX_SECONDS`], unless a cluster served to real
+/// clients starts at the wall clock's now ([`start_at_unix`]).
+static EPOCH: AtomicI64 = AtomicI64::new(EPOCH_UNIX_SECONDS);
+
+/// Makes simulated time start at `seconds` since the Unix epoch, for the
+/// whole process. `podflow serve` calls it once before building its engine,
+/// so that the ages real clients compute from timestamps (`kubectl
+/// describe`'s events) are true; the stories never call it, so their bytes
+/// stay the same.
+pub fn start_at_unix(seconds: i64) {
+    EPOCH.store(seconds, Ordering::Relaxed);
+}
 
 impl SimTime {
     /// Zero: the start.
@@ -28,7 +42,8 @@ impl SimTime {
 
     /// Seconds and nanoseconds since the Unix epoch for this moment.
     pub fn unix(self) -> (i64, u32) {
-        let secs = EPOCH_UNIX_SECONDS + i64::try_from(self.0 / 1000).unwrap_or(i64::MAX / 2);
+        let secs =
+            EPOCH.load(Ordering::Relaxed) + i64::try_from(self.0 / 1000).unwrap_or(i64::MAX / 2);
         (
             secs,
             u32::try_from((self.0 % 1000) * 1_000_000).unwrap_or(0),

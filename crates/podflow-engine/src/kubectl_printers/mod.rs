@@ -87,6 +87,34 @@ pub fn header_and_rows(
             }));
             rows
         }
+        Some("Event") => {
+            // `printEvent`: the last time seen, and the object as `kind/name`.
+            let mut rows = vec![header(&[
+                "LAST SEEN",
+                "TYPE",
+                "REASON",
+                "OBJECT",
+                "MESSAGE",
+            ])];
+            rows.extend(objects.iter().filter_map(|o| match &**o {
+                Object::Event(e) => Some(vec![
+                    age(
+                        e.last_timestamp.as_ref().or(e.first_timestamp.as_ref()),
+                        now,
+                    ),
+                    e.type_.clone().unwrap_or_default(),
+                    e.reason.clone().unwrap_or_default(),
+                    format!(
+                        "{}/{}",
+                        e.involved_object.kind.as_deref().unwrap_or_default().to_lowercase(),
+                        e.involved_object.name.as_deref().unwrap_or_default()
+                    ),
+                    e.message.clone().unwrap_or_default(),
+                ]),
+                _ => None,
+            }));
+            rows
+        }
         Some("PriorityClass") => {
             let mut rows = vec![header(&[
                 "NAME",
