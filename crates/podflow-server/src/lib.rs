@@ -10,6 +10,7 @@ pub mod kubeconfig;
 pub mod listener;
 pub mod openapi;
 pub mod pki;
+pub mod protobuf;
 pub mod query;
 pub mod route;
 pub mod table;
