@@ -11,6 +11,7 @@ pub mod listener;
 pub mod logs;
 pub mod openapi;
 pub mod pki;
+pub mod protobuf;
 pub mod query;
 pub mod route;
 pub mod table;
