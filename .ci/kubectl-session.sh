@@ -96,9 +96,11 @@ for kubectl in "${binaries[@]}"; do
     k rollout status deploy/web --timeout=90s
   check "rollout history" "^2 " k rollout history deploy/web
   check "rollout undo" "rolled back" k rollout undo deploy/web
-  check "drain" "drained" k drain node-1 --ignore-daemonsets --delete-emptydir-data --force --timeout=60s
   check "delete" 'pod "nginx" deleted' k delete pod nginx --timeout=60s
   check "get (gone)" "NotFound" k get pod nginx
+  # The Deployment's Pods on node-1 are evicted (pods/eviction) and replaced elsewhere.
+  check "drain" "node/node-1 drained" k drain node-1 --ignore-daemonsets --delete-emptydir-data --timeout=60s
+  check "after drain" "SchedulingDisabled" k get node node-1
   kill "$server" 2>/dev/null
   wait "$server" 2>/dev/null
   server=""

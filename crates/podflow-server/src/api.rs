@@ -19,6 +19,7 @@ use crate::query::Query;
 use crate::discovery;
 use crate::driver::{Call, Reply};
 use crate::logs;
+use crate::protobuf;
 use crate::route::{ResourcePath, Route, route};
 use crate::table::{self, Include};
 use crate::watch_stream;
@@ -286,6 +287,10 @@ fn json_body(incoming: &Incoming) -> Result<Value, Box<Status>> {
         .next()
         .unwrap_or_default()
         .trim();
+    if media == protobuf::MEDIA_TYPE {
+        // kubectl >= 1.32's typed clients: the same object, in protobuf.
+        return protobuf::decode(&incoming.body).map_err(|e| boxed(status::bad_request(e)));
+    }
     let text = std::str::from_utf8(&incoming.body)
         .map_err(|e| boxed(status::bad_request(format!("the body is not UTF-8: {e}"))))?;
     if media.ends_with("yaml") {
@@ -313,7 +318,10 @@ fn object_body(
         .next()
         .unwrap_or_default()
         .trim();
-    if !matches!(media, "" | "application/json" | "application/yaml" | "*/*") {
+    if !matches!(
+        media,
+        "" | "application/json" | "application/yaml" | "*/*" | protobuf::MEDIA_TYPE
+    ) {
         return Err(boxed(status::unsupported_media_type(media)));
     }
     let value = json_body(incoming)?;
