@@ -386,7 +386,7 @@ impl Handling<'_, '_> {
         }
     }
 
-    /// `pods/eviction` (`kubectl drain`): no PodDisruptionBudget can stand in
+    /// `pods/eviction` (`kubectl drain`): no `PodDisruptionBudget` can stand in
     /// the way (podflow has none), so the Pod is deleted with the eviction's
     /// options and the answer is a success `Status`
     /// (`pkg/registry/core/pod/storage/eviction.go`).

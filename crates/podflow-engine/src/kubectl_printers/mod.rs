@@ -4,6 +4,7 @@
 //! [`network`], Jobs in [`workloads`], volumes, claims and storage classes in
 //! [`storage`]; any other kind by name and age.
 
+pub mod events;
 pub mod network;
 pub mod storage;
 pub mod workloads;
@@ -87,34 +88,7 @@ pub fn header_and_rows(
             }));
             rows
         }
-        Some("Event") => {
-            // `printEvent`: the last time seen, and the object as `kind/name`.
-            let mut rows = vec![header(&[
-                "LAST SEEN",
-                "TYPE",
-                "REASON",
-                "OBJECT",
-                "MESSAGE",
-            ])];
-            rows.extend(objects.iter().filter_map(|o| match &**o {
-                Object::Event(e) => Some(vec![
-                    age(
-                        e.last_timestamp.as_ref().or(e.first_timestamp.as_ref()),
-                        now,
-                    ),
-                    e.type_.clone().unwrap_or_default(),
-                    e.reason.clone().unwrap_or_default(),
-                    format!(
-                        "{}/{}",
-                        e.involved_object.kind.as_deref().unwrap_or_default().to_lowercase(),
-                        e.involved_object.name.as_deref().unwrap_or_default()
-                    ),
-                    e.message.clone().unwrap_or_default(),
-                ]),
-                _ => None,
-            }));
-            rows
-        }
+        Some("Event") => events::rows(objects, now),
         Some("PriorityClass") => {
             let mut rows = vec![header(&[
                 "NAME",
@@ -170,7 +144,7 @@ fn aged_rows(
     rows
 }
 
-fn header(cells: &[&str]) -> Vec<String> {
+pub(crate) fn header(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|c| (*c).to_owned()).collect()
 }
 
@@ -368,7 +342,7 @@ pub fn pod_status_column(pod: &Pod) -> String {
 }
 
 /// kubectl's AGE column (`translateTimestampSince`).
-fn age(
+pub(crate) fn age(
     created: Option<&k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
     now: SimTime,
 ) -> String {
