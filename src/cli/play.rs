@@ -45,6 +45,17 @@ pub enum ThemeArg {
     HighContrast,
 }
 
+impl ThemeArg {
+    /// The theme it names.
+    pub fn theme(self) -> ThemeName {
+        match self {
+            ThemeArg::Dark => ThemeName::Dark,
+            ThemeArg::Light => ThemeName::Light,
+            ThemeArg::HighContrast => ThemeName::HighContrast,
+        }
+    }
+}
+
 /// `podflow play`'s arguments (README.md, "Use").
 #[derive(Debug, Clone, Default, Args)]
 pub struct PlayArgs {
@@ -220,11 +231,7 @@ fn run_with(
     // Computed between frames by the event loop: a large run shows its first steps at once.
     let timeline = Timeline::started(sandbox_engine(args, embedded)?);
     let lang = args.lang.lang();
-    let theme = match args.theme {
-        ThemeArg::Dark => ThemeName::Dark,
-        ThemeArg::Light => ThemeName::Light,
-        ThemeArg::HighContrast => ThemeName::HighContrast,
-    };
+    let theme = args.theme.theme();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let mut app = App::new(timeline, lang, theme, no_color);
     if args.present {

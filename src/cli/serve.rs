@@ -4,16 +4,21 @@
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use podflow_engine::apiserver::bootstrap_policy;
 use podflow_engine::engine::Engine;
 use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
-use podflow_server::driver::{Speed, jsonl_sink};
+use podflow_engine::timeline::Timeline;
+use podflow_server::driver::{Speed, Switchboard, jsonl_sink};
 use podflow_server::kubeconfig::TokenUser;
-use podflow_server::{Options, start};
+use podflow_server::{Listen, Options, listen as listen_on, start};
+
+use super::play::{LangArg, ThemeArg};
+use crate::tui::app::App;
+use crate::tui::live::Live;
 
 /// `podflow serve`'s arguments.
 #[derive(Debug, Clone, Args)]
@@ -45,6 +50,12 @@ pub struct ServeArgs {
     /// Write every trace record to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// The language of the interface and the narration.
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: LangArg,
+    /// The colours: dark, light, or high contrast for projectors.
+    #[arg(long, value_enum, default_value_t)]
+    pub theme: ThemeArg,
 }
 
 /// `--speed`'s value.
@@ -65,11 +76,6 @@ fn parse_speed(text: &str) -> Result<SpeedArg, String> {
 
 /// Runs `podflow serve`.
 pub fn run(args: &ServeArgs) -> Result<(), String> {
-    if !args.headless {
-        return Err(
-            "podflow serve: the TUI on a served cluster is not built yet; use --headless".into(),
-        );
-    }
     let spec = cluster(args.cluster.as_deref()).map_err(|e| e.to_string())?;
     // Timestamps read as the wall clock's, for the ages kubectl computes.
     if let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
@@ -87,15 +93,19 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         .objects
         .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
     setup.store_events = true;
-    let users = spec
-        .simulation
-        .users
-        .iter()
-        .map(|u| TokenUser {
-            name: u.name.clone(),
-            token: u.token.clone(),
-        })
-        .collect();
+    let listen = Listen {
+        address: args.address.clone(),
+        port: args.port,
+        users: spec
+            .simulation
+            .users
+            .iter()
+            .map(|u| TokenUser {
+                name: u.name.clone(),
+                token: u.token.clone(),
+            })
+            .collect(),
+    };
     let sink = match &args.trace {
         Some(path) => {
             let file = File::create(path)
@@ -104,29 +114,42 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let options = Options {
-        address: args.address.clone(),
-        port: args.port,
-        engine: Engine::new(setup),
-        users,
-        speed: args.speed.0,
-        sink,
-    };
     let kubeconfig_path = match &args.kubeconfig {
         Some(path) => path.clone(),
         None => podflow_lesson::progress::state_dir()
             .ok_or("podflow serve: no state directory (set XDG_STATE_HOME or HOME), or pass --kubeconfig")?
             .join("kubeconfig"),
     };
+    let engine = Engine::new(setup);
+    if args.headless {
+        serve_headless(args, listen, engine, sink, &kubeconfig_path)
+    } else {
+        serve_in_tui(args, listen, engine, sink, &kubeconfig_path)
+    }
+}
+
+fn serve_headless(
+    args: &ServeArgs,
+    listen: Listen,
+    engine: Engine,
+    sink: Option<podflow_server::driver::TraceSink>,
+    kubeconfig_path: &Path,
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("podflow serve: {e}"))?;
     runtime.block_on(async move {
+        let options = Options {
+            listen,
+            engine,
+            speed: args.speed.0,
+            sink,
+        };
         let running = start(options)
             .await
             .map_err(|e| format!("podflow serve: {e}"))?;
-        write_private(&kubeconfig_path, &running.kubeconfig)?;
+        write_private(kubeconfig_path, &running.kubeconfig)?;
         println!("podflow serve: the API server listens on {}", running.url());
         println!("In another terminal:");
         println!("  export KUBECONFIG={}", kubeconfig_path.display());
@@ -138,8 +161,54 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     })
 }
 
+/// The TUI on the served cluster: its loop drives the engine, so every
+/// request shows as it travels.
+fn serve_in_tui(
+    args: &ServeArgs,
+    listen: Listen,
+    engine: Engine,
+    sink: Option<podflow_server::driver::TraceSink>,
+    kubeconfig_path: &Path,
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("podflow serve: {e}"))?;
+    runtime.block_on(async move {
+        let (running, calls) = listen_on(listen)
+            .await
+            .map_err(|e| format!("podflow serve: {e}"))?;
+        write_private(kubeconfig_path, &running.kubeconfig)?;
+        let url = running.url();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let mut app = App::new(
+            Timeline::started(engine),
+            args.lang.lang(),
+            args.theme.theme(),
+            no_color,
+        );
+        let mut switchboard = Switchboard::new(args.speed.0, sink);
+        switchboard.resume(&app.timeline);
+        app.live = Some(Box::new(Live {
+            switchboard,
+            calls,
+            running,
+        }));
+        app.playing = true;
+        app.notice = Some(format!(
+            "serving {url}: export KUBECONFIG={}",
+            kubeconfig_path.display()
+        ));
+        crate::tui::run::run(&mut app)
+            .await
+            .map_err(|e| format!("error: the terminal: {e}"))?;
+        println!("podflow serve: stopped (it listened on {url})");
+        Ok(())
+    })
+}
+
 /// Writes the kubeconfig readable by its owner only: it holds the admin's key.
-fn write_private(path: &std::path::Path, text: &str) -> Result<(), String> {
+fn write_private(path: &Path, text: &str) -> Result<(), String> {
     let failed = |e: std::io::Error| format!("podflow serve: writing {}: {e}", path.display());
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(failed)?;

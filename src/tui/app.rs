@@ -75,6 +75,8 @@ pub struct App {
     pub(crate) stop_at: Option<usize>,
     /// Presenter mode (`--present`) and its state.
     pub presenter: super::present::Presenter,
+    /// The server, when the run is a served cluster's (`podflow serve`).
+    pub live: Option<Box<super::live::Live>>,
 }
 
 impl App {
@@ -103,6 +105,7 @@ impl App {
             progress_path: None,
             stop_at: None,
             presenter: super::present::Presenter::default(),
+            live: None,
         };
         app.remember_steps(STEPS_REMEMBERED);
         app
@@ -219,6 +222,13 @@ impl App {
             Action::TogglePlay | Action::Tick | Action::Faster | Action::Slower => {
                 self.playback(&action)
             }
+            // Paused at the last step of a served cluster: the next engine event.
+            Action::StepForward if self.live.is_some() && self.cursor >= self.last() => {
+                let effects = self.pause();
+                self.step_live();
+                self.seek(self.cursor + 1);
+                effects
+            }
             Action::StepForward
             | Action::StepBack
             | Action::NextPhase
@@ -249,10 +259,11 @@ impl App {
             Action::TogglePlay if self.playing => self.pause(),
             Action::TogglePlay => {
                 // At the end of a computed run, play starts again; while the
-                // run is still being computed, it goes on from there.
-                if self.cursor >= self.last() && self.timeline.is_complete() {
+                // run is still being computed (or served), it goes on from there.
+                if self.cursor >= self.last() && self.run_is_over() {
                     self.seek(0);
                 }
+                self.resume_live();
                 self.playing = true;
                 self.set_frame(Some(0));
                 vec![Effect::Ticking(Some(self.tick_ms()))]
@@ -264,9 +275,7 @@ impl App {
             }
             // At the end of what is computed so far, playing waits for the rest.
             Action::Tick
-                if self.stop_at.is_none()
-                    && self.cursor >= self.last()
-                    && !self.timeline.is_complete() =>
+                if self.stop_at.is_none() && self.cursor >= self.last() && !self.run_is_over() =>
             {
                 Vec::new()
             }
@@ -291,6 +300,12 @@ impl App {
                 }
             }
         }
+    }
+
+    /// Whether the run has ended: computed to its end, and not a served
+    /// cluster's, which goes on as long as the server does.
+    pub fn run_is_over(&self) -> bool {
+        self.live.is_none() && self.timeline.is_complete()
     }
 
     /// The step a navigation action goes to.

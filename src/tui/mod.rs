@@ -8,6 +8,7 @@ pub mod keymap;
 pub mod lang;
 pub mod layout;
 pub mod lesson;
+pub mod live;
 pub mod narrate;
 pub mod panes;
 pub mod phases;

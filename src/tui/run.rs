@@ -41,8 +41,15 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
     );
     let mut drawn = Instant::now();
+    // A served cluster's requests are taken a few times a frame.
+    let mut serving = app.live.is_some().then(|| {
+        let mut interval = tokio::time::interval(podflow_server::driver::TICK);
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        interval
+    });
     loop {
-        let computing = !app.timeline.is_complete();
+        // A served cluster's run is computed as time goes, by `serve_tick`.
+        let computing = !app.timeline.is_complete() && app.live.is_none();
         let mut computed = false;
         let actions: Vec<Action> = tokio::select! {
             // Keys and timers first; the run is computed when nothing waits.
@@ -56,6 +63,15 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                 None => break,
             },
             () = tick(&mut ticker) => vec![Action::Tick],
+            () = tick(&mut serving) => {
+                let before = (app.timeline.len(), app.cursor);
+                app.serve_tick();
+                // Redraw only when something new is there to see.
+                if (app.timeline.len(), app.cursor) == before {
+                    continue;
+                }
+                Vec::new()
+            }
             () = signals.any() => break,
             () = std::future::ready(()), if computing => {
                 app.timeline.advance(COMPUTE_SLICE);

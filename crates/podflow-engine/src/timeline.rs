@@ -178,6 +178,44 @@ impl Timeline {
         }
     }
 
+    /// The engine at the end of what is computed so far.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// A live run (`podflow serve` with its TUI): the run goes on to `until`
+    /// from now on, so [`Timeline::advance`] computes up to there.
+    pub fn extend_to(&mut self, until: Until) {
+        self.until = until;
+        self.complete = false;
+    }
+
+    /// A request from a client outside the simulation, for the engine at
+    /// the end of the run ([`Engine::receive`]). A live run is never
+    /// recomputed from a checkpoint, so it is not kept for a replay.
+    pub fn receive(
+        &mut self,
+        request: crate::apiserver::request::Request,
+    ) -> crate::component::RequestId {
+        self.complete = false;
+        self.engine.receive(request)
+    }
+
+    /// What reached outside clients ([`Engine::take_answers`]).
+    pub fn take_answers(&mut self) -> Vec<crate::engine::Answer> {
+        self.engine.take_answers()
+    }
+
+    /// Lets the live run's time pass to `t` ([`Engine::idle_until`]).
+    pub fn idle_until(&mut self, t: SimTime) {
+        self.engine.idle_until(t);
+    }
+
+    /// Ends an outside client's watch ([`Engine::stop_watch`]).
+    pub fn stop_watch(&mut self, stream: crate::component::RequestId) {
+        self.engine.stop_watch(stream);
+    }
+
     /// Computes the rest of the run.
     pub fn finish(&mut self) {
         self.advance(usize::MAX);

@@ -1,7 +1,10 @@
-//! The task that owns the engine: it moves simulated time with the wall
-//! clock (times `--speed`), hands each HTTP request to the engine, and sends
-//! each answer and watch event back to the connection that waits for it.
-//! Nothing else touches the engine, so its state is never half-written.
+//! Between the connections and the engine: the [`Switchboard`] hands each
+//! HTTP request to the cluster, moves simulated time with the wall clock
+//! (times `--speed`), and sends each answer and watch event back to the
+//! connection that waits for it. It works on any [`Cluster`]: the bare
+//! engine ([`Driver`], `--headless`) or the TUI's timeline, which the TUI's
+//! loop drives itself. Only the switchboard touches the cluster, so its
+//! state is never half-written.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -11,12 +14,13 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use podflow_engine::apiserver::handler::Response;
-use podflow_engine::apiserver::request::Request;
+use podflow_engine::apiserver::request::{Request, Verb};
 use podflow_engine::clock::SimTime;
 use podflow_engine::component::RequestId;
 use podflow_engine::engine::{Answer, Engine, Until};
 use podflow_engine::kubelet::ContainerLog;
 use podflow_engine::store::WatchEvent;
+use podflow_engine::timeline::Timeline;
 use podflow_engine::trace::TraceRecord;
 
 /// How many events a watch may have waiting for its client before the
@@ -25,7 +29,7 @@ use podflow_engine::trace::TraceRecord;
 pub const WATCH_BUFFER: usize = 1024;
 
 /// How often simulated time catches up with the wall clock when nothing arrives.
-const TICK: Duration = Duration::from_millis(5);
+pub const TICK: Duration = Duration::from_millis(5);
 
 /// How fast simulated time goes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,7 +41,7 @@ pub enum Speed {
     Max,
 }
 
-/// What a connection asks the driver.
+/// What a connection asks the switchboard.
 #[derive(Debug)]
 pub enum Call {
     /// Handle `request`; the answer comes back on `reply`.
@@ -71,14 +75,238 @@ pub struct Reply {
 /// Where the trace goes as the engine writes it.
 pub type TraceSink = Box<dyn FnMut(&[TraceRecord]) + Send>;
 
-/// The driver's state.
-pub struct Driver {
-    engine: Engine,
+/// What the switchboard needs of the simulated cluster.
+pub trait Cluster {
+    /// A request arrives ([`Engine::receive`]).
+    fn receive(&mut self, request: Request) -> RequestId;
+    /// The answers and watch events for outside clients ([`Engine::take_answers`]).
+    fn take_answers(&mut self) -> Vec<Answer>;
+    /// A watch's client went away.
+    fn stop_watch(&mut self, stream: RequestId);
+    /// A container's output ([`Engine::container_log`]).
+    fn container_log(
+        &self,
+        node: &str,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+    ) -> Result<ContainerLog, String>;
+    /// Simulated time now.
+    fn now(&self) -> SimTime;
+    /// Runs until `until`, handing each step's records to `sink`.
+    fn run(&mut self, until: Until, sink: &mut dyn FnMut(&[TraceRecord]));
+}
+
+impl Cluster for Engine {
+    fn receive(&mut self, request: Request) -> RequestId {
+        Engine::receive(self, request)
+    }
+
+    fn take_answers(&mut self) -> Vec<Answer> {
+        Engine::take_answers(self)
+    }
+
+    fn stop_watch(&mut self, stream: RequestId) {
+        Engine::stop_watch(self, stream);
+    }
+
+    fn container_log(
+        &self,
+        node: &str,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+    ) -> Result<ContainerLog, String> {
+        Engine::container_log(self, node, namespace, pod, container)
+    }
+
+    fn now(&self) -> SimTime {
+        Engine::now(self)
+    }
+
+    fn run(&mut self, until: Until, sink: &mut dyn FnMut(&[TraceRecord])) {
+        let _ = self.run_until_with(until, |records| {
+            sink(&records);
+            Ok::<(), std::convert::Infallible>(())
+        });
+    }
+}
+
+/// The TUI's cluster: the run is computed into the timeline, which keeps
+/// every step to look back at.
+impl Cluster for Timeline {
+    fn receive(&mut self, request: Request) -> RequestId {
+        Timeline::receive(self, request)
+    }
+
+    fn take_answers(&mut self) -> Vec<Answer> {
+        Timeline::take_answers(self)
+    }
+
+    fn stop_watch(&mut self, stream: RequestId) {
+        Timeline::stop_watch(self, stream);
+    }
+
+    fn container_log(
+        &self,
+        node: &str,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+    ) -> Result<ContainerLog, String> {
+        self.engine().container_log(node, namespace, pod, container)
+    }
+
+    fn now(&self) -> SimTime {
+        self.engine().now()
+    }
+
+    fn run(&mut self, until: Until, sink: &mut dyn FnMut(&[TraceRecord])) {
+        let before = self.len();
+        self.extend_to(until);
+        self.finish();
+        if let Until::Time(t) = until {
+            self.idle_until(t);
+        }
+        sink(&self.records()[before..]);
+    }
+}
+
+/// Requests waiting for answers, open watches, and the pacer.
+pub struct Switchboard {
     speed: Speed,
-    started: Instant,
+    /// The wall-clock moment and simulated time the pacer counts from.
+    origin: (Instant, SimTime),
     waiting: HashMap<RequestId, (bool, oneshot::Sender<Reply>)>,
     watches: HashMap<RequestId, mpsc::Sender<(SimTime, WatchEvent)>>,
+    /// Answers computed but not handed out yet (see [`Switchboard::hand_out`]).
+    held: Vec<Answer>,
     sink: Option<TraceSink>,
+}
+
+impl Switchboard {
+    /// A switchboard at `speed`, writing the records it computes to `sink`.
+    pub fn new(speed: Speed, sink: Option<TraceSink>) -> Switchboard {
+        Switchboard {
+            speed,
+            origin: (Instant::now(), SimTime::ZERO),
+            waiting: HashMap::new(),
+            watches: HashMap::new(),
+            held: Vec::new(),
+            sink,
+        }
+    }
+
+    /// Simulated time follows the wall clock from `cluster`'s now (after a pause).
+    pub fn resume(&mut self, cluster: &impl Cluster) {
+        self.origin = (Instant::now(), cluster.now());
+    }
+
+    /// Takes one call.
+    pub fn take(&mut self, call: Call, cluster: &mut impl Cluster) {
+        match call {
+            Call::Request { request, reply } => {
+                let watch = request.verb == Verb::Watch;
+                let id = cluster.receive(*request);
+                self.waiting.insert(id, (watch, reply));
+            }
+            Call::StopWatch(stream) => {
+                self.watches.remove(&stream);
+                cluster.stop_watch(stream);
+            }
+            Call::ReadLog {
+                node,
+                namespace,
+                pod,
+                container,
+                reply,
+            } => {
+                let _ = reply.send(cluster.container_log(&node, &namespace, &pod, &container));
+            }
+        }
+    }
+
+    /// Where the run goes now: the wall clock's simulated time.
+    pub fn until(&self, cluster: &impl Cluster) -> Until {
+        match self.speed {
+            Speed::Times(speed) => {
+                let (wall, sim) = self.origin;
+                let ahead = wall.elapsed().as_secs_f64() * 1000.0 * speed;
+                // Whole milliseconds; the float is far below u64's range in any run.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let target = sim.plus(ahead as u64);
+                Until::Time(target.max(cluster.now()))
+            }
+            Speed::Max => Until::IdleOr(SimTime(u64::MAX / 2)),
+        }
+    }
+
+    /// Moves simulated time up to the wall clock's, then hands out what
+    /// reached the outside clients.
+    pub fn advance(&mut self, cluster: &mut impl Cluster) {
+        let until = self.until(cluster);
+        let sink = &mut self.sink;
+        cluster.run(until, &mut |records| {
+            if let Some(sink) = sink.as_mut() {
+                sink(records);
+            }
+        });
+        self.hand_out(cluster, |_| true);
+    }
+
+    /// Hands out the answers and watch events that reached outside clients;
+    /// an answer `release` refuses waits for a later call (the TUI holds a
+    /// request's answer until its step is shown).
+    pub fn hand_out(&mut self, cluster: &mut impl Cluster, release: impl Fn(RequestId) -> bool) {
+        let mut answers = std::mem::take(&mut self.held);
+        answers.extend(cluster.take_answers());
+        for answer in answers {
+            match answer {
+                Answer::Response { request, .. } if !release(request) => self.held.push(answer),
+                answer => self.deliver(answer, cluster),
+            }
+        }
+    }
+
+    fn deliver(&mut self, answer: Answer, cluster: &mut impl Cluster) {
+        match answer {
+            Answer::Response { request, response } => {
+                let Some((watch, send)) = self.waiting.remove(&request) else {
+                    return;
+                };
+                let watch = (watch && response.code == 200).then(|| {
+                    let (events, receive) = mpsc::channel(WATCH_BUFFER);
+                    self.watches.insert(request, events);
+                    (request, receive)
+                });
+                let reply = Reply {
+                    response,
+                    now: cluster.now(),
+                    watch,
+                };
+                // A connection that gave up before its answer: its watch ends.
+                if send.send(reply).is_err() && self.watches.remove(&request).is_some() {
+                    cluster.stop_watch(request);
+                }
+            }
+            Answer::Watch { stream, event } => {
+                let Some(events) = self.watches.get(&stream) else {
+                    return;
+                };
+                if events.try_send((cluster.now(), event)).is_err() {
+                    // Gone, or too slow to keep up: the stream ends.
+                    self.watches.remove(&stream);
+                    cluster.stop_watch(stream);
+                }
+            }
+        }
+    }
+}
+
+/// The headless server's engine task: a switchboard over the bare engine.
+pub struct Driver {
+    engine: Engine,
+    switchboard: Switchboard,
 }
 
 impl Driver {
@@ -86,11 +314,7 @@ impl Driver {
     pub fn new(engine: Engine, speed: Speed, sink: Option<TraceSink>) -> Driver {
         Driver {
             engine,
-            speed,
-            started: Instant::now(),
-            waiting: HashMap::new(),
-            watches: HashMap::new(),
-            sink,
+            switchboard: Switchboard::new(speed, sink),
         }
     }
 
@@ -102,104 +326,17 @@ impl Driver {
             tokio::select! {
                 call = calls.recv() => match call {
                     Some(call) => {
-                        self.take(call);
+                        self.switchboard.take(call, &mut self.engine);
                         // Take whatever else has arrived before moving time.
                         while let Ok(call) = calls.try_recv() {
-                            self.take(call);
+                            self.switchboard.take(call, &mut self.engine);
                         }
                     }
                     None => break,
                 },
                 _ = tick.tick() => {}
             }
-            self.advance();
-        }
-    }
-
-    fn take(&mut self, call: Call) {
-        match call {
-            Call::Request { request, reply } => {
-                let watch = request.verb == podflow_engine::apiserver::request::Verb::Watch;
-                let id = self.engine.receive(*request);
-                self.waiting.insert(id, (watch, reply));
-            }
-            Call::StopWatch(stream) => {
-                self.watches.remove(&stream);
-                self.engine.stop_watch(stream);
-            }
-            Call::ReadLog {
-                node,
-                namespace,
-                pod,
-                container,
-                reply,
-            } => {
-                let _ = reply.send(
-                    self.engine
-                        .container_log(&node, &namespace, &pod, &container),
-                );
-            }
-        }
-    }
-
-    /// Moves simulated time up to the wall clock's, then hands out what
-    /// reached the outside clients.
-    fn advance(&mut self) {
-        let until = match self.speed {
-            Speed::Times(speed) => {
-                let wall = self.started.elapsed().as_secs_f64() * 1000.0 * speed;
-                // Whole milliseconds; the float is far below u64's range in any run.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let wall = SimTime(wall as u64);
-                Until::Time(wall.max(self.engine.now()))
-            }
-            Speed::Max => Until::IdleOr(SimTime(u64::MAX / 2)),
-        };
-        let sink = &mut self.sink;
-        let _ = self.engine.run_until_with(until, |records| {
-            if let Some(sink) = sink.as_mut() {
-                sink(&records);
-            }
-            Ok::<(), std::convert::Infallible>(())
-        });
-        for answer in self.engine.take_answers() {
-            self.hand_out(answer);
-        }
-    }
-
-    fn hand_out(&mut self, answer: Answer) {
-        match answer {
-            Answer::Response { request, response } => {
-                let Some((watch, send)) = self.waiting.remove(&request) else {
-                    return;
-                };
-                let watch = (watch && response.code == 200).then(|| {
-                    let (send, receive) = mpsc::channel(WATCH_BUFFER);
-                    self.watches.insert(request, send);
-                    (request, receive)
-                });
-                let reply = Reply {
-                    response,
-                    now: self.engine.now(),
-                    watch,
-                };
-                if send.send(reply).is_err() {
-                    // The connection gave up before its answer: end its watch.
-                    if self.watches.remove(&request).is_some() {
-                        self.engine.stop_watch(request);
-                    }
-                }
-            }
-            Answer::Watch { stream, event } => {
-                let Some(events) = self.watches.get(&stream) else {
-                    return;
-                };
-                if events.try_send((self.engine.now(), event)).is_err() {
-                    // Gone, or too slow to keep up: the stream ends.
-                    self.watches.remove(&stream);
-                    self.engine.stop_watch(stream);
-                }
-            }
+            self.switchboard.advance(&mut self.engine);
         }
     }
 }

@@ -17,7 +17,7 @@ pub mod route;
 pub mod table;
 pub mod watch_stream;
 
-pub use listener::{Options, Running, start};
+pub use listener::{Listen, Options, Running, listen, start};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]

@@ -15,7 +15,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::ServeError;
 use crate::api::{self, Peer, Shared};
-use crate::driver::{Driver, Speed, TraceSink};
+use crate::driver::{Call, Driver, Speed, TraceSink};
 use crate::kubeconfig::{self, TokenUser};
 use crate::pki::{self, Pki};
 use podflow_engine::apiserver::request::UserInfo;
@@ -30,16 +30,21 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How many requests may wait for the engine at once.
 const CALL_QUEUE: usize = 4096;
 
-/// What to serve, and where.
-pub struct Options {
+/// Where to listen, and who the kubeconfig names.
+pub struct Listen {
     /// The address to listen on (`127.0.0.1`).
     pub address: String,
     /// The port; 0 picks a free one.
     pub port: u16,
-    /// The cluster, before its first step.
-    pub engine: Engine,
     /// The token users, for the kubeconfig's contexts.
     pub users: Vec<TokenUser>,
+}
+
+/// What to serve headless, and where.
+pub struct Options {
+    pub listen: Listen,
+    /// The cluster, before its first step.
+    pub engine: Engine,
     pub speed: Speed,
     /// Where the trace goes.
     pub sink: Option<TraceSink>,
@@ -68,8 +73,18 @@ impl Running {
     }
 }
 
-/// Makes the certificates, binds the socket and starts serving.
+/// Makes the certificates, binds the socket and starts serving, with a
+/// task of its own driving the engine.
 pub async fn start(options: Options) -> Result<Running, ServeError> {
+    let (running, calls) = listen(options.listen).await?;
+    let driver = Driver::new(options.engine, options.speed, options.sink);
+    tokio::spawn(driver.run(calls));
+    Ok(running)
+}
+
+/// Makes the certificates, binds the socket and starts serving; the
+/// requests come out of the receiver for the caller's switchboard (the TUI's).
+pub async fn listen(options: Listen) -> Result<(Running, mpsc::Receiver<Call>), ServeError> {
     let hosts = vec![
         "127.0.0.1".to_owned(),
         "localhost".to_owned(),
@@ -93,17 +108,16 @@ pub async fn start(options: Options) -> Result<Running, ServeError> {
     let kubeconfig = kubeconfig::render(&server_url, &pki.ca_pem(), &admin, &options.users);
 
     let (calls, receive) = mpsc::channel(CALL_QUEUE);
-    let driver = Driver::new(options.engine, options.speed, options.sink);
-    tokio::spawn(driver.run(receive));
     let shared = Arc::new(Shared { calls });
     let (stop, stopped) = watch::channel(false);
     let accept = tokio::spawn(accept_loop(listener, tls, shared, stopped));
-    Ok(Running {
+    let running = Running {
         address,
         kubeconfig,
         stop,
         accept,
-    })
+    };
+    Ok((running, receive))
 }
 
 async fn accept_loop(

@@ -20,7 +20,7 @@ use podflow_engine::engine::Engine;
 use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
 use podflow_server::driver::Speed;
 use podflow_server::kubeconfig::TokenUser;
-use podflow_server::{Options, Running, start};
+use podflow_server::{Listen, Options, Running, start};
 
 const RBAC_CLUSTER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -49,10 +49,12 @@ async fn serve() -> Running {
         })
         .collect();
     start(Options {
-        address: "127.0.0.1".into(),
-        port: 0,
+        listen: Listen {
+            address: "127.0.0.1".into(),
+            port: 0,
+            users,
+        },
         engine: Engine::new(setup),
-        users,
         speed: Speed::Max,
         sink: None,
     })

@@ -500,7 +500,7 @@ pub fn response(to: &Actor, code: u16, message: &str, lang: Lang) -> Narration {
                 format!("404 Not Found for {to}"),
                 format!("{to} 收到 404 Not Found"),
             ),
-            if *to == Actor::Kubectl {
+            if to.is_client() {
                 tr(
                     lang,
                     "Nothing is stored under that name. For kubectl apply this is not an error: it means \"create it\".".into(),

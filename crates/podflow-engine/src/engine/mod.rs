@@ -386,6 +386,15 @@ impl Engine {
         self.last_delivery.retain(|id, _| !gone(id));
     }
 
+    /// Lets time pass to `t` with nothing happening: the caller has run every
+    /// event up to `t` (a live run paced by the wall clock), so a request
+    /// received next arrives at `t`, not at the last event's time.
+    pub fn idle_until(&mut self, t: SimTime) {
+        if self.queue.peek_time().is_none_or(|next| next > t) {
+            self.now = self.now.max(t);
+        }
+    }
+
     /// Whether nothing is left to do but background work.
     pub fn is_idle(&self) -> bool {
         self.queue.is_idle() && !self.kubectl.waiting_for_idle()

@@ -90,12 +90,22 @@ enum Path<'a> {
     Csi(&'a str),
 }
 
+/// Whether `name` is an outside client's (`kubectl/v1.33.1`, `kube-rs/5.0.0`).
+fn is_client(name: &str) -> bool {
+    matches!(
+        podflow_engine::trace::Actor::parse(name),
+        Some(podflow_engine::trace::Actor::Client(_))
+    )
+}
+
 /// The path from `a` to `b` when drawn that way round.
 fn drawn<'a>(a: &'a str, b: &'a str) -> Option<Path<'a>> {
     let node = |c: &'a str, role: &str| on_node(c).filter(|(r, _)| *r == role).map(|(_, n)| n);
     let any_node = |c: &'a str| on_node(c).map(|(_, n)| n);
     match (a, b) {
         ("kubectl", "kube-apiserver") => Some(Path::KubectlApi),
+        // A real client of `podflow serve` (`kubectl/v1.33.1`) takes kubectl's path.
+        (client, "kube-apiserver") if is_client(client) => Some(Path::KubectlApi),
         ("kube-apiserver", "etcd") => Some(Path::ApiEtcd),
         ("kube-controller-manager", "kube-apiserver") => Some(Path::Controllers),
         ("kube-scheduler", "kube-apiserver") => Some(Path::Scheduler),

@@ -158,6 +158,11 @@ fn slot(name: &str, nodes: &[&str]) -> Option<(usize, usize, usize)> {
     if name == "registry" {
         return Some((2, 0, 0));
     }
+    // A real client of `podflow serve` (`kubectl/v1.33.1`) stands where kubectl does.
+    if let Some(podflow_engine::trace::Actor::Client(_)) = podflow_engine::trace::Actor::parse(name)
+    {
+        return Some((0, 0, 0));
+    }
     let (component, node) = name.split_once('/')?;
     let place = NODE_COMPONENTS.iter().position(|c| *c == component)?;
     let order = nodes.iter().position(|n| *n == node)?;
