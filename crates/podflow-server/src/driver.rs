@@ -348,3 +348,82 @@ pub fn jsonl_sink(mut out: impl Write + Send + 'static) -> TraceSink {
         let _ = out.flush();
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use podflow_engine::apiserver::request::Credentials;
+    use podflow_engine::trace::Actor;
+    use podflow_model::kinds::kind_of;
+
+    fn list_pods(reply: oneshot::Sender<Reply>) -> Call {
+        let admin = podflow_engine::setup::admin();
+        let request = Request::new(
+            Actor::Client("kubectl/v1.33.1".into()),
+            Credentials::Certificate(admin),
+            Verb::List,
+            kind_of("Pod"),
+            Some("default".into()),
+            "",
+        );
+        Call::Request {
+            request: Box::new(request),
+            reply,
+        }
+    }
+
+    /// The TUI holds an answer until its step is shown: nothing reaches the
+    /// client while `release` refuses it, and the held answer goes when it allows.
+    #[test]
+    fn a_held_answer_goes_only_when_released() {
+        let mut engine = podflow_engine::testing::nginx_engine();
+        let mut board = Switchboard::new(Speed::Max, None);
+        let (reply, mut answer) = oneshot::channel();
+        board.take(list_pods(reply), &mut engine);
+        engine.run_until(Until::Idle);
+        board.hand_out(&mut engine, |_| false);
+        assert!(answer.try_recv().is_err(), "answered while held");
+        board.hand_out(&mut engine, |_| true);
+        let reply = answer.try_recv().expect("answered once released");
+        assert_eq!(reply.response.code, 200);
+    }
+
+    /// A watch whose client reads nothing is dropped once its buffer is full,
+    /// and the engine forgets it, as the cacher closes an unresponsive watcher.
+    #[test]
+    fn a_watch_too_slow_to_read_is_dropped() {
+        let mut engine = podflow_engine::testing::nginx_engine();
+        let mut board = Switchboard::new(Speed::Max, None);
+        let (reply, mut answer) = oneshot::channel();
+        let Call::Request { mut request, reply } = list_pods(reply) else {
+            unreachable!()
+        };
+        request.verb = Verb::Watch;
+        board.take(Call::Request { request, reply }, &mut engine);
+        board.advance(&mut engine);
+        let (stream, _events) = answer.try_recv().unwrap().watch.expect("a watch");
+        for _ in 0..=WATCH_BUFFER {
+            board.deliver(
+                Answer::Watch {
+                    stream,
+                    event: WatchEvent {
+                        event_type: podflow_engine::store::EventType::Added,
+                        object: std::sync::Arc::new(
+                            podflow_model::Object::from_json(
+                                kind_of("Pod"),
+                                serde_json::json!({"metadata": {"name": "p"}}),
+                            )
+                            .unwrap(),
+                        ),
+                        revision: 1,
+                    },
+                },
+                &mut engine,
+            );
+        }
+        assert!(
+            !board.watches.contains_key(&stream),
+            "the slow watch is still open"
+        );
+    }
+}

@@ -90,7 +90,48 @@ async fn kube_rs_drives_the_mini_cluster() {
     discovery_and_a_pods_life(&admin).await;
     logs_and_scale(&admin).await;
     a_token_user_is_held_to_its_role(&running).await;
+    bad_requests_get_the_api_servers_status(&admin).await;
     running.stop().await;
+}
+
+/// The `Status` code a raw request is answered with.
+async fn code_of(client: &Client, request: http::Request<Vec<u8>>) -> u16 {
+    match client.request::<serde_json::Value>(request).await {
+        Ok(_) => 200,
+        Err(kube::Error::Api(status)) => status.code,
+        Err(other) => panic!("expected a Status, got {other}"),
+    }
+}
+
+async fn bad_requests_get_the_api_servers_status(admin: &Client) {
+    let post = |content_type: &str, body: Vec<u8>| {
+        http::Request::post("/api/v1/namespaces/default/pods")
+            .header("content-type", content_type)
+            .body(body)
+            .unwrap()
+    };
+    let malformed = post(
+        "application/json",
+        b"{\"apiVersion\": \"v1\", \"kind\": ".to_vec(),
+    );
+    assert_eq!(code_of(admin, malformed).await, 400);
+    let wrong_type = post("text/plain", b"nginx".to_vec());
+    assert_eq!(code_of(admin, wrong_type).await, 415);
+    let huge = post("application/json", vec![b' '; 4 * 1024 * 1024]);
+    assert_eq!(code_of(admin, huge).await, 413);
+    let unknown = http::Request::get("/api/v1/widgets")
+        .body(Vec::new())
+        .unwrap();
+    assert_eq!(code_of(admin, unknown).await, 404);
+    // Server-side apply is answered as by a server without it.
+    let apply = http::Request::patch("/api/v1/namespaces/default/pods/hello")
+        .header("content-type", "application/apply-patch+yaml")
+        .body(b"{}".to_vec())
+        .unwrap();
+    assert_eq!(code_of(admin, apply).await, 415);
+    // The engine's state is whole after all that: the cluster still answers.
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), "default");
+    assert!(pods.get("hello").await.is_ok());
 }
 
 async fn discovery_and_a_pods_life(admin: &Client) {
