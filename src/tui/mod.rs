@@ -24,7 +24,7 @@ pub mod theme;
 pub mod wrap;
 
 /// What podflow simplifies against real Kubernetes, in one line (English,
-/// Chinese); the README's "Simplified against real Kubernetes" has the list.
+/// Chinese); the README has the short list, docs/simplified.md every item.
 pub const SIMPLIFIED: (&str, &str) = (
     "Simplified (the README lists it all): containers run a small shell; Events stay out of etcd; etcd keeps its last 4,096 changes.",
     "简化之处（完整列表见 README）：容器运行小型 shell；Event 不存入 etcd；etcd 只保留最近 4,096 次变更。",
