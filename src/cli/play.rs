@@ -106,6 +106,10 @@ pub struct PlayArgs {
     /// The screenshot's height in rows (default 40).
     #[arg(long, value_name = "R", requires = "screenshot", value_parser = super::record::size_parser())]
     pub rows: Option<u16>,
+    /// Replay a class's session saved by `podflow serve --save-session FILE`:
+    /// the same cluster, and the same requests at the same moments.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["files", "steps", "cluster", "lesson"])]
+    pub session: Option<String>,
 }
 
 /// How `podflow play` starts.
@@ -153,6 +157,30 @@ fn sandbox_engine(
     Ok(Engine::new(setup))
 }
 
+/// The sandbox's run, not computed yet: the manifests' and steps', or a
+/// saved session's (`--session`).
+fn sandbox_timeline(
+    args: &PlayArgs,
+    embedded: Vec<(&'static str, &'static str)>,
+) -> Result<Timeline, String> {
+    let Some(path) = &args.session else {
+        return Ok(Timeline::started(sandbox_engine(args, embedded)?));
+    };
+    let file = std::fs::File::open(path).map_err(|e| format!("error: --session {path}: {e}"))?;
+    let session = podflow_server::session::read(std::io::BufReader::new(file), path)
+        .map_err(|e| format!("error: {e}"))?;
+    let header = &session.header;
+    let (setup, _) = super::serve::served_setup(
+        header.cluster.as_deref(),
+        &header.files,
+        header.seed,
+        header.epoch,
+    )?;
+    let mut timeline = Timeline::started(Engine::new(setup));
+    timeline.schedule(session.inputs);
+    Ok(timeline)
+}
+
 /// How many nodes a cluster may have for the TUI to record every scheduler
 /// verdict by default: beyond it each pod's cycle would add a record per node
 /// and plugin (thousands), which no one steps through.
@@ -192,7 +220,9 @@ fn screenshot(
             app
         }
         Start::Sandbox | Start::Picker => {
-            let mut app = record::driver::app(Timeline::new(sandbox_engine(args, embedded)?), lang);
+            let mut timeline = sandbox_timeline(args, embedded)?;
+            timeline.finish();
+            let mut app = record::driver::app(timeline, lang);
             if args.present {
                 app.start_presenting();
             }
@@ -229,7 +259,7 @@ fn run_with(
         );
     }
     // Computed between frames by the event loop: a large run shows its first steps at once.
-    let timeline = Timeline::started(sandbox_engine(args, embedded)?);
+    let timeline = sandbox_timeline(args, embedded)?;
     let lang = args.lang.lang();
     let theme = args.theme.theme();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use podflow_engine::apiserver::bootstrap_policy;
-use podflow_engine::engine::Engine;
+use podflow_engine::engine::{Engine, Setup};
 use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
 use podflow_engine::timeline::Timeline;
 use podflow_server::driver::{Speed, Switchboard, jsonl_sink};
 use podflow_server::kubeconfig::TokenUser;
+use podflow_server::session::{self, Header};
 use podflow_server::{Listen, Options, listen as listen_on, start};
 
 use super::play::{LangArg, ThemeArg};
@@ -50,6 +51,10 @@ pub struct ServeArgs {
     /// Write every trace record to FILE as JSON lines.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Keep the requests that arrived, with their simulated times, in FILE:
+    /// `podflow play --session FILE` replays the class.
+    #[arg(long, value_name = "FILE")]
+    pub save_session: Option<PathBuf>,
     /// The language of the interface and the narration.
     #[arg(long, value_enum, default_value_t)]
     pub lang: LangArg,
@@ -76,35 +81,30 @@ fn parse_speed(text: &str) -> Result<SpeedArg, String> {
 
 /// Runs `podflow serve`.
 pub fn run(args: &ServeArgs) -> Result<(), String> {
-    let spec = cluster(args.cluster.as_deref()).map_err(|e| e.to_string())?;
-    // Timestamps read as the wall clock's, for the ages kubectl computes.
-    if let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
-        podflow_engine::clock::start_at_unix(i64::try_from(now.as_secs()).unwrap_or(0));
-    }
-    let setup_args = SetupArgs {
-        files: args.files.clone(),
-        cluster: args.cluster.clone(),
-        seed: args.seed,
-        ..SetupArgs::default()
-    };
-    let mut setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
-    // The admin's certificate is kubeadm's: `kubeadm:cluster-admins`, bound to cluster-admin.
-    setup
-        .objects
-        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
-    setup.store_events = true;
+    let epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+    let (setup, users) = served_setup(args.cluster.as_deref(), &args.files, args.seed, epoch)?;
     let listen = Listen {
         address: args.address.clone(),
         port: args.port,
-        users: spec
-            .simulation
-            .users
-            .iter()
-            .map(|u| TokenUser {
-                name: u.name.clone(),
-                token: u.token.clone(),
-            })
-            .collect(),
+        users,
+        recording: args.save_session.is_some(),
+    };
+    let session = match &args.save_session {
+        Some(path) => {
+            let file = File::create(path)
+                .map_err(|e| format!("podflow serve: --save-session {}: {e}", path.display()))?;
+            let header = Header {
+                version: session::VERSION,
+                seed: args.seed,
+                cluster: args.cluster.clone(),
+                files: args.files.clone(),
+                epoch,
+            };
+            Some((header, session::jsonl_sink(BufWriter::new(file))))
+        }
+        None => None,
     };
     let sink = match &args.trace {
         Some(path) => {
@@ -121,30 +121,75 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
             .join("kubeconfig"),
     };
     let engine = Engine::new(setup);
+    let parts = Parts {
+        listen,
+        engine,
+        sink,
+        session,
+    };
     if args.headless {
-        serve_headless(args, listen, engine, sink, &kubeconfig_path)
+        serve_headless(args, parts, &kubeconfig_path)
     } else {
-        serve_in_tui(args, listen, engine, sink, &kubeconfig_path)
+        serve_in_tui(args, parts, &kubeconfig_path)
     }
 }
 
-fn serve_headless(
-    args: &ServeArgs,
+/// What both ways of serving start from.
+struct Parts {
     listen: Listen,
     engine: Engine,
     sink: Option<podflow_server::driver::TraceSink>,
-    kubeconfig_path: &Path,
-) -> Result<(), String> {
+    session: Option<(Header, podflow_server::session::SessionSink)>,
+}
+
+/// A served cluster's starting point, as `podflow serve` builds it and
+/// `podflow play --session` builds it again: the cluster file and `-f`
+/// files, kubeadm's admin binding, Events stored as objects, and simulated
+/// time starting at the wall-clock second `epoch`. Also its token users.
+pub fn served_setup(
+    cluster_file: Option<&str>,
+    files: &[String],
+    seed: u64,
+    epoch: i64,
+) -> Result<(Setup, Vec<TokenUser>), String> {
+    podflow_engine::clock::start_at_unix(epoch);
+    let spec = cluster(cluster_file).map_err(|e| e.to_string())?;
+    let setup_args = SetupArgs {
+        files: files.to_vec(),
+        cluster: cluster_file.map(str::to_owned),
+        seed,
+        ..SetupArgs::default()
+    };
+    let mut setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
+    // The admin's certificate is kubeadm's: `kubeadm:cluster-admins`, bound to cluster-admin.
+    setup
+        .objects
+        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
+    setup.store_events = true;
+    let users = spec
+        .simulation
+        .users
+        .iter()
+        .map(|u| TokenUser {
+            name: u.name.clone(),
+            token: u.token.clone(),
+        })
+        .collect();
+    Ok((setup, users))
+}
+
+fn serve_headless(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("podflow serve: {e}"))?;
     runtime.block_on(async move {
         let options = Options {
-            listen,
-            engine,
+            listen: parts.listen,
+            engine: parts.engine,
             speed: args.speed.0,
-            sink,
+            sink: parts.sink,
+            session: parts.session,
         };
         let running = start(options)
             .await
@@ -163,31 +208,28 @@ fn serve_headless(
 
 /// The TUI on the served cluster: its loop drives the engine, so every
 /// request shows as it travels.
-fn serve_in_tui(
-    args: &ServeArgs,
-    listen: Listen,
-    engine: Engine,
-    sink: Option<podflow_server::driver::TraceSink>,
-    kubeconfig_path: &Path,
-) -> Result<(), String> {
+fn serve_in_tui(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("podflow serve: {e}"))?;
     runtime.block_on(async move {
-        let (running, calls) = listen_on(listen)
+        let (running, calls) = listen_on(parts.listen)
             .await
             .map_err(|e| format!("podflow serve: {e}"))?;
         write_private(kubeconfig_path, &running.kubeconfig)?;
         let url = running.url();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let mut app = App::new(
-            Timeline::started(engine),
+            Timeline::started(parts.engine),
             args.lang.lang(),
             args.theme.theme(),
             no_color,
         );
-        let mut switchboard = Switchboard::new(args.speed.0, sink);
+        let mut switchboard = Switchboard::new(args.speed.0, parts.sink);
+        if let Some((header, sink)) = parts.session {
+            switchboard = switchboard.saving_session(header, sink);
+        }
         switchboard.resume(&app.timeline);
         app.live = Some(Box::new(Live {
             switchboard,

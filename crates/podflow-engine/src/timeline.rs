@@ -4,7 +4,9 @@
 //! command arrives. Seeking is a binary search; no replay is needed to look.
 
 use crate::clock::SimTime;
-use crate::engine::{Engine, IDLE_LIMIT, Until};
+use std::collections::VecDeque;
+
+use crate::engine::{Engine, IDLE_LIMIT, Input, Until};
 use crate::kubectl::Command;
 use crate::store::{Store, StoreDelta};
 use crate::trace::{Actor, Record, TraceRecord};
@@ -69,6 +71,9 @@ pub struct Timeline {
     /// submitted, the command), so that a replay from an older checkpoint
     /// hands them over again at the same point.
     submitted: Vec<(usize, Command)>,
+    /// A replayed session's inputs not handed over yet, each at its moment
+    /// ([`Timeline::schedule`]); nobody waits for their answers.
+    scheduled: VecDeque<(SimTime, Input)>,
 }
 
 /// The cluster as it stands at one record.
@@ -124,7 +129,45 @@ impl Timeline {
             complete: false,
             engine,
             submitted: Vec::new(),
+            scheduled: VecDeque::new(),
         }
+    }
+
+    /// Hands the engine `inputs` (a saved session's, in order) each at its
+    /// moment, as a served cluster received them: after every event up to
+    /// that moment, background work included. The run goes on to idle after
+    /// the last.
+    pub fn schedule(&mut self, inputs: impl IntoIterator<Item = (SimTime, Input)>) {
+        self.scheduled.extend(inputs);
+        if let Some((last, _)) = self.scheduled.back() {
+            self.until = Until::IdleOr(last.plus(IDLE_LIMIT.as_millis()));
+            self.complete = false;
+        }
+    }
+
+    /// The next engine event's records: the scheduled inputs first handed
+    /// over when their moment has come. `None` when the run is over.
+    fn next_step(&mut self) -> Option<Vec<TraceRecord>> {
+        while let Some((at, _)) = self.scheduled.front() {
+            let at = *at;
+            if self.engine.next_event_time().is_some_and(|next| next <= at) {
+                let records = self.engine.step_within(Until::Time(at));
+                // A replay's answers have no one to go to.
+                self.engine.take_answers();
+                return records;
+            }
+            let Some((_, input)) = self.scheduled.pop_front() else {
+                break;
+            };
+            self.engine.idle_until(at);
+            match input {
+                Input::Request(request) => {
+                    self.engine.receive(*request);
+                }
+                Input::StopWatch(stream) => self.engine.stop_watch(stream),
+            }
+        }
+        self.engine.step_within(self.until)
     }
 
     /// Where a run from `engine`'s present stops: idle, or 30 more simulated minutes.
@@ -141,7 +184,7 @@ impl Timeline {
     /// records; returns whether the run is now complete.
     pub fn advance(&mut self, events: usize) -> bool {
         for _ in 0..events {
-            let Some(records) = self.engine.step_within(self.until) else {
+            let Some(records) = self.next_step() else {
                 self.complete = true;
                 break;
             };

@@ -21,6 +21,7 @@ use crate::driver::{Call, Reply};
 use crate::logs;
 use crate::protobuf;
 use crate::route::{ResourcePath, Route, route};
+use crate::session::Recorded;
 use crate::table::{self, Include};
 use crate::watch_stream;
 use podflow_engine::apiserver::handler::Response;
@@ -49,6 +50,8 @@ pub struct Peer {
 #[derive(Debug, Clone)]
 pub struct Shared {
     pub calls: mpsc::Sender<Call>,
+    /// Whether requests are kept for a session file (`--save-session`).
+    pub recording: bool,
 }
 
 /// Answers one request.
@@ -100,7 +103,10 @@ pub async fn handle(
     match route {
         Route::Resource(path) => match resource_request(&incoming, &path) {
             Ok((request, warnings)) => {
-                let mut response = answer(&shared, &incoming, request).await;
+                let recorded = shared
+                    .recording
+                    .then(|| Box::new(Recorded::of(&incoming, parts.uri.path())));
+                let mut response = answer(&shared, &incoming, request, recorded).await;
                 add_warnings(&mut response, &warnings);
                 response
             }
@@ -161,7 +167,7 @@ fn credentials(headers: &HeaderMap, peer: &Peer) -> Credentials {
 
 /// The engine request an HTTP request on a resource path is, with the
 /// warnings to send back (unknown fields under `fieldValidation=Warn`).
-fn resource_request(
+pub fn resource_request(
     incoming: &Incoming,
     path: &ResourcePath,
 ) -> Result<(Request, Vec<String>), Box<Status>> {
@@ -398,7 +404,12 @@ fn patch_body(incoming: &Incoming) -> Result<Body, Box<Status>> {
 }
 
 /// Hands `request` to the engine and makes its answer an HTTP response.
-async fn answer(shared: &Shared, incoming: &Incoming, request: Request) -> HttpResponse {
+async fn answer(
+    shared: &Shared,
+    incoming: &Incoming,
+    request: Request,
+    recorded: Option<Box<Recorded>>,
+) -> HttpResponse {
     let verb = request.verb;
     let kind = request.kind;
     // A binding and an eviction are answered with a success `Status`.
@@ -406,6 +417,7 @@ async fn answer(shared: &Shared, incoming: &Incoming, request: Request) -> HttpR
     let (send, receive) = oneshot::channel();
     let call = Call::Request {
         request: Box::new(request),
+        recorded,
         reply: send,
     };
     if shared.calls.send(call).await.is_err() {

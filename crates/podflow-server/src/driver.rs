@@ -23,6 +23,8 @@ use podflow_engine::store::WatchEvent;
 use podflow_engine::timeline::Timeline;
 use podflow_engine::trace::TraceRecord;
 
+use crate::session::{Entry, Header, Recorded, SessionSink};
+
 /// How many events a watch may have waiting for its client before the
 /// server gives up on it, as the API server's cacher closes a watcher too
 /// slow to keep up (`cacher.go`, "Forcing watcher close due to unresponsiveness").
@@ -47,6 +49,8 @@ pub enum Call {
     /// Handle `request`; the answer comes back on `reply`.
     Request {
         request: Box<Request>,
+        /// The request as it came over HTTP, when a session is being saved.
+        recorded: Option<Box<Recorded>>,
         reply: oneshot::Sender<Reply>,
     },
     /// The client of the watch `stream` went away.
@@ -182,6 +186,8 @@ pub struct Switchboard {
     /// Answers computed but not handed out yet (see [`Switchboard::hand_out`]).
     held: Vec<Answer>,
     sink: Option<TraceSink>,
+    /// Where the session goes (`--save-session`).
+    session: Option<SessionSink>,
 }
 
 impl Switchboard {
@@ -194,7 +200,16 @@ impl Switchboard {
             watches: HashMap::new(),
             held: Vec::new(),
             sink,
+            session: None,
         }
+    }
+
+    /// Keeps the session: `header` first, then each request and closed watch.
+    #[must_use]
+    pub fn saving_session(mut self, header: Header, mut sink: SessionSink) -> Switchboard {
+        sink(&Entry::Header(header));
+        self.session = Some(sink);
+        self
     }
 
     /// Simulated time follows the wall clock from `cluster`'s now (after a pause).
@@ -205,13 +220,28 @@ impl Switchboard {
     /// Takes one call.
     pub fn take(&mut self, call: Call, cluster: &mut impl Cluster) {
         match call {
-            Call::Request { request, reply } => {
+            Call::Request {
+                request,
+                recorded,
+                reply,
+            } => {
                 let watch = request.verb == Verb::Watch;
+                if let (Some(session), Some(request)) = (self.session.as_mut(), recorded) {
+                    let t_ms = cluster.now().as_millis();
+                    session(&Entry::Request { t_ms, request });
+                }
                 let id = cluster.receive(*request);
                 self.waiting.insert(id, (watch, reply));
             }
             Call::StopWatch(stream) => {
                 self.watches.remove(&stream);
+                if let Some(session) = self.session.as_mut() {
+                    let t_ms = cluster.now().as_millis();
+                    session(&Entry::StopWatch {
+                        t_ms,
+                        stream: stream.get(),
+                    });
+                }
                 cluster.stop_watch(stream);
             }
             Call::ReadLog {
@@ -286,7 +316,7 @@ impl Switchboard {
                 };
                 // A connection that gave up before its answer: its watch ends.
                 if send.send(reply).is_err() && self.watches.remove(&request).is_some() {
-                    cluster.stop_watch(request);
+                    self.take(Call::StopWatch(request), cluster);
                 }
             }
             Answer::Watch { stream, event } => {
@@ -295,8 +325,7 @@ impl Switchboard {
                 };
                 if events.try_send((cluster.now(), event)).is_err() {
                     // Gone, or too slow to keep up: the stream ends.
-                    self.watches.remove(&stream);
-                    cluster.stop_watch(stream);
+                    self.take(Call::StopWatch(stream), cluster);
                 }
             }
         }
@@ -310,6 +339,13 @@ pub struct Driver {
 }
 
 impl Driver {
+    /// Keeps the session ([`Switchboard::saving_session`]).
+    #[must_use]
+    pub fn saving_session(mut self, header: Header, sink: SessionSink) -> Driver {
+        self.switchboard = self.switchboard.saving_session(header, sink);
+        self
+    }
+
     /// A driver of `engine` at `speed`, writing its records to `sink`.
     pub fn new(engine: Engine, speed: Speed, sink: Option<TraceSink>) -> Driver {
         Driver {
@@ -368,6 +404,7 @@ mod tests {
         );
         Call::Request {
             request: Box::new(request),
+            recorded: None,
             reply,
         }
     }
@@ -395,11 +432,19 @@ mod tests {
         let mut engine = podflow_engine::testing::nginx_engine();
         let mut board = Switchboard::new(Speed::Max, None);
         let (reply, mut answer) = oneshot::channel();
-        let Call::Request { mut request, reply } = list_pods(reply) else {
+        let Call::Request {
+            mut request, reply, ..
+        } = list_pods(reply)
+        else {
             unreachable!()
         };
         request.verb = Verb::Watch;
-        board.take(Call::Request { request, reply }, &mut engine);
+        let call = Call::Request {
+            request,
+            recorded: None,
+            reply,
+        };
+        board.take(call, &mut engine);
         board.advance(&mut engine);
         let (stream, _events) = answer.try_recv().unwrap().watch.expect("a watch");
         for _ in 0..=WATCH_BUFFER {

@@ -14,6 +14,7 @@ pub mod pki;
 pub mod protobuf;
 pub mod query;
 pub mod route;
+pub mod session;
 pub mod table;
 pub mod watch_stream;
 

@@ -18,6 +18,7 @@ use crate::api::{self, Peer, Shared};
 use crate::driver::{Call, Driver, Speed, TraceSink};
 use crate::kubeconfig::{self, TokenUser};
 use crate::pki::{self, Pki};
+use crate::session::{Header, SessionSink};
 use podflow_engine::apiserver::request::UserInfo;
 use podflow_engine::engine::Engine;
 
@@ -38,6 +39,8 @@ pub struct Listen {
     pub port: u16,
     /// The token users, for the kubeconfig's contexts.
     pub users: Vec<TokenUser>,
+    /// Whether requests are kept for a session file (`--save-session`).
+    pub recording: bool,
 }
 
 /// What to serve headless, and where.
@@ -48,6 +51,8 @@ pub struct Options {
     pub speed: Speed,
     /// Where the trace goes.
     pub sink: Option<TraceSink>,
+    /// Where the session goes (`--save-session`), after its header.
+    pub session: Option<(Header, SessionSink)>,
 }
 
 /// A server that is serving.
@@ -77,7 +82,10 @@ impl Running {
 /// task of its own driving the engine.
 pub async fn start(options: Options) -> Result<Running, ServeError> {
     let (running, calls) = listen(options.listen).await?;
-    let driver = Driver::new(options.engine, options.speed, options.sink);
+    let mut driver = Driver::new(options.engine, options.speed, options.sink);
+    if let Some((header, sink)) = options.session {
+        driver = driver.saving_session(header, sink);
+    }
     tokio::spawn(driver.run(calls));
     Ok(running)
 }
@@ -108,7 +116,10 @@ pub async fn listen(options: Listen) -> Result<(Running, mpsc::Receiver<Call>), 
     let kubeconfig = kubeconfig::render(&server_url, &pki.ca_pem(), &admin, &options.users);
 
     let (calls, receive) = mpsc::channel(CALL_QUEUE);
-    let shared = Arc::new(Shared { calls });
+    let shared = Arc::new(Shared {
+        calls,
+        recording: options.recording,
+    });
     let (stop, stopped) = watch::channel(false);
     let accept = tokio::spawn(accept_loop(listener, tls, shared, stopped));
     let running = Running {

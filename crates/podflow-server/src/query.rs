@@ -3,7 +3,8 @@
 //! `PatchOptions`, `DeleteOptions`; `pods/log`'s `PodLogOptions`).
 
 /// The parameters podflow reads, each as sent.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Query {
     pairs: Vec<(String, String)>,
 }

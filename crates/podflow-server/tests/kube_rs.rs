@@ -53,10 +53,12 @@ async fn serve() -> Running {
             address: "127.0.0.1".into(),
             port: 0,
             users,
+            recording: false,
         },
         engine: Engine::new(setup),
         speed: Speed::Max,
         sink: None,
+        session: None,
     })
     .await
     .expect("the server starts")

@@ -138,6 +138,14 @@ pub struct Engine {
     store_events: bool,
 }
 
+/// What a client outside the simulation hands the engine: a request, or
+/// the end of a watch (a replayed session's inputs, [`crate::timeline::Timeline::schedule`]).
+#[derive(Debug, Clone)]
+pub enum Input {
+    Request(Box<Request>),
+    StopWatch(RequestId),
+}
+
 /// What the engine hands a client outside the simulation.
 #[derive(Debug, Clone)]
 pub enum Answer {
@@ -393,6 +401,11 @@ impl Engine {
         if self.queue.peek_time().is_none_or(|next| next > t) {
             self.now = self.now.max(t);
         }
+    }
+
+    /// When the next queued event falls due, if any is queued.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
     }
 
     /// Whether nothing is left to do but background work.
