@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited, combinators::BoxBody};
+use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, StatusCode};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
@@ -81,15 +81,12 @@ pub async fn handle(
         (_, Route::NotFound) => return status_response(&status::no_such_resource()),
         _ => {}
     }
-    let body = match Limited::new(body, MAX_BODY_BYTES).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(_) => {
-            return status_response(&status_failure(
-                413,
-                "RequestEntityTooLarge",
-                format!("Request entity too large: limit is {MAX_BODY_BYTES}"),
-            ));
-        }
+    let Some(body) = read_body(body).await else {
+        return status_response(&status_failure(
+            413,
+            "RequestEntityTooLarge",
+            format!("Request entity too large: limit is {MAX_BODY_BYTES}"),
+        ));
     };
     let incoming = Incoming {
         client: client_actor(header_text(&parts.headers, &header::USER_AGENT).as_str()),
@@ -118,6 +115,31 @@ pub async fn handle(
             "the server does not allow this method on the requested resource".to_owned(),
         )),
     }
+}
+
+/// How much of a body too large is still read (and dropped) before the 413
+/// is answered, so that the client, still sending, reads the answer rather
+/// than a broken connection.
+const DRAINED_BYTES: usize = 64 * 1024 * 1024;
+
+/// The body, or `None` when it is over [`MAX_BODY_BYTES`].
+async fn read_body(mut body: hyper::body::Incoming) -> Option<Bytes> {
+    let mut kept = Vec::new();
+    let mut seen = 0usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return None;
+        };
+        if let Some(data) = frame.data_ref() {
+            seen = seen.saturating_add(data.len());
+            if seen <= MAX_BODY_BYTES {
+                kept.extend_from_slice(data);
+            } else if seen > DRAINED_BYTES {
+                return None;
+            }
+        }
+    }
+    (seen <= MAX_BODY_BYTES).then(|| Bytes::from(kept))
 }
 
 /// A request, read.
