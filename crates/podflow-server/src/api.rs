@@ -211,6 +211,7 @@ pub fn resource_request(
             )));
         }
     };
+    check_subresource(path)?;
     let mut request = Request::new(
         incoming.client.clone(),
         incoming.credentials.clone(),
@@ -289,6 +290,35 @@ pub fn resource_request(
         }
     }
     Ok((request, warnings))
+}
+
+/// The subresources served: the ones discovery lists and the engine
+/// handles; `exec`, `attach` and `portforward` are refused plainly (the
+/// containers run a simulated shell that no stream reaches), any other is
+/// not found.
+fn check_subresource(path: &ResourcePath) -> Result<(), Box<Status>> {
+    let Some(sub) = path.subresource.as_deref() else {
+        return Ok(());
+    };
+    let served = match path.kind.kind {
+        "Pod" => ["status", "binding", "eviction", "log"].contains(&sub),
+        "Deployment" | "ReplicaSet" => ["status", "scale"].contains(&sub),
+        _ => sub == "status",
+    };
+    if served {
+        return Ok(());
+    }
+    if path.kind.kind == "Pod" && ["exec", "attach", "portforward"].contains(&sub) {
+        return Err(boxed(status_failure(
+            400,
+            "BadRequest",
+            format!(
+                "podflow serve does not stream {sub}: its containers run a simulated shell; \
+                 `kubectl logs` shows what they printed"
+            ),
+        )));
+    }
+    Err(boxed(status::no_such_resource()))
 }
 
 /// The label and field selectors of a list or watch; a field a kind does
