@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A real kubectl session against `podflow serve`, once with each kubectl
 # binary the machine has (`kubectl`, and the versioned `kubectl.1.NN` the
-# Google Cloud SDK package puts beside it). Prints each check; exits non-zero
-# at the first that fails. Usage: .ci/kubectl-session.sh PODFLOW_BINARY
+# Google Cloud SDK package puts beside it, and any named in
+# PODFLOW_MORE_KUBECTL, space-separated). Prints each check; exits non-zero
+# when any failed. Usage: .ci/kubectl-session.sh PODFLOW_BINARY
 set -uo pipefail
 
 podflow=${1:?usage: kubectl-session.sh PODFLOW_BINARY}
@@ -15,7 +16,7 @@ if ! command -v kubectl >/dev/null; then
 fi
 dir=$(dirname "$(readlink -f "$(command -v kubectl)")")
 binaries=("$(readlink -f "$(command -v kubectl)")")
-for b in "$dir"/kubectl.1.*; do
+for b in "$dir"/kubectl.1.* ${PODFLOW_MORE_KUBECTL:-}; do
   [ -x "$b" ] && binaries+=("$b")
 done
 
