@@ -6,9 +6,12 @@
 //! the three-way patch of `CreateThreeWayMergePatch`; kubelets and the
 //! scheduler patch status the same way.
 //!
+//! Applied here too: the directives real clients send (`$setElementOrder`,
+//! `$retainKeys`, `$deleteFromPrimitiveList`, `$patch: replace`).
+//!
 //! Simplified: merge keys are looked up by field name alone (upstream reads
-//! them from the Go struct tags of each type), and `$setElementOrder`,
-//! `$retainKeys` and primitive-list merges are not produced.
+//! them from the Go struct tags of each type), and the patches podflow's own
+//! kubectl makes carry no directives but `$patch: delete`.
 
 use serde_json::{Map, Value};
 
@@ -47,12 +50,26 @@ fn key_of<'a>(element: &'a Value, key: &str) -> Option<&'a Value> {
     element.get(key)
 }
 
-/// Applies a strategic merge `patch` to `target`.
+/// Applies a strategic merge `patch` to `target`, with the directives
+/// kubectl's client-side apply sends (`strategicpatch/patch.go`):
+/// `$patch: replace|delete` on an object, `$retainKeys`,
+/// `$setElementOrder/FIELD` and `$deleteFromPrimitiveList/FIELD`.
 pub fn apply(target: &mut Value, patch: &Value) {
     let Value::Object(patch) = patch else {
         *target = patch.clone();
         return;
     };
+    match patch.get("$patch").and_then(Value::as_str) {
+        Some("replace") => {
+            *target = Value::Object(without_directives(patch));
+            return;
+        }
+        Some("delete") => {
+            *target = Value::Object(Map::new());
+            return;
+        }
+        _ => {}
+    }
     if !target.is_object() {
         *target = Value::Object(Map::new());
     }
@@ -60,6 +77,12 @@ pub fn apply(target: &mut Value, patch: &Value) {
         return;
     };
     for (field, value) in patch {
+        if let Some(list) = field.strip_prefix("$deleteFromPrimitiveList/") {
+            if let (Some(Value::Array(current)), Value::Array(gone)) = (map.get_mut(list), value) {
+                current.retain(|v| !gone.contains(v));
+            }
+            continue;
+        }
         if field.starts_with('$') {
             continue;
         }
@@ -67,11 +90,24 @@ pub fn apply(target: &mut Value, patch: &Value) {
             Value::Null => {
                 map.remove(field);
             }
+            Value::Object(inner)
+                if inner.get("$patch").and_then(Value::as_str) == Some("delete") =>
+            {
+                map.remove(field);
+            }
             Value::Array(items) => {
                 if let (Some(Value::Array(current)), Some(key)) =
                     (map.get_mut(field), merge_key(field, items))
                 {
                     merge_list(current, items, key);
+                } else if let (Some(Value::Array(current)), true) =
+                    (map.get_mut(field), merges_primitives(field))
+                {
+                    for item in items {
+                        if !current.contains(item) {
+                            current.push(item.clone());
+                        }
+                    }
                 } else {
                     let kept = items.iter().filter(|i| !is_delete(i)).cloned().collect();
                     map.insert(field.clone(), Value::Array(kept));
@@ -83,6 +119,51 @@ pub fn apply(target: &mut Value, patch: &Value) {
             }
         }
     }
+    for (field, order) in patch {
+        if let (Some(list), Value::Array(order)) = (field.strip_prefix("$setElementOrder/"), order)
+            && let Some(Value::Array(current)) = map.get_mut(list)
+        {
+            set_order(current, order, merge_key(list, order));
+        }
+    }
+    if let Some(Value::Array(kept)) = patch.get("$retainKeys") {
+        map.retain(|key, _| kept.iter().any(|k| k.as_str() == Some(key)));
+    }
+}
+
+/// `patch` without its `$` directives.
+fn without_directives(patch: &Map<String, Value>) -> Map<String, Value> {
+    patch
+        .iter()
+        .filter(|(k, _)| !k.starts_with('$'))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// Lists of scalars that merge as sets (`patchStrategy:"merge"` on a
+/// `[]string`): an object's finalizers.
+fn merges_primitives(field: &str) -> bool {
+    field == "finalizers"
+}
+
+/// Puts `list`'s elements in the order `$setElementOrder` gives (by merge
+/// key, or by value for scalars); elements it does not name keep their
+/// order after them, as `normalizeElementOrder` leaves them.
+fn set_order(list: &mut Vec<Value>, order: &[Value], key: Option<&str>) {
+    let id = |element: &Value| match key {
+        Some(key) => key_of(element, key).cloned(),
+        None => Some(element.clone()),
+    };
+    let rank = |element: &Value| {
+        id(element)
+            .and_then(|id| {
+                order
+                    .iter()
+                    .position(|o| key.map_or(Some(o), |k| key_of(o, k)) == Some(&id))
+            })
+            .unwrap_or(usize::MAX)
+    };
+    list.sort_by_key(rank);
 }
 
 fn is_delete(element: &Value) -> bool {
@@ -301,6 +382,45 @@ mod tests {
                 {"name": "c", "image": "z:1"}
             ]}})
         );
+    }
+
+    /// The directives of `strategicpatch/patch_test.go`'s cases, in spirit:
+    /// what kubectl's client-side apply sends.
+    #[test]
+    fn directives_order_retain_replace_and_delete() {
+        // `$setElementOrder`: the patch's order wins; unnamed elements follow.
+        let mut live = json!({"containers": [{"name": "a"}, {"name": "b"}, {"name": "x"}]});
+        let patch = json!({
+            "$setElementOrder/containers": [{"name": "b"}, {"name": "c"}, {"name": "a"}],
+            "containers": [{"name": "c", "image": "z"}]
+        });
+        apply(&mut live, &patch);
+        let names: Vec<&str> = live["containers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["b", "c", "a", "x"]);
+
+        // `$retainKeys`: keys the list does not name go (a strategy's type changed).
+        let mut live =
+            json!({"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}});
+        let patch = json!({"strategy": {"$retainKeys": ["type"], "type": "Recreate"}});
+        apply(&mut live, &patch);
+        assert_eq!(live, json!({"strategy": {"type": "Recreate"}}));
+
+        // `$patch: replace` replaces a map whole; `$patch: delete` removes it.
+        let mut live = json!({"a": {"x": 1, "y": 2}, "b": {"z": 3}});
+        let patch = json!({"a": {"$patch": "replace", "w": 0}, "b": {"$patch": "delete"}});
+        apply(&mut live, &patch);
+        assert_eq!(live, json!({"a": {"w": 0}}));
+
+        // Finalizers merge as a set; `$deleteFromPrimitiveList` takes one out.
+        let mut live = json!({"metadata": {"finalizers": ["a", "b"]}});
+        let patch = json!({"metadata": {"finalizers": ["c"], "$deleteFromPrimitiveList/finalizers": ["a"]}});
+        apply(&mut live, &patch);
+        assert_eq!(live, json!({"metadata": {"finalizers": ["b", "c"]}}));
     }
 
     #[test]

@@ -361,7 +361,9 @@ impl GarbageCollector {
         Progress::Waiting
     }
 
-    /// Patches `finalizer` out of `owner`'s finalizers (`removeFinalizer`).
+    /// Patches `finalizer` out of `owner`'s finalizers (`removeFinalizer`),
+    /// with a JSON merge patch of the list left, as upstream's collector
+    /// sends it (a strategic merge patch would merge finalizers as a set).
     fn remove_finalizer(
         &mut self,
         key: &str,
@@ -389,7 +391,7 @@ impl GarbageCollector {
             owner.namespace(),
             owner.name(),
         )
-        .body(Body::Patch(patch));
+        .body(Body::MergePatch(patch));
         let id = cx.send(request);
         self.inflight
             .insert(id, (key.to_owned(), Step::RemoveFinalizer));
