@@ -149,7 +149,7 @@ fn merges_primitives(field: &str) -> bool {
 /// Puts `list`'s elements in the order `$setElementOrder` gives (by merge
 /// key, or by value for scalars); elements it does not name keep their
 /// order after them, as `normalizeElementOrder` leaves them.
-fn set_order(list: &mut Vec<Value>, order: &[Value], key: Option<&str>) {
+fn set_order(list: &mut [Value], order: &[Value], key: Option<&str>) {
     let id = |element: &Value| match key {
         Some(key) => key_of(element, key).cloned(),
         None => Some(element.clone()),
