@@ -4,6 +4,10 @@
 //! event broadcaster sends it (`staging/src/k8s.io/client-go/tools/record/event.go`,
 //! `makeEvent`: the name `INVOLVED.<hex nanoseconds>`, `count: 1`, first and
 //! last timestamps), so `kubectl get events` and `kubectl describe` find them.
+//! A repeat of an Event (same source, object, type, reason and message) is a
+//! PATCH of the first one's `count` and `lastTimestamp`, as the correlator
+//! aggregates it (`tools/record/events_cache.go`, `eventLogger.eventObserve`):
+//! `kubectl describe` then says `(x4 over 2m)`.
 //! The stories `play` and `trace` show keep Events as trace records only.
 
 use k8s_openapi::api::core::v1::{Event as CoreEvent, EventSource, ObjectReference};
@@ -22,7 +26,46 @@ impl Engine {
         let Some(credentials) = credentials(by) else {
             return;
         };
+        let involved = &event.object;
+        let series = format!(
+            "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+            event.source,
+            by.node().unwrap_or_default(),
+            involved.kind,
+            involved.namespace.as_deref().unwrap_or_default(),
+            involved.name,
+            involved.field_path.as_deref().unwrap_or_default(),
+            event.event_type,
+            event.reason,
+            event.message
+        );
+        if let Some((namespace, name, count)) = self.event_series.get_mut(&series) {
+            *count += 1;
+            let patch = serde_json::json!({
+                "count": *count,
+                "lastTimestamp": Time(self.now.to_k8s()),
+            });
+            let request = Request::new(
+                by.clone(),
+                credentials,
+                Verb::Patch,
+                kind_of("Event"),
+                Some(namespace.clone()),
+                name.clone(),
+            )
+            .body(Body::Patch(patch));
+            self.receive(request);
+            return;
+        }
         let object = self.event_object(by, event);
+        self.event_series.insert(
+            series,
+            (
+                object.metadata.namespace.clone().unwrap_or_default(),
+                object.metadata.name.clone().unwrap_or_default(),
+                1,
+            ),
+        );
         let namespace = object.metadata.namespace.clone();
         let request = Request::new(
             by.clone(),

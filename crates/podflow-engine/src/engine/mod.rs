@@ -136,6 +136,8 @@ pub struct Engine {
     outbox: Vec<Answer>,
     /// Whether Events are also written as objects ([`Setup::store_events`]).
     store_events: bool,
+    /// Each Event series sent so far: its key → (namespace, name, count).
+    event_series: BTreeMap<String, (String, String, i32)>,
 }
 
 /// What a client outside the simulation hands the engine: a request, or
@@ -206,6 +208,7 @@ impl Engine {
             faults: BTreeMap::new(),
             outbox: Vec::new(),
             store_events: setup.store_events,
+            event_series: BTreeMap::new(),
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
