@@ -6,6 +6,7 @@
 pub mod api;
 pub mod discovery;
 pub mod driver;
+pub mod engine_request;
 pub mod kubeconfig;
 pub mod listener;
 pub mod logs;

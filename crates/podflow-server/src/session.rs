@@ -18,7 +18,7 @@ use bytes::Bytes;
 use hyper::Method;
 use serde::{Deserialize, Serialize};
 
-use crate::api::{Incoming, resource_request};
+use crate::engine_request::{Incoming, resource_request};
 use crate::query::Query;
 use crate::route::{Route, route};
 use podflow_engine::apiserver::request::{Credentials, Request, UserInfo};
