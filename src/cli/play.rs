@@ -170,7 +170,7 @@ fn sandbox_timeline(
     let session = podflow_server::session::read(std::io::BufReader::new(file), path)
         .map_err(|e| format!("error: {e}"))?;
     let header = &session.header;
-    let (setup, _) = super::serve::served_setup(
+    let (setup, _) = podflow_server::served::served_setup(
         header.cluster.as_deref(),
         &header.files,
         header.seed,

@@ -8,12 +8,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use podflow_engine::apiserver::bootstrap_policy;
-use podflow_engine::engine::{Engine, Setup};
-use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
+use podflow_engine::engine::Engine;
 use podflow_engine::timeline::Timeline;
 use podflow_server::driver::{Speed, Switchboard, jsonl_sink};
-use podflow_server::kubeconfig::TokenUser;
+use podflow_server::served::served_setup;
 use podflow_server::session::{self, Header};
 use podflow_server::{Listen, Options, listen as listen_on, start};
 
@@ -140,42 +138,6 @@ struct Parts {
     engine: Engine,
     sink: Option<podflow_server::driver::TraceSink>,
     session: Option<(Header, podflow_server::session::SessionSink)>,
-}
-
-/// A served cluster's starting point, as `podflow serve` builds it and
-/// `podflow play --session` builds it again: the cluster file and `-f`
-/// files, kubeadm's admin binding, Events stored as objects, and simulated
-/// time starting at the wall-clock second `epoch`. Also its token users.
-pub fn served_setup(
-    cluster_file: Option<&str>,
-    files: &[String],
-    seed: u64,
-    epoch: i64,
-) -> Result<(Setup, Vec<TokenUser>), String> {
-    podflow_engine::clock::start_at_unix(epoch);
-    let spec = cluster(cluster_file).map_err(|e| e.to_string())?;
-    let setup_args = SetupArgs {
-        files: files.to_vec(),
-        cluster: cluster_file.map(str::to_owned),
-        seed,
-        ..SetupArgs::default()
-    };
-    let mut setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
-    // The admin's certificate is kubeadm's: `kubeadm:cluster-admins`, bound to cluster-admin.
-    setup
-        .objects
-        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
-    setup.store_events = true;
-    let users = spec
-        .simulation
-        .users
-        .iter()
-        .map(|u| TokenUser {
-            name: u.name.clone(),
-            token: u.token.clone(),
-        })
-        .collect();
-    Ok((setup, users))
 }
 
 fn serve_headless(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Result<(), String> {

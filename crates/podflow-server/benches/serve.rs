@@ -14,10 +14,9 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
 use serde_json::json;
 
-use podflow_engine::apiserver::bootstrap_policy;
 use podflow_engine::engine::Engine;
-use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
 use podflow_server::driver::Speed;
+use podflow_server::served::served_setup;
 use podflow_server::{Listen, Options, start};
 
 const CLIENTS: usize = 16;
@@ -36,11 +35,8 @@ fn main() {
 }
 
 async fn bench(phase: Duration) {
-    let spec = cluster(None).expect("the default cluster");
-    let mut setup = build_setup_on(&spec, &SetupArgs::default()).expect("a setup");
-    setup
-        .objects
-        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
+    let epoch = podflow_engine::clock::EPOCH_UNIX_SECONDS;
+    let (setup, _) = served_setup(None, &[], 1, epoch).expect("a setup");
     let running = start(Options {
         listen: Listen {
             address: "127.0.0.1".into(),

@@ -15,6 +15,7 @@ pub mod pki;
 pub mod protobuf;
 pub mod query;
 pub mod route;
+pub mod served;
 pub mod session;
 pub mod table;
 pub mod watch_stream;

@@ -15,11 +15,9 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config, Discovery};
 use serde_json::json;
 
-use podflow_engine::apiserver::bootstrap_policy;
 use podflow_engine::engine::Engine;
-use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
 use podflow_server::driver::Speed;
-use podflow_server::kubeconfig::TokenUser;
+use podflow_server::served::served_setup;
 use podflow_server::{Listen, Options, Running, start};
 
 const RBAC_CLUSTER: &str = concat!(
@@ -28,26 +26,8 @@ const RBAC_CLUSTER: &str = concat!(
 );
 
 async fn serve() -> Running {
-    let spec = cluster(Some(RBAC_CLUSTER)).expect("the fixture reads");
-    let args = SetupArgs {
-        cluster: Some(RBAC_CLUSTER.into()),
-        seed: 1,
-        ..SetupArgs::default()
-    };
-    let mut setup = build_setup_on(&spec, &args).expect("the setup builds");
-    setup
-        .objects
-        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
-    setup.store_events = true;
-    let users = spec
-        .simulation
-        .users
-        .iter()
-        .map(|u| TokenUser {
-            name: u.name.clone(),
-            token: u.token.clone(),
-        })
-        .collect();
+    let epoch = podflow_engine::clock::EPOCH_UNIX_SECONDS;
+    let (setup, users) = served_setup(Some(RBAC_CLUSTER), &[], 1, epoch).expect("the setup builds");
     start(Options {
         listen: Listen {
             address: "127.0.0.1".into(),

@@ -12,11 +12,10 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
 use serde_json::json;
 
-use podflow_engine::apiserver::bootstrap_policy;
 use podflow_engine::engine::{Engine, Setup};
-use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
 use podflow_engine::timeline::Timeline;
 use podflow_server::driver::{Speed, jsonl_sink};
+use podflow_server::served::served_setup;
 use podflow_server::session::{self, Header};
 use podflow_server::{Listen, Options, start};
 
@@ -48,18 +47,8 @@ impl Shared {
 
 /// The served cluster's setup, as `podflow serve` builds it.
 fn setup() -> Setup {
-    let spec = cluster(Some(RBAC_CLUSTER)).unwrap();
-    let args = SetupArgs {
-        cluster: Some(RBAC_CLUSTER.into()),
-        seed: 7,
-        ..SetupArgs::default()
-    };
-    let mut setup = build_setup_on(&spec, &args).unwrap();
-    setup
-        .objects
-        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
-    setup.store_events = true;
-    setup
+    let epoch = podflow_engine::clock::EPOCH_UNIX_SECONDS;
+    served_setup(Some(RBAC_CLUSTER), &[], 7, epoch).unwrap().0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
