@@ -7,7 +7,9 @@
 //! A repeat of an Event (same source, object, type, reason and message) is a
 //! PATCH of the first one's `count` and `lastTimestamp`, as the correlator
 //! aggregates it (`tools/record/events_cache.go`, `eventLogger.eventObserve`):
-//! `kubectl describe` then says `(x4 over 2m)`.
+//! `kubectl describe` then says `(x4 over 2m)`. An Event is written with an
+//! etcd lease of `--event-ttl` (one hour): when it runs out, etcd deletes the
+//! key and the watchers hear `DELETED` (`pkg/registry/core/event/storage`).
 //! The stories `play` and `trace` show keep Events as trace records only.
 
 use k8s_openapi::api::core::v1::{Event as CoreEvent, EventSource, ObjectReference};
@@ -15,12 +17,62 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, Time
 
 use super::Engine;
 use crate::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
+use crate::store::Change;
 use crate::store::key_for;
-use crate::trace::{Actor, EventRecord};
+use crate::trace::{Actor, EventRecord, Outcome, Record, Stage, StageName, TraceRecord};
 use podflow_model::Object;
 use podflow_model::kinds::{Kind, kind_of};
 
+/// kube-apiserver's `--event-ttl`: one hour.
+const EVENT_TTL_MS: u64 = 60 * 60 * 1000;
+
 impl Engine {
+    /// Queues the end of the lease of each Event `changes` created.
+    pub(super) fn expire_events_later(&mut self, changes: &[Change]) {
+        if !self.store_events {
+            return;
+        }
+        for change in changes {
+            if change.prev.is_none()
+                && !change.deleted
+                && matches!(*change.object, Object::Event(_))
+            {
+                let key = change.key.clone();
+                self.queue.push(
+                    self.now.plus(EVENT_TTL_MS),
+                    super::Event::LeaseExpired { key },
+                    true,
+                );
+            }
+        }
+    }
+
+    /// An Event's lease ran out: etcd deletes it, its series ends.
+    pub(super) fn expire_event(&mut self, key: &str) -> Vec<TraceRecord> {
+        let before = self.store.revision();
+        let Ok(gone) = self.store.delete(key) else {
+            return Vec::new();
+        };
+        let (namespace, name) = (gone.namespace().unwrap_or_default(), gone.name());
+        self.event_series
+            .retain(|_, (ns, n, _)| !(ns == namespace && n == name));
+        let changes: Vec<Change> = self
+            .store
+            .changes_since(before)
+            .map(|c| c.cloned().collect())
+            .unwrap_or_default();
+        self.fan_out(&changes);
+        let mut stage = Stage::new(
+            Actor::Etcd,
+            StageName::Persist,
+            Outcome::Delete,
+            format!("lease expired: deleted {key} (--event-ttl 1h)"),
+        );
+        stage.extra_mut().key = Some(key.to_owned());
+        stage.extra_mut().revision = Some(self.store.revision());
+        self.stamp(vec![Record::from(stage)])
+    }
+
     /// Sends `event`, recorded by `by`, to the API server as an Event object.
     pub(super) fn send_event(&mut self, by: &Actor, event: &EventRecord) {
         let Some(credentials) = credentials(by) else {
@@ -58,6 +110,7 @@ impl Engine {
             return;
         }
         let object = self.event_object(by, event);
+        self.events_created += 1;
         self.event_series.insert(
             series,
             (
@@ -86,8 +139,13 @@ impl Engine {
             let key = key_for(kind, involved.namespace.as_deref(), &involved.name);
             self.store.get(&key)?.object.metadata().uid.clone()
         });
+        // client-go names an Event by the wall clock's nanoseconds; simulated
+        // time has milliseconds, so the Events of one millisecond are told
+        // apart by how many came before.
         let (seconds, nanos) = self.now.unix();
-        let stamp = i128::from(seconds) * 1_000_000_000 + i128::from(nanos);
+        let stamp = i128::from(seconds) * 1_000_000_000
+            + i128::from(nanos)
+            + i128::from(self.events_created);
         let now = self.now.to_k8s();
         CoreEvent {
             metadata: ObjectMeta {
@@ -136,4 +194,50 @@ fn credentials(by: &Actor) -> Option<Credentials> {
         _ => return None,
     };
     Some(Credentials::Certificate(user))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::clock::SimTime;
+    use crate::engine::{Engine, Until};
+    use crate::setup::{NGINX_POD, SetupArgs, build_setup};
+    use crate::store::WatchFilter;
+    use podflow_model::kinds::kind_of;
+
+    fn events(engine: &Engine) -> usize {
+        engine
+            .store()
+            .list(&WatchFilter::all(kind_of("Event")))
+            .len()
+    }
+
+    /// A served cluster stores its Events (the nginx story's Scheduled,
+    /// Pulling, Pulled, Created, Started) and etcd forgets each an hour later.
+    #[test]
+    fn stored_events_expire_after_the_event_ttl() {
+        let args = SetupArgs {
+            embedded: vec![NGINX_POD],
+            seed: 1,
+            ..SetupArgs::default()
+        };
+        let mut setup = build_setup(&args).unwrap();
+        setup.store_events = true;
+        let mut engine = Engine::new(setup);
+        engine.run_until(Until::Time(SimTime(60_000)));
+        let reasons: Vec<String> = engine
+            .store()
+            .list(&WatchFilter::all(kind_of("Event")))
+            .iter()
+            .filter_map(|e| match &**e {
+                podflow_model::Object::Event(e) => e.reason.clone(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            reasons,
+            ["Scheduled", "Pulling", "Pulled", "Created", "Started"]
+        );
+        engine.run_until(Until::Time(SimTime(2 * 60 * 60 * 1000)));
+        assert_eq!(events(&engine), 0);
+    }
 }

@@ -21,7 +21,7 @@ use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
 use super::shared_stages::SharedStages;
-use super::store::{Store, WatchEvent, WatchFilter};
+use super::store::{Change, Store, WatchEvent, WatchFilter};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
 use crate::trace::{Actor, Outcome, StageName};
@@ -81,6 +81,8 @@ enum Event {
     Timer { to: ComponentId, timer: Timer },
     /// The API server's periodic etcd compaction.
     Compact,
+    /// An Event's etcd lease runs out (`--event-ttl`): the key goes.
+    LeaseExpired { key: String },
 }
 
 /// Mixed into the seed of kube-controller-manager's delivery-jitter stream.
@@ -138,6 +140,8 @@ pub struct Engine {
     store_events: bool,
     /// Each Event series sent so far: its key → (namespace, name, count).
     event_series: BTreeMap<String, (String, String, i32)>,
+    /// How many Events were created, to keep their names apart.
+    events_created: u64,
 }
 
 /// What a client outside the simulation hands the engine: a request, or
@@ -209,6 +213,7 @@ impl Engine {
             outbox: Vec::new(),
             store_events: setup.store_events,
             event_series: BTreeMap::new(),
+            events_created: 0,
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -463,6 +468,7 @@ impl Engine {
             }
             Event::Timer { to, timer } => self.with_component(&to, |c, cx| c.on_timer(timer, cx)),
             Event::Compact => self.compact(),
+            Event::LeaseExpired { key } => self.expire_event(&key),
         }
     }
 
@@ -599,7 +605,27 @@ impl Engine {
         if watching {
             self.open_remote_watch(from, request);
         }
-        for change in &handled.changes {
+        self.fan_out(&handled.changes);
+        self.expire_events_later(&handled.changes);
+        let mut records = handled.records;
+        if remote {
+            // An outside client's arrow is drawn when its request arrives.
+            records.insert(
+                0,
+                Record::Message {
+                    from: request.client.clone(),
+                    to: Actor::ApiServer,
+                    label: request.label(),
+                    request: Some(id),
+                },
+            );
+        }
+        self.stamp(records)
+    }
+
+    /// Queues the watch events `changes` make for each watcher that sees them.
+    fn fan_out(&mut self, changes: &[Change]) {
+        for change in changes {
             for sub in self.watches.candidates(change) {
                 if let Some(event) = sub.filter.event_for(change) {
                     // A faulted node's kubelet hears nothing until it reconnects.
@@ -631,20 +657,6 @@ impl Engine {
                 }
             }
         }
-        let mut records = handled.records;
-        if remote {
-            // An outside client's arrow is drawn when its request arrives.
-            records.insert(
-                0,
-                Record::Message {
-                    from: request.client.clone(),
-                    to: Actor::ApiServer,
-                    label: request.label(),
-                    request: Some(id),
-                },
-            );
-        }
-        self.stamp(records)
     }
 
     /// Registers an outside client's watch, and queues the changes after the
