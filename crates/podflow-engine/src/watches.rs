@@ -47,41 +47,56 @@ pub struct Watches {
 impl Watches {
     /// Indexes `subscriptions`, kept in the order given.
     pub fn new(subscriptions: Vec<Subscription>) -> Watches {
-        let mut by_kind: BTreeMap<&'static str, KindWatches> = BTreeMap::new();
-        for (i, sub) in subscriptions.iter().enumerate() {
-            let watches = by_kind.entry(sub.filter.kind.kind).or_default();
-            let trigger = sub.filter.fields.iter().find_map(|(field, value)| {
+        let mut watches = Watches::default();
+        for subscription in subscriptions {
+            watches.add(subscription);
+        }
+        watches
+    }
+
+    /// Adds a watch, after the others.
+    pub fn add(&mut self, subscription: Subscription) {
+        let i = self.subscriptions.len();
+        let watches = self
+            .by_kind
+            .entry(subscription.filter.kind.kind)
+            .or_default();
+        let trigger = subscription
+            .filter
+            .fields
+            .iter()
+            .find_map(|(field, value)| {
                 TRIGGERS
                     .iter()
                     .find(|t| **t == field.as_str())
                     .map(|t| (*t, value))
             });
-            match trigger {
-                Some((field, value)) => watches
-                    .by_trigger
-                    .entry(field)
-                    .or_default()
-                    .entry(value.clone())
-                    .or_default()
-                    .push(i),
-                None => watches.any.push(i),
-            }
+        match trigger {
+            Some((field, value)) => watches
+                .by_trigger
+                .entry(field)
+                .or_default()
+                .entry(value.clone())
+                .or_default()
+                .push(i),
+            None => watches.any.push(i),
         }
-        Watches {
-            subscriptions,
-            by_kind,
-        }
+        self.subscriptions.push(subscription);
     }
 
-    /// Adds a watch, after the others.
-    pub fn add(&mut self, subscription: Subscription) {
-        let mut subscriptions = std::mem::take(&mut self.subscriptions);
-        subscriptions.push(subscription);
-        *self = Watches::new(subscriptions);
+    /// How many watches the watchers `which` names hold.
+    pub fn count(&self, which: impl Fn(&ComponentId) -> bool) -> usize {
+        self.subscriptions
+            .iter()
+            .filter(|s| which(&s.watcher))
+            .count()
     }
 
     /// Removes the watches of the watchers `gone` names.
     pub fn remove(&mut self, gone: impl Fn(&ComponentId) -> bool) {
+        if !self.subscriptions.iter().any(|s| gone(&s.watcher)) {
+            return;
+        }
         let mut subscriptions = std::mem::take(&mut self.subscriptions);
         subscriptions.retain(|s| !gone(&s.watcher));
         *self = Watches::new(subscriptions);

@@ -189,6 +189,7 @@ async fn answer(
     let call = Call::Request {
         request: Box::new(request),
         recorded,
+        bookmarks: incoming.query.flag("allowWatchBookmarks"),
         reply: send,
     };
     if shared.calls.send(call).await.is_err() {

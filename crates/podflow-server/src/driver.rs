@@ -30,6 +30,11 @@ use crate::session::{Entry, Header, Recorded, SessionSink};
 /// slow to keep up (`cacher.go`, "Forcing watcher close due to unresponsiveness").
 pub const WATCH_BUFFER: usize = 1024;
 
+/// How often a watch that allows bookmarks is sent one, as the API
+/// server's cacher does besides the one before a watch's deadline
+/// (`cacher.go`, `defaultBookmarkFrequency`): a simulated minute.
+pub const BOOKMARK_EVERY_MS: u64 = 60_000;
+
 /// How often simulated time catches up with the wall clock when nothing arrives.
 pub const TICK: Duration = Duration::from_millis(5);
 
@@ -43,6 +48,27 @@ pub enum Speed {
     Max,
 }
 
+/// What a watch's stream carries.
+#[derive(Debug)]
+pub enum Streamed {
+    /// A change, with the simulated time it reached the client.
+    Event(SimTime, WatchEvent),
+    /// A `BOOKMARK`: nothing the client sees has changed up to this revision.
+    Bookmark(u64),
+}
+
+/// What the switchboard holds, as the API server's long-running request
+/// gauges count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Census {
+    /// Requests waiting for their answer.
+    pub waiting: usize,
+    /// Watch streams open to clients.
+    pub watches: usize,
+    /// Watches the engine delivers to outside clients.
+    pub engine_watches: usize,
+}
+
 /// What a connection asks the switchboard.
 #[derive(Debug)]
 pub enum Call {
@@ -51,6 +77,8 @@ pub enum Call {
         request: Box<Request>,
         /// The request as it came over HTTP, when a session is being saved.
         recorded: Option<Box<Recorded>>,
+        /// A watch's `allowWatchBookmarks`.
+        bookmarks: bool,
         reply: oneshot::Sender<Reply>,
     },
     /// The client of the watch `stream` went away.
@@ -64,6 +92,8 @@ pub enum Call {
         container: String,
         reply: oneshot::Sender<Result<ContainerLog, String>>,
     },
+    /// What is open now.
+    Census(oneshot::Sender<Census>),
 }
 
 /// The engine's answer to one request.
@@ -73,7 +103,7 @@ pub struct Reply {
     /// When the answer was given, for the ages a Table shows.
     pub now: SimTime,
     /// For a watch that was allowed: its number and its events.
-    pub watch: Option<(RequestId, mpsc::Receiver<(SimTime, WatchEvent)>)>,
+    pub watch: Option<(RequestId, mpsc::Receiver<Streamed>)>,
 }
 
 /// Where the trace goes as the engine writes it.
@@ -97,6 +127,10 @@ pub trait Cluster {
     ) -> Result<ContainerLog, String>;
     /// Simulated time now.
     fn now(&self) -> SimTime;
+    /// The store's revision now.
+    fn revision(&self) -> u64;
+    /// How many watches outside clients hold ([`Engine::outside_watches`]).
+    fn outside_watches(&self) -> usize;
     /// Runs until `until`, handing each step's records to `sink`.
     fn run(&mut self, until: Until, sink: &mut dyn FnMut(&[TraceRecord]));
 }
@@ -126,6 +160,14 @@ impl Cluster for Engine {
 
     fn now(&self) -> SimTime {
         Engine::now(self)
+    }
+
+    fn revision(&self) -> u64 {
+        self.store().revision()
+    }
+
+    fn outside_watches(&self) -> usize {
+        Engine::outside_watches(self)
     }
 
     fn run(&mut self, until: Until, sink: &mut dyn FnMut(&[TraceRecord])) {
@@ -165,6 +207,14 @@ impl Cluster for Timeline {
         self.engine().now()
     }
 
+    fn revision(&self) -> u64 {
+        self.engine().store().revision()
+    }
+
+    fn outside_watches(&self) -> usize {
+        self.engine().outside_watches()
+    }
+
     fn run(&mut self, until: Until, sink: &mut dyn FnMut(&[TraceRecord])) {
         let before = self.len();
         self.extend_to(until);
@@ -176,13 +226,27 @@ impl Cluster for Timeline {
     }
 }
 
+/// A request waiting for its answer.
+struct Waiting {
+    watch: bool,
+    bookmarks: bool,
+    reply: oneshot::Sender<Reply>,
+}
+
+/// A watch stream open to its client.
+struct OpenWatch {
+    events: mpsc::Sender<Streamed>,
+    /// When its next bookmark is due, if it allows them.
+    next_bookmark: Option<SimTime>,
+}
+
 /// Requests waiting for answers, open watches, and the pacer.
 pub struct Switchboard {
     speed: Speed,
     /// The wall-clock moment and simulated time the pacer counts from.
     origin: (Instant, SimTime),
-    waiting: HashMap<RequestId, (bool, oneshot::Sender<Reply>)>,
-    watches: HashMap<RequestId, mpsc::Sender<(SimTime, WatchEvent)>>,
+    waiting: HashMap<RequestId, Waiting>,
+    watches: HashMap<RequestId, OpenWatch>,
     /// Answers computed but not handed out yet (see [`Switchboard::hand_out`]).
     held: Vec<Answer>,
     sink: Option<TraceSink>,
@@ -223,6 +287,7 @@ impl Switchboard {
             Call::Request {
                 request,
                 recorded,
+                bookmarks,
                 reply,
             } => {
                 let watch = request.verb == Verb::Watch;
@@ -231,10 +296,18 @@ impl Switchboard {
                     session(&Entry::Request { t_ms, request });
                 }
                 let id = cluster.receive(*request);
-                self.waiting.insert(id, (watch, reply));
+                let waiting = Waiting {
+                    watch,
+                    bookmarks,
+                    reply,
+                };
+                self.waiting.insert(id, waiting);
             }
             Call::StopWatch(stream) => {
-                self.watches.remove(&stream);
+                // Each watch ends once, however many ways its end was seen.
+                if self.watches.remove(&stream).is_none() {
+                    return;
+                }
                 if let Some(session) = self.session.as_mut() {
                     let t_ms = cluster.now().as_millis();
                     session(&Entry::StopWatch {
@@ -252,6 +325,13 @@ impl Switchboard {
                 reply,
             } => {
                 let _ = reply.send(cluster.container_log(&node, &namespace, &pod, &container));
+            }
+            Call::Census(reply) => {
+                let _ = reply.send(Census {
+                    waiting: self.waiting.len(),
+                    watches: self.watches.len(),
+                    engine_watches: cluster.outside_watches(),
+                });
             }
         }
     }
@@ -296,17 +376,51 @@ impl Switchboard {
                 answer => self.deliver(answer, cluster),
             }
         }
+        self.tend_watches(cluster);
+    }
+
+    /// Sends the bookmarks that are due, and ends the watches whose client
+    /// has gone (a connection closed mid-watch) even if no event came for them.
+    fn tend_watches(&mut self, cluster: &mut impl Cluster) {
+        let now = cluster.now();
+        let revision = cluster.revision();
+        let mut ended = Vec::new();
+        for (stream, open) in &mut self.watches {
+            if open.events.is_closed() {
+                ended.push(*stream);
+                continue;
+            }
+            if open.next_bookmark.is_none_or(|due| due > now) {
+                continue;
+            }
+            open.next_bookmark = Some(now.plus(BOOKMARK_EVERY_MS));
+            if open.events.try_send(Streamed::Bookmark(revision)).is_err() {
+                ended.push(*stream);
+            }
+        }
+        // In request order, so that a saved session is the same each time.
+        ended.sort_unstable();
+        for stream in ended {
+            self.take(Call::StopWatch(stream), cluster);
+        }
     }
 
     fn deliver(&mut self, answer: Answer, cluster: &mut impl Cluster) {
         match answer {
             Answer::Response { request, response } => {
-                let Some((watch, send)) = self.waiting.remove(&request) else {
+                let Some(waiting) = self.waiting.remove(&request) else {
                     return;
                 };
-                let watch = (watch && response.code == 200).then(|| {
+                let watch = (waiting.watch && response.code == 200).then(|| {
                     let (events, receive) = mpsc::channel(WATCH_BUFFER);
-                    self.watches.insert(request, events);
+                    let next_bookmark = waiting
+                        .bookmarks
+                        .then(|| cluster.now().plus(BOOKMARK_EVERY_MS));
+                    let open = OpenWatch {
+                        events,
+                        next_bookmark,
+                    };
+                    self.watches.insert(request, open);
                     (request, receive)
                 });
                 let reply = Reply {
@@ -315,15 +429,19 @@ impl Switchboard {
                     watch,
                 };
                 // A connection that gave up before its answer: its watch ends.
-                if send.send(reply).is_err() && self.watches.remove(&request).is_some() {
+                if waiting.reply.send(reply).is_err() && self.watches.contains_key(&request) {
                     self.take(Call::StopWatch(request), cluster);
                 }
             }
             Answer::Watch { stream, event } => {
-                let Some(events) = self.watches.get(&stream) else {
+                let Some(open) = self.watches.get(&stream) else {
                     return;
                 };
-                if events.try_send((cluster.now(), event)).is_err() {
+                if open
+                    .events
+                    .try_send(Streamed::Event(cluster.now(), event))
+                    .is_err()
+                {
                     // Gone, or too slow to keep up: the stream ends.
                     self.take(Call::StopWatch(stream), cluster);
                 }
@@ -405,8 +523,101 @@ mod tests {
         Call::Request {
             request: Box::new(request),
             recorded: None,
+            bookmarks: false,
             reply,
         }
+    }
+
+    fn watch_pods(reply: oneshot::Sender<Reply>, bookmarks: bool) -> Call {
+        let Call::Request {
+            mut request, reply, ..
+        } = list_pods(reply)
+        else {
+            unreachable!()
+        };
+        request.verb = Verb::Watch;
+        Call::Request {
+            request,
+            recorded: None,
+            bookmarks,
+            reply,
+        }
+    }
+
+    fn census(board: &mut Switchboard, engine: &mut Engine) -> Census {
+        let (reply, mut answer) = oneshot::channel();
+        board.take(Call::Census(reply), engine);
+        answer.try_recv().expect("counted")
+    }
+
+    /// A watch that allows bookmarks gets one each simulated minute, at the
+    /// store's revision then (`cacher.go`, `defaultBookmarkFrequency`); one
+    /// that does not allow them gets none.
+    #[test]
+    fn bookmarks_come_each_minute_to_the_watches_that_allow_them() {
+        let mut engine = podflow_engine::testing::nginx_engine();
+        let mut board = Switchboard::new(Speed::Max, None);
+        let mut answers = Vec::new();
+        for bookmarks in [true, false] {
+            let (reply, answer) = oneshot::channel();
+            board.take(watch_pods(reply, bookmarks), &mut engine);
+            answers.push(answer);
+        }
+        board.advance(&mut engine);
+        let start = engine.now();
+        let mut streams: Vec<_> = answers
+            .into_iter()
+            .map(|mut answer| answer.try_recv().unwrap().watch.expect("a watch").1)
+            .collect();
+        let bookmarks = |events: &mut mpsc::Receiver<Streamed>| {
+            let mut revisions = Vec::new();
+            while let Ok(item) = events.try_recv() {
+                if let Streamed::Bookmark(revision) = item {
+                    revisions.push(revision);
+                }
+            }
+            revisions
+        };
+        for minute in 1..=3 {
+            engine.run_until(Until::Time(start.plus(minute * BOOKMARK_EVERY_MS - 1)));
+            board.hand_out(&mut engine, |_| true);
+            assert_eq!(
+                bookmarks(&mut streams[0]).len(),
+                0,
+                "early, minute {minute}"
+            );
+            engine.run_until(Until::Time(start.plus(minute * BOOKMARK_EVERY_MS)));
+            engine.idle_until(start.plus(minute * BOOKMARK_EVERY_MS));
+            board.hand_out(&mut engine, |_| true);
+            assert_eq!(bookmarks(&mut streams[0]), vec![engine.store().revision()]);
+        }
+        assert!(bookmarks(&mut streams[1]).is_empty());
+    }
+
+    /// A client that goes without a word (its connection closed mid-watch)
+    /// leaves nothing behind: the switchboard and the engine forget its watch.
+    #[test]
+    fn a_watch_whose_client_vanished_is_forgotten() {
+        let mut engine = podflow_engine::testing::nginx_engine();
+        let mut board = Switchboard::new(Speed::Max, None);
+        let (reply, mut answer) = oneshot::channel();
+        board.take(watch_pods(reply, false), &mut engine);
+        board.advance(&mut engine);
+        let (_, events) = answer.try_recv().unwrap().watch.expect("a watch");
+        let open = Census {
+            waiting: 0,
+            watches: 1,
+            engine_watches: 1,
+        };
+        assert_eq!(census(&mut board, &mut engine), open);
+        drop(events);
+        board.hand_out(&mut engine, |_| true);
+        let none = Census {
+            waiting: 0,
+            watches: 0,
+            engine_watches: 0,
+        };
+        assert_eq!(census(&mut board, &mut engine), none);
     }
 
     /// The TUI holds an answer until its step is shown: nothing reaches the
@@ -432,18 +643,7 @@ mod tests {
         let mut engine = podflow_engine::testing::nginx_engine();
         let mut board = Switchboard::new(Speed::Max, None);
         let (reply, mut answer) = oneshot::channel();
-        let Call::Request {
-            mut request, reply, ..
-        } = list_pods(reply)
-        else {
-            unreachable!()
-        };
-        request.verb = Verb::Watch;
-        let call = Call::Request {
-            request,
-            recorded: None,
-            reply,
-        };
+        let call = watch_pods(reply, false);
         board.take(call, &mut engine);
         board.advance(&mut engine);
         let (stream, _events) = answer.try_recv().unwrap().watch.expect("a watch");

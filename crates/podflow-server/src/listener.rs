@@ -10,12 +10,12 @@ use std::time::Duration;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_rustls::TlsAcceptor;
 
 use crate::ServeError;
 use crate::api::{self, Peer, Shared};
-use crate::driver::{Call, Driver, Speed, TraceSink};
+use crate::driver::{Call, Census, Driver, Speed, TraceSink};
 use crate::kubeconfig::{self, TokenUser};
 use crate::pki::{self, Pki};
 use crate::session::{Header, SessionSink};
@@ -30,6 +30,11 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How many requests may wait for the engine at once.
 const CALL_QUEUE: usize = 4096;
+
+/// How many requests one HTTP/2 connection may have open at once, watches
+/// included: kube-apiserver's `--http2-max-streams-per-connection` default
+/// (`staging/src/k8s.io/apiserver/pkg/server/options/recommended.go`).
+const HTTP2_MAX_STREAMS: u32 = 1000;
 
 /// Where to listen, and who the kubeconfig names.
 pub struct Listen {
@@ -61,6 +66,7 @@ pub struct Running {
     pub address: SocketAddr,
     /// A kubeconfig that reaches it (YAML).
     pub kubeconfig: String,
+    calls: mpsc::Sender<Call>,
     stop: watch::Sender<bool>,
     accept: tokio::task::JoinHandle<()>,
 }
@@ -69,6 +75,14 @@ impl Running {
     /// `https://127.0.0.1:6443`.
     pub fn url(&self) -> String {
         format!("https://{}", self.address)
+    }
+
+    /// What the server holds open now: requests waiting, watch streams.
+    /// `None` once the engine's task has ended.
+    pub async fn census(&self) -> Option<Census> {
+        let (reply, answer) = oneshot::channel();
+        self.calls.send(Call::Census(reply)).await.ok()?;
+        answer.await.ok()
     }
 
     /// Stops accepting connections and waits for the accept loop to end.
@@ -117,7 +131,7 @@ pub async fn listen(options: Listen) -> Result<(Running, mpsc::Receiver<Call>), 
 
     let (calls, receive) = mpsc::channel(CALL_QUEUE);
     let shared = Arc::new(Shared {
-        calls,
+        calls: calls.clone(),
         recording: options.recording,
     });
     let (stop, stopped) = watch::channel(false);
@@ -125,6 +139,7 @@ pub async fn listen(options: Listen) -> Result<(Running, mpsc::Receiver<Call>), 
     let running = Running {
         address,
         kubeconfig,
+        calls,
         stop,
         accept,
     };
@@ -167,7 +182,9 @@ async fn accept_loop(
                     Ok::<_, std::convert::Infallible>(api::handle(shared, peer, request).await)
                 }
             });
-            let _ = auto::Builder::new(TokioExecutor::new())
+            let mut builder = auto::Builder::new(TokioExecutor::new());
+            builder.http2().max_concurrent_streams(HTTP2_MAX_STREAMS);
+            let _ = builder
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });

@@ -3,7 +3,8 @@
 //! (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go`). Without
 //! a resourceVersion to start from, the stream starts with the current
 //! objects as `ADDED` (and, with `sendInitialEvents=true`, a `BOOKMARK`
-//! annotated `k8s.io/initial-events-end`); it ends after `timeoutSeconds`
+//! annotated `k8s.io/initial-events-end`). With `allowWatchBookmarks` the
+//! switchboard adds a `BOOKMARK` each simulated minute. It ends after `timeoutSeconds`
 //! or when the engine gives up on a client too slow to read. When the
 //! client goes, the engine forgets the watch.
 
@@ -20,13 +21,12 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::api::HttpResponse;
-use crate::driver::Call;
+use crate::driver::{Call, Streamed};
 use crate::query::Query;
 use crate::table::{self, Include};
 use podflow_engine::apiserver::handler::Response;
 use podflow_engine::clock::SimTime;
 use podflow_engine::component::RequestId;
-use podflow_engine::store::WatchEvent;
 use podflow_model::{Kind, Object};
 
 /// The longest a watch lasts without `timeoutSeconds`: the API server's
@@ -37,7 +37,7 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 pub struct Opened<'a> {
     pub calls: mpsc::Sender<Call>,
     pub stream: RequestId,
-    pub events: mpsc::Receiver<(SimTime, WatchEvent)>,
+    pub events: mpsc::Receiver<Streamed>,
     pub kind: &'static Kind,
     /// The engine's answer: the objects now, and the revision they show.
     pub initial: &'a Response,
@@ -75,7 +75,7 @@ pub fn respond(opened: Opened<'_>) -> HttpResponse {
             first.push(encoder.line("ADDED", object));
         }
         if opened.query.flag("sendInitialEvents") {
-            first.push(encoder.bookmark(opened.initial.revision));
+            first.push(encoder.bookmark(opened.initial.revision, true));
         }
     }
     let timeout = opened
@@ -87,10 +87,15 @@ pub fn respond(opened: Opened<'_>) -> HttpResponse {
         calls: opened.calls,
         stream: opened.stream,
     };
-    let events = tokio_stream_of(opened.events).map(move |(now, event)| {
+    let events = tokio_stream_of(opened.events).map(move |item| {
         let _keep = &guard;
-        encoder.now = now;
-        encoder.line(event.event_type.as_str(), &event.object)
+        match item {
+            Streamed::Event(now, event) => {
+                encoder.now = now;
+                encoder.line(event.event_type.as_str(), &event.object)
+            }
+            Streamed::Bookmark(revision) => encoder.bookmark(revision, false),
+        }
     });
     let lines = futures_util::stream::iter(first)
         .chain(events)
@@ -152,15 +157,17 @@ impl Encoder {
         encode(event_type, &object)
     }
 
-    /// The `BOOKMARK` that ends the initial events (`k8s.io/initial-events-end`).
-    fn bookmark(&self, revision: u64) -> Bytes {
+    /// A `BOOKMARK`: an object of the kind with only its resourceVersion,
+    /// annotated `k8s.io/initial-events-end` when it ends the initial events.
+    fn bookmark(&self, revision: u64, initial_events_end: bool) -> Bytes {
+        let mut metadata = json!({"resourceVersion": revision.to_string()});
+        if initial_events_end {
+            metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+        }
         let object = json!({
             "kind": self.kind.kind,
             "apiVersion": self.kind.api_version(),
-            "metadata": {
-                "resourceVersion": revision.to_string(),
-                "annotations": {"k8s.io/initial-events-end": "true"},
-            },
+            "metadata": metadata,
         });
         encode("BOOKMARK", &object)
     }

@@ -76,6 +76,70 @@ async fn kube_rs_drives_the_mini_cluster() {
     running.stop().await;
 }
 
+/// A thousand watches at once (each kube-rs watch is an HTTP/1.1 connection
+/// of its own): each hears the Pod created, the server counts them all, and
+/// when their clients go mid-watch, without a word, neither the server nor
+/// the engine keeps any of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_watches_come_and_go_leaving_nothing() {
+    const WATCHES: usize = 1000;
+    let running = serve().await;
+    let admin = client(&running, "podflow").await;
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), "default");
+    let from = pods
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .metadata
+        .resource_version
+        .unwrap();
+    let opened = futures_util::future::join_all((0..WATCHES).map(|_| {
+        let pods = pods.clone();
+        let from = from.clone();
+        async move {
+            pods.watch(&WatchParams::default().labels("app=nginx"), &from)
+                .await
+                .expect("the watch opens")
+                .boxed()
+        }
+    }))
+    .await;
+    let census = running.census().await.expect("the server counts");
+    assert_eq!((census.watches, census.engine_watches), (WATCHES, WATCHES));
+
+    pods.create(&PostParams::default(), &nginx()).await.unwrap();
+    let heard = futures_util::future::join_all(opened.into_iter().map(|mut events| async move {
+        let first = events
+            .try_next()
+            .await
+            .expect("an event")
+            .expect("not ended");
+        matches!(first, WatchEvent::Added(pod) if pod.metadata.name.as_deref() == Some("nginx"))
+    }))
+    .await;
+    assert!(heard.iter().all(|added| *added), "a watch missed the Pod");
+
+    // The streams are dropped: each connection closes mid-watch. The server
+    // sees each go (its next census round trips let it tend the watches).
+    let mut census = running.census().await.expect("the server counts");
+    for _ in 0..100_000 {
+        if census.watches == 0 {
+            break;
+        }
+        tokio::task::yield_now().await;
+        census = running.census().await.expect("the server counts");
+    }
+    assert_eq!(
+        census,
+        podflow_server::driver::Census {
+            waiting: 0,
+            watches: 0,
+            engine_watches: 0,
+        }
+    );
+    running.stop().await;
+}
+
 /// The `Status` code a raw request is answered with.
 async fn code_of(client: &Client, request: http::Request<Vec<u8>>) -> u16 {
     match client.request::<serde_json::Value>(request).await {

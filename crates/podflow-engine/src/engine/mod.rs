@@ -402,6 +402,12 @@ impl Engine {
         self.last_delivery.retain(|id, _| !gone(id));
     }
 
+    /// How many watches outside clients hold open.
+    pub fn outside_watches(&self) -> usize {
+        self.watches
+            .count(|id| matches!(id, ComponentId::Remote { .. }))
+    }
+
     /// Lets time pass to `t` with nothing happening: the caller has run every
     /// event up to `t` (a live run paced by the wall clock), so a request
     /// received next arrives at `t`, not at the last event's time.
