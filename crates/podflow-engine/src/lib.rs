@@ -21,6 +21,7 @@ pub mod export;
 pub mod kubectl;
 pub mod kubectl_printers;
 pub mod kubelet;
+pub mod node_network;
 pub mod queue;
 pub mod rng;
 pub mod scheduler;

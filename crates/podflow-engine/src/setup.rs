@@ -11,6 +11,7 @@ use crate::apiserver::request::{Credentials, UserInfo};
 use crate::command;
 use crate::engine::Setup;
 use crate::kubectl::{Command, FileObject};
+use crate::kubelet::images::RegistryMode;
 use crate::kubelet::{ImageRegistry, images};
 use crate::scheduler::config;
 use crate::scheduler::profile::ProfilePlugins;
@@ -120,7 +121,13 @@ fn registry(spec: &ClusterSpec) -> ImageRegistry {
         .iter()
         .map(|m| images::normalize(m))
         .collect::<BTreeSet<_>>();
-    registry.closed = spec.simulation.registry.closed;
+    registry.mode = if spec.simulation.registry.open {
+        RegistryMode::Open
+    } else if spec.simulation.registry.closed {
+        RegistryMode::Closed
+    } else {
+        RegistryMode::Public
+    };
     registry
 }
 
@@ -150,6 +157,7 @@ pub fn build_setup_on(spec: &ClusterSpec, args: &SetupArgs) -> Result<Setup, Set
     let mut objects = bootstrap_policy::cluster_roles();
     objects.extend(bootstrap_policy::cluster_role_bindings());
     objects.extend(spec.objects.iter().map(|m| m.object.clone()));
+    crate::node_network::fill(&mut objects);
     let profiles = config::profiles(spec.scheduler_config.as_ref()).map_err(|message| {
         SetupError::Scheduler {
             file: args.cluster.clone().unwrap_or_default(),

@@ -155,6 +155,7 @@ mod tests {
         let registry = RegistrySpec {
             missing: vec![],
             closed: false,
+            open: false,
             images: vec![
                 RegistryImage {
                     name: "nginx:1.27".into(),

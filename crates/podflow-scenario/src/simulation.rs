@@ -51,6 +51,9 @@ pub struct RegistrySpec {
     /// reference fails as a `missing` one does (a mistyped tag, say).
     #[serde(default)]
     pub closed: bool,
+    /// Any reference pulls, as before podflow knew the public registries.
+    #[serde(default)]
+    pub open: bool,
 }
 
 /// One image of the registry.
@@ -70,6 +73,7 @@ impl Simulation {
         self.registry.missing.extend(other.registry.missing);
         self.registry.images.extend(other.registry.images);
         self.registry.closed |= other.registry.closed;
+        self.registry.open |= other.registry.open;
     }
 
     /// Reads a `Simulation` document; errors name the file, line, column and field.

@@ -360,6 +360,12 @@ impl Handling<'_, '_> {
         prepare_for_create(&mut object, self.rng, self.now);
         let name = object.name().to_owned();
         self.admit(Operation::Create, user, &mut object, None)?;
+        if let Object::Pod(pod) = &mut object {
+            // Upstream's PrepareForCreate runs after mutating admission, so the
+            // class counts the requests and limits LimitRanger filled in.
+            let class = super::strategy::qos_class(pod);
+            pod.status.get_or_insert_with(Default::default).qos_class = Some(class.into());
+        }
         if let Object::Service(svc) = &mut object {
             // The Service registry's BeginCreate: IP families, cluster IP, node ports.
             super::service_alloc::allocate(self.store, self.rng, svc);

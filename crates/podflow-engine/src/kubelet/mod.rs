@@ -33,6 +33,7 @@ pub mod prober;
 mod probes;
 pub mod process;
 mod pull;
+pub mod pull_errors;
 pub mod pull_policy;
 mod report;
 mod sandbox;

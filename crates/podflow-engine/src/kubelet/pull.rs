@@ -4,14 +4,13 @@
 
 use super::backoff;
 use super::lifecycle;
+use super::pull_errors::{pull_error, short_reason};
 use super::pull_policy::{self, Decision, ImageEvent};
 use super::status::ContainerState;
 use super::{Kubelet, Step, klog, until};
 use crate::component::Cx;
 use crate::trace::{Actor, Outcome, StageName};
 
-/// How long the registry takes to answer that an image does not exist.
-const NOT_FOUND_MS: u64 = 800;
 /// The pod worker syncs again this soon after a failed pull (the PLEG and
 /// status updates wake it), showing `ImagePullBackOff`.
 pub(super) const RESYNC_AFTER_FAILURE_MS: u64 = 1000;
@@ -86,7 +85,9 @@ impl Kubelet {
             Decision::Pull => {
                 let pull_key = backoff::pull_key(&uid, &spec_image);
                 if self.pulls.in_backoff(&pull_key, cx.now) {
-                    let error = pull_policy::not_found_error(&ctr.image());
+                    let image = ctr.image();
+                    let error = pull_error(&self.registry.lookup(&image), &image)
+                        .unwrap_or_else(|| pull_policy::not_found_error(&image));
                     let (reason, message) =
                         pull_policy::image_pull_backoff_waiting(&spec_image, Some(&error));
                     ctr.view.state = ContainerState::Waiting {
@@ -124,11 +125,7 @@ impl Kubelet {
                 Self::image_events(cx, key, vec![pull_policy::pulling(&spec_image)], &field);
                 let containerd = self.containerd();
                 cx.message(&containerd, &Actor::Registry, format!("pull {image}"));
-                let ms = if self.registry.is_missing(&image) {
-                    NOT_FOUND_MS
-                } else {
-                    self.registry.pull_ms(&image)
-                };
+                let ms = self.registry.pull_ms(&image);
                 self.timer(cx, ms, key, Step::PullDone(i));
                 false
             }
@@ -147,8 +144,9 @@ impl Kubelet {
         let spec_image = ctr.spec.image.clone().unwrap_or_default();
         let image = ctr.image();
         let field = ctr.field_path();
-        if self.registry.is_missing(&image) {
-            let error = pull_policy::not_found_error(&image);
+        let lookup = self.registry.lookup(&image);
+        if let Some(error) = pull_error(&lookup, &image) {
+            let why = short_reason(&lookup);
             let pull_key = backoff::pull_key(&uid, &spec_image);
             self.pulls.next(&pull_key, cx.now, cx.now);
             let (reason, message) = pull_policy::err_image_pull_waiting(&error);
@@ -160,7 +158,7 @@ impl Kubelet {
             cx.message(
                 &Actor::Registry,
                 &self.containerd(),
-                format!("{image}: not found"),
+                format!("{image}: {why}"),
             );
             Self::image_events(
                 cx,
@@ -176,7 +174,7 @@ impl Kubelet {
                 key,
                 StageName::Pull,
                 Outcome::Failed,
-                format!("{spec_image} ErrImagePull: not found"),
+                format!("{spec_image} ErrImagePull: {why}"),
             );
             self.timer(cx, RESYNC_AFTER_FAILURE_MS, key, Step::Sync);
             return;

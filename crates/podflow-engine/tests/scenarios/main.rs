@@ -7,6 +7,7 @@ mod common;
 
 mod api_answers;
 mod cascade;
+mod classroom;
 mod controllers;
 mod deployment;
 mod determinism;
