@@ -2,6 +2,11 @@
 //! one after another, each waiting for the answer to the one before. `apply`
 //! is client-side apply (`staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`):
 //! a GET, then a create, or a patch carrying the last-applied configuration.
+//! What `get` prints is in [`get_output`]; `label` and `annotate` plan their
+//! patch in [`label_plan`].
+
+mod get_output;
+mod label_plan;
 
 use crate::trace::Actor;
 use std::collections::VecDeque;
@@ -12,7 +17,10 @@ use serde_json::Value;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
 use super::apiserver::strategic_merge_patch;
+use super::command::{GetOptions, Output};
 use super::component::{Cx, KubectlTimer, RequestId};
+use super::store::selector::parse_labels;
+use podflow_model::kinds::kind_of;
 use podflow_model::{Kind, Object, status};
 
 /// The annotation client-side apply keeps the last applied manifest in.
@@ -54,11 +62,28 @@ pub enum Command {
         manifests: Vec<FileObject>,
         namespace: Option<String>,
     },
-    /// `get KIND [NAME] [-n NS]`
+    /// `get KIND [NAME] [-n NS|-A] [-l SEL] [-o …] [--show-labels]`
     Get {
         kind: &'static Kind,
         name: Option<String>,
         namespace: Option<String>,
+        options: GetOptions,
+    },
+    /// `logs POD [-c CONTAINER] [--tail N]`: the `pods/log` subresource.
+    Logs {
+        pod: String,
+        namespace: Option<String>,
+        container: Option<String>,
+        tail: Option<i64>,
+    },
+    /// `label`/`annotate KIND NAME KEY=VALUE… KEY-… [--overwrite]`.
+    Label {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        changes: Vec<(String, Option<String>)>,
+        overwrite: bool,
+        annotate: bool,
     },
     /// `delete KIND NAME [-n NS]`
     Delete {
@@ -110,8 +135,23 @@ enum InFlight {
     Create { manifest: Box<FileObject> },
     /// Any other request; `done` is printed on success.
     Plain { done: String },
-    /// A get or list, in this namespace.
-    Get { namespace: Option<String> },
+    /// A get or list, in this namespace, printed as `options` say.
+    Get {
+        namespace: Option<String>,
+        options: GetOptions,
+    },
+    /// `pods/log`: the last `tail` lines are printed.
+    Logs { tail: Option<i64> },
+    /// The GET before a `label` or `annotate` patch.
+    LabelGet(Box<LabelChange>),
+}
+
+/// What `label` or `annotate` changes.
+#[derive(Debug, Clone)]
+struct LabelChange {
+    changes: Vec<(String, Option<String>)>,
+    overwrite: bool,
+    annotate: bool,
 }
 
 /// kubectl's state.
@@ -239,20 +279,36 @@ impl Kubectl {
                 kind,
                 name,
                 namespace,
+                options,
+            } => self.start_get(kind, name.as_deref(), or_default(namespace), options, cx),
+            Command::Logs {
+                pod,
+                namespace,
+                container,
+                tail,
             } => {
-                let verb = if name.is_some() {
-                    Verb::Get
-                } else {
-                    Verb::List
+                let req = self
+                    .request(Verb::Get, kind_of("Pod"), or_default(namespace), &pod)
+                    .subresource("log")
+                    .body(Body::LogOptions { container });
+                self.send(req, InFlight::Logs { tail }, cx);
+            }
+            Command::Label {
+                kind,
+                name,
+                namespace,
+                changes,
+                overwrite,
+                annotate,
+            } => {
+                let change = LabelChange {
+                    changes,
+                    overwrite,
+                    annotate,
                 };
                 let namespace = or_default(namespace).filter(|_| kind.namespaced);
-                let req = self.request(
-                    verb,
-                    kind,
-                    namespace.clone(),
-                    name.as_deref().unwrap_or_default(),
-                );
-                self.send(req, InFlight::Get { namespace }, cx);
+                let req = self.request(Verb::Get, kind, namespace, &name);
+                self.send(req, InFlight::LabelGet(Box::new(change)), cx);
             }
             Command::Delete {
                 kind,
@@ -291,27 +347,7 @@ impl Kubectl {
             Command::Cordon {
                 node,
                 unschedulable,
-            } => {
-                let value = if unschedulable {
-                    Value::Bool(true)
-                } else {
-                    Value::Null
-                };
-                let patch = serde_json::json!({"spec": {"unschedulable": value}});
-                let kind = podflow_model::kinds::kind_of("Node");
-                let req = self
-                    .request(Verb::Patch, kind, None, &node)
-                    .body(Body::Patch(patch));
-                let done = format!(
-                    "node/{node} {}",
-                    if unschedulable {
-                        "cordoned"
-                    } else {
-                        "uncordoned"
-                    }
-                );
-                self.send_plain(req, done, cx);
-            }
+            } => self.start_cordon(&node, unschedulable, cx),
             Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
@@ -319,6 +355,53 @@ impl Kubectl {
                 cx.after(ms, KubectlTimer::WaitOver);
             }
         }
+    }
+
+    /// `cordon` and `uncordon`: a strategic merge patch of `spec.unschedulable`.
+    fn start_cordon(&mut self, node: &str, unschedulable: bool, cx: &mut Cx<'_>) {
+        let value = if unschedulable {
+            Value::Bool(true)
+        } else {
+            Value::Null
+        };
+        let patch = serde_json::json!({"spec": {"unschedulable": value}});
+        let kind = podflow_model::kinds::kind_of("Node");
+        let req = self
+            .request(Verb::Patch, kind, None, node)
+            .body(Body::Patch(patch));
+        let done = format!(
+            "node/{node} {}",
+            if unschedulable {
+                "cordoned"
+            } else {
+                "uncordoned"
+            }
+        );
+        self.send_plain(req, done, cx);
+    }
+
+    /// A GET (with a name) or a LIST, across namespaces with `-A`.
+    fn start_get(
+        &mut self,
+        kind: &'static Kind,
+        name: Option<&str>,
+        namespace: Option<String>,
+        options: GetOptions,
+        cx: &mut Cx<'_>,
+    ) {
+        let verb = if name.is_some() {
+            Verb::Get
+        } else {
+            Verb::List
+        };
+        let namespace =
+            namespace.filter(|_| kind.namespaced && !(options.all_namespaces && name.is_none()));
+        let mut req = self.request(verb, kind, namespace.clone(), name.unwrap_or_default());
+        if let Some(selector) = &options.selector {
+            // Checked when the command was parsed.
+            req.selector.labels = parse_labels(selector).unwrap_or_default();
+        }
+        self.send(req, InFlight::Get { namespace, options }, cx);
     }
 
     fn start_apply(&mut self, manifest: FileObject, namespace: Option<&str>, cx: &mut Cx<'_>) {
@@ -434,7 +517,11 @@ impl Kubectl {
                     Self::print_all(cx, error_lines(response, ""));
                 }
             }
-            InFlight::Get { namespace } => Self::print_get(response, namespace.as_deref(), cx),
+            InFlight::Get { namespace, options } => {
+                Self::print_get(response, namespace.as_deref(), &options, cx);
+            }
+            InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
+            InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
         }
         self.next(cx);
     }
@@ -497,16 +584,22 @@ impl Kubectl {
         }
     }
 
-    fn print_get(response: &Response, namespace: Option<&str>, cx: &mut Cx<'_>) {
+    fn print_get(
+        response: &Response,
+        namespace: Option<&str>,
+        options: &GetOptions,
+        cx: &mut Cx<'_>,
+    ) {
         if response.code >= 300 {
             Self::print_all(cx, error_lines(response, ""));
             return;
         }
+        let single = response.object.is_some();
         let objects: Vec<Arc<Object>> = match &response.object {
             Some(o) => vec![Arc::clone(o)],
             None => response.items.clone(),
         };
-        if objects.is_empty() {
+        if objects.is_empty() && !matches!(options.output, Output::Yaml | Output::Json) {
             let line = match namespace {
                 Some(ns) => format!("No resources found in {ns} namespace."),
                 None => "No resources found".to_owned(),
@@ -514,9 +607,69 @@ impl Kubectl {
             Self::print(cx, line);
             return;
         }
-        for line in super::kubectl_printers::table(&objects, cx.now) {
-            Self::print(cx, line);
+        let lines = get_output::lines(&objects, single, options, cx.now);
+        Self::print_all(cx, lines);
+    }
+
+    fn print_logs(response: &Response, tail: Option<i64>, cx: &mut Cx<'_>) {
+        if response.code >= 300 {
+            Self::print_all(cx, error_lines(response, ""));
+            return;
         }
+        let lines: Vec<String> = response
+            .log
+            .as_ref()
+            .map(|log| log.lines.iter().map(|(_, line)| line.clone()).collect())
+            .unwrap_or_default();
+        let skip = tail
+            .and_then(|n| usize::try_from(n).ok())
+            .map_or(0, |n| lines.len().saturating_sub(n));
+        Self::print_all(cx, lines.into_iter().skip(skip).collect());
+    }
+
+    /// `label`/`annotate` after its GET: kubectl's checks, then a JSON
+    /// merge patch of what changed (`pkg/cmd/label/label.go`,
+    /// `pkg/cmd/annotate/annotate.go`).
+    fn label_after_get(&mut self, change: &LabelChange, response: &Response, cx: &mut Cx<'_>) {
+        let Some(live) = response.object.as_deref().filter(|_| response.code < 300) else {
+            Self::print_all(cx, error_lines(response, ""));
+            return;
+        };
+        let field = if change.annotate {
+            "annotations"
+        } else {
+            "labels"
+        };
+        let current = if change.annotate {
+            live.metadata().annotations.clone()
+        } else {
+            live.metadata().labels.clone()
+        }
+        .unwrap_or_default();
+        let outcome =
+            label_plan::plan(&current, &change.changes, change.overwrite, change.annotate);
+        for line in &outcome.notices {
+            Self::print(cx, line.clone());
+        }
+        let plan = match outcome.result {
+            Ok(plan) => plan,
+            Err(message) => return Self::print(cx, format!("error: {message}")),
+        };
+        let name = format!("{}/{}", type_name(live.kind()), live.name());
+        let Some(patch) = plan.patch else {
+            return Self::print(cx, format!("{name} {}", plan.message));
+        };
+        let req = self
+            .request(
+                Verb::Patch,
+                live.kind(),
+                live.namespace().map(str::to_owned),
+                live.name(),
+            )
+            .body(Body::MergePatch(
+                serde_json::json!({"metadata": {field: patch}}),
+            ));
+        self.send_plain(req, format!("{name} {}", plan.message), cx);
     }
 }
 

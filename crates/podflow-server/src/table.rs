@@ -54,13 +54,13 @@ pub fn table(
 ) -> Value {
     let (header, rows) = kubectl_printers::header_and_rows(kind.kind, objects, now);
     let mut columns: Vec<Value> = header.iter().map(|h| column(h, 0)).collect();
-    let wide = wide_header(kind);
+    let wide = kubectl_printers::wide::header(kind.kind);
     columns.extend(wide.iter().map(|h| column(h, 1)));
     let rows: Vec<Value> = objects
         .iter()
         .zip(rows)
         .map(|(object, mut cells)| {
-            cells.extend(wide_cells(object));
+            cells.extend(kubectl_printers::wide::cells(object));
             let mut row = json!({ "cells": cells });
             if let Some(carried) = carried(object, include) {
                 row["object"] = carried;
@@ -133,80 +133,6 @@ fn title(header: &str) -> String {
     }
     flush(&mut word, &mut out);
     out
-}
-
-/// The columns `kubectl get -o wide` adds.
-fn wide_header(kind: &Kind) -> &'static [&'static str] {
-    match kind.kind {
-        "Pod" => &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
-        "Node" => &[
-            "INTERNAL-IP",
-            "EXTERNAL-IP",
-            "OS-IMAGE",
-            "KERNEL-VERSION",
-            "CONTAINER-RUNTIME",
-        ],
-        _ => &[],
-    }
-}
-
-fn wide_cells(object: &Object) -> Vec<String> {
-    let absent = || "<none>".to_owned();
-    let or_none = |v: Option<&str>| {
-        v.filter(|v| !v.is_empty())
-            .map_or_else(absent, str::to_owned)
-    };
-    match object {
-        Object::Pod(pod) => {
-            let status = pod.status.as_ref();
-            let gates = pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.readiness_gates.as_ref())
-                .filter(|g| !g.is_empty())
-                .map_or_else(absent, |g| {
-                    let ready =
-                        status
-                            .and_then(|s| s.conditions.as_ref())
-                            .map_or(0, |conditions| {
-                                g.iter()
-                                    .filter(|gate| {
-                                        conditions.iter().any(|c| {
-                                            c.type_ == gate.condition_type && c.status == "True"
-                                        })
-                                    })
-                                    .count()
-                            });
-                    format!("{ready}/{}", g.len())
-                });
-            vec![
-                or_none(status.and_then(|s| s.pod_ip.as_deref())),
-                or_none(pod.spec.as_ref().and_then(|s| s.node_name.as_deref())),
-                or_none(status.and_then(|s| s.nominated_node_name.as_deref())),
-                gates,
-            ]
-        }
-        Object::Node(node) => {
-            let status = node.status.as_ref();
-            let address = |kind: &str| {
-                or_none(
-                    status
-                        .and_then(|s| s.addresses.as_ref())
-                        .and_then(|a| a.iter().find(|a| a.type_ == kind))
-                        .map(|a| a.address.as_str()),
-                )
-            };
-            let info = status.and_then(|s| s.node_info.as_ref());
-            vec![
-                address("InternalIP"),
-                address("ExternalIP"),
-                or_none(info.map(|i| i.os_image.as_str())),
-                or_none(info.map(|i| i.kernel_version.as_str())),
-                or_none(info.map(|i| i.container_runtime_version.as_str())),
-            ]
-        }
-        _ => Vec::new(),
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 mod parse;
 
-pub use parse::{ParseError, Parsed, parse};
+pub use parse::{GetOptions, Output, ParseError, Parsed, parse};
 
 use crate::kubectl::{Command, FileObject, Wait};
 
@@ -39,10 +39,38 @@ pub fn resolve<E>(
             kind,
             name,
             namespace,
+            options,
         } => Command::Get {
             kind,
             name,
             namespace,
+            options,
+        },
+        Parsed::Logs {
+            pod,
+            namespace,
+            container,
+            tail,
+        } => Command::Logs {
+            pod,
+            namespace,
+            container,
+            tail,
+        },
+        Parsed::Label {
+            kind,
+            name,
+            namespace,
+            changes,
+            overwrite,
+            annotate,
+        } => Command::Label {
+            kind,
+            name,
+            namespace,
+            changes,
+            overwrite,
+            annotate,
         },
         Parsed::Delete {
             kind,

@@ -1,7 +1,9 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
-//! `create -f FILE`, `get KIND [NAME]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
+//! `create -f FILE`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
+//! [--show-labels]`, `logs POD [-c C] [--tail N]`, `label|annotate KIND NAME
+//! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
-//! optional leading `kubectl`, `TYPE/NAME` forms and kubectl's error wording;
+//! optional leading `kubectl` (or `k`), `TYPE/NAME` forms and kubectl's error wording;
 //! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
 //! they cut a node off from the control plane and reconnect it).
 
@@ -24,6 +26,24 @@ pub enum Parsed {
         kind: &'static Kind,
         name: Option<String>,
         namespace: Option<String>,
+        options: GetOptions,
+    },
+    /// `logs POD [-c CONTAINER] [--tail N]`.
+    Logs {
+        pod: String,
+        namespace: Option<String>,
+        container: Option<String>,
+        tail: Option<i64>,
+    },
+    /// `label` (or, with `annotate`, `annotate`) `KIND NAME KEY=VALUE… KEY-…`.
+    Label {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        /// Each key with its new value, or `None` to remove it (`KEY-`).
+        changes: Vec<(String, Option<String>)>,
+        overwrite: bool,
+        annotate: bool,
     },
     Delete {
         kind: &'static Kind,
@@ -54,6 +74,29 @@ pub enum Parsed {
     },
     WaitIdle,
     WaitFor(u64),
+}
+
+/// How `get` prints (`-o`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Output {
+    #[default]
+    Table,
+    Wide,
+    Yaml,
+    Json,
+    Name,
+}
+
+/// `get`'s options besides kind, name and namespace.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GetOptions {
+    pub output: Output,
+    /// `-l`: a label selector.
+    pub selector: Option<String>,
+    /// `-A`: every namespace.
+    pub all_namespaces: bool,
+    /// `--show-labels`: a LABELS column.
+    pub show_labels: bool,
 }
 
 /// Why a command could not be parsed, worded as kubectl words it where it has words.
@@ -108,6 +151,24 @@ struct Args {
     namespace: Option<String>,
     replicas: Option<String>,
     cascade: Option<String>,
+    selector: Option<String>,
+    output: Option<String>,
+    container: Option<String>,
+    tail: Option<String>,
+    all_namespaces: bool,
+    show_labels: bool,
+    overwrite: bool,
+}
+
+/// A boolean flag's value: bare is true, `--flag=false` is false.
+fn boolean(flag: &str, inline: Option<&str>) -> Result<bool, ParseError> {
+    match inline {
+        None | Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(other) => err(format!(
+            "error: invalid argument \"{other}\" for \"{flag}\" flag: strconv.ParseBool: parsing \"{other}\": invalid syntax"
+        )),
+    }
 }
 
 /// `--cascade`'s value as kubectl reads it (`GetCascadingStrategy` in
@@ -127,7 +188,7 @@ fn cascade(value: &str) -> Result<Propagation, ParseError> {
     })
 }
 
-fn split_args(words: &[String]) -> Result<Args, ParseError> {
+fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
     let mut args = Args::default();
     let mut it = words.iter();
     while let Some(word) = it.next() {
@@ -141,8 +202,21 @@ fn split_args(words: &[String]) -> Result<Args, ParseError> {
                 None => err(format!("error: flag needs an argument: {name}")),
             }
         };
+        let inline_bool = inline.as_deref();
         match flag {
+            // In `logs`, -f is --follow: the output so far is printed, and
+            // what the container prints later shows in the logs pane anyway.
+            "-f" | "--follow" if verb == "logs" => {
+                boolean(flag, inline_bool)?;
+            }
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
+            "-l" | "--selector" => args.selector = Some(value("'l' in -l")?),
+            "-o" | "--output" => args.output = Some(value("'o' in -o")?),
+            "-c" | "--container" => args.container = Some(value("'c' in -c")?),
+            "--tail" => args.tail = Some(value("--tail")?),
+            "-A" | "--all-namespaces" => args.all_namespaces = boolean(flag, inline_bool)?,
+            "--show-labels" => args.show_labels = boolean(flag, inline_bool)?,
+            "--overwrite" => args.overwrite = boolean(flag, inline_bool)?,
             "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
             "--replicas" => args.replicas = Some(value("--replicas")?),
             // A bare `--cascade` means background (the flag's NoOptDefVal).
@@ -233,28 +307,23 @@ fn node_fault(verb: &str, positional: &[String]) -> Result<Parsed, ParseError> {
 /// Parses one command line.
 pub fn parse(line: &str) -> Result<Parsed, ParseError> {
     let mut words = words(line)?;
-    if words.first().map(String::as_str) == Some("kubectl") {
+    if matches!(words.first().map(String::as_str), Some("kubectl" | "k")) {
         words.remove(0);
     }
     let Some((verb, rest)) = words.split_first() else {
         return err("error: empty command");
     };
-    let args = split_args(rest)?;
-    let Args {
-        positional,
-        files,
-        namespace,
-        replicas,
-        cascade: cascade_flag,
-    } = args;
+    let args = split_args(verb, rest)?;
+    let (positional, namespace) = (&args.positional, args.namespace.clone());
     match verb.as_str() {
         "apply" | "create" => {
-            if files.is_empty() {
+            if args.files.is_empty() {
                 return err("error: must specify one of -f and -k");
             }
             if let Some(extra) = positional.first() {
                 return err(format!("error: unexpected arguments: [{extra}]"));
             }
+            let files = args.files.clone();
             Ok(if verb == "apply" {
                 Parsed::Apply { files, namespace }
             } else {
@@ -262,23 +331,26 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             })
         }
         "get" => {
-            let (kind, name) = kind_and_name(&positional, "get")?;
+            let (kind, name) = kind_and_name(positional, "get")?;
             Ok(Parsed::Get {
                 kind,
                 name,
                 namespace,
+                options: get_options(&args)?,
             })
         }
-        "delete" => match kind_and_name(&positional, "delete")? {
+        "logs" => logs(&args),
+        "label" | "annotate" => label(verb, &args),
+        "delete" => match kind_and_name(positional, "delete")? {
             (kind, Some(name)) => Ok(Parsed::Delete {
                 kind,
                 name,
                 namespace,
-                cascade: cascade(cascade_flag.as_deref().unwrap_or("background"))?,
+                cascade: cascade(args.cascade.as_deref().unwrap_or("background"))?,
             }),
             (_, None) => err("error: resource(s) were provided, but no name was specified"),
         },
-        "scale" => scale(&positional, namespace, replicas.as_deref()),
+        "scale" => scale(positional, namespace, args.replicas.as_deref()),
         "cordon" | "uncordon" => match positional.as_slice() {
             [node] => Ok(if verb == "cordon" {
                 Parsed::Cordon { node: node.clone() }
@@ -287,7 +359,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             }),
             _ => err("error: USAGE: cordon NODE [flags]"),
         },
-        "fault" | "recover" => node_fault(verb, &positional),
+        "fault" | "recover" => node_fault(verb, positional),
         "wait" => match positional.as_slice() {
             [what] if what == "idle" => Ok(Parsed::WaitIdle),
             [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
@@ -297,10 +369,129 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             }),
             _ => err("error: wait takes a duration (30s, 10m) or idle"),
         },
-        other => err(format!(
-            "error: unknown command \"{other}\" for \"kubectl\""
-        )),
+        other => err(unknown_command(other)),
     }
+}
+
+/// Words a student types looking for a way to make a node fail.
+const NODE_FAILURE_WORDS: &[&str] = &[
+    "kubelet",
+    "shutdown",
+    "stop",
+    "kill",
+    "crash",
+    "poweroff",
+    "halt",
+    "reboot",
+    "fail",
+    "break",
+    "down",
+    "disconnect",
+];
+
+/// kubectl's words for a verb it does not have; for one that sounds like
+/// making a node fail, podflow's own verbs after them.
+fn unknown_command(verb: &str) -> String {
+    let mut message = format!("error: unknown command \"{verb}\" for \"kubectl\"");
+    if NODE_FAILURE_WORDS.contains(&verb) {
+        message.push_str(
+            "\npodflow: to make a node fail, type `fault node NODE` (its kubelet loses the API server); `recover node NODE` brings it back",
+        );
+    }
+    message
+}
+
+/// `get`'s `-o`, `-l`, `-A` and `--show-labels`.
+fn get_options(args: &Args) -> Result<GetOptions, ParseError> {
+    let output = match args.output.as_deref() {
+        None => Output::Table,
+        Some("wide") => Output::Wide,
+        Some("yaml") => Output::Yaml,
+        Some("json") => Output::Json,
+        Some("name") => Output::Name,
+        Some(other) => {
+            return err(format!(
+                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: json,name,wide,yaml"
+            ));
+        }
+    };
+    if let Some(selector) = &args.selector {
+        crate::store::selector::parse_labels(selector)
+            .map_err(|e| ParseError(format!("error: {e}")))?;
+    }
+    Ok(GetOptions {
+        output,
+        selector: args.selector.clone(),
+        all_namespaces: args.all_namespaces,
+        show_labels: args.show_labels,
+    })
+}
+
+/// `logs POD [CONTAINER]` or `logs pod/POD`, with `-c` and `--tail`.
+fn logs(args: &Args) -> Result<Parsed, ParseError> {
+    let (pod, container) = match (args.positional.as_slice(), &args.container) {
+        ([pod], container) => (pod, container.clone()),
+        ([pod, container], None) => (pod, Some(container.clone())),
+        ([], _) => {
+            return err(
+                "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command",
+            );
+        }
+        _ => return err("error: only one of -c or an inline [CONTAINER] arg is allowed"),
+    };
+    let pod = pod
+        .strip_prefix("pod/")
+        .or_else(|| pod.strip_prefix("pods/"))
+        .unwrap_or(pod)
+        .to_owned();
+    Ok(Parsed::Logs {
+        pod,
+        namespace: args.namespace.clone(),
+        container,
+        tail: tail(args)?,
+    })
+}
+
+fn tail(args: &Args) -> Result<Option<i64>, ParseError> {
+    match args.tail.as_deref() {
+        None => Ok(None),
+        Some(n) => match n.parse::<i64>() {
+            Ok(n) if n < 0 => Ok(None),
+            Ok(n) => Ok(Some(n)),
+            Err(_) => err(format!(
+                "error: invalid argument \"{n}\" for \"--tail\" flag: strconv.ParseInt: parsing \"{n}\": invalid syntax"
+            )),
+        },
+    }
+}
+
+/// `label`/`annotate KIND NAME KEY=VALUE… KEY-…` (or `KIND/NAME`).
+fn label(verb: &str, args: &Args) -> Result<Parsed, ParseError> {
+    let is_change = |w: &String| w.contains('=') || w.ends_with('-');
+    let (resource, changes): (Vec<String>, Vec<String>) =
+        args.positional.iter().cloned().partition(|w| !is_change(w));
+    let (kind, name) = kind_and_name(&resource, verb)?;
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    if changes.is_empty() {
+        return err(format!("error: at least one {verb} update is required"));
+    }
+    let changes = changes
+        .into_iter()
+        .map(|change| match change.split_once('=') {
+            Some((key, value)) => (key.to_owned(), Some(value.to_owned())),
+            None => (change.trim_end_matches('-').to_owned(), None),
+        })
+        .collect();
+    Ok(Parsed::Label {
+        kind,
+        name,
+        namespace: args.namespace.clone(),
+        changes,
+        overwrite: args.overwrite,
+        annotate: verb == "annotate",
+    })
 }
 
 #[cfg(test)]
@@ -329,7 +520,8 @@ mod tests {
             Parsed::Get {
                 kind: kind_of("Pod"),
                 name: None,
-                namespace: None
+                namespace: None,
+                options: GetOptions::default(),
             }
         );
         assert_eq!(

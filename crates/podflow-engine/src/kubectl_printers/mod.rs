@@ -1,13 +1,20 @@
 //! `kubectl get`'s table printers (`pkg/printers/internalversion/printers.go`),
 //! for the columns podflow can fill: the table itself (columns aligned, AGE),
 //! pods, nodes and priority classes here; Services and `EndpointSlices` in
-//! [`network`], Jobs in [`workloads`], volumes, claims and storage classes in
-//! [`storage`]; any other kind by name and age.
+//! [`network`], deployments, replica sets and jobs in [`workloads`],
+//! namespaces, config maps, secrets, service accounts, leases and quotas in
+//! [`config`], bindings in [`rbac`], volumes, claims and storage classes in
+//! [`storage`], the `-o wide` columns in [`wide`]; any other kind as the API
+//! server's default table (NAME, CREATED AT).
 
+pub mod config;
 pub mod events;
 pub mod network;
+pub mod rbac;
 pub mod storage;
+pub mod wide;
 pub mod workloads;
+pub mod yaml;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -17,14 +24,60 @@ use k8s_openapi::api::core::v1::{Container, ContainerStateTerminated, ContainerS
 use crate::clock::SimTime;
 use podflow_model::Object;
 
+/// Which columns `kubectl get` adds to a kind's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// `-o wide`: the [`wide`] columns.
+    pub wide: bool,
+    /// `-A`: NAMESPACE first.
+    pub namespace: bool,
+    /// `--show-labels`: LABELS last.
+    pub labels: bool,
+}
+
 /// The lines `kubectl get` prints for `objects`.
 pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
+    table_with(objects, now, TableOptions::default())
+}
+
+/// The lines `kubectl get` prints for `objects` with `options`' columns.
+pub fn table_with(objects: &[Arc<Object>], now: SimTime, options: TableOptions) -> Vec<String> {
     let kind = objects.first().map_or("", |o| o.kind().kind);
-    let (header, rows) = header_and_rows(kind, objects, now);
+    let (mut header, mut rows) = header_and_rows(kind, objects, now);
+    if options.wide {
+        header.extend(wide::header(kind).iter().map(|h| (*h).to_owned()));
+        for (row, object) in rows.iter_mut().zip(objects) {
+            row.extend(wide::cells(object));
+        }
+    }
+    if options.namespace && objects.first().is_some_and(|o| o.kind().namespaced) {
+        header.insert(0, "NAMESPACE".into());
+        for (row, object) in rows.iter_mut().zip(objects) {
+            row.insert(0, object.namespace().unwrap_or_default().to_owned());
+        }
+    }
+    if options.labels {
+        header.push("LABELS".into());
+        for (row, object) in rows.iter_mut().zip(objects) {
+            row.push(labels_cell(object));
+        }
+    }
     let mut all = Vec::with_capacity(rows.len() + 1);
     all.push(header);
     all.extend(rows);
     align(&all)
+}
+
+/// `k=v,k2=v2` in key order, `<none>` without labels (`labels.FormatLabels`).
+fn labels_cell(object: &Object) -> String {
+    match object.metadata().labels.as_ref().filter(|l| !l.is_empty()) {
+        Some(labels) => labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        None => "<none>".into(),
+    }
 }
 
 /// The column headers and the cells of each of `objects` (all of `kind`),
@@ -109,6 +162,7 @@ pub fn header_and_rows(
             }));
             rows
         }
+        Some("ResourceQuota") => config::resource_quota_rows(objects, now),
         Some(kind) => {
             if let Some(columns) = network::header(kind) {
                 aged_rows(columns, objects, now, network::cells)
@@ -116,10 +170,12 @@ pub fn header_and_rows(
                 aged_rows(columns, objects, now, |o| workloads::cells(o, now))
             } else if let Some(columns) = storage::header(kind) {
                 aged_rows(columns, objects, now, storage::cells)
+            } else if let Some(columns) = config::header(kind) {
+                aged_rows(columns, objects, now, config::cells)
+            } else if let Some(columns) = rbac::header(kind) {
+                aged_rows(columns, objects, now, rbac::cells)
             } else {
-                aged_rows(&["NAME", "AGE"], objects, now, |o| {
-                    vec![o.name().to_owned()]
-                })
+                default_rows(objects)
             }
         }
         None => vec![header(&["NAME", "AGE"])],
@@ -140,6 +196,22 @@ fn aged_rows(
         let mut row = cells(o);
         row.push(age(o.metadata().creation_timestamp.as_ref(), now));
         row
+    }));
+    rows
+}
+
+/// The API server's default table (`rest.NewDefaultTableConvertor`): NAME
+/// and CREATED AT, the creation time in RFC 3339.
+fn default_rows(objects: &[Arc<Object>]) -> Vec<Vec<String>> {
+    let mut rows = vec![header(&["NAME", "CREATED AT"])];
+    rows.extend(objects.iter().map(|o| {
+        let created = o
+            .metadata()
+            .creation_timestamp
+            .as_ref()
+            .map(|t| t.0.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default();
+        vec![o.name().to_owned(), created]
     }));
     rows
 }

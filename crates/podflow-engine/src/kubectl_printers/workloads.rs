@@ -1,6 +1,8 @@
 //! `kubectl get` rows for the workloads' kinds that print more than NAME and
-//! AGE: Jobs (`pkg/printers/internalversion/printers.go`: `printJob`).
+//! AGE (`pkg/printers/internalversion/printers.go`): Deployments
+//! (`printDeployment`), replica sets (`printReplicaSet`) and jobs (`printJob`).
 
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::Job;
 
 use super::human_duration;
@@ -10,8 +12,11 @@ use podflow_model::Object;
 /// An object's cells but AGE: NAME, then its kind's own.
 pub fn cells(o: &Object, now: SimTime) -> Vec<String> {
     let mut row = vec![o.name().to_owned()];
-    if let Object::Job(j) = o {
-        row.extend(job_cells(j, now));
+    match o {
+        Object::Job(j) => row.extend(job_cells(j, now)),
+        Object::Deployment(d) => row.extend(deployment_cells(d)),
+        Object::ReplicaSet(rs) => row.extend(replica_set_cells(rs)),
+        _ => {}
     }
     row
 }
@@ -20,8 +25,32 @@ pub fn cells(o: &Object, now: SimTime) -> Vec<String> {
 pub fn header(kind: &str) -> Option<&'static [&'static str]> {
     match kind {
         "Job" => Some(&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"]),
+        "Deployment" => Some(&["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]),
+        "ReplicaSet" => Some(&["NAME", "DESIRED", "CURRENT", "READY", "AGE"]),
         _ => None,
     }
+}
+
+/// `printDeployment`: READY (`ready/desired`), UP-TO-DATE, AVAILABLE.
+fn deployment_cells(deployment: &Deployment) -> Vec<String> {
+    let desired = deployment.spec.replicas.unwrap_or(1);
+    let status = deployment.status.clone().unwrap_or_default();
+    vec![
+        format!("{}/{desired}", status.ready_replicas.unwrap_or(0)),
+        status.updated_replicas.unwrap_or(0).to_string(),
+        status.available_replicas.unwrap_or(0).to_string(),
+    ]
+}
+
+/// `printReplicaSet`: DESIRED, CURRENT, READY.
+fn replica_set_cells(rs: &ReplicaSet) -> Vec<String> {
+    let desired = rs.spec.replicas.unwrap_or(1);
+    let status = rs.status.clone().unwrap_or_default();
+    vec![
+        desired.to_string(),
+        status.replicas.to_string(),
+        status.ready_replicas.unwrap_or(0).to_string(),
+    ]
 }
 
 /// `printJob`'s cells but NAME and AGE: status, completions, duration.

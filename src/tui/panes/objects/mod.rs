@@ -25,7 +25,7 @@
 
 mod render;
 mod tree;
-mod yaml;
+use podflow_engine::kubectl_printers::yaml;
 
 pub use render::render;
 pub use yaml::YamlLine;

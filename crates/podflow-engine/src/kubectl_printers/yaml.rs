@@ -1,6 +1,7 @@
 //! A small block-style YAML printer over `serde_json::Value` that keeps the
-//! object's key order and the field path of every line (so the pane can light
-//! the fields a write changed), and the diff that finds those fields.
+//! object's key order and the field path of every line (so the TUI's objects
+//! pane can light the fields a write changed), and the diff that finds those
+//! fields; `kubectl get -o yaml` prints with it after sorting the keys.
 //!
 //! Lists are written as `kubectl get -o yaml` writes them: the `- ` at the
 //! parent key's indentation; strings are quoted only where plain YAML would

@@ -1,0 +1,153 @@
+//! kubectl's everyday verbs in the cluster language, and what kubectl
+//! prints for each: `get` with its columns and `-o`, `-l`, `-A`,
+//! `--show-labels`; `logs`; `label` and `annotate`; and its words for a
+//! verb it does not have.
+
+use crate::common::{REPO, apply, kubectl_output, run};
+
+fn nginx() -> String {
+    format!("apply -f {REPO}/assets/manifests/nginx-pod.yaml")
+}
+
+/// Runs `steps` on the default cluster and returns what kubectl printed.
+fn printed(steps: &[&str]) -> Vec<String> {
+    kubectl_output(&run(None, steps, |_| {}))
+}
+
+#[test]
+fn get_prints_each_kinds_columns() {
+    let out = printed(&[
+        &apply("web-deployment.yaml"),
+        "wait 30s",
+        "get deploy",
+        "get rs",
+        "k get deploy web -o wide",
+        "get roles -n kube-system",
+    ]);
+    let at = |prefix: &str| {
+        out.iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line starts with {prefix:?} in {out:#?}"))
+    };
+    let deploy = at("NAME   READY   UP-TO-DATE   AVAILABLE   AGE");
+    assert!(
+        out[deploy + 1].starts_with("web    3/3     3            3           "),
+        "{out:#?}"
+    );
+    let rs = at("NAME             DESIRED   CURRENT   READY   AGE");
+    assert!(
+        out[rs + 1].contains("   3         3         3       "),
+        "{out:#?}"
+    );
+    let wide =
+        at("NAME   READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES       SELECTOR");
+    assert!(
+        out[wide + 1].ends_with("nginx        nginx:1.27   app=web"),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn get_prints_what_o_l_a_and_show_labels_ask() {
+    let out = printed(&[
+        &nginx(),
+        "wait 10s",
+        "get pods -l app=nginx -o name",
+        "get pods -l app=none",
+        "get pods -A --show-labels",
+        "get pod nginx -o json",
+        "get pod nginx -o yaml",
+    ]);
+    assert!(out.contains(&"pod/nginx".to_owned()), "{out:#?}");
+    assert!(out.contains(&"No resources found in default namespace.".to_owned()));
+    let header = out
+        .iter()
+        .find(|l| l.starts_with("NAMESPACE"))
+        .expect("a NAMESPACE column");
+    assert!(header.ends_with("AGE   LABELS"), "{header}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("default     nginx   1/1     Running")
+                && l.ends_with("app=nginx")),
+        "{out:#?}"
+    );
+    // JSON: four spaces, keys sorted; YAML: keys sorted, lists at the key's indentation.
+    assert!(
+        out.contains(&"    \"apiVersion\": \"v1\",".to_owned()),
+        "{out:#?}"
+    );
+    assert!(out.contains(&"apiVersion: v1".to_owned()) && out.contains(&"kind: Pod".to_owned()));
+    assert!(
+        out.contains(&"  containers:".to_owned())
+            && out.contains(&"  - image: nginx:1.27".to_owned()),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn logs_print_what_the_container_wrote() {
+    let out = printed(&[
+        &apply("echo-never-pod.yaml"),
+        "wait 10s",
+        "logs hello",
+        "logs hello -c nope",
+    ]);
+    assert!(out.contains(&"hi".to_owned()), "{out:#?}");
+    assert!(
+        out.contains(
+            &"Error from server (BadRequest): container nope is not valid for pod hello".to_owned()
+        ),
+        "{out:#?}"
+    );
+}
+
+/// `pkg/cmd/label/label.go` and `pkg/cmd/annotate/annotate.go`, end to end.
+#[test]
+fn label_and_annotate_as_kubectl_does() {
+    let out = printed(&[
+        &nginx(),
+        "label pod nginx tier=web",
+        "label pod/nginx tier=db",
+        "label pod nginx tier=db --overwrite",
+        "label pod nginx tier- gone-",
+        "annotate pod nginx note=hello",
+        "annotate pod nginx note=bye",
+        "get pod nginx --show-labels",
+    ]);
+    let expected = [
+        "pod/nginx labeled",
+        "error: 'tier' already has a value (web), and --overwrite is false",
+        "pod/nginx labeled",
+        "label \"gone\" not found.",
+        "pod/nginx unlabeled",
+        "pod/nginx annotated",
+        "error: --overwrite is false but found the following declared annotation(s): 'note' already has a value (hello)",
+    ];
+    let tail: Vec<&str> = out
+        .iter()
+        .skip(1)
+        .take(expected.len())
+        .map(String::as_str)
+        .collect();
+    assert_eq!(tail, expected, "{out:#?}");
+    assert!(
+        out.last().is_some_and(|l| l.ends_with("app=nginx")),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn a_verb_kubectl_lacks_is_refused_and_node_failure_is_pointed_to() {
+    let e = |line: &str| podflow_engine::command::parse(line).unwrap_err().0;
+    assert_eq!(
+        e("frobnicate x"),
+        r#"error: unknown command "frobnicate" for "kubectl""#
+    );
+    let shutdown = e("kubectl shutdown node-1");
+    assert!(shutdown.starts_with(r#"error: unknown command "shutdown" for "kubectl""#));
+    assert!(shutdown.contains("fault node NODE"), "{shutdown}");
+    assert_eq!(
+        e("get pods -o table"),
+        r#"error: unable to match a printer suitable for the output format "table", allowed formats are: json,name,wide,yaml"#
+    );
+}
