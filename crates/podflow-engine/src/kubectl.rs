@@ -3,10 +3,13 @@
 //! is client-side apply (`staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`):
 //! a GET, then a create, or a patch carrying the last-applied configuration.
 //! What `get` prints is in [`get_output`]; `label` and `annotate` plan their
-//! patch in [`label_plan`].
+//! patch in [`label_plan`]; `rollout` and `set image` in [`rollout`]; the
+//! requests of `logs`, `label`, `set image` and `rollout` are in [`verbs`].
 
 mod get_output;
 mod label_plan;
+mod rollout;
+mod verbs;
 
 use crate::trace::Actor;
 use std::collections::VecDeque;
@@ -17,9 +20,10 @@ use serde_json::Value;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
 use super::apiserver::strategic_merge_patch;
-use super::command::{GetOptions, Output};
+use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
 use super::store::selector::parse_labels;
+use k8s_openapi::api::apps::v1::Deployment;
 use podflow_model::kinds::kind_of;
 use podflow_model::{Kind, Object, status};
 
@@ -27,7 +31,7 @@ use podflow_model::{Kind, Object, status};
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// One object of a `-f` file, as kubectl sends it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FileObject {
     pub object: Object,
     /// Field paths the manifest had that the kind does not (sent; the server decides).
@@ -50,7 +54,7 @@ impl FileObject {
 }
 
 /// A command of the cluster language, with its files already read.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// `apply -f FILE [-n NS]`
     Apply {
@@ -100,6 +104,24 @@ pub enum Command {
         namespace: Option<String>,
         replicas: i32,
     },
+    /// `delete -f FILE`: each object named, one DELETE after another.
+    DeleteObjects {
+        targets: Vec<(&'static Kind, String, Option<String>)>,
+        cascade: Propagation,
+    },
+    /// `set image KIND/NAME CONTAINER=IMAGE…`: a GET, then a patch.
+    SetImage {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        images: Vec<(String, String)>,
+    },
+    /// `rollout status|history|undo|restart deployment/NAME`.
+    Rollout {
+        action: RolloutAction,
+        name: String,
+        namespace: Option<String>,
+    },
     /// `cordon NODE` (`true`) or `uncordon NODE` (`false`).
     Cordon { node: String, unschedulable: bool },
     /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
@@ -144,6 +166,15 @@ enum InFlight {
     Logs { tail: Option<i64> },
     /// The GET before a `label` or `annotate` patch.
     LabelGet(Box<LabelChange>),
+    /// The GET before `set image`'s patch.
+    SetImageGet { images: Vec<(String, String)> },
+    /// The GET of the Deployment a `rollout` acts on.
+    RolloutGet { action: RolloutAction },
+    /// The LIST of replica sets `rollout history` and `undo` read.
+    RolloutReplicaSets {
+        action: RolloutAction,
+        deployment: Box<Deployment>,
+    },
 }
 
 /// What `label` or `annotate` changes.
@@ -165,6 +196,8 @@ pub struct Kubectl {
     inflight: Option<(RequestId, InFlight)>,
     waiting_idle: bool,
     waiting_timer: bool,
+    /// The last line `rollout status` printed (it prints only changes).
+    rollout_line: Option<String>,
 }
 
 const ME: Actor = Actor::Kubectl;
@@ -181,6 +214,7 @@ impl Kubectl {
             inflight: None,
             waiting_idle: false,
             waiting_timer: false,
+            rollout_line: None,
         }
     }
 
@@ -286,13 +320,7 @@ impl Kubectl {
                 namespace,
                 container,
                 tail,
-            } => {
-                let req = self
-                    .request(Verb::Get, kind_of("Pod"), or_default(namespace), &pod)
-                    .subresource("log")
-                    .body(Body::LogOptions { container });
-                self.send(req, InFlight::Logs { tail }, cx);
-            }
+            } => self.start_logs(&pod, or_default(namespace), container, tail, cx),
             Command::Label {
                 kind,
                 name,
@@ -301,14 +329,13 @@ impl Kubectl {
                 overwrite,
                 annotate,
             } => {
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
                 let change = LabelChange {
                     changes,
                     overwrite,
                     annotate,
                 };
-                let namespace = or_default(namespace).filter(|_| kind.namespaced);
-                let req = self.request(Verb::Get, kind, namespace, &name);
-                self.send(req, InFlight::LabelGet(Box::new(change)), cx);
+                self.start_label(kind, &name, namespace, change, cx);
             }
             Command::Delete {
                 kind,
@@ -317,37 +344,46 @@ impl Kubectl {
                 cascade,
             } => {
                 let namespace = or_default(namespace).filter(|_| kind.namespaced);
-                // kubectl names the namespace since 1.34 (kubernetes/kubernetes#126619).
-                let done = match &namespace {
-                    Some(ns) => {
-                        format!("{} \"{name}\" deleted from {ns} namespace", type_name(kind))
-                    }
-                    None => format!("{} \"{name}\" deleted", type_name(kind)),
-                };
-                let req = self
-                    .request(Verb::Delete, kind, namespace, &name)
-                    .propagation(cascade);
-                self.send_plain(req, done, cx);
+                self.start_delete(kind, &name, namespace, cascade, cx);
             }
             Command::Scale {
                 kind,
                 name,
                 namespace,
                 replicas,
-            } => {
-                // kubectl scale patches the scale subresource (`scale.ScaleREST`).
-                let patch = serde_json::json!({"spec": {"replicas": replicas}});
-                let req = self
-                    .request(Verb::Patch, kind, or_default(namespace), &name)
-                    .subresource("scale")
-                    .body(Body::Patch(patch));
-                let done = format!("{}/{name} scaled", type_name(kind));
-                self.send_plain(req, done, cx);
-            }
+            } => self.start_scale(kind, &name, or_default(namespace), replicas, cx),
             Command::Cordon {
                 node,
                 unschedulable,
             } => self.start_cordon(&node, unschedulable, cx),
+            Command::DeleteObjects { targets, cascade } => {
+                for (kind, name, namespace) in targets.into_iter().rev() {
+                    self.todo.push_front(Command::Delete {
+                        kind,
+                        name,
+                        namespace,
+                        cascade,
+                    });
+                }
+            }
+            Command::SetImage {
+                kind,
+                name,
+                namespace,
+                images,
+            } => {
+                let req = self.request(Verb::Get, kind, or_default(namespace), &name);
+                self.send(req, InFlight::SetImageGet { images }, cx);
+            }
+            Command::Rollout {
+                action,
+                name,
+                namespace,
+            } => {
+                let deployment = kind_of("Deployment");
+                let req = self.request(Verb::Get, deployment, or_default(namespace), &name);
+                self.send(req, InFlight::RolloutGet { action }, cx);
+            }
             Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
@@ -355,6 +391,44 @@ impl Kubectl {
                 cx.after(ms, KubectlTimer::WaitOver);
             }
         }
+    }
+
+    /// `delete KIND NAME`.
+    fn start_delete(
+        &mut self,
+        kind: &'static Kind,
+        name: &str,
+        namespace: Option<String>,
+        cascade: Propagation,
+        cx: &mut Cx<'_>,
+    ) {
+        // kubectl names the namespace since 1.34 (kubernetes/kubernetes#126619).
+        let done = match &namespace {
+            Some(ns) => format!("{} \"{name}\" deleted from {ns} namespace", type_name(kind)),
+            None => format!("{} \"{name}\" deleted", type_name(kind)),
+        };
+        let req = self
+            .request(Verb::Delete, kind, namespace, name)
+            .propagation(cascade);
+        self.send_plain(req, done, cx);
+    }
+
+    /// `scale`: a patch of the scale subresource (`scale.ScaleREST`).
+    fn start_scale(
+        &mut self,
+        kind: &'static Kind,
+        name: &str,
+        namespace: Option<String>,
+        replicas: i32,
+        cx: &mut Cx<'_>,
+    ) {
+        let patch = serde_json::json!({"spec": {"replicas": replicas}});
+        let req = self
+            .request(Verb::Patch, kind, namespace, name)
+            .subresource("scale")
+            .body(Body::Patch(patch));
+        let done = format!("{}/{name} scaled", type_name(kind));
+        self.send_plain(req, done, cx);
     }
 
     /// `cordon` and `uncordon`: a strategic merge patch of `spec.unschedulable`.
@@ -522,6 +596,11 @@ impl Kubectl {
             }
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
             InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
+            InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
+            InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
+            InFlight::RolloutReplicaSets { action, deployment } => {
+                self.rollout_with_replica_sets(action, &deployment, response, cx);
+            }
         }
         self.next(cx);
     }
@@ -609,67 +688,6 @@ impl Kubectl {
         }
         let lines = get_output::lines(&objects, single, options, cx.now);
         Self::print_all(cx, lines);
-    }
-
-    fn print_logs(response: &Response, tail: Option<i64>, cx: &mut Cx<'_>) {
-        if response.code >= 300 {
-            Self::print_all(cx, error_lines(response, ""));
-            return;
-        }
-        let lines: Vec<String> = response
-            .log
-            .as_ref()
-            .map(|log| log.lines.iter().map(|(_, line)| line.clone()).collect())
-            .unwrap_or_default();
-        let skip = tail
-            .and_then(|n| usize::try_from(n).ok())
-            .map_or(0, |n| lines.len().saturating_sub(n));
-        Self::print_all(cx, lines.into_iter().skip(skip).collect());
-    }
-
-    /// `label`/`annotate` after its GET: kubectl's checks, then a JSON
-    /// merge patch of what changed (`pkg/cmd/label/label.go`,
-    /// `pkg/cmd/annotate/annotate.go`).
-    fn label_after_get(&mut self, change: &LabelChange, response: &Response, cx: &mut Cx<'_>) {
-        let Some(live) = response.object.as_deref().filter(|_| response.code < 300) else {
-            Self::print_all(cx, error_lines(response, ""));
-            return;
-        };
-        let field = if change.annotate {
-            "annotations"
-        } else {
-            "labels"
-        };
-        let current = if change.annotate {
-            live.metadata().annotations.clone()
-        } else {
-            live.metadata().labels.clone()
-        }
-        .unwrap_or_default();
-        let outcome =
-            label_plan::plan(&current, &change.changes, change.overwrite, change.annotate);
-        for line in &outcome.notices {
-            Self::print(cx, line.clone());
-        }
-        let plan = match outcome.result {
-            Ok(plan) => plan,
-            Err(message) => return Self::print(cx, format!("error: {message}")),
-        };
-        let name = format!("{}/{}", type_name(live.kind()), live.name());
-        let Some(patch) = plan.patch else {
-            return Self::print(cx, format!("{name} {}", plan.message));
-        };
-        let req = self
-            .request(
-                Verb::Patch,
-                live.kind(),
-                live.namespace().map(str::to_owned),
-                live.name(),
-            )
-            .body(Body::MergePatch(
-                serde_json::json!({"metadata": {field: patch}}),
-            ));
-        self.send_plain(req, format!("{name} {}", plan.message), cx);
     }
 }
 

@@ -2,11 +2,12 @@
 //! it, shared by `--step`, lesson steps and the TUI's command bar (README.md, "Use").
 //! Parsing is pure; reading the files a command names happens in [`resolve`].
 
+pub mod imperative;
 mod parse;
 
-pub use parse::{GetOptions, Output, ParseError, Parsed, parse};
+pub use parse::{GetOptions, Output, ParseError, Parsed, RolloutAction, parse};
 
-use crate::kubectl::{Command, FileObject, Wait};
+use crate::kubectl::{Command, FileObject};
 
 /// Turns a parsed command into the engine's command, reading the files it
 /// names with `load` (which returns the manifests of one file, or an error).
@@ -14,103 +15,37 @@ pub fn resolve<E>(
     parsed: Parsed,
     mut load: impl FnMut(&str) -> Result<Vec<FileObject>, E>,
 ) -> Result<Command, E> {
+    let mut read = |files: &[String]| -> Result<Vec<FileObject>, E> {
+        let mut manifests = Vec::new();
+        for file in files {
+            manifests.extend(load(file)?);
+        }
+        Ok(manifests)
+    };
     Ok(match parsed {
-        Parsed::Apply { files, namespace } => {
-            let mut manifests = Vec::new();
-            for file in &files {
-                manifests.extend(load(file)?);
-            }
-            Command::Apply {
-                manifests,
-                namespace,
-            }
-        }
-        Parsed::Create { files, namespace } => {
-            let mut manifests = Vec::new();
-            for file in &files {
-                manifests.extend(load(file)?);
-            }
-            Command::Create {
-                manifests,
-                namespace,
-            }
-        }
-        Parsed::Get {
-            kind,
-            name,
+        Parsed::Apply { files, namespace } => Command::Apply {
+            manifests: read(&files)?,
             namespace,
-            options,
-        } => Command::Get {
-            kind,
-            name,
-            namespace,
-            options,
         },
-        Parsed::Logs {
-            pod,
+        Parsed::Create { files, namespace } => Command::Create {
+            manifests: read(&files)?,
             namespace,
-            container,
-            tail,
-        } => Command::Logs {
-            pod,
-            namespace,
-            container,
-            tail,
         },
-        Parsed::Label {
-            kind,
-            name,
-            namespace,
-            changes,
-            overwrite,
-            annotate,
-        } => Command::Label {
-            kind,
-            name,
-            namespace,
-            changes,
-            overwrite,
-            annotate,
-        },
-        Parsed::Delete {
-            kind,
-            name,
+        Parsed::DeleteFiles {
+            files,
             namespace,
             cascade,
-        } => Command::Delete {
-            kind,
-            name,
-            namespace,
-            cascade,
-        },
-        Parsed::Scale {
-            kind,
-            name,
-            namespace,
-            replicas,
-        } => Command::Scale {
-            kind,
-            name,
-            namespace,
-            replicas,
-        },
-        Parsed::Cordon { node } => Command::Cordon {
-            node,
-            unschedulable: true,
-        },
-        Parsed::Uncordon { node } => Command::Cordon {
-            node,
-            unschedulable: false,
-        },
-        Parsed::FaultNode { node } => Command::NodeFault {
-            node,
-            faulted: true,
-        },
-        Parsed::RecoverNode { node } => Command::NodeFault {
-            node,
-            faulted: false,
-        },
-        Parsed::WaitIdle => Command::Wait(Wait::Idle),
-        Parsed::WaitFor(ms) => Command::Wait(Wait::For(ms)),
+        } => {
+            let targets = read(&files)?
+                .iter()
+                .map(|manifest| {
+                    let object = &manifest.object;
+                    let ns = object.namespace().map(str::to_owned).or(namespace.clone());
+                    (object.kind(), object.name().to_owned(), ns)
+                })
+                .collect();
+            Command::DeleteObjects { targets, cascade }
+        }
+        Parsed::Ready(command) => command,
     })
 }

@@ -7,73 +7,45 @@
 //! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
 //! they cut a node off from the control plane and reconnect it).
 
+use super::imperative;
 use crate::apiserver::request::Propagation;
 use crate::clock::parse_duration;
+use crate::kubectl::{Command, FileObject, Wait};
 use podflow_model::Kind;
 
-/// A parsed command, files not yet read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A parsed command: ready to run, or naming files still to read.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Parsed {
+    /// `apply -f FILE…`.
     Apply {
         files: Vec<String>,
         namespace: Option<String>,
     },
+    /// `create -f FILE…`.
     Create {
         files: Vec<String>,
         namespace: Option<String>,
     },
-    Get {
-        kind: &'static Kind,
-        name: Option<String>,
+    /// `delete -f FILE…`: each object of the files.
+    DeleteFiles {
+        files: Vec<String>,
         namespace: Option<String>,
-        options: GetOptions,
-    },
-    /// `logs POD [-c CONTAINER] [--tail N]`.
-    Logs {
-        pod: String,
-        namespace: Option<String>,
-        container: Option<String>,
-        tail: Option<i64>,
-    },
-    /// `label` (or, with `annotate`, `annotate`) `KIND NAME KEY=VALUE… KEY-…`.
-    Label {
-        kind: &'static Kind,
-        name: String,
-        namespace: Option<String>,
-        /// Each key with its new value, or `None` to remove it (`KEY-`).
-        changes: Vec<(String, Option<String>)>,
-        overwrite: bool,
-        annotate: bool,
-    },
-    Delete {
-        kind: &'static Kind,
-        name: String,
-        namespace: Option<String>,
-        /// `--cascade` (default `background`).
         cascade: Propagation,
     },
-    Scale {
-        kind: &'static Kind,
-        name: String,
-        namespace: Option<String>,
-        replicas: i32,
+    /// Any other command, which reads no file.
+    Ready(Command),
+}
+
+/// What `rollout` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RolloutAction {
+    Status,
+    History,
+    /// `--to-revision` (0: the one before the current).
+    Undo {
+        to_revision: i64,
     },
-    Cordon {
-        node: String,
-    },
-    Uncordon {
-        node: String,
-    },
-    /// `fault node NODE`: the node's kubelet loses the API server.
-    FaultNode {
-        node: String,
-    },
-    /// `recover node NODE`: it reaches the API server again.
-    RecoverNode {
-        node: String,
-    },
-    WaitIdle,
-    WaitFor(u64),
+    Restart,
 }
 
 /// How `get` prints (`-o`).
@@ -143,8 +115,9 @@ fn words(line: &str) -> Result<Vec<String>, ParseError> {
     Ok(out)
 }
 
-/// Options and positional arguments of one command.
+/// Options and positional arguments of one command: a field per kubectl flag.
 #[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
 struct Args {
     positional: Vec<String>,
     files: Vec<String>,
@@ -158,6 +131,14 @@ struct Args {
     all_namespaces: bool,
     show_labels: bool,
     overwrite: bool,
+    images: Vec<String>,
+    restart: Option<String>,
+    command: bool,
+    port: Option<String>,
+    literals: Vec<String>,
+    to_revision: Option<String>,
+    /// The words after `--` (`run NAME --image=… -- sleep 60`).
+    after_dash: Vec<String>,
 }
 
 /// A boolean flag's value: bare is true, `--flag=false` is false.
@@ -192,6 +173,10 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
     let mut args = Args::default();
     let mut it = words.iter();
     while let Some(word) = it.next() {
+        if word == "--" {
+            args.after_dash = it.by_ref().cloned().collect();
+            break;
+        }
         let (flag, inline) = match word.split_once('=') {
             Some((f, v)) if f.starts_with('-') => (f, Some(v.to_owned())),
             _ => (word.as_str(), None),
@@ -217,6 +202,12 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "-A" | "--all-namespaces" => args.all_namespaces = boolean(flag, inline_bool)?,
             "--show-labels" => args.show_labels = boolean(flag, inline_bool)?,
             "--overwrite" => args.overwrite = boolean(flag, inline_bool)?,
+            "--image" => args.images.push(value("--image")?),
+            "--restart" => args.restart = Some(value("--restart")?),
+            "--command" => args.command = boolean(flag, inline_bool)?,
+            "--port" => args.port = Some(value("--port")?),
+            "--from-literal" => args.literals.push(value("--from-literal")?),
+            "--to-revision" => args.to_revision = Some(value("--to-revision")?),
             "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
             "--replicas" => args.replicas = Some(value("--replicas")?),
             // A bare `--cascade` means background (the flag's NoOptDefVal).
@@ -266,7 +257,7 @@ fn scale(
     positional: &[String],
     namespace: Option<String>,
     replicas: Option<&str>,
-) -> Result<Parsed, ParseError> {
+) -> Result<Command, ParseError> {
     let (kind, name) = kind_and_name(positional, "scale")?;
     let Some(name) = name else {
         return err("error: resource(s) were provided, but no name was specified");
@@ -275,7 +266,7 @@ fn scale(
         return err("error: required flag(s) \"replicas\" not set");
     };
     match replicas.parse::<i32>() {
-        Ok(n) if n >= 0 => Ok(Parsed::Scale {
+        Ok(n) if n >= 0 => Ok(Command::Scale {
             kind,
             name,
             namespace,
@@ -288,7 +279,7 @@ fn scale(
 }
 
 /// `fault node NODE` / `recover node NODE` (also `node/NODE`).
-fn node_fault(verb: &str, positional: &[String]) -> Result<Parsed, ParseError> {
+fn node_fault(verb: &str, positional: &[String]) -> Result<Command, ParseError> {
     let node = match positional {
         [kind, node] if is_node_kind(kind) => Some(node.clone()),
         [one] => one
@@ -298,8 +289,10 @@ fn node_fault(verb: &str, positional: &[String]) -> Result<Parsed, ParseError> {
         _ => None,
     };
     match node.filter(|n| !n.is_empty()) {
-        Some(node) if verb == "fault" => Ok(Parsed::FaultNode { node }),
-        Some(node) => Ok(Parsed::RecoverNode { node }),
+        Some(node) => Ok(Command::NodeFault {
+            node,
+            faulted: verb == "fault",
+        }),
         None => err(format!("error: USAGE: {verb} node NODE")),
     }
 }
@@ -314,13 +307,13 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         return err("error: empty command");
     };
     let args = split_args(verb, rest)?;
-    let (positional, namespace) = (&args.positional, args.namespace.clone());
+    let namespace = args.namespace.clone();
     match verb.as_str() {
-        "apply" | "create" => {
+        "apply" | "create" if !args.files.is_empty() || verb == "apply" => {
             if args.files.is_empty() {
                 return err("error: must specify one of -f and -k");
             }
-            if let Some(extra) = positional.first() {
+            if let Some(extra) = args.positional.first() {
                 return err(format!("error: unexpected arguments: [{extra}]"));
             }
             let files = args.files.clone();
@@ -330,19 +323,36 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
                 Parsed::Create { files, namespace }
             })
         }
+        "delete" if !args.files.is_empty() => Ok(Parsed::DeleteFiles {
+            files: args.files.clone(),
+            namespace,
+            cascade: cascade(args.cascade.as_deref().unwrap_or("background"))?,
+        }),
+        _ => command(verb, &args).map(Parsed::Ready),
+    }
+}
+
+/// A command that reads no file.
+fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
+    let (positional, namespace) = (&args.positional, args.namespace.clone());
+    match verb {
+        "create" => create(args),
+        "run" => run(args),
+        "set" => set_image(args),
+        "rollout" => rollout(args),
         "get" => {
             let (kind, name) = kind_and_name(positional, "get")?;
-            Ok(Parsed::Get {
+            Ok(Command::Get {
                 kind,
                 name,
                 namespace,
-                options: get_options(&args)?,
+                options: get_options(args)?,
             })
         }
-        "logs" => logs(&args),
-        "label" | "annotate" => label(verb, &args),
+        "logs" => logs(args),
+        "label" | "annotate" => label(verb, args),
         "delete" => match kind_and_name(positional, "delete")? {
-            (kind, Some(name)) => Ok(Parsed::Delete {
+            (kind, Some(name)) => Ok(Command::Delete {
                 kind,
                 name,
                 namespace,
@@ -352,25 +362,184 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         },
         "scale" => scale(positional, namespace, args.replicas.as_deref()),
         "cordon" | "uncordon" => match positional.as_slice() {
-            [node] => Ok(if verb == "cordon" {
-                Parsed::Cordon { node: node.clone() }
-            } else {
-                Parsed::Uncordon { node: node.clone() }
+            [node] => Ok(Command::Cordon {
+                node: node.clone(),
+                unschedulable: verb == "cordon",
             }),
             _ => err("error: USAGE: cordon NODE [flags]"),
         },
         "fault" | "recover" => node_fault(verb, positional),
         "wait" => match positional.as_slice() {
-            [what] if what == "idle" => Ok(Parsed::WaitIdle),
-            [what] => parse_duration(what).map(Parsed::WaitFor).ok_or_else(|| {
-                ParseError(format!(
-                    "error: invalid duration \"{what}\": use 500ms, 30s, 10m or idle"
-                ))
-            }),
+            [what] if what == "idle" => Ok(Command::Wait(Wait::Idle)),
+            [what] => parse_duration(what)
+                .map(|ms| Command::Wait(Wait::For(ms)))
+                .ok_or_else(|| {
+                    ParseError(format!(
+                        "error: invalid duration \"{what}\": use 500ms, 30s, 10m or idle"
+                    ))
+                }),
             _ => err("error: wait takes a duration (30s, 10m) or idle"),
         },
         other => err(unknown_command(other)),
     }
+}
+
+/// A number flag's value.
+fn number(flag: &str, value: Option<&str>) -> Result<Option<i32>, ParseError> {
+    value
+        .map(|v| {
+            v.parse::<i32>().map_err(|_| {
+                ParseError(format!(
+                    "error: invalid argument \"{v}\" for \"{flag}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// `NAME`, the one positional argument `run` and `create KIND` take.
+fn one_name(words: &[String]) -> Result<String, ParseError> {
+    match words {
+        [name] => Ok(name.clone()),
+        other => err(format!(
+            "error: exactly one NAME is required, got {}",
+            other.len()
+        )),
+    }
+}
+
+/// A `create` of one object kubectl built, sent as `create -f` sends one.
+fn created(object: podflow_model::Object, args: &Args) -> Command {
+    Command::Create {
+        manifests: vec![FileObject {
+            object,
+            unknown_fields: Vec::new(),
+            source: String::new(),
+        }],
+        namespace: args.namespace.clone(),
+    }
+}
+
+/// `run NAME --image=IMAGE [--restart=…] [--port=N] [--command] [-- ARGS…]`.
+fn run(args: &Args) -> Result<Command, ParseError> {
+    let name = one_name(&args.positional)?;
+    let Some(image) = args.images.first() else {
+        return err("error: required flag(s) \"image\" not set");
+    };
+    let spec = imperative::RunSpec {
+        name,
+        image: image.clone(),
+        restart: args.restart.clone().unwrap_or_else(|| "Always".into()),
+        command: args.command,
+        args: args.after_dash.clone(),
+        port: number("--port", args.port.as_deref())?,
+    };
+    Ok(created(imperative::run_pod(&spec)?, args))
+}
+
+/// `create deployment|namespace|configmap|secret generic NAME …`.
+fn create(args: &Args) -> Result<Command, ParseError> {
+    let Some((what, rest)) = args.positional.split_first() else {
+        return err("error: must specify one of -f and -k");
+    };
+    let object = match what.as_str() {
+        "deployment" | "deploy" => {
+            let name = one_name(rest)?;
+            if args.images.is_empty() {
+                return err("error: required flag(s) \"image\" not set");
+            }
+            let replicas = number("--replicas", args.replicas.as_deref())?.unwrap_or(1);
+            let port = number("--port", args.port.as_deref())?;
+            imperative::deployment(&name, &args.images, replicas, port)?
+        }
+        "namespace" | "ns" => imperative::namespace(&one_name(rest)?)?,
+        "configmap" | "cm" => {
+            imperative::config_map(&one_name(rest)?, &imperative::literals(&args.literals)?)?
+        }
+        "secret" => match rest.split_first() {
+            Some((kind, rest)) if kind == "generic" => {
+                imperative::generic_secret(&one_name(rest)?, &imperative::literals(&args.literals)?)
+            }
+            _ => {
+                return err(
+                    "error: podflow creates only `secret generic NAME --from-literal=KEY=VALUE`",
+                );
+            }
+        },
+        other => {
+            return err(format!(
+                "error: unknown command \"{other}\" for \"kubectl create\"; podflow creates deployment, namespace, configmap and secret generic (or -f FILE)"
+            ));
+        }
+    };
+    Ok(created(object, args))
+}
+
+/// `set image KIND/NAME CONTAINER=IMAGE…` (or `KIND NAME …`).
+fn set_image(args: &Args) -> Result<Command, ParseError> {
+    let Some((what, rest)) = args.positional.split_first() else {
+        return err("error: podflow sets only `set image KIND/NAME CONTAINER=IMAGE`");
+    };
+    if what != "image" {
+        return err(format!(
+            "error: unknown command \"{what}\" for \"kubectl set\"; podflow sets only image"
+        ));
+    }
+    let (resource, pairs): (Vec<String>, Vec<String>) =
+        rest.iter().cloned().partition(|w| !w.contains('='));
+    let (kind, name) = kind_and_name(&resource, "set image")?;
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    if pairs.is_empty() {
+        return err("error: at least one image update is required");
+    }
+    let images = pairs
+        .iter()
+        .filter_map(|p| p.split_once('='))
+        .map(|(c, i)| (c.to_owned(), i.to_owned()))
+        .collect();
+    Ok(Command::SetImage {
+        kind,
+        name,
+        namespace: args.namespace.clone(),
+        images,
+    })
+}
+
+/// `rollout status|history|undo|restart deployment/NAME` (or `deployment NAME`).
+fn rollout(args: &Args) -> Result<Command, ParseError> {
+    let Some((action, rest)) = args.positional.split_first() else {
+        return err("error: rollout needs one of status, history, undo, restart");
+    };
+    let action = match action.as_str() {
+        "status" => RolloutAction::Status,
+        "history" => RolloutAction::History,
+        "restart" => RolloutAction::Restart,
+        "undo" => RolloutAction::Undo {
+            to_revision: number("--to-revision", args.to_revision.as_deref())?.map_or(0, i64::from),
+        },
+        other => {
+            return err(format!(
+                "error: unknown command \"{other}\" for \"kubectl rollout\""
+            ));
+        }
+    };
+    let (kind, name) = kind_and_name(rest, "rollout")?;
+    if kind.kind != "Deployment" {
+        return err(format!(
+            "error: no history viewer has been implemented for {:?}",
+            kind.kind
+        ));
+    }
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    Ok(Command::Rollout {
+        action,
+        name,
+        namespace: args.namespace.clone(),
+    })
 }
 
 /// Words a student types looking for a way to make a node fail.
@@ -428,7 +597,7 @@ fn get_options(args: &Args) -> Result<GetOptions, ParseError> {
 }
 
 /// `logs POD [CONTAINER]` or `logs pod/POD`, with `-c` and `--tail`.
-fn logs(args: &Args) -> Result<Parsed, ParseError> {
+fn logs(args: &Args) -> Result<Command, ParseError> {
     let (pod, container) = match (args.positional.as_slice(), &args.container) {
         ([pod], container) => (pod, container.clone()),
         ([pod, container], None) => (pod, Some(container.clone())),
@@ -444,7 +613,7 @@ fn logs(args: &Args) -> Result<Parsed, ParseError> {
         .or_else(|| pod.strip_prefix("pods/"))
         .unwrap_or(pod)
         .to_owned();
-    Ok(Parsed::Logs {
+    Ok(Command::Logs {
         pod,
         namespace: args.namespace.clone(),
         container,
@@ -466,7 +635,7 @@ fn tail(args: &Args) -> Result<Option<i64>, ParseError> {
 }
 
 /// `label`/`annotate KIND NAME KEY=VALUE… KEY-…` (or `KIND/NAME`).
-fn label(verb: &str, args: &Args) -> Result<Parsed, ParseError> {
+fn label(verb: &str, args: &Args) -> Result<Command, ParseError> {
     let is_change = |w: &String| w.contains('=') || w.ends_with('-');
     let (resource, changes): (Vec<String>, Vec<String>) =
         args.positional.iter().cloned().partition(|w| !is_change(w));
@@ -484,7 +653,7 @@ fn label(verb: &str, args: &Args) -> Result<Parsed, ParseError> {
             None => (change.trim_end_matches('-').to_owned(), None),
         })
         .collect();
-    Ok(Parsed::Label {
+    Ok(Command::Label {
         kind,
         name,
         namespace: args.namespace.clone(),
@@ -517,21 +686,21 @@ mod tests {
         );
         assert_eq!(
             parse("get pods").unwrap(),
-            Parsed::Get {
+            Parsed::Ready(Command::Get {
                 kind: kind_of("Pod"),
                 name: None,
                 namespace: None,
                 options: GetOptions::default(),
-            }
+            })
         );
         assert_eq!(
             parse("delete pod/nginx --namespace=dev").unwrap(),
-            Parsed::Delete {
+            Parsed::Ready(Command::Delete {
                 kind: kind_of("Pod"),
                 name: "nginx".into(),
                 namespace: Some("dev".into()),
                 cascade: Propagation::Background,
-            }
+            })
         );
         // kubectl's --cascade (GetCascadingStrategy), booleans deprecated but read.
         let cascades = [
@@ -554,40 +723,49 @@ mod tests {
         ];
         for (line, want) in cascades {
             let got = parse(line).map(|p| match p {
-                Parsed::Delete { cascade, .. } => cascade,
+                Parsed::Ready(Command::Delete { cascade, .. }) => cascade,
                 other => panic!("{other:?}"),
             });
             assert_eq!(got, want.map_err(|m| ParseError(m.to_owned())), "{line}");
         }
         assert_eq!(
             parse("scale deploy web --replicas=3").unwrap(),
-            Parsed::Scale {
+            Parsed::Ready(Command::Scale {
                 kind: kind_of("Deployment"),
                 name: "web".into(),
                 namespace: None,
                 replicas: 3
-            }
+            })
         );
         assert_eq!(
             parse("cordon node-1").unwrap(),
-            Parsed::Cordon {
-                node: "node-1".into()
-            }
+            Parsed::Ready(Command::Cordon {
+                node: "node-1".into(),
+                unschedulable: true,
+            })
         );
         assert_eq!(
             parse("fault node node-1").unwrap(),
-            Parsed::FaultNode {
-                node: "node-1".into()
-            }
+            Parsed::Ready(Command::NodeFault {
+                node: "node-1".into(),
+                faulted: true,
+            })
         );
         assert_eq!(
             parse("recover node/node-1").unwrap(),
-            Parsed::RecoverNode {
-                node: "node-1".into()
-            }
+            Parsed::Ready(Command::NodeFault {
+                node: "node-1".into(),
+                faulted: false,
+            })
         );
-        assert_eq!(parse("wait 10m").unwrap(), Parsed::WaitFor(600_000));
-        assert_eq!(parse("wait idle").unwrap(), Parsed::WaitIdle);
+        assert_eq!(
+            parse("wait 10m").unwrap(),
+            Parsed::Ready(Command::Wait(Wait::For(600_000)))
+        );
+        assert_eq!(
+            parse("wait idle").unwrap(),
+            Parsed::Ready(Command::Wait(Wait::Idle))
+        );
     }
 
     #[test]

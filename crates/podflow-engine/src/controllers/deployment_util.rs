@@ -22,7 +22,7 @@ pub const DESIRED_REPLICAS: &str = "deployment.kubernetes.io/desired-replicas";
 /// `deployment.kubernetes.io/max-replicas`.
 pub const MAX_REPLICAS: &str = "deployment.kubernetes.io/max-replicas";
 /// Annotations never copied from a Deployment to its `ReplicaSets` (`annotationsToSkip`).
-const SKIPPED: [&str; 6] = [
+pub const SKIPPED: [&str; 6] = [
     "kubectl.kubernetes.io/last-applied-configuration",
     REVISION,
     "deployment.kubernetes.io/revision-history",

@@ -32,6 +32,15 @@ pub struct LabelRequirement {
 }
 
 impl LabelRequirement {
+    /// `key=value`.
+    pub fn equals(key: &str, value: &str) -> LabelRequirement {
+        LabelRequirement {
+            key: key.to_owned(),
+            op: LabelOp::In,
+            values: vec![value.to_owned()],
+        }
+    }
+
     /// Whether labels `labels` meet this term (`Requirement.Matches`).
     pub fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
         let value = labels.and_then(|l| l.get(&self.key));

@@ -1,7 +1,8 @@
 //! kubectl's everyday verbs in the cluster language, and what kubectl
 //! prints for each: `get` with its columns and `-o`, `-l`, `-A`,
-//! `--show-labels`; `logs`; `label` and `annotate`; and its words for a
-//! verb it does not have.
+//! `--show-labels`; `logs`; `label` and `annotate`; `run` and `create`;
+//! `delete -f`; `set image` and `rollout`; and its words for a verb it does
+//! not have.
 
 use crate::common::{REPO, apply, kubectl_output, run};
 
@@ -150,4 +151,89 @@ fn a_verb_kubectl_lacks_is_refused_and_node_failure_is_pointed_to() {
         e("get pods -o table"),
         r#"error: unable to match a printer suitable for the output format "table", allowed formats are: json,name,wide,yaml"#
     );
+}
+
+/// `run`, `create deployment|namespace|configmap|secret generic` and
+/// `delete -f`, with kubectl's lines.
+#[test]
+fn imperative_creates_and_delete_f() {
+    let out = printed(&[
+        "run box --image=busybox:1.36 --restart=Never -- sleep 60",
+        "create deployment web --image=nginx:1.27 --replicas=2",
+        "create namespace team",
+        "create configmap settings --from-literal=mode=fast -n team",
+        "create secret generic creds --from-literal=password=s3cret -n team",
+        "run box --image=busybox:1.36",
+        &apply("web-deployment.yaml"),
+        &format!("delete -f {REPO}/tests/fixtures/web-deployment.yaml"),
+        "get cm -n team",
+    ]);
+    let expected = [
+        "pod/box created",
+        "deployment.apps/web created",
+        "namespace/team created",
+        "configmap/settings created",
+        "secret/creds created",
+        "Error from server (AlreadyExists): pods \"box\" already exists",
+        "deployment.apps/web configured",
+        "deployment.apps \"web\" deleted from default namespace",
+    ];
+    let head: Vec<&str> = out
+        .iter()
+        .take(expected.len())
+        .map(String::as_str)
+        .collect();
+    assert_eq!(head, expected, "{out:#?}");
+}
+
+/// `set image`, then `rollout status`, `history`, `undo` and `restart`.
+#[test]
+fn a_rollout_as_kubectl_drives_and_reports_it() {
+    let out = printed(&[
+        &apply("web-deployment.yaml"),
+        "rollout status deploy/web",
+        "set image deploy/web nginx=nginx:1.28",
+        "set image deploy/web web=nginx:1.28",
+        "rollout status deployment web",
+        "rollout history deploy/web",
+        "rollout undo deploy/web",
+        "rollout status deploy/web",
+        "rollout undo deploy/web --to-revision=3",
+        "rollout restart deploy/web",
+    ]);
+    let has = |line: &str| out.iter().any(|l| l == line);
+    assert!(
+        has(
+            "Waiting for deployment \"web\" rollout to finish: 0 of 3 updated replicas are available..."
+        ),
+        "{out:#?}"
+    );
+    assert!(
+        has("deployment \"web\" successfully rolled out"),
+        "{out:#?}"
+    );
+    assert!(has("deployment.apps/web image updated"), "{out:#?}");
+    assert!(
+        has("error: unable to find container named \"web\""),
+        "{out:#?}"
+    );
+    let history = out
+        .iter()
+        .position(|l| l == "deployment.apps/web ")
+        .expect("rollout history's first line");
+    assert_eq!(
+        out[history + 1..history + 4],
+        [
+            "REVISION  CHANGE-CAUSE",
+            "1         <none>",
+            "2         <none>"
+        ],
+        "{out:#?}"
+    );
+    assert!(has("deployment.apps/web rolled back"), "{out:#?}");
+    assert!(
+        has("deployment.apps/web skipped rollback (current template already matches revision 3)"),
+        "{out:#?}"
+    );
+    assert!(has("deployment.apps/web restarted"), "{out:#?}");
 }
