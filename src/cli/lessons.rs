@@ -1,4 +1,4 @@
-//! `podflow lessons list` and `podflow lessons check [PATH]...`.
+//! `podflow lessons list`, `podflow lessons show ID` and `podflow lessons check [PATH]...`.
 
 use clap::Subcommand;
 
@@ -9,6 +9,11 @@ use podflow_lesson::{self as lesson, Lesson, embedded};
 pub enum LessonsCommand {
     /// The built-in lessons: id and title.
     List,
+    /// Print a built-in lesson's file, to start a lesson of your own from.
+    Show {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
     /// Check lesson files (the built-in ones without a PATH); a folder checks its `.yaml` files.
     Check {
         #[arg(value_name = "PATH")]
@@ -48,6 +53,16 @@ pub fn run(command: &LessonsCommand) -> Result<(), String> {
             }
             Ok(())
         }
+        LessonsCommand::Show { id } => match embedded::source(id) {
+            Some(text) => {
+                print!("{text}");
+                Ok(())
+            }
+            None => Err(format!(
+                "{id}: no built-in lesson has this id; the built-in lessons are {}",
+                embedded::ids().join(", ")
+            )),
+        },
         LessonsCommand::Check { paths } if paths.is_empty() => {
             for lesson in embedded::all().map_err(|e| e.to_string())? {
                 report(&lesson)?;

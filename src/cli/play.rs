@@ -234,6 +234,8 @@ fn screenshot(
             app
         }
     };
+    let mut app = app;
+    app.theme = args.theme.theme();
     let format = if args.ansi {
         record::Format::Ansi
     } else {

@@ -96,7 +96,8 @@ impl Theme {
                 ThemeName::Light => (
                     Color::Black,
                     Color::DarkGray,
-                    Color::Gray,
+                    // Titles sit on the borders: dark enough to read on white.
+                    Color::DarkGray,
                     Color::Blue,
                     Color::Green,
                     Color::Red,

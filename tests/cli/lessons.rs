@@ -84,3 +84,31 @@ fn lessons_check_exits_non_zero_on_the_first_bad_lesson() {
             .starts_with("apply-to-running         From kubectl apply to Running\n")
     );
 }
+
+/// `lessons show ID` prints the built-in file as written (a template for a
+/// lesson of one's own); an unknown id names the ones there are.
+#[test]
+fn lessons_show_prints_a_built_in_lesson() {
+    let bin = env!("CARGO_BIN_EXE_podflow");
+    let out = std::process::Command::new(bin)
+        .args(["lessons", "show", "the-kubelet"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let (_, text) = embedded::LESSONS
+        .iter()
+        .find(|(file, _)| file.ends_with("05-the-kubelet.yaml"))
+        .expect("lesson 5 is built in");
+    assert_eq!(shown, *text);
+    let out = std::process::Command::new(bin)
+        .args(["lessons", "show", "the-kubelett"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the built-in lessons are apply-to-running,"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -355,3 +355,37 @@ fn usage_errors_exit_2_with_one_message() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// `--theme` reaches `--screenshot --ansi`: each theme colours the same
+/// screen its own way.
+#[test]
+fn each_theme_colours_an_ansi_screenshot_its_own_way() {
+    let nginx = format!(
+        "{}/assets/manifests/nginx-pod.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let shot = |theme: &str| {
+        let out = podflow(&[
+            "play",
+            "-f",
+            &nginx,
+            "--screenshot",
+            "-",
+            "--at-step",
+            "12",
+            "--ansi",
+            "--theme",
+            theme,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (dark, light, contrast) = (shot("dark"), shot("light"), shot("high-contrast"));
+    assert_ne!(dark, light);
+    assert_ne!(dark, contrast);
+    assert_ne!(light, contrast);
+}

@@ -29,15 +29,57 @@ pub fn by_id(id: &str) -> Option<Result<Lesson, InputError>> {
 pub fn open(id_or_path: &str) -> Result<Lesson, InputError> {
     let lesson = match by_id(id_or_path) {
         Some(lesson) => lesson?,
+        None if looks_like_an_id(id_or_path) => {
+            return Err(InputError::file(
+                id_or_path,
+                format!(
+                    "no built-in lesson has this id, and no file this path; the built-in lessons are {}",
+                    ids().join(", ")
+                ),
+            ));
+        }
         None => Lesson::load(id_or_path)?,
     };
     super::check::check(&lesson)?;
     Ok(lesson)
 }
 
+/// The built-in lessons' ids, in course order.
+pub fn ids() -> Vec<String> {
+    all()
+        .map(|lessons| lessons.iter().map(|l| l.id().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+/// A word without a path's marks (`/`, `.yaml`) and naming no file.
+fn looks_like_an_id(word: &str) -> bool {
+    !word.contains('/')
+        && !word.ends_with(".yaml")
+        && !word.ends_with(".yml")
+        && !std::path::Path::new(word).exists()
+}
+
+/// The built-in lesson `id`'s file as written, to start a lesson of one's own from.
+pub fn source(id: &str) -> Option<&'static str> {
+    LESSONS
+        .iter()
+        .find(|(file, text)| Lesson::parse(file, text, None).is_ok_and(|l| l.id() == id))
+        .map(|(_, text)| *text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unknown id is refused with the ids there are.
+    #[test]
+    fn an_unknown_id_lists_the_lessons() {
+        let error = open("the-schedular").unwrap_err().to_string();
+        assert!(
+            error.starts_with("the-schedular: no built-in lesson has this id, and no file this path; the built-in lessons are apply-to-running, inside-the-api-server,"),
+            "{error}"
+        );
+    }
 
     /// Every shipped lesson passes `lessons check`.
     #[test]

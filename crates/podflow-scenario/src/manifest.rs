@@ -31,6 +31,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::location::{InputError, Location};
+use super::simulation::SIMULATION_API_VERSION;
 use super::text::{decode, json_parse_error, parse_error};
 use super::tree::{Node, NodeValue, Step, on_large_stack, parse_json, parse_yaml};
 use super::unknown_fields::unknown_fields;
@@ -127,6 +128,14 @@ pub(crate) fn manifests_of(
     }
     let input = node.to_json();
     let Some(served) = Kind::from_type_meta(&api_version, &kind) else {
+        if kind == "Simulation" {
+            return Err(InputError::at(
+                &at,
+                format!(
+                    "no matches for kind \"Simulation\" in version {api_version:?}: podflow's Simulation is apiVersion {SIMULATION_API_VERSION:?}"
+                ),
+            ));
+        }
         let name = input
             .pointer("/metadata/name")
             .and_then(Value::as_str)
@@ -353,6 +362,10 @@ mod tests {
             (
                 "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: nginx}\n",
                 "pod.yaml:1:1: resource mapping not found for name: \"nginx\" namespace: \"\" from \"pod.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta2\"; ensure CRDs are installed first",
+            ),
+            (
+                "apiVersion: v1\nkind: Simulation\n",
+                "pod.yaml:1:1: no matches for kind \"Simulation\" in version \"v1\": podflow's Simulation is apiVersion \"podflow.dev/v1alpha1\"",
             ),
             (
                 "apiVersion: v1\nkind: \"\"\n",

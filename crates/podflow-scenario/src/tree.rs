@@ -255,18 +255,25 @@ impl<'de> Deserialize<'de> for KeyString {
 /// (a Deployment's node affinity values); deeper input is an attack or a mistake.
 pub(crate) const MAX_DEPTH: usize = 48;
 
+/// The most YAML values (maps, lists and scalars) podflow reads in one input.
+const MAX_NODES: usize = 100_000;
+/// The most parser events (values, their ends, documents) in one input.
+const MAX_EVENTS: usize = 1_000_000;
+/// The most documents in one input.
+const MAX_DOCUMENTS: usize = 10_000;
+
 fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     // A 16 MiB file of real manifests holds far fewer nodes; the cap also bounds
     // what aliases can expand to (saphyr does not count replayed events as events).
-    budget.max_events = 1_000_000;
-    budget.max_nodes = 100_000;
+    budget.max_events = MAX_EVENTS;
+    budget.max_nodes = MAX_NODES;
     // Manifests rarely use anchors at all; these limits stop an alias bomb in
     // milliseconds and still allow a file full of reused blocks.
     budget.max_aliases = 500;
     budget.max_recorded_anchor_events = 20_000;
-    budget.max_documents = 10_000;
+    budget.max_documents = MAX_DOCUMENTS;
     // kubectl reads YAML with `sigs.k8s.io/yaml` (non-strict): a repeated key is kept, the
     // last one wins (in `Node::to_json`).
     serde_saphyr::options! {
@@ -332,7 +339,19 @@ fn yaml_problem(error: &serde_saphyr::Error, line: usize) -> String {
                 "document contains excessive aliasing".to_owned()
             }
             BudgetBreach::Depth { .. } => format!("exceeded max depth of {MAX_DEPTH}"),
-            other => format!("the input is larger than podflow reads ({other:?})"),
+            BudgetBreach::Nodes { .. } => format!(
+                "the input holds more than {} YAML values (maps, lists and scalars), the most podflow reads in one file",
+                thousands(MAX_NODES)
+            ),
+            BudgetBreach::Events { .. } => format!(
+                "the input is longer than {} YAML parser events, the most podflow reads in one file",
+                thousands(MAX_EVENTS)
+            ),
+            BudgetBreach::Documents { .. } => format!(
+                "the input holds more than {} documents, the most podflow reads in one file",
+                thousands(MAX_DOCUMENTS)
+            ),
+            _ => "the input's scalars hold more text than podflow reads in one file".to_owned(),
         };
     }
     let text = error.to_string();
@@ -358,6 +377,19 @@ fn budget_breach(error: &serde_saphyr::Error) -> Option<&serde_saphyr::budget::B
         }
         current = current.source()?;
     }
+}
+
+/// `100000` as `100,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Reads a JSON stream (one or more concatenated values), as kubectl's
@@ -452,6 +484,19 @@ pub(crate) fn on_large_stack<T: Send>(read: impl FnOnce() -> T + Send) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file with more values than podflow reads is refused with the limit in words.
+    #[test]
+    fn too_many_values_are_refused_in_words() {
+        let many: String = (0..MAX_NODES / 2 + 1)
+            .map(|i| format!("k{i}: {i}\n"))
+            .collect();
+        let error = parse_yaml(&many).unwrap_err();
+        assert_eq!(
+            error.problem,
+            "the input holds more than 100,000 YAML values (maps, lists and scalars), the most podflow reads in one file"
+        );
+    }
 
     #[test]
     fn yaml_nodes_know_their_place() {
