@@ -5,9 +5,11 @@
 //! namespaces, config maps, secrets, service accounts, leases and quotas in
 //! [`config`], bindings in [`rbac`], volumes, claims and storage classes in
 //! [`storage`], the `-o wide` columns in [`wide`]; any other kind as the API
-//! server's default table (NAME, CREATED AT).
+//! server's default table (NAME, CREATED AT). `kubectl describe`'s printers
+//! are in [`describe`].
 
 pub mod config;
+pub mod describe;
 pub mod events;
 pub mod network;
 pub mod rbac;
