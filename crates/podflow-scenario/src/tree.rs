@@ -488,9 +488,11 @@ mod tests {
     /// A file with more values than podflow reads is refused with the limit in words.
     #[test]
     fn too_many_values_are_refused_in_words() {
-        let many: String = (0..MAX_NODES / 2 + 1)
-            .map(|i| format!("k{i}: {i}\n"))
-            .collect();
+        use std::fmt::Write as _;
+        let mut many = String::new();
+        for i in 0..=MAX_NODES / 2 {
+            let _ = writeln!(many, "k{i}: {i}");
+        }
         let error = parse_yaml(&many).unwrap_err();
         assert_eq!(
             error.problem,
