@@ -53,10 +53,11 @@ pub fn ids() -> Vec<String> {
 
 /// A word without a path's marks (`/`, `.yaml`) and naming no file.
 fn looks_like_an_id(word: &str) -> bool {
-    !word.contains('/')
-        && !word.ends_with(".yaml")
-        && !word.ends_with(".yml")
-        && !std::path::Path::new(word).exists()
+    let path = std::path::Path::new(word);
+    let yaml = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+    !word.contains('/') && !yaml && !path.exists()
 }
 
 /// The built-in lesson `id`'s file as written, to start a lesson of one's own from.
