@@ -4,8 +4,10 @@
 //! a GET, then a create, or a patch carrying the last-applied configuration.
 //! What `get` prints is in [`get_output`]; `label` and `annotate` plan their
 //! patch in [`label_plan`]; `rollout` and `set image` in [`rollout`]; the
-//! requests of `logs`, `label`, `set image` and `rollout` are in [`verbs`].
+//! requests of `logs`, `label`, `set image` and `rollout` are in [`verbs`],
+//! those of `describe` in [`describe`].
 
+mod describe;
 mod get_output;
 mod label_plan;
 mod rollout;
@@ -24,7 +26,6 @@ use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
 use super::store::selector::parse_labels;
 use k8s_openapi::api::apps::v1::Deployment;
-use podflow_model::kinds::kind_of;
 use podflow_model::{Kind, Object, status};
 
 /// The annotation client-side apply keeps the last applied manifest in.
@@ -72,6 +73,12 @@ pub enum Command {
         name: Option<String>,
         namespace: Option<String>,
         options: GetOptions,
+    },
+    /// `describe KIND NAME`.
+    Describe {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
     },
     /// `logs POD [-c CONTAINER] [--tail N]`: the `pods/log` subresource.
     Logs {
@@ -166,6 +173,10 @@ enum InFlight {
     Logs { tail: Option<i64> },
     /// The GET before a `label` or `annotate` patch.
     LabelGet(Box<LabelChange>),
+    /// The GET of the object `describe` prints.
+    DescribeGet,
+    /// A LIST `describe` reads besides the object.
+    DescribeRelated(Box<describe::Describing>),
     /// The GET before `set image`'s patch.
     SetImageGet { images: Vec<(String, String)> },
     /// The GET of the Deployment a `rollout` acts on.
@@ -315,28 +326,11 @@ impl Kubectl {
                 namespace,
                 options,
             } => self.start_get(kind, name.as_deref(), or_default(namespace), options, cx),
-            Command::Logs {
-                pod,
-                namespace,
-                container,
-                tail,
-            } => self.start_logs(&pod, or_default(namespace), container, tail, cx),
-            Command::Label {
-                kind,
-                name,
-                namespace,
-                changes,
-                overwrite,
-                annotate,
-            } => {
-                let namespace = or_default(namespace).filter(|_| kind.namespaced);
-                let change = LabelChange {
-                    changes,
-                    overwrite,
-                    annotate,
-                };
-                self.start_label(kind, &name, namespace, change, cx);
-            }
+            command @ (Command::Describe { .. }
+            | Command::Logs { .. }
+            | Command::Label { .. }
+            | Command::SetImage { .. }
+            | Command::Rollout { .. }) => self.start_verb(command, cx),
             Command::Delete {
                 kind,
                 name,
@@ -365,24 +359,6 @@ impl Kubectl {
                         cascade,
                     });
                 }
-            }
-            Command::SetImage {
-                kind,
-                name,
-                namespace,
-                images,
-            } => {
-                let req = self.request(Verb::Get, kind, or_default(namespace), &name);
-                self.send(req, InFlight::SetImageGet { images }, cx);
-            }
-            Command::Rollout {
-                action,
-                name,
-                namespace,
-            } => {
-                let deployment = kind_of("Deployment");
-                let req = self.request(Verb::Get, deployment, or_default(namespace), &name);
-                self.send(req, InFlight::RolloutGet { action }, cx);
             }
             Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
@@ -596,6 +572,10 @@ impl Kubectl {
             }
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
             InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
+            InFlight::DescribeGet => self.describe_after_get(response, cx),
+            InFlight::DescribeRelated(describing) => {
+                self.describe_after_list(*describing, response, cx);
+            }
             InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
             InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
             InFlight::RolloutReplicaSets { action, deployment } => {

@@ -1,5 +1,5 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
-//! `create -f FILE`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
+//! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
 //! [--show-labels]`, `logs POD [-c C] [--tail N]`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
@@ -350,6 +350,14 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
             })
         }
         "logs" => logs(args),
+        "describe" => match kind_and_name(positional, "describe")? {
+            (kind, Some(name)) => Ok(Command::Describe {
+                kind,
+                name,
+                namespace,
+            }),
+            (_, None) => err("error: podflow describes one object at a time: describe KIND NAME"),
+        },
         "label" | "annotate" => label(verb, args),
         "delete" => match kind_and_name(positional, "delete")? {
             (kind, Some(name)) => Ok(Command::Delete {

@@ -5,13 +5,70 @@
 use k8s_openapi::api::apps::v1::Deployment;
 
 use super::{
-    Body, Command, Cx, InFlight, Kind, Kubectl, LabelChange, Object, Response, RolloutAction, Verb,
-    Wait, error_lines, label_plan, rollout, type_name,
+    Body, Command, Cx, DEFAULT_NAMESPACE, InFlight, Kind, Kubectl, LabelChange, Object, Response,
+    RolloutAction, Verb, Wait, error_lines, label_plan, rollout, type_name,
 };
 use crate::store::selector::LabelRequirement;
 use podflow_model::kinds::kind_of;
 
 impl Kubectl {
+    /// Starts `describe`, `logs`, `label`/`annotate`, `set image` or `rollout`.
+    pub(super) fn start_verb(&mut self, command: Command, cx: &mut Cx<'_>) {
+        let or_default = |ns: Option<String>| ns.or_else(|| Some(DEFAULT_NAMESPACE.into()));
+        match command {
+            Command::Describe {
+                kind,
+                name,
+                namespace,
+            } => {
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
+                self.start_describe(kind, &name, namespace, cx);
+            }
+            Command::Logs {
+                pod,
+                namespace,
+                container,
+                tail,
+            } => self.start_logs(&pod, or_default(namespace), container, tail, cx),
+            Command::Label {
+                kind,
+                name,
+                namespace,
+                changes,
+                overwrite,
+                annotate,
+            } => {
+                let namespace = or_default(namespace).filter(|_| kind.namespaced);
+                let change = LabelChange {
+                    changes,
+                    overwrite,
+                    annotate,
+                };
+                self.start_label(kind, &name, namespace, change, cx);
+            }
+            Command::SetImage {
+                kind,
+                name,
+                namespace,
+                images,
+            } => {
+                let req = self.request(Verb::Get, kind, or_default(namespace), &name);
+                self.send(req, InFlight::SetImageGet { images }, cx);
+            }
+            Command::Rollout {
+                action,
+                name,
+                namespace,
+            } => {
+                let deployment = kind_of("Deployment");
+                let req = self.request(Verb::Get, deployment, or_default(namespace), &name);
+                self.send(req, InFlight::RolloutGet { action }, cx);
+            }
+            // `start` hands only the commands above to this function.
+            _ => {}
+        }
+    }
+
     /// `logs`: the `pods/log` subresource.
     pub(super) fn start_logs(
         &mut self,

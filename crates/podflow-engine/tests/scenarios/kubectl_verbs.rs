@@ -237,3 +237,34 @@ fn a_rollout_as_kubectl_drives_and_reports_it() {
     );
     assert!(has("deployment.apps/web restarted"), "{out:#?}");
 }
+
+/// `describe` reads the object and what its describer reads beside it (here
+/// a Deployment's replica sets, a Node's Pods and Lease) and prints it as
+/// `describe.go` does.
+#[test]
+fn describe_prints_what_kubectl_describe_prints() {
+    let out = printed(&[
+        &apply("web-deployment.yaml"),
+        "wait 30s",
+        "describe deploy web",
+        "describe node node-1",
+        "describe pod nope",
+    ]);
+    let has = |line: &str| out.iter().any(|l| l == line);
+    assert!(has("Name:                   web"), "{out:#?}");
+    assert!(
+        has(
+            "Replicas:               3 desired | 3 updated | 3 total | 3 available | 0 unavailable"
+        ),
+        "{out:#?}"
+    );
+    assert!(has("  HolderIdentity:  node-1"), "{out:#?}");
+    assert!(
+        has("PodCIDR:                      10.244.1.0/24"),
+        "{out:#?}"
+    );
+    assert!(
+        has("Error from server (NotFound): pods \"nope\" not found"),
+        "{out:#?}"
+    );
+}
