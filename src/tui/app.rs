@@ -475,7 +475,7 @@ impl App {
         compute(&mut self.timeline);
         self.seek(first_new);
         if let Some(player) = &mut self.lesson {
-            player.forget_future();
+            player.forget_future(at);
         }
     }
 }

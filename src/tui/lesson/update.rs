@@ -135,7 +135,7 @@ impl App {
                     effects = self.pause();
                     self.timeline = timeline;
                     self.seek(cursor);
-                    player.forget_future();
+                    player.forget_future(Some(cursor));
                 }
             }
         }
