@@ -13,6 +13,8 @@ use podflow_lesson::format::Step;
 use podflow_lesson::goal::{self, Check};
 use podflow_lesson::{Lesson, run};
 
+use super::editor::Editor;
+
 /// A quiz being answered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct QuizState {
@@ -48,6 +50,8 @@ pub struct Player {
     /// The lesson files the student changed and saved in the editor, by
     /// name: the `:` bar's commands read these instead of the lesson's.
     pub edited: BTreeMap<String, String>,
+    /// The editor as it was closed with unsaved edits (`e` brings it back).
+    pub draft: Option<Box<Editor>>,
 }
 
 fn opt(timeline: &Timeline, cursor: usize) -> Option<usize> {
@@ -65,6 +69,7 @@ impl Player {
             quiz: QuizState::default(),
             goal: GoalState::default(),
             edited: BTreeMap::new(),
+            draft: None,
         };
         let end = run::enter(&player.lesson, 0, timeline, None).map_err(|e| e.to_string())?;
         player.ends.push(end);

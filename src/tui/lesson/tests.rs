@@ -30,9 +30,13 @@ fn screen(app: &App, width: u16, height: u16) -> String {
     buffer_text(terminal.backend().buffer())
 }
 
-/// Presses `key` and lets the step play to its end.
+/// Presses `key` (and `y` when asked whether to leave a quiz or a goal
+/// undone) and lets the step play to its end.
 fn press(app: &mut App, key: LessonKey) -> Vec<Effect> {
-    let effects = app.update(Action::Lesson(key));
+    let mut effects = app.update(Action::Lesson(key));
+    if matches!(app.overlay, Overlay::Question(_)) {
+        effects = app.update(Action::Answer(true));
+    }
     while app.playing {
         app.update(Action::Tick);
     }
