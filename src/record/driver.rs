@@ -18,7 +18,7 @@ use ratatui::widgets::Widget;
 use super::ansi;
 use super::cast::Cast;
 use crate::tui::action::{Action, Effect};
-use crate::tui::app::App;
+use crate::tui::app::{App, Overlay};
 use crate::tui::lang::Lang;
 use crate::tui::lesson::LessonKey;
 use crate::tui::phases;
@@ -101,11 +101,21 @@ pub fn draw(app: &App, cols: u16, rows: u16) -> Buffer {
     buf
 }
 
+/// Presses `n`, and `y` when asked whether to leave a quiz unanswered or a
+/// goal unreached.
+pub fn next_step(app: &mut App) -> Vec<Effect> {
+    let effects = app.update(Action::Lesson(LessonKey::NextStep));
+    if matches!(app.overlay, Overlay::Question(_)) {
+        return app.update(Action::Answer(true));
+    }
+    effects
+}
+
 /// Presses `n` `steps` times, each step playing to its end (the `--at-step`
 /// of a screenshot): the app at lesson step `steps + 1`.
 pub fn advance_lesson(app: &mut App, steps: usize) {
     for _ in 0..steps {
-        app.update(Action::Lesson(LessonKey::NextStep));
+        next_step(app);
         while app.playing {
             app.update(Action::Tick);
         }
@@ -119,7 +129,7 @@ pub fn record_lesson(lesson: Lesson, options: &Options) -> Result<Recording, Str
     let steps = app.lesson.as_ref().map_or(0, |p| p.len());
     for index in 0..steps {
         if index > 0 {
-            app.update(Action::Lesson(LessonKey::NextStep));
+            next_step(&mut app);
         }
         let Some(step) = app.lesson.as_ref().and_then(|p| p.current()).cloned() else {
             break;

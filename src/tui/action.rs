@@ -34,8 +34,18 @@ pub enum Action {
     Backspace,
     /// Enter in the open bar.
     Submit,
-    /// Esc: close the bar or overlay (or quit when nothing is open).
+    /// Esc: close what is open, or go back one level (a lesson to the
+    /// picker). Never quits.
     Cancel,
+    /// Ctrl-U: clear the open bar's text, or the focused pane's filter.
+    Clear,
+    /// Page Down (1) or Page Up (-1): scroll a zoomed pane a page; in a
+    /// lesson without one, the next or previous lesson step.
+    Page(i32),
+    /// The answer to the question shown (`y` is yes, any other key no).
+    Answer(bool),
+    /// The terminal's size changed (columns, rows); also sent once at start.
+    Resize(u16, u16),
     /// Scroll the pane back (positive) or forward (negative) by lines.
     Scroll(PaneId, i32),
     /// Select the next (positive) or previous (negative) row of the focused pane.

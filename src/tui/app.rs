@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use ratatui::layout::Rect;
+
 use super::action::{Action, Effect};
 use super::lang::Lang;
 use super::lesson::editor::Editor;
@@ -12,6 +14,7 @@ use super::lesson::picker::Picker;
 use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
 use super::phases;
+use super::question::Question;
 use super::theme::ThemeName;
 use podflow_engine::command;
 use podflow_engine::kubectl::{Command, FileObject};
@@ -35,13 +38,16 @@ const STEPS_REMEMBERED: usize = 64;
 pub enum Overlay {
     #[default]
     None,
-    Help,
+    /// The keys of the screen shown, scrolled down this many lines.
+    Help(usize),
     /// The `:` command bar and what was typed.
     Command(String),
     /// The `/` filter of a pane and what was typed.
     Filter(PaneId, String),
     /// The lesson's editor.
     Editor(Box<Editor>),
+    /// A y/n question, over what was open.
+    Question(Box<Question>),
 }
 
 /// The whole state of the interface.
@@ -77,6 +83,11 @@ pub struct App {
     pub presenter: super::present::Presenter,
     /// The server, when the run is a served cluster's (`podflow serve`).
     pub live: Option<Box<super::live::Live>>,
+    /// The terminal's area, as last resized (a page of a zoomed pane, the
+    /// help's scrolling).
+    pub area: Rect,
+    /// Commands typed in the `:` bar and run in the sandbox this session.
+    pub commands_typed: usize,
 }
 
 impl App {
@@ -106,6 +117,8 @@ impl App {
             stop_at: None,
             presenter: super::present::Presenter::default(),
             live: None,
+            area: Rect::new(0, 0, 120, 40),
+            commands_typed: 0,
         };
         app.remember_steps(STEPS_REMEMBERED);
         app
@@ -196,8 +209,16 @@ impl App {
         if action != Action::Tick {
             self.notice = None;
         }
+        if let Action::Resize(width, height) = action {
+            self.area = Rect::new(0, 0, width, height);
+            self.scroll_help(0);
+            return Vec::new();
+        }
         if let Some(effects) = self.update_present(action) {
             return effects;
+        }
+        if matches!(self.overlay, Overlay::Question(_)) && action != Action::Tick {
+            return self.update_question(action);
         }
         if self.picker.is_some() {
             return self.update_picker(action);
@@ -206,19 +227,21 @@ impl App {
             return self.update_bar(&action);
         }
         if let Overlay::Editor(_) = self.overlay {
-            if let Action::Edit(key) = action {
-                self.update_editor(key);
+            match action {
+                Action::Edit(key) => self.update_editor(key),
+                Action::Quit => return self.quit(),
+                _ => {}
             }
+            return Vec::new();
+        }
+        if self.help_takes(action) {
             return Vec::new();
         }
         match action {
             Action::Lesson(key) => self.update_lesson(key),
-            Action::Quit => vec![Effect::Quit],
-            Action::Cancel if self.overlay == Overlay::None => vec![Effect::Quit],
-            Action::Cancel => {
-                self.overlay = Overlay::None;
-                Vec::new()
-            }
+            Action::Quit => self.quit(),
+            Action::Cancel => self.back(),
+            Action::Page(pages) => self.page(pages),
             Action::TogglePlay | Action::Tick | Action::Faster | Action::Slower => {
                 self.playback(&action)
             }
@@ -250,6 +273,78 @@ impl App {
                 self.arrange(other);
                 Vec::new()
             }
+        }
+    }
+
+    /// Esc: closes what is open (the help, the zoom, the focused pane's
+    /// filter), or goes back one level: from a lesson to the lesson picker
+    /// (the lesson stays open behind it). It never quits.
+    fn back(&mut self) -> Vec<Effect> {
+        if let Overlay::Help(_) = self.overlay {
+            self.overlay = Overlay::None;
+        } else if self.zoomed {
+            self.zoomed = false;
+        } else if !self.pane(self.focus).filter.is_empty() {
+            self.pane_mut(self.focus).filter.clear();
+        } else if self.lesson.is_some() {
+            return self.back_to_picker();
+        } else {
+            self.notice = Some(
+                self.lang
+                    .pick(
+                        "Nothing to close; q quits.",
+                        "没有可关闭的内容；按 q 退出。",
+                    )
+                    .to_owned(),
+            );
+        }
+        Vec::new()
+    }
+
+    /// Page Down or Up: a page of the zoomed pane, else a lesson step.
+    fn page(&mut self, pages: i32) -> Vec<Effect> {
+        if self.zoomed {
+            let lines = pages.saturating_mul(self.page_lines());
+            // As the mouse wheel: the objects pane scrolls down its YAML,
+            // the others back in time.
+            let lines = if self.focus == PaneId::Objects {
+                lines
+            } else {
+                -lines
+            };
+            self.arrange(Action::Scroll(self.focus, lines));
+            return Vec::new();
+        }
+        if self.lesson.is_some() {
+            return self.update_lesson(if pages > 0 {
+                super::lesson::LessonKey::NextStep
+            } else {
+                super::lesson::LessonKey::PrevStep
+            });
+        }
+        Vec::new()
+    }
+
+    /// The lines a page scrolls: the zoomed pane's inside, less one kept in sight.
+    fn page_lines(&self) -> i32 {
+        let height = self
+            .screen(self.area)
+            .panes
+            .iter()
+            .find(|(id, _)| *id == self.focus)
+            .map_or(self.area.height, |(_, rect)| rect.height);
+        i32::from(height.saturating_sub(3).max(1))
+    }
+
+    /// Ctrl-U: clears the focused pane's filter, or every pane's when it has none.
+    fn clear_filter(&mut self) {
+        let focused = self.pane_mut(self.focus);
+        if focused.filter.is_empty() {
+            for state in self.panes.values_mut() {
+                state.filter.clear();
+            }
+        } else {
+            focused.filter.clear();
         }
     }
 
@@ -338,13 +433,8 @@ impl App {
             }
             Action::Focus(pane) => self.focus = pane,
             Action::ToggleZoom => self.zoomed = !self.zoomed,
-            Action::ToggleHelp => {
-                self.overlay = if self.overlay == Overlay::Help {
-                    Overlay::None
-                } else {
-                    Overlay::Help
-                };
-            }
+            Action::ToggleHelp => self.toggle_help(),
+            Action::Clear => self.clear_filter(),
             Action::ToggleLang => self.lang = self.lang.toggle(),
             Action::NextTheme => self.theme = self.theme.next(),
             Action::OpenFilter => {
@@ -402,7 +492,16 @@ impl App {
             Action::Backspace => {
                 text.pop();
             }
-            Action::Cancel | Action::Quit => return Vec::new(),
+            Action::Clear => text.clear(),
+            Action::Cancel => return Vec::new(),
+            // Ctrl-C: quits, asking first when a typed command would be lost.
+            Action::Quit => {
+                self.overlay = match filter_of {
+                    Some(pane) => Overlay::Filter(pane, text),
+                    None => Overlay::Command(text),
+                };
+                return self.quit();
+            }
             Action::Submit => {
                 return match filter_of {
                     Some(pane) => {
@@ -475,7 +574,7 @@ impl App {
         compute(&mut self.timeline);
         self.seek(first_new);
         if let Some(player) = &mut self.lesson {
-            player.forget_future();
+            player.forget_future(at);
         }
     }
 }

@@ -4,6 +4,9 @@
 
 pub mod action;
 pub mod app;
+pub mod help;
+#[cfg(test)]
+mod key_tests;
 pub mod keymap;
 pub mod lang;
 pub mod layout;
@@ -13,6 +16,7 @@ pub mod narrate;
 pub mod panes;
 pub mod phases;
 pub mod present;
+pub mod question;
 pub mod render;
 pub mod run;
 pub mod terminal;

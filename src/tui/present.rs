@@ -113,7 +113,7 @@ impl App {
     fn no_bar(&self) -> bool {
         matches!(
             self.overlay,
-            super::app::Overlay::None | super::app::Overlay::Help
+            super::app::Overlay::None | super::app::Overlay::Help(_)
         )
     }
 

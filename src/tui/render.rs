@@ -3,13 +3,10 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::app::{App, Overlay, SPEEDS};
-use super::keymap::{HELP, LESSON_HELP, PRESENT_HELP};
-use super::lang::Lang;
 use super::layout::{self, Screen};
 use super::panes::{self, PaneCx};
 use super::theme::Theme;
@@ -42,6 +39,7 @@ impl Widget for &App {
         buf.set_style(area, theme.text);
         if self.picker.is_some() {
             super::lesson::view::picker(self, &theme, area, buf);
+            overlay_over_picker(self, &self.overlay, &theme, area, buf);
             return;
         }
         let screen = self.screen(area);
@@ -71,22 +69,50 @@ impl Widget for &App {
             status_bar(self, &theme, screen.status, buf);
         }
         long_notice(self, &theme, screen.status, buf);
-        match &self.overlay {
-            Overlay::None => {}
-            Overlay::Help => help(self, &theme, area, buf),
-            Overlay::Command(text) => input_bar(&theme, screen.status, ":", text, buf),
-            Overlay::Filter(_, text) => input_bar(&theme, screen.status, "/", text, buf),
-            Overlay::Editor(editor) => {
-                let rect = editor_area(&screen).unwrap_or(area);
-                super::lesson::editor_view::editor(self, editor, &theme, rect, buf);
-            }
-        }
+        overlay(self, &self.overlay, &screen, &theme, area, buf);
         if self.presenter.on
             && self.theme == super::theme::ThemeName::HighContrast
             && !self.no_color
         {
             super::present::projector(area, buf);
         }
+    }
+}
+
+/// Draws what is open over the panes (a question over what it was asked over).
+fn overlay(
+    app: &App,
+    open: &Overlay,
+    screen: &Screen,
+    theme: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    match open {
+        Overlay::None => {}
+        Overlay::Help(scroll) => super::help::render(app, *scroll, theme, area, buf),
+        Overlay::Command(text) => input_bar(theme, screen.status, ":", text, buf),
+        Overlay::Filter(_, text) => input_bar(theme, screen.status, "/", text, buf),
+        Overlay::Editor(editor) => {
+            let rect = editor_area(screen).unwrap_or(area);
+            super::lesson::editor_view::editor(app, editor, theme, rect, buf);
+        }
+        Overlay::Question(question) => {
+            overlay(app, &question.under, screen, theme, area, buf);
+            super::question::render(app, question, theme, area, buf);
+        }
+    }
+}
+
+/// Draws the help or a question over the lesson picker.
+fn overlay_over_picker(app: &App, open: &Overlay, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    match open {
+        Overlay::Help(scroll) => super::help::render(app, *scroll, theme, area, buf),
+        Overlay::Question(question) => {
+            overlay_over_picker(app, &question.under, theme, area, buf);
+            super::question::render(app, question, theme, area, buf);
+        }
+        _ => {}
     }
 }
 
@@ -278,7 +304,7 @@ fn input_bar(theme: &Theme, area: Rect, prompt: &str, text: &str, buf: &mut Buff
 /// just left of it (Chinese text in the pane below) has its right half
 /// under the box's left border, and a terminal would draw it over the
 /// border: it gives way to a space.
-fn clear_over(rect: Rect, buf: &mut Buffer) {
+pub(crate) fn clear_over(rect: Rect, buf: &mut Buffer) {
     Clear.render(rect, buf);
     if rect.x <= buf.area.x {
         return;
@@ -289,85 +315,4 @@ fn clear_over(rect: Rect, buf: &mut Buffer) {
             cell.set_symbol(" ");
         }
     }
-}
-
-/// The help's key column: a space, the keys in 10 columns, a space.
-const HELP_KEYS_WIDTH: usize = 12;
-
-fn help(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let lesson_keys: &[(&str, &str, &str)] = if app.lesson.is_some() {
-        LESSON_HELP
-    } else {
-        &[]
-    };
-    // The presenter's keys only where they work.
-    let present_keys: &[(&str, &str, &str)] = if app.presenter.on { PRESENT_HELP } else { &[] };
-    let width = area.width.saturating_sub(4).min(72);
-    // Inside the border: each key's description wrapped beside its keys,
-    // continued under the description; the simplifications with a margin.
-    let inside = usize::from(width.saturating_sub(2));
-    let described = inside.saturating_sub(HELP_KEYS_WIDTH).max(8);
-    // In presenter mode its own `space` line replaces the plain one.
-    let plain = HELP
-        .iter()
-        .filter(|(keys, ..)| !(app.presenter.on && *keys == "space"));
-    let mut lines: Vec<Line> = Vec::new();
-    for (keys, en, zh) in plain.chain(lesson_keys).chain(present_keys) {
-        let description = super::wrap::wrap(app.lang.pick(en, zh), described);
-        for (i, part) in description.into_iter().enumerate() {
-            let keys = if i == 0 {
-                format!(" {keys:<10} ")
-            } else {
-                " ".repeat(HELP_KEYS_WIDTH)
-            };
-            lines.push(Line::from(vec![
-                Span::styled(keys, theme.component),
-                Span::styled(part, theme.text),
-            ]));
-        }
-    }
-    lines.push(Line::from(""));
-    let simplified = super::wrap::wrap(
-        app.lang.pick(super::SIMPLIFIED.0, super::SIMPLIFIED.1),
-        inside.saturating_sub(1),
-    );
-    lines.extend(
-        simplified
-            .into_iter()
-            .map(|line| Line::from(Span::styled(format!(" {line}"), theme.dim))),
-    );
-    let height = u16::try_from(lines.len() + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.height.saturating_sub(2));
-    // Too tall for the terminal: the last line in sight says how much is not.
-    let room = usize::from(height.saturating_sub(2));
-    if lines.len() > room && room > 0 {
-        let hidden = lines.len() - room + 1;
-        lines.truncate(room - 1);
-        let note = match app.lang {
-            Lang::En => format!(" … {hidden} more lines: a taller terminal shows them"),
-            Lang::Zh => format!(" …… 还有 {hidden} 行：终端再高一些即可看到"),
-        };
-        lines.push(Line::from(Span::styled(note, theme.dim)));
-    }
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height.saturating_sub(height)) / 2,
-        width,
-        height,
-    );
-    clear_over(rect, buf);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .border_style(theme.border_focused)
-                .title(Span::styled(
-                    app.lang.pick(" Keys ", " 按键 "),
-                    theme.border_focused,
-                )),
-        )
-        .style(Style::new().patch(theme.text))
-        .render(rect, buf);
 }

@@ -5,7 +5,7 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, EventStream, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{Event, EventStream, MouseButton, MouseEvent, MouseEventKind};
 use futures_util::StreamExt;
 use ratatui::layout::{Position, Rect};
 use tokio::time::{Interval, MissedTickBehavior};
@@ -32,6 +32,8 @@ pub async fn run(app: &mut App) -> io::Result<()> {
     let mut tui = Tui::enter()?;
     let mut events = EventStream::new();
     let mut ticker: Option<Interval> = None;
+    let size = tui.terminal.size()?;
+    app.update(Action::Resize(size.width, size.height));
     tui.terminal
         .draw(|frame| frame.render_widget(&*app, frame.area()))?;
     // Test-only, not a user setting: `tests/cli/terminal_restore.rs` sets it to check
@@ -129,7 +131,10 @@ async fn tick(ticker: &mut Option<Interval>) {
 /// The actions of one terminal event.
 fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
     match event {
-        Event::Key(key) => key_action(app, *key).into_iter().collect(),
+        Event::Key(key) => keymap::action_for(*key, &keymap::Context::of(app))
+            .into_iter()
+            .collect(),
+        Event::Resize(width, height) => vec![Action::Resize(*width, *height)],
         Event::Mouse(mouse) => mouse_action(app, *mouse, area).into_iter().collect(),
         Event::Paste(text) if matches!(app.overlay, Overlay::Editor(_)) => text
             .chars()
@@ -148,20 +153,8 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
                 .map(Action::Input)
                 .collect()
         }
-        // A resize (or anything else) only needs a redraw.
+        // Anything else only needs a redraw.
         _ => Vec::new(),
-    }
-}
-
-fn key_action(app: &App, key: KeyEvent) -> Option<Action> {
-    // Any key brings a blanked screen back (and does nothing else).
-    if app.presenter.blank {
-        return (key.kind != crossterm::event::KeyEventKind::Release).then_some(Action::Cancel);
-    }
-    match app.overlay {
-        Overlay::Command(_) | Overlay::Filter(..) => keymap::bar_action_for(key),
-        Overlay::Editor(_) => keymap::editor_action_for(key),
-        _ => keymap::action_for(key),
     }
 }
 
@@ -197,6 +190,10 @@ pub(super) fn run_command(app: &mut App, line: &str) {
     match app.resolve_command(line) {
         Ok(command) => {
             app.submit_in_background(command);
+            // What `q` asks about before quitting (a lesson keeps its own progress).
+            if app.lesson.is_none() {
+                app.commands_typed += 1;
+            }
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
         }
         Err(message) => app.notice = Some(message),

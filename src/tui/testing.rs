@@ -1,9 +1,15 @@
 //! Fixtures for the TUI's tests: a way to render one pane into a buffer as
-//! text, beside the engine's fixtures (timelines of the default story and a
-//! few others), re-exported from `podflow_engine::testing`.
+//! text, keys pressed as the terminal reports them, beside the engine's
+//! fixtures (timelines of the default story and a few others), re-exported
+//! from `podflow_engine::testing`.
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+
+use super::action::Effect;
+use super::app::App;
+use super::keymap;
 
 use super::lang::Lang;
 use super::panes::{self, PaneCx, PaneId, PaneState};
@@ -95,4 +101,31 @@ pub fn buffer_text(buf: &Buffer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A key without modifiers.
+pub fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// Ctrl and a letter.
+pub fn ctrl(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+/// Presses `key` as the event loop does: the key map of the screen shown,
+/// then the app's update. Returns the effects.
+pub fn press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    match keymap::action_for(key, &keymap::Context::of(app)) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    }
+}
+
+/// Types `text`, one key a character; the effects of the last.
+pub fn type_keys(app: &mut App, text: &str) -> Vec<Effect> {
+    text.chars()
+        .map(|c| press(app, key(KeyCode::Char(c))))
+        .last()
+        .unwrap_or_default()
 }

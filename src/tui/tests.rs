@@ -143,10 +143,9 @@ fn focus_zoom_help_language_theme() {
     app.update(Action::ToggleZoom);
     assert!(app.zoomed);
     app.update(Action::ToggleHelp);
-    assert_eq!(app.overlay, Overlay::Help);
-    assert_eq!(app.update(Action::Cancel), []);
+    assert_eq!(app.overlay, Overlay::Help(0));
+    app.update(Action::ToggleHelp);
     assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.update(Action::Cancel), [Effect::Quit]);
     app.update(Action::ToggleLang);
     assert_eq!(app.lang, Lang::Zh);
     app.update(Action::NextTheme);
@@ -176,24 +175,21 @@ fn a_help_line_too_long_for_the_box_continues_under_its_description() {
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.contains(":          run a command"))
+        .position(|l| l.contains("next / previous phase"))
         .expect(&text);
     let first = lines[at];
     let next = lines[at + 1];
     let column = |line: &str, needle: &str| line.find(needle).map(|b| line[..b].chars().count());
     assert_eq!(
-        column(next, "cordon"),
-        column(first, "run a command"),
+        column(next, "acting component"),
+        column(first, "next / previous phase"),
         "the continuation starts under the description:\n{text}"
     );
     // Too short for every line: the last one in sight says how many are not.
-    assert!(
-        text.contains("more lines: a taller terminal shows them"),
-        "{text}"
-    );
+    assert!(text.contains("lines below: ↓ scrolls"), "{text}");
     let tall = buffer_text(&draw(&app, 200, 50));
     assert!(
-        tall.contains("q Esc") && !tall.contains("more lines:"),
+        tall.contains("q Ctrl-C") && !tall.contains("below: ↓ scrolls"),
         "{tall}"
     );
 }
@@ -229,9 +225,9 @@ fn the_command_bar_collects_a_line_and_runs_it() {
     app.update(Action::Backspace);
     app.update(Action::Input('s'));
     assert_eq!(app.overlay, Overlay::Command("get pods".into()));
-    // `q` while typing is a letter, not quit.
-    assert_eq!(app.update(Action::Quit), []);
-    assert_eq!(app.overlay, Overlay::None, "Quit in a bar closes the bar");
+    // Esc closes the bar and forgets the line.
+    app.update(Action::Cancel);
+    assert_eq!(app.overlay, Overlay::None);
     app.update(Action::OpenCommand);
     for c in "get pods".chars() {
         app.update(Action::Input(c));

@@ -22,7 +22,7 @@ pub enum EditKey {
     NextFile,
     /// Ctrl-S: keep the text for the lesson's commands.
     Save,
-    /// Esc: close the editor (saved text stays saved).
+    /// Esc: close the editor (saved text stays saved, unsaved edits wait for `e`).
     Close,
 }
 
@@ -204,6 +204,15 @@ impl Editor {
     /// Whether the shown file changed since it was opened or saved.
     pub fn dirty(&self) -> bool {
         self.buffer().dirty
+    }
+
+    /// The files changed since they were opened or saved, by name.
+    pub fn unsaved(&self) -> Vec<String> {
+        self.buffers
+            .iter()
+            .filter(|b| b.dirty)
+            .map(|b| b.name.clone())
+            .collect()
     }
 
     /// The shown file was saved; `ok` when its manifests read.

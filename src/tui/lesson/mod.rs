@@ -33,4 +33,6 @@ pub enum LessonKey {
 }
 
 #[cfg(test)]
+mod key_tests;
+#[cfg(test)]
 mod tests;

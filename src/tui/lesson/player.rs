@@ -1,6 +1,10 @@
 //! The player: which step of the lesson is shown, where each visited step
 //! left the cursor (so stepping back is a seek), the quiz's answer and the
 //! goal's hints, solution and starting point for a reset.
+//!
+//! A step's `until:` is looked for from where the lesson left the run, not
+//! from where the student stepped to with `→`: a moment already stepped past
+//! is reached behind the cursor, and the next step shows it there.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,6 +12,8 @@ use podflow_engine::timeline::Timeline;
 use podflow_lesson::format::Step;
 use podflow_lesson::goal::{self, Check};
 use podflow_lesson::{Lesson, run};
+
+use super::editor::Editor;
 
 /// A quiz being answered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -36,11 +42,16 @@ pub struct Player {
     pub step: usize,
     /// Where each visited step left the cursor (`None`: before any record).
     ends: Vec<Option<usize>>,
+    /// Where the next step's `until:` is looked for from: where the step
+    /// shown left the run, or where a `:` command last changed it.
+    since: Option<usize>,
     pub quiz: QuizState,
     pub goal: GoalState,
     /// The lesson files the student changed and saved in the editor, by
     /// name: the `:` bar's commands read these instead of the lesson's.
     pub edited: BTreeMap<String, String>,
+    /// The editor as it was closed with unsaved edits (`e` brings it back).
+    pub draft: Option<Box<Editor>>,
 }
 
 fn opt(timeline: &Timeline, cursor: usize) -> Option<usize> {
@@ -54,12 +65,15 @@ impl Player {
             lesson,
             step: 0,
             ends: Vec::new(),
+            since: None,
             quiz: QuizState::default(),
             goal: GoalState::default(),
             edited: BTreeMap::new(),
+            draft: None,
         };
         let end = run::enter(&player.lesson, 0, timeline, None).map_err(|e| e.to_string())?;
         player.ends.push(end);
+        player.since = end;
         player.begin(timeline, end.unwrap_or(0));
         Ok((player, end.unwrap_or(0)))
     }
@@ -94,7 +108,8 @@ impl Player {
     }
 
     /// Moves to the next step, running it when it was not visited: the
-    /// cursor it ends at, or `None` at the last step.
+    /// cursor it ends at (behind `cursor` when the student stepped past its
+    /// `until:`), or `None` at the last step. A command runs after `cursor`.
     pub fn next(
         &mut self,
         timeline: &mut Timeline,
@@ -107,12 +122,17 @@ impl Player {
         let end = if let Some(end) = self.ends.get(step) {
             *end
         } else {
-            let end = run::enter(&self.lesson, step, timeline, opt(timeline, cursor))
-                .map_err(|e| e.to_string())?;
+            let from = if self.waits(step) {
+                self.since
+            } else {
+                opt(timeline, cursor)
+            };
+            let end = run::enter(&self.lesson, step, timeline, from).map_err(|e| e.to_string())?;
             self.ends.push(end);
             end
         };
         self.step = step;
+        self.since = end.or(opt(timeline, cursor));
         let end = end.unwrap_or(cursor);
         self.begin(timeline, end);
         Ok(Some(end))
@@ -124,14 +144,25 @@ impl Player {
             return None;
         }
         self.step -= 1;
-        let end = self.ends.get(self.step).copied().flatten().unwrap_or(0);
+        self.since = self.ends.get(self.step).copied().flatten();
+        let end = self.since.unwrap_or(0);
         self.begin(timeline, end);
         Some(end)
     }
 
-    /// The student changed the run at the current step: later steps run again.
-    pub fn forget_future(&mut self) {
+    /// Whether step `index` waits for a moment (a narration's `until:`).
+    fn waits(&self, index: usize) -> bool {
+        matches!(
+            self.lesson.doc.steps.get(index).map(|s| &s.value),
+            Some(Step::Narrate(n)) if n.until.is_some()
+        )
+    }
+
+    /// The student changed the run after `at` (a command, a reset): later
+    /// steps run again, and the next `until:` is looked for from there.
+    pub fn forget_future(&mut self, at: Option<usize>) {
         self.ends.truncate(self.step + 1);
+        self.since = at;
     }
 
     /// Picks choice `n` (1-based) of the quiz: a single-answer quiz is

@@ -12,6 +12,7 @@ use crate::tui::app::{App, Overlay};
 use crate::tui::lang::Lang;
 use crate::tui::testing::{buffer_text, nginx_timeline};
 use crate::tui::theme::ThemeName;
+use podflow_engine::trace::{Record, StageName};
 use podflow_lesson::embedded;
 use podflow_lesson::format::Step;
 
@@ -29,9 +30,13 @@ fn screen(app: &App, width: u16, height: u16) -> String {
     buffer_text(terminal.backend().buffer())
 }
 
-/// Presses `key` and lets the step play to its end.
+/// Presses `key` (and `y` when asked whether to leave a quiz or a goal
+/// undone) and lets the step play to its end.
 fn press(app: &mut App, key: LessonKey) -> Vec<Effect> {
-    let effects = app.update(Action::Lesson(key));
+    let mut effects = app.update(Action::Lesson(key));
+    if matches!(app.overlay, Overlay::Question(_)) {
+        effects = app.update(Action::Answer(true));
+    }
     while app.playing {
         app.update(Action::Tick);
     }
@@ -335,4 +340,51 @@ fn a_quiz_with_several_right_answers_toggles_until_enter() {
     app.update(Action::Lesson(LessonKey::Confirm));
     assert!(app.lesson.as_ref().unwrap().quiz_right());
     insta::assert_snapshot!("multiple_answer_quiz_100x30", screen(&app, 100, 30));
+}
+
+/// Whether the step shown is a narration waiting for stage `stage`.
+fn waits_for(app: &App, stage: &str) -> bool {
+    matches!(app.lesson.as_ref().and_then(|p| p.current()), Some(Step::Narrate(n))
+        if n.until.as_ref().is_some_and(|u| u.value == stage))
+}
+
+/// The first `stage` record at or after `from`.
+fn first_stage(app: &App, stage: StageName, from: usize) -> usize {
+    (from..app.timeline.len())
+        .find(|&i| {
+            matches!(&app.timeline.records()[i].body,
+            Record::Stage(s) if s.stage == stage)
+        })
+        .expect("the stage")
+}
+
+#[test]
+fn next_after_stepping_past_the_moment_the_next_step_waits_for_goes_back_there() {
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    app.open_lesson(embedded::by_id("the-scheduler").unwrap().unwrap())
+        .unwrap();
+    while !waits_for(&app, "filter") {
+        press(&mut app, LessonKey::NextStep);
+    }
+    let score = first_stage(&app, StageName::Score, app.cursor);
+    // → to the end of the run, past every score: the next step's moment is behind.
+    app.update(Action::Last);
+    press(&mut app, LessonKey::NextStep);
+    assert_eq!(app.notice, None, "no `until \"score\" is never reached`");
+    assert!(waits_for(&app, "score"));
+    assert_eq!(app.cursor, score, "shown at the moment it names");
+    // And on from there, as if the student had not stepped ahead.
+    press(&mut app, LessonKey::NextStep);
+    assert!(waits_for(&app, "select"));
+    assert_eq!(app.cursor, first_stage(&app, StageName::Select, score));
+    // A step ahead, not past the moment: n plays on to it.
+    let mut calm = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    calm.open_lesson(embedded::by_id("the-scheduler").unwrap().unwrap())
+        .unwrap();
+    while !waits_for(&calm, "filter") {
+        press(&mut calm, LessonKey::NextStep);
+    }
+    calm.update(Action::StepForward);
+    press(&mut calm, LessonKey::NextStep);
+    assert_eq!(calm.cursor, score);
 }

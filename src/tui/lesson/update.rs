@@ -1,5 +1,6 @@
 //! The app's lesson keys: the picker's choice and the player's steps,
-//! quizzes and goals. Progress is saved through [`Effect::SaveProgress`].
+//! quizzes and goals; Esc from a lesson back to the picker. Progress is
+//! saved through [`Effect::SaveProgress`].
 
 use super::LessonKey;
 use super::editor::{EditKey, Editor};
@@ -7,7 +8,9 @@ use super::picker::Picker;
 use super::player::Player;
 use crate::tui::action::{Action, Effect};
 use crate::tui::app::{App, Overlay};
-use podflow_lesson::{self as lesson, Lesson, run};
+use crate::tui::question::{Ask, Unfinished};
+use podflow_lesson::format::Step;
+use podflow_lesson::{self as lesson, Lesson, embedded, run};
 
 impl App {
     /// Shows the picker over the app (as `podflow` starts).
@@ -28,6 +31,30 @@ impl App {
         Ok(effects)
     }
 
+    /// Esc in a lesson: the picker, the lesson highlighted and kept open
+    /// behind it (Esc on the picker comes back to it).
+    pub(crate) fn back_to_picker(&mut self) -> Vec<Effect> {
+        let lessons = match embedded::all() {
+            Ok(lessons) => lessons,
+            Err(e) => {
+                self.notice = Some(e.to_string());
+                return Vec::new();
+            }
+        };
+        let effects = self.pause();
+        let mut picker = Picker::new(lessons);
+        if let Some(player) = &self.lesson
+            && let Some(i) = picker
+                .lessons
+                .iter()
+                .position(|l| l.id() == player.lesson.id())
+        {
+            picker.selected = i;
+        }
+        self.picker = Some(picker);
+        effects
+    }
+
     /// Notes the current step in the progress and asks for it to be saved.
     fn reached(&mut self) -> Vec<Effect> {
         let Some(player) = &self.lesson else {
@@ -40,14 +67,26 @@ impl App {
 
     /// Keys while the picker shows.
     pub(crate) fn update_picker(&mut self, action: Action) -> Vec<Effect> {
+        if self.help_takes(action) {
+            return Vec::new();
+        }
         let Some(picker) = &mut self.picker else {
             return Vec::new();
         };
         match action {
-            Action::Quit => vec![Effect::Quit],
-            // Esc leaves the picker for the sandbox behind it.
+            Action::Quit => self.quit(),
+            Action::ToggleHelp => {
+                self.toggle_help();
+                Vec::new()
+            }
+            // Esc closes the help, else leaves the picker for what is
+            // behind it: the lesson it was opened from, or the sandbox.
             Action::Cancel => {
-                self.picker = None;
+                if let Overlay::Help(_) = self.overlay {
+                    self.overlay = Overlay::None;
+                } else {
+                    self.picker = None;
+                }
                 Vec::new()
             }
             Action::Select(delta) => {
@@ -66,6 +105,16 @@ impl App {
                 let Some(lesson) = picker.lessons.get(picker.selected).cloned() else {
                     return Vec::new();
                 };
+                // The lesson open behind the picker goes on where it was.
+                if self
+                    .lesson
+                    .as_ref()
+                    .is_some_and(|p| p.lesson.id() == lesson.id())
+                {
+                    self.picker = None;
+                    self.overlay = Overlay::None;
+                    return Vec::new();
+                }
                 let opened = lesson::check(&lesson)
                     .map_err(|e| e.to_string())
                     .and_then(|_| self.open_lesson(lesson));
@@ -83,8 +132,35 @@ impl App {
         }
     }
 
-    /// A lesson key while a lesson plays.
+    /// A lesson key while a lesson plays. `n` on an unanswered quiz or an
+    /// unreached goal asks first (not in presenter mode, where the teacher
+    /// moves on with a clicker).
     pub(crate) fn update_lesson(&mut self, key: LessonKey) -> Vec<Effect> {
+        if key == LessonKey::NextStep
+            && !self.presenter.on
+            && let Some(unfinished) = self.unfinished()
+        {
+            self.ask(Ask::NextStep(unfinished));
+            return Vec::new();
+        }
+        self.lesson_key(key)
+    }
+
+    /// What the step shown asks that is not done, when there is a next step.
+    fn unfinished(&self) -> Option<Unfinished> {
+        let player = self.lesson.as_ref()?;
+        if player.step + 1 >= player.len() {
+            return None;
+        }
+        match player.current()? {
+            Step::Quiz(_) if !player.quiz.answered => Some(Unfinished::Quiz),
+            Step::Goal(_) if player.solved(&self.timeline) == Some(false) => Some(Unfinished::Goal),
+            _ => None,
+        }
+    }
+
+    /// A lesson key, done without asking.
+    pub(crate) fn lesson_key(&mut self, key: LessonKey) -> Vec<Effect> {
         let Some(mut player) = self.lesson.take() else {
             return Vec::new();
         };
@@ -127,7 +203,12 @@ impl App {
                     );
                 } else {
                     effects = self.pause();
-                    self.overlay = Overlay::Editor(Box::new(Editor::new(files, first.as_deref())));
+                    // Edits left unsaved when the editor closed come back.
+                    let editor = player
+                        .draft
+                        .take()
+                        .unwrap_or_else(|| Box::new(Editor::new(files, first.as_deref())));
+                    self.overlay = Overlay::Editor(editor);
                 }
             }
             LessonKey::Reset => {
@@ -135,7 +216,7 @@ impl App {
                     effects = self.pause();
                     self.timeline = timeline;
                     self.seek(cursor);
-                    player.forget_future();
+                    player.forget_future(Some(cursor));
                 }
             }
         }
@@ -148,13 +229,21 @@ impl App {
     }
 
     /// A key of the open editor: edits, Ctrl-S saves the shown file for the
-    /// lesson's commands (saying whether its manifests read), Esc closes.
+    /// lesson's commands (saying whether its manifests read), Esc closes
+    /// (keeping unsaved edits for `e` to bring back).
     pub(crate) fn update_editor(&mut self, key: EditKey) {
         let Overlay::Editor(editor) = &mut self.overlay else {
             return;
         };
         match key {
-            EditKey::Close => self.overlay = Overlay::None,
+            EditKey::Close => {
+                let Overlay::Editor(editor) = std::mem::take(&mut self.overlay) else {
+                    return;
+                };
+                if let Some(player) = &mut self.lesson {
+                    player.draft = (!editor.unsaved().is_empty()).then_some(editor);
+                }
+            }
             EditKey::Save => {
                 let (name, text) = (editor.name().to_owned(), editor.text());
                 match podflow_scenario::parse_manifests(&name, text.as_bytes()) {

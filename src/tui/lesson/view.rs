@@ -90,14 +90,19 @@ pub fn picker(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(about_lines)
         .wrap(Wrap { trim: true })
         .render(about, buf);
-    Line::from(Span::styled(
+    // Esc goes back to the lesson the picker was opened from, if any.
+    let footer = if app.lesson.is_some() {
         lang.pick(
-            "↑↓ choose  Enter open  Esc sandbox  L 中文  q quit",
-            "↑↓ 选择  Enter 打开  Esc 沙盒  L English  q 退出",
-        ),
-        theme.dim,
-    ))
-    .render(keys, buf);
+            "↑↓ choose  Enter open  Esc back to the lesson  L 中文  ? keys  q quit",
+            "↑↓ 选择  Enter 打开  Esc 回到课程  L English  ? 按键  q 退出",
+        )
+    } else {
+        lang.pick(
+            "↑↓ choose  Enter open  Esc sandbox  L 中文  ? keys  q quit",
+            "↑↓ 选择  Enter 打开  Esc 沙盒  L English  ? 按键  q 退出",
+        )
+    };
+    Line::from(Span::styled(footer, theme.dim)).render(keys, buf);
 }
 
 /// The lines of the current step.

@@ -215,14 +215,14 @@ fn presenter_layout_has_big_panes_and_dense_ones_on_d() {
 #[test]
 fn help_lists_the_presenter_keys_only_in_presenter_mode() {
     let mut app = at_step(2);
-    app.overlay = Overlay::Help;
+    app.overlay = Overlay::Help(0);
     let text = screen(&app);
     assert!(
         text.contains("blank the screen (any key returns)"),
         "{text}"
     );
     let mut plain = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
-    plain.overlay = Overlay::Help;
+    plain.overlay = Overlay::Help(0);
     let text = buffer_text(&draw(&plain, 100, 30));
     assert!(!text.contains("blank the screen"), "{text}");
 }
