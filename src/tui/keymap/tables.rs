@@ -142,8 +142,8 @@ pub const PANES: Table = Table {
         Binding {
             keys: &[(ch(':'), Action::OpenCommand)],
             help: (
-                "run a command (apply -f, delete, scale, cordon, wait)",
-                "执行命令（apply -f、delete、scale、cordon、wait）",
+                "a kubectl command (get, describe, logs, apply, run, rollout…)",
+                "kubectl 命令（get、describe、logs、apply、run、rollout…）",
             ),
         },
         LANG,
