@@ -81,6 +81,8 @@ pub fn run(command: &LessonsCommand) -> Result<(), String> {
 /// Checks one lesson and says so on standard output.
 fn report(lesson: &Lesson) -> Result<(), String> {
     let summary = lesson::check(lesson).map_err(|e| e.to_string())?;
+    crate::record::driver::play_every_step(lesson)
+        .map_err(|e| format!("{}: playing every step: {e}", lesson.file))?;
     println!(
         "ok  {}  {} ({} steps)",
         lesson.file, summary.id, summary.steps

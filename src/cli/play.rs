@@ -216,7 +216,7 @@ fn screenshot(
             if step == 0 || step > len {
                 return Err(out_of_range(len));
             }
-            record::driver::advance_lesson(&mut app, step - 1);
+            record::driver::advance_lesson(&mut app, step - 1)?;
             app
         }
         Start::Sandbox | Start::Picker => {

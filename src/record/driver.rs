@@ -111,15 +111,78 @@ pub fn next_step(app: &mut App) -> Vec<Effect> {
     effects
 }
 
-/// Presses `n` `steps` times, each step playing to its end (the `--at-step`
-/// of a screenshot): the app at lesson step `steps + 1`.
-pub fn advance_lesson(app: &mut App, steps: usize) {
+/// Presses `n` `steps` times, each step playing to its end and each goal
+/// solved first (the `--at-step` of a screenshot): the app at lesson step
+/// `steps + 1`, or the reason a step cannot be reached.
+pub fn advance_lesson(app: &mut App, steps: usize) -> Result<(), String> {
     for _ in 0..steps {
+        solve_goal(app)?;
+        let before = app.lesson.as_ref().map(|p| p.step);
+        if app.lesson.as_ref().is_none_or(|p| p.step + 1 >= p.len()) {
+            // The last step: `n` has nowhere to go.
+            break;
+        }
         next_step(app);
+        if app.lesson.as_ref().map(|p| p.step) == before {
+            return Err(app
+                .notice
+                .clone()
+                .unwrap_or_else(|| "the lesson did not go on to its next step".into()));
+        }
         while app.playing {
             app.update(Action::Tick);
         }
     }
+    Ok(())
+}
+
+/// Plays every step of `lesson` as a student who solves each goal would,
+/// in both languages: the first step that cannot be reached is the error.
+pub fn play_every_step(lesson: &Lesson) -> Result<(), String> {
+    for lang in [Lang::En, Lang::Zh] {
+        let mut app = lesson_app(lesson.clone(), lang)?;
+        let steps = app.lesson.as_ref().map_or(0, |p| p.len());
+        advance_lesson(&mut app, steps.saturating_sub(1))?;
+    }
+    Ok(())
+}
+
+/// At a goal, types its solution in the `:` bar as a student would, so
+/// the steps after it (`until: pod db Running`) find the run they wait for.
+pub fn solve_goal(app: &mut App) -> Result<(), String> {
+    if let Some(Step::Goal(goal)) = app.lesson.as_ref().and_then(|p| p.current()).cloned() {
+        for line in &goal.solution {
+            app.update(Action::OpenCommand);
+            for c in line.value.chars() {
+                app.update(Action::Input(c));
+            }
+            submit_line(app)?;
+            play_to_end(app);
+        }
+    }
+    Ok(())
+}
+
+/// Plays what a command started to the end of the run, as the recording does.
+fn play_to_end(app: &mut App) {
+    if app.cursor < app.last() && !app.playing {
+        app.update(Action::TogglePlay);
+    }
+    while app.playing {
+        app.update(Action::Tick);
+    }
+}
+
+/// Submits the `:` bar and runs the command it holds, as the TUI's loop does.
+fn submit_line(app: &mut App) -> Result<(), String> {
+    for effect in app.update(Action::Submit) {
+        if let Effect::RunCommand(line) = effect {
+            let command = app.resolve_command(&line)?;
+            app.submit(command);
+            app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
+        }
+    }
+    Ok(())
 }
 
 /// Records a lesson from its first step to its last.
@@ -343,13 +406,7 @@ impl Recorder {
             self.show(app);
         }
         self.wait(BEAT_MS);
-        for effect in app.update(Action::Submit) {
-            if let Effect::RunCommand(line) = effect {
-                let command = app.resolve_command(&line)?;
-                app.submit(command);
-                app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
-            }
-        }
+        submit_line(app)?;
         self.show(app);
         self.wait(BEAT_MS);
         if app.cursor < app.last() {
