@@ -57,7 +57,7 @@ impl ThemeArg {
 }
 
 /// `podflow play`'s arguments (README.md, "Use").
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
     /// A manifest to apply (YAML or JSON; `-` for standard input). Repeatable.
     #[arg(short = 'f', long = "filename", value_name = "FILE")]
@@ -110,6 +110,20 @@ pub struct PlayArgs {
     /// the same cluster, and the same requests at the same moments.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["files", "steps", "cluster", "lesson"])]
     pub session: Option<String>,
+}
+
+/// `podflow play`'s options as the command line gives them with no flag
+/// (`--seed 1` included), so `podflow` alone tells the story `play -f` and
+/// `trace` tell.
+impl Default for PlayArgs {
+    fn default() -> PlayArgs {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            args: PlayArgs,
+        }
+        <Defaults as clap::Parser>::parse_from(["play"]).args
+    }
 }
 
 /// How `podflow play` starts.
@@ -308,6 +322,22 @@ pub fn run_default() -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The picker's sandbox (`podflow` alone) runs on `play`'s defaults: the
+    /// same seed as `trace` and `play -f`, so the same story (nginx on node-3).
+    #[test]
+    fn podflow_alone_uses_plays_defaults() {
+        let args = PlayArgs::default();
+        assert_eq!(args.seed, 1);
+        let timeline = sandbox_timeline(&args, vec![NGINX_POD]).unwrap();
+        let mut timeline = timeline;
+        timeline.finish();
+        let bound = timeline.records().iter().any(|r| {
+            serde_json::to_string(&r.body)
+                .is_ok_and(|j| j.contains("Successfully assigned default/nginx to node-3"))
+        });
+        assert!(bound, "nginx is not bound to node-3 as in `podflow trace`");
+    }
 
     #[test]
     fn a_large_cluster_is_shown_in_summary_by_default() {
