@@ -43,6 +43,19 @@ check() { # NAME EXPECTED-REGEX COMMAND...
   fi
 }
 
+# Runs a Pod of IMAGE named NAME and prints its container's waiting message
+# once the kubelet has one (the registry's answer).
+waiting_message() { # NAME IMAGE
+  "$kubectl" run "$1" --image="$2" >/dev/null || return
+  local message=""
+  for _ in $(seq 120); do
+    message=$("$kubectl" get pod "$1" -o jsonpath='{.status.containerStatuses[0].state.waiting.message}')
+    [ -n "$message" ] && break
+    sleep 0.25
+  done
+  echo "$message"
+}
+
 port=16443
 for kubectl in "${binaries[@]}"; do
   version=$("$kubectl" version --client 2>/dev/null | head -1)
@@ -77,6 +90,8 @@ for kubectl in "${binaries[@]}"; do
   check "get -o yaml" "imagePullPolicy: IfNotPresent" k get pod nginx -o yaml
   check "get -l" "^nginx " k get pods -l app=nginx --no-headers
   check "get -l (none)" "No resources found" k get pods -l app=none
+  check "a typo'd image" "pull access denied, repository does not exist" waiting_message typo ngnix:1.27
+  check "delete the typo" 'pod "typo" deleted' k delete pod typo --timeout=60s
   check "label" "pod/nginx labeled" k label pod nginx tier=web
   check "annotate" "pod/nginx annotated" k annotate pod nginx note=hello
   check "describe" "Node: +node-" k describe pod nginx
@@ -91,6 +106,8 @@ for kubectl in "${binaries[@]}"; do
   check "create deployment" "deployment.apps/web created" \
     k create deployment web --image=nginx:1.27 --replicas=2
   check "rollout status" "successfully rolled out" k rollout status deploy/web --timeout=60s
+  check "get deploy (columns)" "^web +2/2 +2 +2 " k get deploy web --no-headers
+  check "get rs -o wide" "nginx +nginx:1.27 +app=web,pod-template-hash=" k get rs -o wide
   check "scale" "deployment.apps/web scaled" k scale deploy/web --replicas=3
   check "set image" "image updated" k set image deploy/web nginx=nginx:1.28
   check "rollout status (new image)" "successfully rolled out" \
