@@ -1,7 +1,8 @@
 //! The explain pane: answers "why?" for the current step. During or after a
 //! scheduling cycle, a table of every node's filter verdicts and scores; at a
 //! refused request, who refused and with which words (for RBAC, the missing
-//! permission and a rule that grants it); otherwise a short hint.
+//! permission and a rule that grants it); at a failed image pull, what the
+//! registry answered, what it means and the back-off; otherwise a short hint.
 //!
 //! ```text
 //! ┌ Explain ─────────────────────────────────────────────────┐
@@ -22,6 +23,7 @@
 //! └──────────────────────────────────────────────────────────┘
 //! ```
 
+mod pull;
 mod refusal;
 mod scheduling;
 
@@ -33,6 +35,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+pub use pull::{Cause, PullFailure};
 pub use refusal::{RbacHint, Refusal};
 pub use scheduling::{Cycle, FilterVerdict, NodeRow, ScoreCell};
 
@@ -47,6 +50,8 @@ pub enum Model {
     Scheduling(Cycle),
     /// A refused request.
     Refused(Refusal),
+    /// A failed image pull.
+    Pull(PullFailure),
     /// Nothing to explain here.
     #[default]
     Nothing,
@@ -59,6 +64,9 @@ impl Model {
         let records = cx.view.records;
         if let Some(r) = refusal::at(records) {
             return Model::Refused(r);
+        }
+        if let Some(p) = pull::at(records) {
+            return Model::Pull(p);
         }
         scheduling::latest(records).map_or(Model::Nothing, Model::Scheduling)
     }
@@ -108,6 +116,10 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
             .wrap(Wrap { trim: false })
             .scroll((scroll, 0))
             .render(inner, buf),
+        Model::Pull(p) => Paragraph::new(pull_lines(p, cx))
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
+            .render(inner, buf),
         Model::Nothing => Paragraph::new(Line::from(Span::styled(
             cx.lang.pick(
                 "Nothing to explain at this step. Step to a scheduling decision or a refused request to see why.",
@@ -118,6 +130,50 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         .wrap(Wrap { trim: false })
         .render(inner, buf),
     }
+}
+
+/// A failed pull: the image, what it means, the error, the back-off.
+fn pull_lines<'a>(p: &PullFailure, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let (lang, theme) = (cx.lang, cx.theme);
+    let title = match lang {
+        Lang::En => format!("Why is {}'s image not pulled?", p.pod),
+        Lang::Zh => format!("为什么 {} 的镜像拉取失败？", p.pod),
+    };
+    let (en, zh) = p.cause.meaning();
+    let label =
+        |en: &'static str, zh: &'static str| Span::styled(lang.pick(en, zh), theme.component);
+    let mut lines = vec![
+        Line::from(Span::styled(title, theme.active)),
+        Line::from(vec![
+            label("image     ", "镜像      "),
+            Span::styled(p.image.clone(), theme.text),
+        ]),
+        Line::from(Span::styled(lang.pick(en, zh).to_owned(), theme.bad)),
+        Line::from(vec![
+            label("error     ", "错误      "),
+            Span::styled(p.error.clone(), theme.dim),
+        ]),
+    ];
+    let retry = match (&p.backoff, lang) {
+        (Some(next), Lang::En) => {
+            format!("ImagePullBackOff: {next}; each failure doubles the wait, from 10s up to 5m.")
+        }
+        (Some(next), Lang::Zh) => {
+            format!("ImagePullBackOff：{next}；每失败一次等待翻倍，从 10s 到 5m。")
+        }
+        (None, Lang::En) => {
+            "ErrImagePull: the kubelet backs off 10s before the next pull, doubling up to 5m."
+                .to_owned()
+        }
+        (None, Lang::Zh) => {
+            "ErrImagePull：kubelet 等待 10s 后再拉取，之后每次翻倍，最多 5m。".to_owned()
+        }
+    };
+    lines.push(Line::from(vec![
+        label("back-off  ", "退避      "),
+        Span::styled(retry, theme.text),
+    ]));
+    lines
 }
 
 /// Display columns of `text` (Chinese characters take two), as ratatui counts them.

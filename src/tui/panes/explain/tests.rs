@@ -426,3 +426,53 @@ fn the_chosen_row_is_in_sight_in_the_default_layouts_short_pane_and_a_tie_is_nam
     let nodes: Vec<&str> = partial.rows.iter().map(|r| r.node.as_str()).collect();
     assert_eq!(nodes, ["control-plane", "node-1"]);
 }
+
+const TYPO_POD: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: typo}
+spec:
+  containers:
+  - name: web
+    image: ngnix:1.27
+";
+
+/// At the failed pull, and at the back-off after it, Explain says what the
+/// registry answered and what it means, with the back-off.
+#[test]
+fn a_failed_pull_is_explained_with_the_registrys_answer() {
+    let args = SetupArgs {
+        embedded: vec![("typo-pod.yaml", TYPO_POD)],
+        steps: vec!["wait 15s".into()],
+        seed: 1,
+        ..Default::default()
+    };
+    let mut t = Timeline::new(Engine::new(build_setup(&args).expect("setup builds")));
+    t.finish();
+    let stage_at = |outcome: podflow_engine::trace::Outcome| {
+        (0..t.len())
+            .find(|i| {
+                matches!(&t.records()[*i].body,
+                    podflow_engine::trace::Record::Stage(s) if s.stage == StageName::Pull && s.outcome == outcome)
+            })
+            .expect("the pull stage")
+    };
+    let failed = stage_at(podflow_engine::trace::Outcome::Failed);
+    let Model::Pull(pull) = model(&t, failed, Lang::En) else {
+        panic!("no pull failure explained");
+    };
+    assert_eq!(pull.image, "ngnix:1.27");
+    assert_eq!(pull.cause, Cause::NoRepository);
+    assert!(pull.backoff.is_none());
+    let text = render_pane(&t, failed, PaneId::Explain, 100, 14);
+    assert!(
+        text.contains("Why is default/typo's image not pulled?"),
+        "{text}"
+    );
+    assert!(text.contains("check the name for a typo"), "{text}");
+    let backoff = stage_at(podflow_engine::trace::Outcome::Backoff);
+    let Model::Pull(pull) = model(&t, backoff, Lang::Zh) else {
+        panic!("no back-off explained");
+    };
+    // The 10 s back-off, seen by the pod worker's resync a second later.
+    assert_eq!(pull.backoff.as_deref(), Some("next pull in 9s"));
+}
