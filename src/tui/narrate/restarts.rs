@@ -27,7 +27,13 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
             format!("{node} cannot pull {image}"),
             format!("{node} 无法拉取 {image}"),
             vec![
-                (format!("{d}."), format!("{d}。")),
+                {
+                    let why = d.split_once("ErrImagePull: ").map_or(&*d, |(_, why)| why);
+                    (
+                        format!("The pull failed: {why} (Explain says what it means)."),
+                        format!("拉取失败：{why}（解释面板说明其含义）。"),
+                    )
+                },
                 (
                     "The container waits in ErrImagePull; the kubelet retries after the image pull back-off (10 s, doubling to 300 s).".into(),
                     "容器处于 ErrImagePull 等待状态；kubelet 会在镜像拉取退避（10 秒起，翻倍直到 300 秒）之后重试。".into(),
