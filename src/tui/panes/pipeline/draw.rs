@@ -677,11 +677,15 @@ impl Pen<'_> {
             .detail
             .strip_prefix("docker.io/library/")
             .unwrap_or(&step.detail);
-        let text = [label, detail]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
+        // A detail that starts with the stage's own word (`sandbox 9b3a…`)
+        // is shown without the label before it.
+        let text = if label.is_empty() || detail.split(' ').next() == Some(label) {
+            detail.to_owned()
+        } else if detail.is_empty() {
+            label.to_owned()
+        } else {
+            format!("{label} {detail}")
+        };
         Line::from(vec![
             Span::styled("▸ ", theme.dim),
             Span::styled(text, style),
@@ -952,6 +956,15 @@ mod tests {
         );
         let text = render_pane(&t, filter, PaneId::Pipeline, 40, 6);
         assert!(text.contains("kube-scheduler"), "{text}");
+    }
+
+    #[test]
+    fn the_sandbox_step_names_the_sandbox_once() {
+        let t = nginx_timeline();
+        let sandbox = find(&t, "containerd/node-3 → kubelet/node-3: sandbox");
+        let text = render_pane(&t, sandbox, PaneId::Pipeline, 120, 14);
+        assert!(!text.contains("sandbox sandbox"), "{text}");
+        assert!(text.contains("▸ sandbox "), "{text}");
     }
 
     #[test]
