@@ -22,6 +22,11 @@ use podflow_engine::timeline::{Timeline, View};
 use podflow_lesson::progress::Progress;
 use podflow_scenario::Location;
 
+/// How far past a typed command the run is computed to find kubectl's answer.
+const OUTPUT_LOOKAHEAD: usize = 5_000;
+/// How many steps are computed at a time while looking for it.
+const OUTPUT_SLICE: usize = 64;
+
 /// Playback speeds, slowest first.
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 /// The index of 1× in [`SPEEDS`].
@@ -564,6 +569,42 @@ impl App {
             let wanted = timeline.len() + 1;
             while timeline.len() < wanted && !timeline.advance(1) {}
         });
+    }
+
+    /// After a command from the `:` bar in the sandbox: plays on to where
+    /// kubectl prints its answer (its last line of that moment), computing the
+    /// run that far, so the output shows in the logs pane at once and the
+    /// requests before it travel on screen. Nothing when kubectl prints
+    /// nothing within [`OUTPUT_LOOKAHEAD`] steps.
+    pub fn play_to_command_output(&mut self) -> Vec<Effect> {
+        let is_output = |record: &podflow_engine::trace::TraceRecord| {
+            matches!(&record.body,
+                podflow_engine::trace::Record::Log { component, .. }
+                    if *component == podflow_engine::trace::Actor::Kubectl)
+        };
+        let limit = self.cursor.saturating_add(OUTPUT_LOOKAHEAD);
+        let mut scanned = self.cursor;
+        loop {
+            let complete = self.timeline.is_complete();
+            let records = self.timeline.records();
+            if let Some(first) = (scanned..records.len()).find(|i| is_output(&records[*i])) {
+                let mut last = first;
+                while last + 1 < records.len() && is_output(&records[last + 1]) {
+                    last += 1;
+                }
+                // Lines of the same moment may still be coming: compute one more slice.
+                if last + 1 == records.len() && !complete {
+                    self.timeline.advance(OUTPUT_SLICE);
+                    continue;
+                }
+                return self.play_to(last);
+            }
+            scanned = records.len();
+            if complete || scanned >= limit {
+                return Vec::new();
+            }
+            self.timeline.advance(OUTPUT_SLICE);
+        }
     }
 
     /// Replaces the future after the current step with `command`'s, computed

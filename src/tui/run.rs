@@ -98,7 +98,13 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                     Effect::Ticking(None) => ticker = None,
                     Effect::RunCommand(line) => {
                         tracing::info!(%line, "command bar");
-                        run_command(app, &line);
+                        if let Some(ms) = run_command(app, &line) {
+                            let mut interval =
+                                tokio::time::interval(std::time::Duration::from_millis(ms));
+                            interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+                            interval.reset();
+                            ticker = Some(interval);
+                        }
                     }
                     Effect::SaveProgress => save_progress(app),
                 }
@@ -186,17 +192,29 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
 }
 
 /// Runs a command typed in the command bar; errors go to the status bar.
-pub(super) fn run_command(app: &mut App, line: &str) {
+/// Runs a typed command; in the sandbox, plays on to kubectl's answer and
+/// returns the tick the loop then needs.
+pub(super) fn run_command(app: &mut App, line: &str) -> Option<u64> {
     match app.resolve_command(line) {
         Ok(command) => {
             app.submit_in_background(command);
+            let mut tick = None;
             // What `q` asks about before quitting (a lesson keeps its own progress).
             if app.lesson.is_none() {
                 app.commands_typed += 1;
+                for effect in app.play_to_command_output() {
+                    if let Effect::Ticking(ms) = effect {
+                        tick = ms;
+                    }
+                }
             }
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
+            tick
         }
-        Err(message) => app.notice = Some(message),
+        Err(message) => {
+            app.notice = Some(message);
+            None
+        }
     }
 }
 

@@ -499,3 +499,23 @@ fn hostile_files_typed_in_the_command_bar_are_refused_or_run_and_the_tui_goes_on
     }
     assert!(refused >= 6 && ran >= 3, "{refused} refused, {ran} ran");
 }
+
+/// A command typed in the sandbox plays on to kubectl's answer: its output is
+/// in the logs pane without stepping by hand.
+#[test]
+fn a_typed_commands_output_shows_at_once() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::Seek(usize::MAX));
+    let tick = super::run::run_command(&mut app, "get pods");
+    assert!(tick.is_some(), "the sandbox plays on to the answer");
+    assert!(app.playing);
+    while app.playing {
+        app.update(Action::Tick);
+    }
+    let text = screen(&app, 120, 40);
+    assert!(
+        text.contains("NAME    READY   STATUS    RESTARTS   AGE"),
+        "{text}"
+    );
+    assert!(text.contains("nginx   1/1     Running"), "{text}");
+}
