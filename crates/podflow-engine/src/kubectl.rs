@@ -5,8 +5,9 @@
 //! What `get` prints is in [`get_output`]; `label` and `annotate` plan their
 //! patch in [`label_plan`]; `rollout` and `set image` in [`rollout`]; the
 //! requests of `logs`, `label`, `set image` and `rollout` are in [`verbs`],
-//! those of `describe` in [`describe`].
+//! those of `describe` in [`describe`], of `auth` in [`auth`].
 
+mod auth;
 mod describe;
 mod get_output;
 mod label_plan;
@@ -80,6 +81,16 @@ pub enum Command {
         name: String,
         namespace: Option<String>,
     },
+    /// `auth can-i VERB TARGET [NAME]`: a `SelfSubjectAccessReview`; an
+    /// empty namespace asks about every namespace (`-A`).
+    AuthCanI {
+        verb: String,
+        target: AccessTarget,
+        name: Option<String>,
+        namespace: Option<String>,
+    },
+    /// `auth whoami`: a `SelfSubjectReview`.
+    AuthWhoami,
     /// `logs POD [-c CONTAINER] [--tail N]`: the `pods/log` subresource.
     Logs {
         pod: String,
@@ -138,6 +149,17 @@ pub enum Command {
     Wait(Wait),
 }
 
+/// What `auth can-i` asks about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccessTarget {
+    Resource {
+        kind: &'static Kind,
+        subresource: Option<String>,
+    },
+    /// A non-resource URL (`/healthz`).
+    Path(String),
+}
+
 /// What `wait` waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wait {
@@ -173,6 +195,10 @@ enum InFlight {
     Logs { tail: Option<i64> },
     /// The GET before a `label` or `annotate` patch.
     LabelGet(Box<LabelChange>),
+    /// A `SelfSubjectAccessReview`: `yes`, or `no` with the reason.
+    CanI,
+    /// A `SelfSubjectReview`: the user's attributes.
+    Whoami,
     /// The GET of the object `describe` prints.
     DescribeGet,
     /// A LIST `describe` reads besides the object.
@@ -327,6 +353,8 @@ impl Kubectl {
                 options,
             } => self.start_get(kind, name.as_deref(), or_default(namespace), options, cx),
             command @ (Command::Describe { .. }
+            | Command::AuthCanI { .. }
+            | Command::AuthWhoami
             | Command::Logs { .. }
             | Command::Label { .. }
             | Command::SetImage { .. }
@@ -572,6 +600,8 @@ impl Kubectl {
             }
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
             InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
+            InFlight::CanI => Self::print_can_i(response, cx),
+            InFlight::Whoami => Self::print_whoami(response, cx),
             InFlight::DescribeGet => self.describe_after_get(response, cx),
             InFlight::DescribeRelated(describing) => {
                 self.describe_after_list(*describing, response, cx);

@@ -10,7 +10,7 @@
 use super::imperative;
 use crate::apiserver::request::Propagation;
 use crate::clock::parse_duration;
-use crate::kubectl::{Command, FileObject, Wait};
+use crate::kubectl::{AccessTarget, Command, FileObject, Wait};
 use podflow_model::Kind;
 
 /// A parsed command: ready to run, or naming files still to read.
@@ -350,6 +350,7 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
             })
         }
         "logs" => logs(args),
+        "auth" => auth(args),
         "describe" => match kind_and_name(positional, "describe")? {
             (kind, Some(name)) => Ok(Command::Describe {
                 kind,
@@ -548,6 +549,50 @@ fn rollout(args: &Args) -> Result<Command, ParseError> {
         name,
         namespace: args.namespace.clone(),
     })
+}
+
+/// `auth can-i VERB RESOURCE[/SUB] [NAME] [-n NS] [-A]`, `auth can-i VERB
+/// /PATH`, or `auth whoami`.
+fn auth(args: &Args) -> Result<Command, ParseError> {
+    match args.positional.split_first() {
+        Some((what, rest)) if what == "whoami" && rest.is_empty() => Ok(Command::AuthWhoami),
+        Some((what, rest)) if what == "can-i" => {
+            let (verb, target, name) = match rest {
+                [verb, target] => (verb, target, None),
+                [verb, target, name] => (verb, target, Some(name.clone())),
+                _ => {
+                    return err(
+                        "error: you must specify two or three arguments: verb, resource, and optional resourceName",
+                    );
+                }
+            };
+            let target = if target.starts_with('/') {
+                AccessTarget::Path(target.clone())
+            } else {
+                let (resource, subresource) = match target.split_once('/') {
+                    Some((r, s)) => (r, Some(s.to_owned())),
+                    None => (target.as_str(), None),
+                };
+                // `deployments.apps`: the group after the first dot.
+                let name = resource.split('.').next().unwrap_or(resource);
+                AccessTarget::Resource {
+                    kind: kind(name)?,
+                    subresource,
+                }
+            };
+            Ok(Command::AuthCanI {
+                verb: verb.clone(),
+                target,
+                name,
+                namespace: if args.all_namespaces {
+                    Some(String::new())
+                } else {
+                    args.namespace.clone()
+                },
+            })
+        }
+        _ => err("error: podflow's auth has can-i and whoami"),
+    }
 }
 
 /// Words a student types looking for a way to make a node fail.

@@ -12,7 +12,7 @@ use crate::store::selector::LabelRequirement;
 use podflow_model::kinds::kind_of;
 
 impl Kubectl {
-    /// Starts `describe`, `logs`, `label`/`annotate`, `set image` or `rollout`.
+    /// Starts `describe`, `auth`, `logs`, `label`/`annotate`, `set image` or `rollout`.
     pub(super) fn start_verb(&mut self, command: Command, cx: &mut Cx<'_>) {
         let or_default = |ns: Option<String>| ns.or_else(|| Some(DEFAULT_NAMESPACE.into()));
         match command {
@@ -64,6 +64,16 @@ impl Kubectl {
                 let req = self.request(Verb::Get, deployment, or_default(namespace), &name);
                 self.send(req, InFlight::RolloutGet { action }, cx);
             }
+            Command::AuthCanI {
+                verb,
+                target,
+                name,
+                namespace,
+            } => {
+                let namespace = or_default(namespace);
+                self.start_can_i(&verb, &target, name.as_deref(), namespace.as_deref(), cx);
+            }
+            Command::AuthWhoami => self.start_whoami(cx),
             // `start` hands only the commands above to this function.
             _ => {}
         }

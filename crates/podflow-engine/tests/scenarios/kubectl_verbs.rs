@@ -268,3 +268,40 @@ fn describe_prints_what_kubectl_describe_prints() {
         "{out:#?}"
     );
 }
+
+/// `auth can-i` and `auth whoami` as a token user the cluster file's RBAC
+/// lets read pods in `dev` only (`pkg/cmd/auth/cani.go`, `whoami.go`).
+#[test]
+fn auth_can_i_and_whoami_answer_for_the_user() {
+    let out = kubectl_output(&run(
+        Some("rbac-cluster.yaml"),
+        &[
+            "auth can-i list pods -n dev",
+            "auth can-i list pods",
+            "auth can-i create pods -n dev",
+            "auth can-i get pods/log -n dev",
+            "auth whoami",
+        ],
+        |a| a.token = Some("jane-token".into()),
+    ));
+    assert_eq!(out[0], "yes", "{out:#?}");
+    assert!(out[1].starts_with("no"), "{out:#?}");
+    assert!(out[2].starts_with("no"), "{out:#?}");
+    assert!(out[3].starts_with("no"), "{out:#?}");
+    assert_eq!(
+        out[4..],
+        [
+            "ATTRIBUTE   VALUE",
+            "Username    jane",
+            "Groups      [developers system:authenticated]"
+        ],
+        "{out:#?}"
+    );
+    let admin = printed(&["k auth can-i create deployments.apps", "auth whoami"]);
+    assert_eq!(admin[0], "yes", "{admin:#?}");
+    assert_eq!(
+        admin[1..3],
+        ["ATTRIBUTE   VALUE", "Username    kubernetes-admin"],
+        "{admin:#?}"
+    );
+}
