@@ -3,7 +3,6 @@
 //! `ReplicaSets` as `pkg/util/deployment`'s `GetAllReplicaSetsInChunks` picks them).
 
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::core::v1::PodTemplateSpec;
 
 use super::Related;
 use super::containers::{describe_pod_template, int_or_string};
@@ -12,9 +11,7 @@ use super::sections::{
     rfc1123z, selector_string,
 };
 use crate::clock::SimTime;
-
-/// The label the Deployment controller adds to each `ReplicaSet`'s template.
-const HASH_LABEL: &str = "pod-template-hash";
+use crate::controllers::deployment_util::equal_ignore_hash;
 
 /// The lines of `kubectl describe deployment`. Of `related.replica_sets`,
 /// those the Deployment controls count: the oldest whose template is the
@@ -121,22 +118,13 @@ fn replica_sets<'a>(
         rs.spec
             .template
             .as_ref()
-            .is_some_and(|own| without_hash(own) == without_hash(template))
+            .is_some_and(|own| equal_ignore_hash(own, template))
     });
     let old = owned
         .into_iter()
         .filter(|rs| new.is_none_or(|n| n.metadata.uid != rs.metadata.uid))
         .collect();
     (old, new)
-}
-
-/// A template without its `pod-template-hash` label (`equalIgnoreHash`).
-fn without_hash(template: &PodTemplateSpec) -> PodTemplateSpec {
-    let mut template = template.clone();
-    if let Some(labels) = template.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
-        labels.remove(HASH_LABEL);
-    }
-    template
 }
 
 /// `printReplicaSetsByLabels`: `web-69c6f74b8b (3/3 replicas created)`, `<none>` for none.
