@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use super::trace::DetailArg;
+use super::trace::{DetailArg, UntilArg, parse_until};
 use crate::record;
 use crate::tui::action::Action;
 use crate::tui::app::App;
@@ -13,7 +13,8 @@ use crate::tui::lang::Lang;
 use crate::tui::lesson::picker::Picker;
 use crate::tui::theme::ThemeName;
 use podflow_engine::apiserver::handler::Detail;
-use podflow_engine::engine::Engine;
+use podflow_engine::clock::SimTime;
+use podflow_engine::engine::{Engine, Until};
 use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup_on, cluster};
 use podflow_engine::timeline::Timeline;
 use podflow_lesson::{Lesson, embedded, progress};
@@ -86,6 +87,11 @@ pub struct PlayArgs {
     /// cluster of more than 50 nodes.
     #[arg(long, value_enum, conflicts_with = "lesson")]
     pub detail: Option<DetailArg>,
+    /// How far to compute the run: `idle` (the default: until nothing is
+    /// left to do, at most 30 simulated minutes) or a simulated duration such
+    /// as `10m`, to watch a run go on past its quiet moments (or stop early).
+    #[arg(long, default_value = "idle", value_parser = parse_until, conflicts_with_all = ["lesson", "session"])]
+    pub until: UntilArg,
     /// Open a lesson: a built-in lesson's id, or the path of a lesson file.
     #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["files", "steps", "cluster"])]
     pub lesson: Option<String>,
@@ -178,7 +184,11 @@ fn sandbox_timeline(
     embedded: Vec<(&'static str, &'static str)>,
 ) -> Result<Timeline, String> {
     let Some(path) = &args.session else {
-        return Ok(Timeline::started(sandbox_engine(args, embedded)?));
+        let mut timeline = Timeline::started(sandbox_engine(args, embedded)?);
+        if let UntilArg::For(ms) = args.until {
+            timeline.extend_to(Until::Time(SimTime(ms)));
+        }
+        return Ok(timeline);
     };
     let file = std::fs::File::open(path).map_err(|e| format!("error: --session {path}: {e}"))?;
     let session = podflow_server::session::read(std::io::BufReader::new(file), path)

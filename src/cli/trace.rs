@@ -83,7 +83,7 @@ pub enum UntilArg {
     For(u64),
 }
 
-fn parse_until(text: &str) -> Result<UntilArg, String> {
+pub(crate) fn parse_until(text: &str) -> Result<UntilArg, String> {
     if text == "idle" {
         return Ok(UntilArg::Idle);
     }

@@ -60,6 +60,8 @@ pub enum Action {
     Edit(EditKey),
     /// Presenter mode: black out the screen until the next key.
     Blank,
+    /// Show every record as a step, or fold runs of heartbeats into one.
+    ToggleHeartbeats,
     /// Presenter mode: show the dense panes (watch, objects, explain, logs) or hide them.
     ToggleDense,
 }

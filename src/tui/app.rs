@@ -13,8 +13,8 @@ use super::lesson::editor::Editor;
 use super::lesson::picker::Picker;
 use super::lesson::player::Player;
 use super::panes::{PaneId, PaneState};
-use super::phases;
 use super::question::Question;
+use super::steps::{self, Heartbeats};
 use super::theme::ThemeName;
 use podflow_engine::command;
 use podflow_engine::kubectl::{Command, FileObject};
@@ -93,6 +93,8 @@ pub struct App {
     pub area: Rect,
     /// Commands typed in the `:` bar and run in the sandbox this session.
     pub commands_typed: usize,
+    /// Whether a run of heartbeats is one step (the default) or each is (`H`).
+    pub heartbeats: Heartbeats,
 }
 
 impl App {
@@ -124,6 +126,7 @@ impl App {
             live: None,
             area: Rect::new(0, 0, 120, 40),
             commands_typed: 0,
+            heartbeats: Heartbeats::Folded,
         };
         app.remember_steps(STEPS_REMEMBERED);
         app
@@ -383,7 +386,8 @@ impl App {
                 self.pause()
             }
             Action::Tick => {
-                self.seek(self.cursor + 1);
+                let next = steps::next(&self.timeline, self.cursor, self.heartbeats.folded());
+                self.seek(next.min(self.stop_at.unwrap_or(usize::MAX)));
                 self.set_frame(Some(0));
                 Vec::new()
             }
@@ -410,12 +414,12 @@ impl App {
 
     /// The step a navigation action goes to.
     fn target(&self, action: &Action) -> usize {
-        let records = self.timeline.records();
+        let (t, fold) = (&self.timeline, self.heartbeats.folded());
         match action {
-            Action::StepForward => self.cursor + 1,
-            Action::StepBack => self.cursor.saturating_sub(1),
-            Action::NextPhase => phases::next(records, self.cursor).unwrap_or(self.last()),
-            Action::PrevPhase => phases::previous(records, self.cursor),
+            Action::StepForward => steps::next(t, self.cursor, fold),
+            Action::StepBack => steps::previous(t, self.cursor, fold),
+            Action::NextPhase => steps::next_phase(t, self.cursor, fold).unwrap_or(self.last()),
+            Action::PrevPhase => steps::previous_phase(t, self.cursor, fold),
             Action::Last => self.last(),
             Action::Seek(index) => *index,
             _ => 0,
@@ -441,6 +445,20 @@ impl App {
             Action::ToggleHelp => self.toggle_help(),
             Action::Clear => self.clear_filter(),
             Action::ToggleLang => self.lang = self.lang.toggle(),
+            Action::ToggleHeartbeats => {
+                self.heartbeats = self.heartbeats.toggle();
+                let (en, zh) = match self.heartbeats {
+                    Heartbeats::Each => (
+                        "Heartbeats shown: each Lease renewal is a step (H folds them).",
+                        "显示心跳：每次 Lease 续约都是一步（H 合并）。",
+                    ),
+                    Heartbeats::Folded => (
+                        "Heartbeats folded: a run of Lease renewals is one step (H shows each).",
+                        "合并心跳：连续的 Lease 续约为一步（H 逐条显示）。",
+                    ),
+                };
+                self.notice = Some(self.lang.pick(en, zh).to_owned());
+            }
             Action::NextTheme => self.theme = self.theme.next(),
             Action::OpenFilter => {
                 let current = self.pane(self.focus).filter.clone();

@@ -19,6 +19,7 @@ pub mod present;
 pub mod question;
 pub mod render;
 pub mod run;
+pub mod steps;
 pub mod terminal;
 #[cfg(test)]
 pub mod testing;

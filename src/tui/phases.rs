@@ -27,6 +27,90 @@ pub fn actor(record: &TraceRecord) -> String {
     }
 }
 
+/// What is happening at record `i`, named for the status bar: the request
+/// being served (`kubectl → API server: POST pods`), the Pod being
+/// scheduled (`scheduler: default/nginx`), a node's current stage
+/// (`kubelet node-3: sandbox`), or the acting component and its record.
+pub fn title(records: &[TraceRecord], i: usize) -> String {
+    let Some(record) = records.get(i) else {
+        return String::new();
+    };
+    let who = actor(record);
+    // The request arrow the API server's records answer (or this arrow itself).
+    let request = || {
+        records[..=i]
+            .iter()
+            .rev()
+            .take(64)
+            .find_map(|r| match &r.body {
+                Record::Message {
+                    from,
+                    to: Actor::ApiServer,
+                    label,
+                    request: Some(_),
+                } => Some(request_title(from, label)),
+                _ => None,
+            })
+    };
+    if let Record::Message {
+        from,
+        to: Actor::ApiServer,
+        label,
+        request: Some(_),
+    } = &record.body
+    {
+        return request_title(from, label);
+    }
+    if who == Actor::ApiServer.name()
+        && let Some(title) = request()
+    {
+        return title;
+    }
+    // The latest stage of this component in its phase.
+    let start = (0..=i)
+        .rev()
+        .find(|&j| starts_phase(records, j))
+        .unwrap_or(0);
+    let stage = records[start..=i].iter().rev().find_map(|r| match &r.body {
+        Record::Stage(stage) => Some(stage),
+        _ => None,
+    });
+    let what = match &record.body {
+        Record::Watch(w) => format!("← {}", w.summary()),
+        Record::Event(e) => format!("event {}", e.reason),
+        Record::Message { to, label, .. } => format!("→ {}: {label}", to.name()),
+        Record::Log {
+            component: Actor::Kubectl,
+            line,
+            ..
+        } => line.clone(),
+        Record::Log { .. } => "log".to_owned(),
+        _ => stage.map_or_else(String::new, |s| s.stage.as_str().to_owned()),
+    };
+    if let Some(node) = who.strip_prefix("node/") {
+        return format!("kubelet {node}: {what}")
+            .trim_end_matches(": ")
+            .to_owned();
+    }
+    if who == Actor::Scheduler.name()
+        && let Some(pod) = stage.and_then(|s| s.extra().pod.clone())
+    {
+        return format!("scheduler: {pod}");
+    }
+    if what.is_empty() {
+        who
+    } else {
+        format!("{who}: {what}")
+    }
+}
+
+/// `kubectl → API server: POST pods`, `kubelet/node-2 → API server: PUT leases/node-2`.
+fn request_title(from: &Actor, label: &str) -> String {
+    let (verb, path) = label.split_once(' ').unwrap_or((label, ""));
+    let target = crate::tui::narrate::text::api_path(path).target();
+    format!("{} → API server: {verb} {target}", from.name())
+}
+
 /// Whether record `i` starts a phase.
 fn starts_phase(records: &[TraceRecord], i: usize) -> bool {
     i == 0 || actor(&records[i]) != actor(&records[i - 1])
@@ -57,6 +141,7 @@ pub fn previous(records: &[TraceRecord], from: usize) -> usize {
 mod tests {
     use super::*;
     use crate::tui::testing::{find, nginx_timeline};
+    use podflow_engine::trace::StageName;
 
     #[test]
     fn phases_follow_the_acting_component() {
@@ -79,5 +164,30 @@ mod tests {
         assert_eq!(previous(records, authn), post);
         assert_eq!(previous(records, 0), 0);
         assert_eq!(next(records, records.len() - 1), None);
+    }
+
+    #[test]
+    fn titles_name_the_request_the_pod_and_the_node_stage() {
+        let t = nginx_timeline();
+        let records = t.records();
+        let post = find(&t, "kubectl → kube-apiserver: POST");
+        assert_eq!(title(records, post), "kubectl → API server: POST pods");
+        assert_eq!(
+            title(records, post + 1),
+            "kubectl → API server: POST pods",
+            "the API server's stages name the request they serve"
+        );
+        let filter = find(&t, "filter");
+        assert_eq!(title(records, filter), "scheduler: default/nginx");
+        let sandbox = records
+            .iter()
+            .position(|r| matches!(&r.body, Record::Stage(s) if s.stage == StageName::Sandbox))
+            .expect("a sandbox stage");
+        assert!(
+            title(records, sandbox).starts_with("kubelet node-"),
+            "{}",
+            title(records, sandbox)
+        );
+        assert!(title(records, sandbox).ends_with(": sandbox"));
     }
 }

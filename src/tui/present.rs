@@ -28,6 +28,7 @@ use super::layout::{self, Screen};
 use super::lesson::LessonKey;
 use super::panes::PaneId;
 use super::phases;
+use super::steps;
 use super::theme::{Theme, ThemeName};
 use super::wrap::truncate;
 use podflow_lesson::format::Step;
@@ -132,7 +133,8 @@ impl App {
         if self.cursor >= self.last() {
             self.seek(0);
         }
-        let marker = phases::next(self.timeline.records(), self.cursor).unwrap_or(self.last());
+        let marker = steps::next_phase(&self.timeline, self.cursor, self.heartbeats.folded())
+            .unwrap_or(self.last());
         self.play_to(marker)
     }
 

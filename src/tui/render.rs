@@ -3,6 +3,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
@@ -184,24 +185,92 @@ fn status_text(app: &App) -> String {
     // While the run is still being computed, its length so far is marked `+`.
     let more = if app.timeline.is_complete() { "" } else { "+" };
     format!(
-        "{lesson} {} {step}/{total}{more}  {}  {speed:<5} {state}",
+        "{lesson} {} {step}/{total}{more}  {}  {speed} {state}",
         app.lang.pick("step", "步骤"),
         clock(app.timeline.now_at(app.cursor))
     )
 }
 
-/// The timeline slider's area within the status bar, for drawing and clicks.
-pub fn slider_area(app: &App, status: Rect) -> Rect {
-    let left = u16::try_from(unicode_width(&status_text(app)) + 2)
-        .unwrap_or(u16::MAX)
-        .min(status.width);
-    let width = status.width.saturating_sub(left).min(40);
-    Rect::new(status.x + left, status.y, width, 1)
+/// The status bar's parts right of its left text: what the step is (its
+/// phase, or the heartbeats it folds), the timeline slider, the keys.
+struct StatusParts {
+    title: Rect,
+    slider: Rect,
+    keys: Rect,
+}
+
+/// The slider's width when there is room for it besides a title.
+const SLIDER_WIDTH: u16 = 20;
+/// The room a title keeps before the slider may take the rest (most titles fit).
+const TITLE_MIN: u16 = 32;
+
+/// The keys' hint at the bar's right: the everyday keys, or only `? q`
+/// when they would leave the step's title too little room (`?` lists them all).
+fn keys_hint(app: &App, status: Rect) -> String {
+    let left = unicode_width(&status_text(app)) + 2;
+    let title = unicode_width(&step_title(app)).min(usize::from(TITLE_MIN));
+    let with_slider = usize::from(TITLE_MIN + SLIDER_WIDTH + 1);
+    // The longest hint that leaves its room: every key beside a slider on a
+    // wide bar, the everyday keys beside the title, else only `? q`.
+    [
+        (
+            app.lang
+                .pick("space ←→ [ ] +- z / : ? q", "空格 ←→ [ ] +- z / : ? q"),
+            with_slider,
+        ),
+        (
+            app.lang.pick("space ←→ [ ] : ? q", "空格 ←→ [ ] : ? q"),
+            title,
+        ),
+    ]
+    .iter()
+    .map(|(keys, room)| (format!(" {}  {keys} ", app.lang.code()), room))
+    .find(|(hint, room)| left + unicode_width(hint) + *room <= usize::from(status.width))
+    .map_or_else(|| " ? q ".to_owned(), |(hint, _)| hint)
+}
+
+fn status_parts(app: &App, status: Rect) -> StatusParts {
+    let width = |text: &str| u16::try_from(unicode_width(text)).unwrap_or(u16::MAX);
+    let left = (width(&status_text(app)) + 2).min(status.width);
+    let keys = width(&keys_hint(app, status)).min(status.width - left);
+    let room = status.width - left - keys;
+    let slider = if room > SLIDER_WIDTH + TITLE_MIN {
+        SLIDER_WIDTH
+    } else {
+        0
+    };
+    let title = room - slider - u16::from(slider > 0);
+    let x = status.x + left;
+    StatusParts {
+        title: Rect::new(x, status.y, title, 1),
+        slider: Rect::new(status.x + status.width - keys - slider, status.y, slider, 1),
+        keys: Rect::new(status.x + status.width - keys, status.y, keys, 1),
+    }
+}
+
+/// What the current step is, for the status bar: the heartbeats it folds,
+/// or its phase.
+pub fn step_title(app: &App) -> String {
+    if app.heartbeats.folded()
+        && let Some(fold) = super::steps::fold_at(&app.timeline, app.cursor)
+    {
+        // Whole seconds: `00:20–00:30`.
+        let seconds = |ms: u64| format!("{:02}:{:02}", ms / 60_000, ms / 1000 % 60);
+        let span = format!("{}–{}", seconds(fold.from_ms), seconds(fold.to_ms));
+        let n = fold.renewals;
+        return match app.lang {
+            super::lang::Lang::En => {
+                format!("♥ {n} Lease renewals, {span}, folded (H shows each)")
+            }
+            super::lang::Lang::Zh => format!("♥ {n} 次 Lease 续约，{span}，已合并（H 逐条显示）"),
+        };
+    }
+    super::phases::title(app.timeline.records(), app.cursor)
 }
 
 /// The step a click at column `x` on the slider asks for.
 pub fn slider_step(app: &App, status: Rect, x: u16) -> Option<usize> {
-    let slider = slider_area(app, status);
+    let slider = status_parts(app, status).slider;
     if slider.width < 2 || x < slider.x || x >= slider.x + slider.width {
         return None;
     }
@@ -214,10 +283,15 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, theme.bar);
     let total = app.timeline.len();
     Line::from(Span::styled(status_text(app), theme.bar)).render(area, buf);
-    let slider = slider_area(app, area);
-    // A notice (a command's answer or error) takes the place of the slider and the keys.
+    let parts = status_parts(app, area);
+    // A notice (a command's answer or error) takes the place of the rest.
     if let Some(notice) = &app.notice {
-        let rect = Rect::new(slider.x, area.y, area.x + area.width - slider.x, 1);
+        let rect = Rect::new(
+            parts.title.x,
+            area.y,
+            area.x + area.width - parts.title.x,
+            1,
+        );
         Line::from(Span::styled(
             format!(" {notice}"),
             theme.bad.patch(theme.bar),
@@ -225,6 +299,10 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
         return;
     }
+    let title = super::wrap::truncate(&step_title(app), usize::from(parts.title.width));
+    Line::from(Span::styled(title, theme.bar.add_modifier(Modifier::BOLD)))
+        .render(parts.title, buf);
+    let slider = parts.slider;
     if slider.width >= 4 && total > 0 {
         let filled = usize::from(slider.width - 1) * app.cursor / app.last().max(1);
         let bar: String = (0..usize::from(slider.width))
@@ -236,16 +314,8 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
             .collect();
         Line::from(Span::styled(bar, theme.bar)).render(slider, buf);
     }
-    let keys = format!(
-        " {}  {} ",
-        app.lang.code(),
-        app.lang
-            .pick("space ←→ [ ] +- z / : ? q", "空格 ←→ [ ] +- z / : ? q")
-    );
-    let keys_width = u16::try_from(unicode_width(&keys)).unwrap_or(u16::MAX);
-    if slider.x + slider.width + 1 + keys_width <= area.x + area.width {
-        let rect = Rect::new(area.x + area.width - keys_width, area.y, keys_width, 1);
-        Line::from(Span::styled(keys, theme.bar)).render(rect, buf);
+    if parts.keys.width > 0 {
+        Line::from(Span::styled(keys_hint(app, area), theme.bar)).render(parts.keys, buf);
     }
 }
 
@@ -256,7 +326,7 @@ fn long_notice(app: &App, theme: &Theme, status: Rect, buf: &mut Buffer) {
     let Some(notice) = &app.notice else {
         return;
     };
-    let room = (status.x + status.width).saturating_sub(slider_area(app, status).x);
+    let room = (status.x + status.width).saturating_sub(status_parts(app, status).title.x);
     if unicode_width(notice) < usize::from(room) || status.y < 3 {
         return;
     }

@@ -301,6 +301,20 @@ impl Timeline {
         self.marks[1..].partition_point(|m| m.first <= index)
     }
 
+    /// The records of the engine event that made record `index` (clamped):
+    /// what happened at once, as one component's handling of one input.
+    pub fn event_range(&self, index: usize) -> std::ops::Range<usize> {
+        if self.records.is_empty() {
+            return 0..0;
+        }
+        let at = self.mark_of(index.min(self.records.len() - 1));
+        let end = self
+            .marks
+            .get(at + 1)
+            .map_or(self.records.len(), |m| m.first);
+        self.marks[at].first..end
+    }
+
     /// The cluster at record `index` (clamped); before any record for an empty run.
     pub fn view(&self, index: usize) -> View<'_> {
         if self.records.is_empty() {
@@ -310,17 +324,14 @@ impl Timeline {
         let at = self.mark_of(index);
         // Within one event, the store changes at its etcd record: before it,
         // the view shows the store as the event found it.
-        let written = self.records[self.marks[at].first..=index]
+        let event = self.event_range(index);
+        let written = self.records[event.start..=index]
             .iter()
             .any(|r| matches!(&r.body, Record::Stage(s) if s.component == Actor::Etcd));
         let mark = if written { at } else { at - 1 };
-        let event_end = self
-            .marks
-            .get(at + 1)
-            .map_or(self.records.len(), |m| m.first);
         View {
             records: &self.records[..=index],
-            later_in_event: &self.records[index + 1..event_end],
+            later_in_event: &self.records[index + 1..event.end],
             store: self.store_at(mark),
             now: self.now_at(index),
             idle_run: false,

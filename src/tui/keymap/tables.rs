@@ -88,6 +88,13 @@ pub const PANES: Table = Table {
             help: ("first / last step", "第一步 / 最后一步"),
         },
         Binding {
+            keys: &[(ch('H'), Action::ToggleHeartbeats)],
+            help: (
+                "heartbeats (Lease renewals): each a step / folded",
+                "心跳（Lease 续约）：逐条显示 / 合为一步",
+            ),
+        },
+        Binding {
             keys: &[
                 (ch('+'), Action::Faster),
                 (ch('='), Action::Faster),

@@ -4,6 +4,7 @@
 
 mod actor;
 mod detail;
+pub mod heartbeat;
 mod names;
 
 pub use actor::{Actor, NodeName};
