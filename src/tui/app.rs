@@ -453,8 +453,8 @@ impl App {
                         "显示心跳：每次 Lease 续约都是一步（H 合并）。",
                     ),
                     Heartbeats::Folded => (
-                        "Heartbeats folded: a run of Lease renewals is one step (H shows each).",
-                        "合并心跳：连续的 Lease 续约为一步（H 逐条显示）。",
+                        "Heartbeats folded: a run of Lease renewals and node status reports is one step (H shows each).",
+                        "合并心跳：连续的 Lease 续约和节点状态上报为一步（H 逐条显示）。",
                     ),
                 };
                 self.notice = Some(self.lang.pick(en, zh).to_owned());

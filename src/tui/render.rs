@@ -257,12 +257,23 @@ pub fn step_title(app: &App) -> String {
         // Whole seconds: `00:20–00:30`.
         let seconds = |ms: u64| format!("{:02}:{:02}", ms / 60_000, ms / 1000 % 60);
         let span = format!("{}–{}", seconds(fold.from_ms), seconds(fold.to_ms));
-        let n = fold.renewals;
+        let (n, reports) = (fold.renewals, fold.status_reports);
         return match app.lang {
             super::lang::Lang::En => {
-                format!("♥ {n} Lease renewals, {span}, folded (H shows each)")
+                let reports = match reports {
+                    0 => String::new(),
+                    1 => " + 1 node status".to_owned(),
+                    n => format!(" + {n} node statuses"),
+                };
+                format!("♥ {n} Lease renewals{reports}, {span}, folded (H shows each)")
             }
-            super::lang::Lang::Zh => format!("♥ {n} 次 Lease 续约，{span}，已合并（H 逐条显示）"),
+            super::lang::Lang::Zh => {
+                let reports = match reports {
+                    0 => String::new(),
+                    n => format!(" + {n} 次节点状态"),
+                };
+                format!("♥ {n} 次 Lease 续约{reports}，{span}，已合并（H 逐条显示）")
+            }
         };
     }
     super::phases::title(app.timeline.records(), app.cursor)

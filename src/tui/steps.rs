@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use podflow_engine::timeline::Timeline;
-use podflow_engine::trace::heartbeat::is_heartbeat;
+use podflow_engine::trace::heartbeat::{is_heartbeat, is_lease_renewal, is_node_status_report};
 use podflow_engine::trace::{Actor, Record};
 
 use super::phases;
@@ -43,6 +43,8 @@ pub struct Fold {
     pub range: Range<usize>,
     /// The Lease renewals in it (the kubelets' PUTs).
     pub renewals: usize,
+    /// The kubelets' reports of their Node's status in it.
+    pub status_reports: usize,
     /// Simulated milliseconds of its first and last record.
     pub from_ms: u64,
     pub to_ms: u64,
@@ -81,24 +83,29 @@ pub fn fold_at(timeline: &Timeline, index: usize) -> Option<Fold> {
         }
     }
     let records = &timeline.records()[range.clone()];
-    let renewals = records
-        .iter()
-        .filter(|r| {
-            matches!(
-                &r.body,
-                Record::Message {
-                    to: Actor::ApiServer,
-                    request: Some(_),
-                    ..
-                }
-            )
+    let requests = || {
+        records.iter().filter_map(|r| match &r.body {
+            Record::Message {
+                from,
+                to: Actor::ApiServer,
+                label,
+                request: Some(_),
+            } => Some((from, label)),
+            _ => None,
         })
+    };
+    let renewals = requests()
+        .filter(|(_, label)| is_lease_renewal(label))
+        .count();
+    let status_reports = requests()
+        .filter(|(from, label)| is_node_status_report(from, label))
         .count();
     Some(Fold {
         from_ms: records[0].t_ms,
         to_ms: records[records.len() - 1].t_ms,
         range,
         renewals,
+        status_reports,
     })
 }
 

@@ -90,8 +90,8 @@ pub const PANES: Table = Table {
         Binding {
             keys: &[(ch('H'), Action::ToggleHeartbeats)],
             help: (
-                "heartbeats (Lease renewals): each a step / folded",
-                "心跳（Lease 续约）：逐条显示 / 合为一步",
+                "heartbeats (Lease, node status): folded / each",
+                "心跳（Lease 续约、节点状态）：逐条显示 / 合为一步",
             ),
         },
         Binding {
