@@ -62,6 +62,10 @@ pub enum Action {
     Blank,
     /// Show every record as a step, or fold runs of heartbeats into one.
     ToggleHeartbeats,
+    /// Open the jump list (`g`), or close it.
+    OpenJumps,
+    /// Presenter mode: show the presenter's notes in the status bar, or the step's title.
+    ToggleNotes,
     /// Presenter mode: show the dense panes (watch, objects, explain, logs) or hide them.
     ToggleDense,
 }

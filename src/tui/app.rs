@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use ratatui::layout::Rect;
 
 use super::action::{Action, Effect};
+use super::jump_list::JumpList;
 use super::lang::Lang;
 use super::lesson::editor::Editor;
 use super::lesson::picker::Picker;
@@ -53,6 +54,8 @@ pub enum Overlay {
     Editor(Box<Editor>),
     /// A y/n question, over what was open.
     Question(Box<Question>),
+    /// The jump list (`g`).
+    Jumps(JumpList),
 }
 
 /// The whole state of the interface.
@@ -231,6 +234,9 @@ impl App {
         if self.picker.is_some() {
             return self.update_picker(action);
         }
+        if let Overlay::Jumps(_) = self.overlay {
+            return self.update_jumps(action);
+        }
         if let Overlay::Command(_) | Overlay::Filter(..) = self.overlay {
             return self.update_bar(&action);
         }
@@ -272,6 +278,7 @@ impl App {
                 self.seek(target);
                 effects
             }
+            Action::OpenJumps => self.open_jumps(),
             Action::OpenCommand => {
                 let effects = self.pause();
                 self.overlay = Overlay::Command(String::new());
@@ -413,7 +420,7 @@ impl App {
     }
 
     /// The step a navigation action goes to.
-    fn target(&self, action: &Action) -> usize {
+    pub(crate) fn target(&self, action: &Action) -> usize {
         let (t, fold) = (&self.timeline, self.heartbeats.folded());
         match action {
             Action::StepForward => steps::next(t, self.cursor, fold),

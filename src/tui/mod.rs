@@ -5,6 +5,8 @@
 pub mod action;
 pub mod app;
 pub mod help;
+pub mod jump_list;
+pub mod jumps;
 #[cfg(test)]
 mod key_tests;
 pub mod keymap;

@@ -2,8 +2,10 @@
 //! panes (pipeline and sequence on top, the narration or lesson below; `d`
 //! brings the dense panes back), the high-contrast theme forced to bright
 //! text on black, playing that pauses at every step marker (a lesson step's
-//! end, or a phase's start in the sandbox), presenter notes in the status
-//! bar only, and `b` to black the screen out until the next key.
+//! end, or a phase's start in the sandbox; Page Down and Up, a clicker's
+//! keys, step the same markers), presenter notes in the status bar only
+//! when the presenter asks (`N`: the projector shows the step's title
+//! otherwise), and `b` to black the screen out until the next key.
 //!
 //! At 100×30:
 //!
@@ -42,6 +44,17 @@ pub struct Presenter {
     pub blank: bool,
     /// The dense panes show too (the normal layout).
     pub dense: bool,
+    /// Whether the status bar shows the presenter's notes (`N`).
+    pub notes: Notes,
+}
+
+/// Whether the presenter's notes are on the screen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Notes {
+    /// The step's title shows instead (the default: the class sees the screen).
+    #[default]
+    Hidden,
+    Shown,
 }
 
 /// The panes presenter mode shows, in focus order (without the dense ones).
@@ -88,7 +101,33 @@ impl App {
             return Some(Vec::new());
         }
         match action {
-            Action::Blank | Action::ToggleDense if !self.presenter.on => Some(Vec::new()),
+            Action::Blank | Action::ToggleDense | Action::ToggleNotes if !self.presenter.on => {
+                Some(Vec::new())
+            }
+            Action::ToggleNotes => {
+                self.presenter.notes = match self.presenter.notes {
+                    Notes::Hidden => Notes::Shown,
+                    Notes::Shown => Notes::Hidden,
+                };
+                Some(Vec::new())
+            }
+            // A clicker's keys step the markers, a phase at a time.
+            Action::Page(pages)
+                if self.presenter.on
+                    && self.lesson.is_none()
+                    && !self.zoomed
+                    && self.picker.is_none()
+                    && self.no_bar() =>
+            {
+                let effects = self.pause();
+                let target = self.target(&if pages > 0 {
+                    Action::NextPhase
+                } else {
+                    Action::PrevPhase
+                });
+                self.seek(target);
+                Some(effects)
+            }
             Action::Blank => {
                 let effects = self.pause();
                 self.presenter.blank = true;
@@ -247,8 +286,14 @@ pub fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
         " {} {step}/{total} {state} │ ",
         app.lang.pick("step", "步骤")
     );
-    let keys = " b ? q ";
-    let line = app.notice.clone().unwrap_or_else(|| app.present_notes());
+    let keys = " N b ? q ";
+    let line = app
+        .notice
+        .clone()
+        .unwrap_or_else(|| match app.presenter.notes {
+            Notes::Shown => app.present_notes(),
+            Notes::Hidden => super::render::step_title(app),
+        });
     let room = usize::from(area.width)
         .saturating_sub(head.width() + keys.width() + 1)
         .max(1);

@@ -98,6 +98,7 @@ fn overlay(
             let rect = editor_area(screen).unwrap_or(area);
             super::lesson::editor_view::editor(app, editor, theme, rect, buf);
         }
+        Overlay::Jumps(list) => super::jump_list::render(app, list, theme, area, buf),
         Overlay::Question(question) => {
             overlay(app, &question.under, screen, theme, area, buf);
             super::question::render(app, question, theme, area, buf);

@@ -181,7 +181,7 @@ fn a_help_line_too_long_for_the_box_continues_under_its_description() {
     let next = lines[at + 1];
     let column = |line: &str, needle: &str| line.find(needle).map(|b| line[..b].chars().count());
     assert_eq!(
-        column(next, "acting component"),
+        column(next, "component changes"),
         column(first, "next / previous phase"),
         "the continuation starts under the description:\n{text}"
     );

@@ -109,6 +109,8 @@ pub enum Mode {
     Editor,
     /// A y/n question.
     Question,
+    /// The jump list.
+    Jumps,
     /// Presenter mode's blank screen: any key brings the picture back.
     Blank,
 }
@@ -132,6 +134,7 @@ impl Context {
                 Overlay::Question(..) => Mode::Question,
                 Overlay::Command(_) | Overlay::Filter(..) => Mode::Bar,
                 Overlay::Editor(_) => Mode::Editor,
+                Overlay::Jumps(_) => Mode::Jumps,
                 _ if app.picker.is_some() => Mode::Picker,
                 _ => Mode::Panes,
             }
@@ -153,6 +156,7 @@ pub fn tables(cx: &Context) -> Vec<&'static Table> {
         Mode::Bar => vec![&tables::BAR],
         Mode::Editor => vec![&tables::EDITOR],
         Mode::Picker => vec![&tables::PICKER],
+        Mode::Jumps => vec![&tables::JUMPS],
         Mode::Panes => {
             let mut tables = Vec::new();
             if cx.presenter {

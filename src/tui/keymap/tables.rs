@@ -81,11 +81,17 @@ pub const PANES: Table = Table {
         Binding {
             keys: &[
                 (key(KeyCode::Home), Action::First),
-                (ch('g'), Action::First),
                 (key(KeyCode::End), Action::Last),
                 (ch('G'), Action::Last),
             ],
             help: ("first / last step", "第一步 / 最后一步"),
+        },
+        Binding {
+            keys: &[(ch('g'), Action::OpenJumps)],
+            help: (
+                "jump list: each command, each Pod's scheduling, each failure",
+                "跳转列表：每条命令、每个 Pod 的调度、每次失败",
+            ),
         },
         Binding {
             keys: &[(ch('H'), Action::ToggleHeartbeats)],
@@ -260,6 +266,23 @@ pub const PRESENTER: Table = Table {
             help: ("blank the screen (any key returns)", "黑屏（按任意键返回）"),
         },
         Binding {
+            keys: &[
+                (key(KeyCode::PageDown), Action::Page(1)),
+                (key(KeyCode::PageUp), Action::Page(-1)),
+            ],
+            help: (
+                "next / previous marker (a clicker's keys): the lesson step, else the phase",
+                "下一个 / 上一个标记（翻页笔的键）：课程步骤，否则阶段",
+            ),
+        },
+        Binding {
+            keys: &[(ch('N'), Action::ToggleNotes)],
+            help: (
+                "presenter notes in the status bar / the step's title",
+                "状态栏显示演讲者备注 / 步骤标题",
+            ),
+        },
+        Binding {
             keys: &[(ch('d'), Action::ToggleDense)],
             help: (
                 "show / hide the dense panes (watch, objects, logs)",
@@ -292,6 +315,40 @@ pub const LIVE: Table = Table {
                 "下一步 / 上一步；在最后一步按 →：引擎的下一个事件",
             ),
         },
+    ],
+};
+
+/// The jump list (`g`).
+pub const JUMPS: Table = Table {
+    title: ("Jump list", "跳转列表"),
+    bindings: &[
+        Binding {
+            keys: &[
+                (key(KeyCode::Up), Action::Select(-1)),
+                (key(KeyCode::Down), Action::Select(1)),
+                (ch('k'), Action::Select(-1)),
+                (ch('j'), Action::Select(1)),
+                (key(KeyCode::PageDown), Action::Page(1)),
+                (key(KeyCode::PageUp), Action::Page(-1)),
+                (key(KeyCode::Home), Action::First),
+                (key(KeyCode::End), Action::Last),
+            ],
+            help: ("choose a moment", "选择一个时刻"),
+        },
+        Binding {
+            keys: &[(key(KeyCode::Enter), Action::Submit)],
+            help: ("go there", "跳到那里"),
+        },
+        Binding {
+            keys: &[
+                (key(KeyCode::Esc), Action::Cancel),
+                (ch('g'), Action::OpenJumps),
+            ],
+            help: ("close the list", "关闭列表"),
+        },
+        LANG,
+        HELP,
+        QUIT,
     ],
 };
 

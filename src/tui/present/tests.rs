@@ -123,6 +123,41 @@ fn play_pauses_at_each_phase_in_the_sandbox() {
 }
 
 #[test]
+fn a_clickers_page_keys_step_the_phases_in_the_sandbox() {
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    app.start_presenting();
+    let records = app.timeline.records().to_vec();
+    let second = phases::next(&records, phases::next(&records, 0).unwrap()).unwrap();
+    press(&mut app, Action::Page(1));
+    press(&mut app, Action::Page(1));
+    assert_eq!(app.cursor, second);
+    assert!(!app.playing);
+    press(&mut app, Action::Page(-1));
+    assert_eq!(app.cursor, phases::next(&records, 0).unwrap());
+    // Outside presenter mode, Page Down leaves the step alone.
+    let mut plain = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    press(&mut plain, Action::Page(1));
+    assert_eq!(plain.cursor, 0);
+}
+
+#[test]
+fn the_projector_shows_notes_only_when_the_presenter_asks() {
+    let mut app = at_step(2);
+    let notes = "Ask the room what kubectl sends first";
+    let status = |app: &App| screen(app).lines().last().unwrap_or_default().to_owned();
+    assert!(!status(&app).contains(notes), "{}", status(&app));
+    assert!(
+        status(&app).contains("kubectl"),
+        "the step's title: {}",
+        status(&app)
+    );
+    press(&mut app, Action::ToggleNotes);
+    assert!(status(&app).contains(notes), "{}", status(&app));
+    press(&mut app, Action::ToggleNotes);
+    assert!(!status(&app).contains(notes));
+}
+
+#[test]
 fn blank_takes_any_key_back() {
     let mut app = at_step(3);
     let cursor = app.cursor;
