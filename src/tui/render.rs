@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::app::{App, Overlay, SPEEDS};
 use super::layout::{self, Screen};
+use super::lesson::player::Player;
 use super::panes::{self, PaneCx};
 use super::theme::Theme;
 use podflow_engine::clock::SimTime;
@@ -60,9 +61,32 @@ impl Widget for &App {
             panes::render(*id, &cx, *rect, buf);
         }
         if let Some(player) = &self.lesson
-            && let Some(rect) = lesson_area(&screen)
+            && let Some((rect, below)) = lesson_area(self, player, &screen)
         {
             super::lesson::view::panel(self, player, &theme, rect, buf);
+            if let Some(below) = below {
+                let cx = PaneCx {
+                    view: &view,
+                    lang: self.lang,
+                    theme: &theme,
+                    focused: false,
+                    state: self.pane(panes::PaneId::Explain),
+                };
+                // What explains the step best: Explain when it has something
+                // to say (a scheduling cycle, a refusal, a failure), else the
+                // step's narration.
+                let id = if panes::explain::Model::build(&cx) == panes::explain::Model::Nothing {
+                    panes::PaneId::Narration
+                } else {
+                    panes::PaneId::Explain
+                };
+                let cx = PaneCx {
+                    focused: id == self.focus,
+                    state: self.pane(id),
+                    ..cx
+                };
+                panes::render(id, &cx, below, buf);
+            }
         }
         if self.presenter.on {
             super::present::status_bar(self, &theme, screen.status, buf);
@@ -118,19 +142,40 @@ fn overlay_over_picker(app: &App, open: &Overlay, theme: &Theme, area: Rect, buf
     }
 }
 
-/// Where a lesson's text goes: the narration pane's place, joined with the
-/// sequence and explain panes of the right-hand column when they show.
-fn lesson_area(screen: &Screen) -> Option<Rect> {
+/// Where a lesson's text goes, and the pane below it if any: the narration
+/// and explain panes' place, the panel as tall as the step needs; a step
+/// too long for it takes the sequence's place above too.
+fn lesson_area(app: &App, player: &Player, screen: &Screen) -> Option<(Rect, Option<Rect>)> {
     let rect = |id| screen.panes.iter().find(|(p, _)| *p == id).map(|(_, r)| *r);
     let narration = rect(panes::PaneId::Narration)?;
-    let mut area = rect(panes::PaneId::Explain).map_or(narration, |e| narration.union(e));
-    if let Some(sequence) = rect(panes::PaneId::Sequence)
-        && sequence.x.abs_diff(narration.x) <= 1
-    {
-        area = area.union(sequence);
+    let area = rect(panes::PaneId::Explain).map_or(narration, |e| narration.union(e));
+    let needed = super::lesson::view::panel_height(app, player, area.width);
+    if needed + MIN_BELOW <= area.height {
+        // The step fits with room to spare: the sequence diagram stays in
+        // sight above, and Explain or the narration takes the rest below.
+        let below = Rect::new(area.x, area.y + needed, area.width, area.height - needed);
+        return Some((
+            Rect {
+                height: needed,
+                ..area
+            },
+            Some(below),
+        ));
     }
-    Some(area)
+    if needed <= area.height {
+        return Some((area, None));
+    }
+    // A long step (a quiz and its explanation) takes the sequence's place too.
+    match rect(panes::PaneId::Sequence) {
+        Some(sequence) if sequence.x.abs_diff(narration.x) <= 1 => {
+            Some((area.union(sequence), None))
+        }
+        _ => Some((area, None)),
+    }
 }
+
+/// The least height a pane below the lesson panel is given.
+const MIN_BELOW: u16 = 6;
 
 /// Where the editor goes: the left column above the logs (pipeline, watch
 /// and objects panes), so the lesson's goal stays in sight.

@@ -388,3 +388,26 @@ fn next_after_stepping_past_the_moment_the_next_step_waits_for_goes_back_there()
     press(&mut calm, LessonKey::NextStep);
     assert_eq!(calm.cursor, score);
 }
+
+#[test]
+fn a_short_step_leaves_the_sequence_and_explain_or_narration_in_sight() {
+    let mut app = picker_app();
+    press(&mut app, LessonKey::Confirm);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("┏ Lesson 1/"), "{text}");
+    assert!(
+        text.contains("┌ Sequence"),
+        "the sequence diagram shows:\n{text}"
+    );
+    assert!(
+        text.contains("┌ Narration") || text.contains("┌ Explain"),
+        "a pane below the lesson:\n{text}"
+    );
+    // A step too long for the place (a quiz answered, its explanation shown)
+    // takes the sequence's place instead of being cut.
+    let mut app = at_first_quiz();
+    app.update(Action::Lesson(LessonKey::Choose(1)));
+    let text = screen(&app, 120, 30);
+    assert!(!text.contains("┌ Sequence"), "{text}");
+    assert!(text.contains("reason kubectl shows, not phases."), "{text}");
+}

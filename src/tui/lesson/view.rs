@@ -247,6 +247,20 @@ fn keys(player: &Player, lang: Lang) -> &'static str {
     }
 }
 
+/// The rows the lesson panel needs at `width` to show the current step
+/// whole: its wrapped lines, the keys' line and the borders.
+pub fn panel_height(app: &App, player: &Player, width: u16) -> u16 {
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let lines: usize = step_lines(player, app, &app.styles())
+        .iter()
+        .map(|line| {
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            super::super::wrap::wrap(&text, inner).len().max(1)
+        })
+        .sum();
+    u16::try_from(lines + 3).unwrap_or(u16::MAX)
+}
+
 /// The lesson panel in `area` (the narration pane's place).
 pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
@@ -257,6 +271,7 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
         player.len(),
         pick(&player.lesson.doc.title.value, app.lang)
     );
+    let title = super::super::wrap::truncate(&title, usize::from(area.width.saturating_sub(2)));
     let block = Block::new()
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
