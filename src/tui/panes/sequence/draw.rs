@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use super::fit::{arrow_text, header, truncate, width};
+use super::fit::{arrow_text, fit_label, header, truncate, width};
 use super::{Model, Row, RowKind};
 use crate::tui::panes::{PaneCx, PaneId, block};
 use crate::tui::wrap::wrap;
@@ -52,6 +52,16 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         return;
     }
 
+    // Too narrow for every lifeline: one a node.
+    let grouped;
+    let model = if full / model.participants.len().max(1) < GROUP_BELOW
+        && model.participants.iter().any(|p| is_node_lane(p))
+    {
+        grouped = model.by_node();
+        &grouped
+    } else {
+        model
+    };
     // Columns spread over the width; each participant's x, if it has one.
     let shown = columns(model, window.clone(), full);
     let xs: Vec<u16> = (0..shown.len())
@@ -109,6 +119,16 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
 /// A column narrower than this (its header at most 4 cells: `kctl`, `api`,
 /// `etcd`, `kcm`) would shorten names to letters.
 const MIN_COLUMN: usize = 5;
+/// Columns narrower than this merge each node's lanes into one.
+const GROUP_BELOW: usize = 9;
+/// The fewest cells of its label an arrow shows; shorter, it is a note.
+const MIN_LABEL: usize = 10;
+
+/// A lane of a node's component (`kubelet/node-3`).
+fn is_node_lane(name: &str) -> bool {
+    name.split_once('/')
+        .is_some_and(|(component, _)| super::NODE_COMPONENTS.contains(&component))
+}
 
 /// The participants given a column, in order: all of them when each gets
 /// [`MIN_COLUMN`] cells, else those the rows in `window` use (a Deployment's
@@ -157,8 +177,12 @@ fn draw_row(
         }
     };
     let x_of = |i: Option<usize>| i.and_then(|i| x_of.get(i).copied().flatten());
+    let fits = |a: u16, b: u16| {
+        let room = usize::from(a.abs_diff(b)).saturating_sub(4);
+        room >= MIN_LABEL.min(width(&row.label))
+    };
     match (x_of(row.from), x_of(row.to)) {
-        (Some(a), Some(b)) if a != b => {
+        (Some(a), Some(b)) if a != b && fits(a, b) => {
             let (left, right) = (a.min(b), a.max(b));
             let cells = usize::from(right - left - 1);
             let text = arrow_text(&row.label, cells, b > a, row.kind != RowKind::Request);
@@ -167,18 +191,24 @@ fn draw_row(
         (from, to) => {
             // A note: beside the lifeline it is about, or at the left edge
             // for components without a column (their names are in the label).
-            let label =
-                if row.from.is_some() && row.to.is_some() && (from.is_none() || to.is_none()) {
-                    let name = |i: Option<usize>| {
-                        i.and_then(|i| model.participants.get(i))
-                            .map_or("?", String::as_str)
-                    };
-                    format!("[{} → {}: {}]", name(row.from), name(row.to), row.label)
-                } else {
-                    format!("[{}]", row.label)
+            let between = |from: Option<u16>, to: Option<u16>| match (from, to) {
+                (Some(a), Some(b)) => a != b,
+                _ => from.is_none() || to.is_none(),
+            };
+            let head = if row.from.is_some() && row.to.is_some() && between(from, to) {
+                // The names as a header of nine cells writes them (`klet/n1`).
+                let name = |i: Option<usize>| {
+                    i.and_then(|i| model.participants.get(i))
+                        .map_or_else(|| "?".to_owned(), |p| header(p, 9))
                 };
+                format!("{} → {}: ", name(row.from), name(row.to))
+            } else {
+                String::new()
+            };
             let full = usize::from(inner.width);
-            let text = truncate(&label, full);
+            // The label cut as an arrow's is: a path keeps its verb and end.
+            let room = full.saturating_sub(width(&head) + 2);
+            let text = truncate(&format!("[{head}{}]", fit_label(&row.label, room)), full);
             let w = u16::try_from(width(&text)).unwrap_or(0);
             let anchor = from.or(to).map_or(inner.x, |x| x + 1);
             let x = anchor.min(inner.right().saturating_sub(w)).max(inner.x);

@@ -18,7 +18,7 @@ pub(super) fn width(s: &str) -> usize {
 /// (`POST /api/…/pods`, `txn put /registry/…`, `pull docker.io/…`) keeps its
 /// verb and the path's end (`PATCH …/nginx/status`); any other keeps its
 /// start (`404 pods "ng…`).
-fn fit_label(label: &str, max: usize) -> String {
+pub(super) fn fit_label(label: &str, max: usize) -> String {
     if width(label) <= max {
         return label.to_owned();
     }
@@ -51,7 +51,10 @@ fn short_node(node: &str) -> Cow<'_, str> {
 /// The header of a column `max` cells wide: the full name when it fits,
 /// else the first shorter form that does, else the shortest cut to fit.
 pub fn header(name: &str, max: usize) -> String {
-    let candidates: Vec<String> = match Actor::parse(name) {
+    // A node's merged lifeline (`node/node-3`): the node's name.
+    let node_lane = name.strip_prefix("node/");
+    let candidates: Vec<String> = match node_lane.map_or_else(|| Actor::parse(name), |_| None) {
+        None if let Some(node) = node_lane => vec![node.into(), short_node(node).into_owned()],
         Some(Actor::Kubectl) => vec![name.into(), "kctl".into()],
         Some(Actor::ApiServer) => vec![name.into(), "apiserver".into(), "api".into()],
         Some(Actor::ControllerManager) => vec![
@@ -148,6 +151,8 @@ mod tests {
             ("registry", 4, "reg"),
             ("kubectl", 2, "kc"),
             ("etcd", 1, "e"),
+            ("node/node-3", 9, "node-3"),
+            ("node/node-3", 5, "n3"),
         ];
         for (name, max, want) in cases {
             assert_eq!(header(name, max), want, "{name} in {max}");

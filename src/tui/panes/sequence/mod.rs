@@ -23,6 +23,12 @@
 //! deliveries dashed (`┄┄▶`); a self-message, or an arrow whose end has no
 //! column, is drawn as a note. Node Lease heartbeats between two arrows
 //! fold into one dim note (`node-1 renewed its Lease ×3`, see [`heartbeat`]).
+//!
+//! A pane too narrow for every lifeline (a Deployment's three nodes are
+//! twelve of them) gives each node one lifeline under its name
+//! ([`Model::by_node`]): the calls inside a node (the kubelet's CRI and CNI
+//! calls) become notes on it, and an arrow too short for its label is drawn
+//! as a note too, so no arrow is ever drawn without its words.
 
 mod draw;
 mod fit;
@@ -278,6 +284,67 @@ impl Model {
             rows,
             scroll,
             current,
+        }
+    }
+
+    /// The same diagram with one lifeline a node (`node/node-3`): its
+    /// kubelet, containerd, CNI and CSI lanes merged, the calls between them
+    /// notes on the node's lifeline that name both ends.
+    #[must_use]
+    pub fn by_node(&self) -> Model {
+        let lane = |name: &str| match name.split_once('/') {
+            Some((component, node)) if NODE_COMPONENTS.contains(&component) => {
+                format!("node/{node}")
+            }
+            _ => name.to_owned(),
+        };
+        let mut participants: Vec<String> = Vec::new();
+        for name in &self.participants {
+            let lane = lane(name);
+            if !participants.contains(&lane) {
+                participants.push(lane);
+            }
+        }
+        let index = |i: Option<usize>| {
+            i.and_then(|i| {
+                let lane = lane(&self.participants[i]);
+                participants.iter().position(|p| *p == lane)
+            })
+        };
+        let rows = self
+            .rows
+            .iter()
+            .map(|row| {
+                let (from, to) = (index(row.from), index(row.to));
+                let within_node = from.is_some() && from == to && row.from != row.to;
+                let label = if within_node {
+                    let part = |i: Option<usize>, part: usize| {
+                        i.and_then(|i| self.participants[i].split('/').nth(part))
+                            .unwrap_or("?")
+                    };
+                    format!(
+                        "{}: {} → {}: {}",
+                        part(row.from, 1),
+                        part(row.from, 0),
+                        part(row.to, 0),
+                        row.label
+                    )
+                } else {
+                    row.label.clone()
+                };
+                Row {
+                    from,
+                    to,
+                    label,
+                    ..row.clone()
+                }
+            })
+            .collect();
+        Model {
+            participants,
+            rows,
+            scroll: self.scroll,
+            current: self.current.clone(),
         }
     }
 

@@ -321,12 +321,24 @@ fn renders_headers_and_the_post_arrow_at_80_by_20() {
 #[test]
 fn narrow_panes_use_short_headers() {
     let t = nginx_timeline();
-    let text = render_pane(&t, t.len() - 1, PaneId::Sequence, 70, 20);
+    let text = render_pane(&t, t.len() - 1, PaneId::Sequence, 100, 20);
     for needle in [
-        "kctl", "api", "etcd", "kcm", "sched", "klet", "ctrd", "cni/n3", "reg",
+        "kubectl",
+        "apiserver",
+        "etcd",
+        "ctrl-mgr",
+        "scheduler",
+        "klet/n3",
+        "ctrd/n3",
+        "cni/n3",
+        "registry",
     ] {
         assert!(text.contains(needle), "{needle:?} missing in\n{text}");
     }
+    // Narrower, the node's lanes merge into one under its name.
+    let text = render_pane(&t, t.len() - 1, PaneId::Sequence, 70, 20);
+    assert!(text.contains("node-3"), "{text}");
+    assert!(!text.contains("klet"), "{text}");
     assert!(text.contains('▶') || text.contains('◀'), "{text}");
     let text = render_pane(&t, t.len() - 1, PaneId::Sequence, 20, 5);
     assert!(text.contains('│'), "{text}");
@@ -426,4 +438,46 @@ fn a_narrow_pane_gives_columns_to_the_rows_in_sight() {
     let wide = render_pane(&t, end, PaneId::Sequence, 300, 10);
     let header = wide.lines().nth(1).expect(&wide).trim_matches(['│', ' ']);
     assert!(header.split_whitespace().count() > 10, "{wide}");
+}
+
+#[test]
+fn a_narrow_pane_merges_each_nodes_lanes_and_labels_every_arrow() {
+    let t = crate::tui::testing::timeline(
+        &["create -f tests/fixtures/web-deployment.yaml", "wait idle"],
+        None,
+    );
+    let sandbox = find(&t, "RunPodSandbox");
+    let text = render_pane(&t, sandbox + 3, PaneId::Sequence, 48, 20);
+    let header = text.lines().nth(1).expect(&text);
+    assert!(header.contains("n1") || header.contains("node-1"), "{text}");
+    assert!(!header.contains("klet"), "{text}");
+    // The kubelet's CRI call is a note on its node's lifeline.
+    assert!(
+        text.lines()
+            .any(|l| l.contains(": kubelet → containerd: RunPodSandbox]")),
+        "{text}"
+    );
+    // Every arrow drawn says what it carries: no arrow of dashes alone.
+    for line in text.lines().skip(2) {
+        for arrow in line
+            .split(['│', '['])
+            .filter(|p| p.contains('▶') || p.contains('◀'))
+        {
+            assert!(
+                arrow.chars().any(char::is_alphanumeric),
+                "an arrow without its label: {arrow:?} in\n{text}"
+            );
+        }
+    }
+    // The merged model keeps one lifeline a node, in the same order.
+    let model = model_at(&t, sandbox);
+    let merged = model.by_node();
+    assert!(merged.participants.iter().any(|p| p.starts_with("node/")));
+    assert!(
+        !merged
+            .participants
+            .iter()
+            .any(|p| p.starts_with("kubelet/"))
+    );
+    assert_eq!(merged.rows.len(), model.rows.len());
 }
