@@ -35,6 +35,8 @@ pub struct TableOptions {
     pub namespace: bool,
     /// `--show-labels`: LABELS last.
     pub labels: bool,
+    /// Several kinds printed together: names as `kind.group/name` (`WithKind`).
+    pub kind: bool,
 }
 
 /// The lines `kubectl get` prints for `objects`.
@@ -46,6 +48,13 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
 pub fn table_with(objects: &[Arc<Object>], now: SimTime, options: TableOptions) -> Vec<String> {
     let kind = objects.first().map_or("", |o| o.kind().kind);
     let (mut header, mut rows) = header_and_rows(kind, objects, now);
+    if options.kind {
+        for (row, object) in rows.iter_mut().zip(objects) {
+            if let Some(name) = row.first_mut() {
+                *name = format!("{}/{name}", crate::kubectl::type_name(object.kind()));
+            }
+        }
+    }
     if options.wide {
         header.extend(wide::header(kind).iter().map(|h| (*h).to_owned()));
         for (row, object) in rows.iter_mut().zip(objects) {
