@@ -35,12 +35,12 @@ use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
 use super::apiserver::strategic_merge_patch;
 use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
+use super::store::selector::parse_labels;
 pub use drain::DrainOptions;
 pub use expose::ExposeSpec;
-pub use taint_plan::TaintChanges;
-use super::store::selector::parse_labels;
 use k8s_openapi::api::apps::v1::Deployment;
 use podflow_model::{Kind, Object, status};
+pub use taint_plan::TaintChanges;
 
 /// The annotation client-side apply keeps the last applied manifest in.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";

@@ -53,7 +53,9 @@ pub(super) fn taint(args: &Args) -> Result<Command, ParseError> {
     check_conflicts(&changes).map_err(|e| ParseError(format!("error: {e}")))?;
     nodes.extend(names.iter().map(|n| (*n).clone()));
     match nodes.as_slice() {
-        [] => err("error: at least one resource name must be specified since 'all' parameter is not set"),
+        [] => err(
+            "error: at least one resource name must be specified since 'all' parameter is not set",
+        ),
         [node] => Ok(Command::Taint {
             node: node.clone(),
             changes,
@@ -156,14 +158,26 @@ mod tests {
             e("taint node foo=bar:NoSchedule"),
             "error: at least one resource name must be specified since 'all' parameter is not set"
         );
-        assert_eq!(e("taint node node-1"), "error: at least one taint update is required");
+        assert_eq!(
+            e("taint node node-1"),
+            "error: at least one taint update is required"
+        );
         assert_eq!(
             e("taint node a=b:NoSchedule node-1"),
             "error: all resources must be specified before taint changes: node-1"
         );
-        assert_eq!(e("drain node-1 --delete-local-data"), "error: unknown flag: --delete-local-data");
-        assert_eq!(e("cordon node-1 -x"), "error: unknown shorthand flag: 'x' in -x");
-        assert_eq!(e("expose deploy web --replicas=2"), "error: unknown flag: --replicas");
+        assert_eq!(
+            e("drain node-1 --delete-local-data"),
+            "error: unknown flag: --delete-local-data"
+        );
+        assert_eq!(
+            e("cordon node-1 -x"),
+            "error: unknown shorthand flag: 'x' in -x"
+        );
+        assert_eq!(
+            e("expose deploy web --replicas=2"),
+            "error: unknown flag: --replicas"
+        );
         assert_eq!(
             e("drain"),
             "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples"
@@ -176,8 +190,11 @@ mod tests {
 
     #[test]
     fn node_verbs_parse() {
-        let Ok(Parsed::Ready(Command::Taint { node, changes, overwrite })) =
-            parse("taint node/node-1 dedicated=gpu:NoSchedule old- --overwrite")
+        let Ok(Parsed::Ready(Command::Taint {
+            node,
+            changes,
+            overwrite,
+        })) = parse("taint node/node-1 dedicated=gpu:NoSchedule old- --overwrite")
         else {
             panic!("a taint");
         };
@@ -190,7 +207,10 @@ mod tests {
         };
         assert_eq!(node, "node-2");
         assert!(options.flags.force && options.flags.ignore_daemonsets);
-        assert_eq!((options.grace_period, options.timeout_ms), (Some(5), Some(120_000)));
+        assert_eq!(
+            (options.grace_period, options.timeout_ms),
+            (Some(5), Some(120_000))
+        );
         let Ok(Parsed::Ready(Command::Expose { name, spec, .. })) =
             parse("expose deployment web --port=80 --target-port=8080 --type=NodePort")
         else {
@@ -203,7 +223,8 @@ mod tests {
             panic!("a get of several kinds");
         };
         assert_eq!(targets.len(), 3);
-        let Ok(Parsed::Ready(Command::GetMany { targets, .. })) = parse("get pod/a deploy/b") else {
+        let Ok(Parsed::Ready(Command::GetMany { targets, .. })) = parse("get pod/a deploy/b")
+        else {
             panic!("a get of several objects");
         };
         assert_eq!(targets[1].1.as_deref(), Some("b"));

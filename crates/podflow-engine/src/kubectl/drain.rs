@@ -10,7 +10,7 @@ use k8s_openapi::api::core::v1::Pod;
 
 use super::drain_plan::{self, DaemonSetAnswer, DrainFlags};
 use super::taint_plan::aggregate;
-use super::{Body, Cx, InFlight, KubectlTimer, Kubectl, Object, Response, Verb, error_lines};
+use super::{Body, Cx, InFlight, Kind, Kubectl, KubectlTimer, Object, Response, Verb, error_lines};
 use crate::store::selector::FieldRequirement;
 use podflow_model::kinds::kind_of;
 
@@ -108,15 +108,28 @@ impl Kubectl {
     }
 
     /// The answer to a drain's request.
-    pub(super) fn drain_answered(&mut self, mut d: Box<Draining>, response: &Response, cx: &mut Cx<'_>) {
+    pub(super) fn drain_answered(
+        &mut self,
+        mut d: Box<Draining>,
+        response: &Response,
+        cx: &mut Cx<'_>,
+    ) {
         let ok = response.code < 300;
         match d.step {
             Step::GetNode => {
-                let Some(node) = response.object.as_deref().and_then(Object::as_node).filter(|_| ok)
+                let Some(node) = response
+                    .object
+                    .as_deref()
+                    .and_then(Object::as_node)
+                    .filter(|_| ok)
                 else {
                     return Self::print_all(cx, error_lines(response, ""));
                 };
-                let cordoned = node.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false);
+                let cordoned = node
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.unschedulable)
+                    .unwrap_or(false);
                 if cordoned {
                     Self::print(cx, format!("node/{} already cordoned", d.node));
                     return self.drain_list(d, cx);
@@ -124,7 +137,9 @@ impl Kubectl {
                 d.step = Step::Cordon;
                 let req = self
                     .request(Verb::Patch, kind_of("Node"), None, &d.node)
-                    .body(Body::Patch(serde_json::json!({"spec": {"unschedulable": true}})));
+                    .body(Body::Patch(
+                        serde_json::json!({"spec": {"unschedulable": true}}),
+                    ));
                 self.send(req, InFlight::Drain(d), cx);
             }
             Step::Cordon => {
@@ -134,7 +149,11 @@ impl Kubectl {
                     // `RunCordonOrUncordon` prints the error and goes on.
                     Self::print(
                         cx,
-                        format!("error: unable to cordon node {:?}: {}", d.node, message(response)),
+                        format!(
+                            "error: unable to cordon node {:?}: {}",
+                            d.node,
+                            message(response)
+                        ),
                     );
                 }
                 self.drain_list(d, cx);
@@ -179,9 +198,10 @@ impl Kubectl {
             Step::Poll(i) => {
                 let pod = d.waiting[i].clone();
                 let gone = response.code == 404
-                    || (ok && response.object.as_ref().is_some_and(|o| {
-                        o.metadata().uid.as_deref() != Some(pod.uid.as_str())
-                    }));
+                    || (ok
+                        && response.object.as_ref().is_some_and(|o| {
+                            o.metadata().uid.as_deref() != Some(pod.uid.as_str())
+                        }));
                 if gone {
                     Self::print(cx, format!("pod/{} evicted", pod.name));
                 } else if ok {
@@ -219,9 +239,15 @@ impl Kubectl {
         let next = (from..d.pods.len())
             .find_map(|i| drain_plan::daemon_set_of(&d.pods[i]).map(|ds| (i, ds.to_owned())));
         if let Some((i, ds)) = next {
+            let Some(kind) = Kind::lookup("DaemonSet") else {
+                // podflow serves no DaemonSets: the GET would find none.
+                let missing = format!("daemonsets.apps \"{ds}\" not found");
+                d.daemon_sets[i] = Some(DaemonSetAnswer::NotFound(missing));
+                return self.drain_daemon_set(d, i + 1, cx);
+            };
             d.step = Step::DaemonSet(i);
             let namespace = d.pods[i].metadata.namespace.clone();
-            let req = self.request(Verb::Get, kind_of("DaemonSet"), namespace, &ds);
+            let req = self.request(Verb::Get, kind, namespace, &ds);
             return self.send(req, InFlight::Drain(d), cx);
         }
         let filtered = drain_plan::filter(&d.pods, &d.daemon_sets, d.options.flags);
@@ -232,8 +258,16 @@ impl Kubectl {
         if !filtered.warnings.is_empty() {
             Self::print(cx, format!("Warning: {}", filtered.warnings));
         }
-        d.to_evict = filtered.evict.iter().map(|&i| evictee(&d.pods[i])).collect();
-        d.deadline = d.options.timeout_ms.filter(|t| *t > 0).map(|t| cx.now.as_millis() + t);
+        d.to_evict = filtered
+            .evict
+            .iter()
+            .map(|&i| evictee(&d.pods[i]))
+            .collect();
+        d.deadline = d
+            .options
+            .timeout_ms
+            .filter(|t| *t > 0)
+            .map(|t| cx.now.as_millis() + t);
         self.drain_evict(d, 0, cx);
     }
 

@@ -9,7 +9,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 
 const DAEMON_SET_FATAL: &str = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)";
 const DAEMON_SET_WARNING: &str = "ignoring DaemonSet-managed Pods";
-const LOCAL_STORAGE_FATAL: &str = "Pods with local storage (use --delete-emptydir-data to override)";
+const LOCAL_STORAGE_FATAL: &str =
+    "Pods with local storage (use --delete-emptydir-data to override)";
 const LOCAL_STORAGE_WARNING: &str = "deleting Pods with local storage";
 const UNMANAGED_FATAL: &str = "Pods that declare no controller (use --force to override)";
 const UNMANAGED_WARNING: &str = "deleting Pods that declare no controller";
@@ -150,15 +151,20 @@ fn unreplicated_filter(pod: &Pod, flags: DrainFlags) -> Status {
 /// `filterPods` with `makeFilters`' filters, in their order: each Pod's
 /// status is the first filter's that does not delete it (or the last's).
 /// `daemon_sets[i]` is what the GET of Pod `i`'s DaemonSet answered.
-pub fn filter(pods: &[Pod], daemon_sets: &[Option<DaemonSetAnswer>], flags: DrainFlags) -> Filtered {
+pub fn filter(
+    pods: &[Pod],
+    daemon_sets: &[Option<DaemonSetAnswer>],
+    flags: DrainFlags,
+) -> Filtered {
     let mut out = Filtered::default();
     let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
     let mut errors: Vec<(String, Vec<String>)> = Vec::new();
-    let group = |groups: &mut Vec<(String, Vec<String>)>, message: &str, pod: String| {
-        match groups.iter_mut().find(|(m, _)| m == message) {
-            Some((_, pods)) => pods.push(pod),
-            None => groups.push((message.to_owned(), vec![pod])),
-        }
+    let group = |groups: &mut Vec<(String, Vec<String>)>, message: &str, pod: String| match groups
+        .iter_mut()
+        .find(|(m, _)| m == message)
+    {
+        Some((_, pods)) => pods.push(pod),
+        None => groups.push((message.to_owned(), vec![pod])),
     };
     for (i, pod) in pods.iter().enumerate() {
         let answer = daemon_sets.get(i).and_then(Option::as_ref);
@@ -214,7 +220,8 @@ mod tests {
     use serde_json::json;
 
     fn pod(name: &str, extra: serde_json::Value) -> Pod {
-        let mut value = json!({"metadata": {"name": name, "namespace": "default"}, "spec": {"containers": []}});
+        let mut value =
+            json!({"metadata": {"name": name, "namespace": "default"}, "spec": {"containers": []}});
         if let (Some(base), Some(more)) = (value.as_object_mut(), extra.as_object()) {
             for (k, v) in more {
                 if k == "metadata" {
@@ -270,7 +277,11 @@ mod tests {
         };
         let lenient = filter(&pods, &answers, all);
         assert!(lenient.errors.is_empty());
-        assert_eq!(lenient.evict, [0, 1, 4, 5], "the DaemonSet and mirror Pods stay");
+        assert_eq!(
+            lenient.evict,
+            [0, 1, 4, 5],
+            "the DaemonSet and mirror Pods stay"
+        );
         assert_eq!(
             lenient.warnings,
             "deleting Pods that declare no controller: default/bare; ignoring DaemonSet-managed Pods: default/proxy",
@@ -279,7 +290,9 @@ mod tests {
 
         let gone = filter(
             &pods[2..3],
-            &[Some(DaemonSetAnswer::NotFound("daemonsets.apps \"owner\" not found".into()))],
+            &[Some(DaemonSetAnswer::NotFound(
+                "daemonsets.apps \"owner\" not found".into(),
+            ))],
             all,
         );
         assert_eq!(gone.evict, [0]);

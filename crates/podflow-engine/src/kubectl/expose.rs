@@ -33,7 +33,9 @@ fn selector(object: &Object) -> Result<BTreeMap<String, String>, String> {
     let from_selector = |s: Option<&LabelSelector>, what: &str| {
         let s = s.filter(|s| s.match_labels.as_ref().is_some_and(|m| !m.is_empty()));
         let Some(s) = s else {
-            return Err(format!("invalid {what}: no selectors, therefore cannot be exposed"));
+            return Err(format!(
+                "invalid {what}: no selectors, therefore cannot be exposed"
+            ));
         };
         if let Some(expressions) = s.match_expressions.as_ref().filter(|e| !e.is_empty()) {
             return Err(format!(
@@ -56,7 +58,10 @@ fn selector(object: &Object) -> Result<BTreeMap<String, String>, String> {
             .ok_or_else(|| "the service has no pod selector set".to_owned()),
         Object::Deployment(d) => from_selector(Some(&d.spec.selector), "deployment"),
         Object::ReplicaSet(rs) => from_selector(Some(&rs.spec.selector), "replicaset"),
-        other => Err(format!("cannot extract pod selector from {}", go_type(other))),
+        other => Err(format!(
+            "cannot extract pod selector from {}",
+            go_type(other)
+        )),
     }
 }
 
@@ -95,7 +100,11 @@ fn ports(object: &Object) -> Vec<(String, Vec<String>)> {
         }
     };
     if let Some(spec) = pod_spec(object) {
-        for port in spec.containers.iter().flat_map(|c| c.ports.iter().flatten()) {
+        for port in spec
+            .containers
+            .iter()
+            .flat_map(|c| c.ports.iter().flatten())
+        {
             add(port.container_port, port.protocol.as_deref());
         }
     }
@@ -109,7 +118,9 @@ fn ports(object: &Object) -> Vec<(String, Vec<String>)> {
 
 /// `intstr.Parse`: a number, or a name.
 fn int_or_string(value: &str) -> Value {
-    value.parse::<i32>().map_or_else(|_| json!(value), |n| json!(n))
+    value
+        .parse::<i32>()
+        .map_or_else(|_| json!(value), |n| json!(n))
 }
 
 /// The Service `expose` posts for `object`, or kubectl's error (without `error: `).
@@ -301,7 +312,10 @@ mod tests {
             service(&no_port, &ExposeSpec::default()).unwrap_err(),
             "couldn't find port via --port flag or introspection"
         );
-        let node = object("Node", json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}));
+        let node = object(
+            "Node",
+            json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}),
+        );
         assert_eq!(
             service(&node, &ExposeSpec::default()).unwrap_err(),
             "cannot expose a Node"

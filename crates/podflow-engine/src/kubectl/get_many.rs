@@ -48,7 +48,11 @@ impl Kubectl {
         let Some((kind, name)) = g.targets.get(g.at).cloned() else {
             return Self::print_gathered(&g, cx);
         };
-        let verb = if name.is_some() { Verb::Get } else { Verb::List };
+        let verb = if name.is_some() {
+            Verb::Get
+        } else {
+            Verb::List
+        };
         let namespace = g
             .namespace
             .clone()
@@ -91,7 +95,8 @@ impl Kubectl {
         let nothing = lines.is_empty();
         Self::print_all(cx, lines);
         if nothing && g.errors.is_empty() {
-            let all_namespaced = !g.options.all_namespaces && g.targets.iter().all(|(k, _)| k.namespaced);
+            let all_namespaced =
+                !g.options.all_namespaces && g.targets.iter().all(|(k, _)| k.namespaced);
             let line = match (&g.namespace, all_namespaced) {
                 (Some(ns), true) => format!("No resources found in {ns} namespace."),
                 _ => "No resources found".to_owned(),
@@ -103,13 +108,14 @@ impl Kubectl {
 }
 
 fn gathered_lines(g: &Gathering, now: crate::clock::SimTime) -> Vec<String> {
-    let all: Vec<Arc<Object>> = g.found.iter().flat_map(|(_, o)| o.iter().cloned()).collect();
+    let all: Vec<Arc<Object>> = g
+        .found
+        .iter()
+        .flat_map(|(_, o)| o.iter().cloned())
+        .collect();
     match g.options.output {
         Output::Table | Output::Wide => {
-            let with_kind = g
-                .found
-                .iter()
-                .any(|(k, _)| !std::ptr::eq(*k, g.found[0].0));
+            let with_kind = g.found.iter().any(|(k, _)| !std::ptr::eq(*k, g.found[0].0));
             let mut lines = Vec::new();
             for (_, objects) in g.found.iter().filter(|(_, o)| !o.is_empty()) {
                 if !lines.is_empty() {

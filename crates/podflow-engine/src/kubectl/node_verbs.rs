@@ -33,8 +33,16 @@ impl Kubectl {
             return Self::print_all(cx, error_lines(response, ""));
         };
         let name = node.metadata.name.clone().unwrap_or_default();
-        let now = node.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false);
-        let word = if unschedulable { "cordoned" } else { "uncordoned" };
+        let now = node
+            .spec
+            .as_ref()
+            .and_then(|s| s.unschedulable)
+            .unwrap_or(false);
+        let word = if unschedulable {
+            "cordoned"
+        } else {
+            "uncordoned"
+        };
         if now == unschedulable {
             return Self::print(cx, format!("node/{name} already {word}"));
         }

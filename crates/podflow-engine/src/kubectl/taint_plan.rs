@@ -179,11 +179,7 @@ pub fn plan(
 /// `reorganizeTaints`: the added taints first, then the old ones they do
 /// not replace, less the removed ones; `taint "x" not found` for each
 /// removal that found nothing.
-fn reorganize(
-    current: &[Taint],
-    overwrite: bool,
-    changes: &TaintChanges,
-) -> Result<Plan, String> {
+fn reorganize(current: &[Taint], overwrite: bool, changes: &TaintChanges) -> Result<Plan, String> {
     let mut taints = changes.add.clone();
     for old in current {
         if !taints.iter().any(|t| same(t, old)) {
@@ -258,8 +254,14 @@ mod tests {
         let refused = [
             ("", "invalid taint spec: "),
             ("foo=abc", "invalid taint spec: foo=abc, "),
-            ("foo=abc=xyz:NoSchedule", "invalid taint spec: foo=abc=xyz:NoSchedule"),
-            ("foo=abc:xyz:NoSchedule", "invalid taint spec: foo=abc:xyz:NoSchedule"),
+            (
+                "foo=abc=xyz:NoSchedule",
+                "invalid taint spec: foo=abc=xyz:NoSchedule",
+            ),
+            (
+                "foo=abc:xyz:NoSchedule",
+                "invalid taint spec: foo=abc:xyz:NoSchedule",
+            ),
             ("foo", "invalid taint spec: foo"),
             (
                 "foo=abc:invalid_effect",
@@ -314,10 +316,18 @@ mod tests {
     fn taints_change_as_reorganize_taints_decides() {
         let node = [t("foo", "", "NoSchedule")];
         let change = |add: Vec<Taint>, remove: Vec<Taint>| TaintChanges { add, remove };
-        type Case = (TaintChanges, bool, Result<(Vec<Taint>, &'static str), &'static str>);
+        type Case = (
+            TaintChanges,
+            bool,
+            Result<(Vec<Taint>, &'static str), &'static str>,
+        );
         let cases: Vec<Case> = vec![
             (change(vec![], vec![]), true, Ok((node.to_vec(), MODIFIED))),
-            (change(vec![], vec![]), false, Ok((node.to_vec(), UNTAINTED))),
+            (
+                change(vec![], vec![]),
+                false,
+                Ok((node.to_vec(), UNTAINTED)),
+            ),
             (
                 change(vec![t("foo_1", "", "NoExecute")], vec![]),
                 false,
@@ -349,7 +359,9 @@ mod tests {
             (
                 change(vec![t("foo", "bar", "NoSchedule")], vec![]),
                 false,
-                Err("node node-1 already has foo taint(s) with same effect(s) and --overwrite is false"),
+                Err(
+                    "node node-1 already has foo taint(s) with same effect(s) and --overwrite is false",
+                ),
             ),
             (
                 change(vec![t("foo", "bar", "NoSchedule")], vec![]),
