@@ -182,15 +182,14 @@ fn verb_flags(verb: &str) -> Option<&'static [&'static str]> {
 
 /// pflag's words for a flag the command does not define.
 fn unknown_flag(flag: &str) -> ParseError {
-    match flag.strip_prefix("--") {
-        Some(_) => ParseError(format!("error: unknown flag: {flag}")),
-        None => {
-            let shorthands = flag.trim_start_matches('-');
-            let first = shorthands.chars().next().unwrap_or('-');
-            ParseError(format!(
-                "error: unknown shorthand flag: '{first}' in -{shorthands}"
-            ))
-        }
+    if flag.starts_with("--") {
+        ParseError(format!("error: unknown flag: {flag}"))
+    } else {
+        let shorthands = flag.trim_start_matches('-');
+        let first = shorthands.chars().next().unwrap_or('-');
+        ParseError(format!(
+            "error: unknown shorthand flag: '{first}' in -{shorthands}"
+        ))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The requests of `kubectl drain` (`pkg/cmd/drain/drain.go`, `pkg/drain/`),
 //! one after another as podflow's kubectl sends them: the node's GET, the
 //! cordon patch (`cordon.go`), the LIST of its Pods (field selector
-//! `spec.nodeName`), a GET of each Pod's DaemonSet, the filters
+//! `spec.nodeName`), a GET of each Pod's `DaemonSet`, the filters
 //! ([`drain_plan`]), a POST to each Pod's `eviction` subresource, and GETs
 //! each second until the Pods are gone. kubectl evicts in parallel
 //! goroutines; here the evictions go one by one, then the waiting.
@@ -55,7 +55,7 @@ enum Step {
     GetNode,
     Cordon,
     ListPods,
-    /// The GET of Pod `i`'s DaemonSet.
+    /// The GET of Pod `i`'s `DaemonSet`.
     DaemonSet(usize),
     /// The eviction of `to_evict[i]`.
     Evict(usize),
@@ -180,45 +180,66 @@ impl Kubectl {
                 d.daemon_sets[i] = Some(answer);
                 self.drain_daemon_set(d, i + 1, cx);
             }
-            Step::Evict(i) => {
-                let pod = d.to_evict[i].clone();
-                match response.code {
-                    c if c < 300 => d.waiting.push(pod),
-                    // Gone already: nothing to wait for, nothing printed.
-                    404 => {}
-                    _ => d.errors.push(format!(
-                        "error when evicting pods/{:?} -n {:?}: {}",
-                        pod.name,
-                        pod.namespace,
-                        message(response)
-                    )),
-                }
-                self.drain_evict(d, i + 1, cx);
-            }
-            Step::Poll(i) => {
-                let pod = d.waiting[i].clone();
-                let gone = response.code == 404
-                    || (ok
-                        && response.object.as_ref().is_some_and(|o| {
-                            o.metadata().uid.as_deref() != Some(pod.uid.as_str())
-                        }));
-                if gone {
-                    Self::print(cx, format!("pod/{} evicted", pod.name));
-                } else if ok {
-                    d.pending.push(pod);
-                } else {
-                    Self::print(cx, format!("pod/{} eviction failed", pod.name));
-                    d.errors.push(format!(
-                        "error when waiting for pod {:?} in namespace {:?} to terminate: {}",
-                        pod.name,
-                        pod.namespace,
-                        message(response)
-                    ));
-                }
-                self.drain_poll(d, i + 1, cx);
-            }
+            Step::Evict(i) => self.drain_evicted(d, i, response, cx),
+            Step::Poll(i) => self.drain_polled(d, i, response, cx),
             Step::Pause => {}
         }
+    }
+
+    /// The answer to the eviction of `to_evict[i]`.
+    fn drain_evicted(
+        &mut self,
+        mut d: Box<Draining>,
+        i: usize,
+        response: &Response,
+        cx: &mut Cx<'_>,
+    ) {
+        let pod = d.to_evict[i].clone();
+        match response.code {
+            c if c < 300 => d.waiting.push(pod),
+            // Gone already: nothing to wait for, nothing printed.
+            404 => {}
+            _ => d.errors.push(format!(
+                "error when evicting pods/{:?} -n {:?}: {}",
+                pod.name,
+                pod.namespace,
+                message(response)
+            )),
+        }
+        self.drain_evict(d, i + 1, cx);
+    }
+
+    /// The answer to the GET of `waiting[i]`: gone (or another Pod of that
+    /// name) prints `pod/NAME evicted`.
+    fn drain_polled(
+        &mut self,
+        mut d: Box<Draining>,
+        i: usize,
+        response: &Response,
+        cx: &mut Cx<'_>,
+    ) {
+        let pod = d.waiting[i].clone();
+        let ok = response.code < 300;
+        let gone = response.code == 404
+            || (ok
+                && response
+                    .object
+                    .as_ref()
+                    .is_some_and(|o| o.metadata().uid.as_deref() != Some(pod.uid.as_str())));
+        if gone {
+            Self::print(cx, format!("pod/{} evicted", pod.name));
+        } else if ok {
+            d.pending.push(pod);
+        } else {
+            Self::print(cx, format!("pod/{} eviction failed", pod.name));
+            d.errors.push(format!(
+                "error when waiting for pod {:?} in namespace {:?} to terminate: {}",
+                pod.name,
+                pod.namespace,
+                message(response)
+            ));
+        }
+        self.drain_poll(d, i + 1, cx);
     }
 
     /// The LIST of the node's Pods, in every namespace.
@@ -233,7 +254,7 @@ impl Kubectl {
         self.send(req, InFlight::Drain(d), cx);
     }
 
-    /// `daemonSetFilter`'s GET of the DaemonSet of each Pod from `from` on
+    /// `daemonSetFilter`'s GET of the `DaemonSet` of each Pod from `from` on
     /// that has one; then the filters.
     fn drain_daemon_set(&mut self, mut d: Box<Draining>, from: usize, cx: &mut Cx<'_>) {
         let next = (from..d.pods.len())

@@ -26,7 +26,7 @@ pub struct DrainFlags {
     pub delete_emptydir_data: bool,
 }
 
-/// What the GET of a Pod's DaemonSet answered (`daemonSetFilter` looks).
+/// What the GET of a Pod's `DaemonSet` answered (`daemonSetFilter` looks).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DaemonSetAnswer {
     Found,
@@ -150,7 +150,7 @@ fn unreplicated_filter(pod: &Pod, flags: DrainFlags) -> Status {
 
 /// `filterPods` with `makeFilters`' filters, in their order: each Pod's
 /// status is the first filter's that does not delete it (or the last's).
-/// `daemon_sets[i]` is what the GET of Pod `i`'s DaemonSet answered.
+/// `daemon_sets[i]` is what the GET of Pod `i`'s `DaemonSet` answered.
 pub fn filter(
     pods: &[Pod],
     daemon_sets: &[Option<DaemonSetAnswer>],
@@ -219,7 +219,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn pod(name: &str, extra: serde_json::Value) -> Pod {
+    fn pod(name: &str, extra: &serde_json::Value) -> Pod {
         let mut value =
             json!({"metadata": {"name": name, "namespace": "default"}, "spec": {"containers": []}});
         if let (Some(base), Some(more)) = (value.as_object_mut(), extra.as_object()) {
@@ -244,18 +244,18 @@ mod tests {
     /// cases, and `filter_test.go`: each filter's refusal, warning or skip.
     #[test]
     fn pods_are_filtered_as_drain_filters_them() {
-        let managed = pod("web", owned_by("ReplicaSet", "apps/v1"));
-        let bare = pod("bare", json!({}));
-        let ds = pod("proxy", owned_by("DaemonSet", "apps/v1"));
+        let managed = pod("web", &owned_by("ReplicaSet", "apps/v1"));
+        let bare = pod("bare", &json!({}));
+        let ds = pod("proxy", &owned_by("DaemonSet", "apps/v1"));
         let mirror = pod(
             "etcd",
-            json!({"metadata": {"annotations": {"kubernetes.io/config.mirror": "x"}}}),
+            &json!({"metadata": {"annotations": {"kubernetes.io/config.mirror": "x"}}}),
         );
         let scratch = pod(
             "scratch",
-            json!({"metadata": owned_by("ReplicaSet", "apps/v1")["metadata"], "spec": {"containers": [], "volumes": [{"name": "tmp", "emptyDir": {}}]}}),
+            &json!({"metadata": owned_by("ReplicaSet", "apps/v1")["metadata"], "spec": {"containers": [], "volumes": [{"name": "tmp", "emptyDir": {}}]}}),
         );
-        let done = pod("done", json!({"status": {"phase": "Succeeded"}}));
+        let done = pod("done", &json!({"status": {"phase": "Succeeded"}}));
         let pods = [managed, bare, ds, mirror, scratch, done];
         let answers = [None, None, Some(DaemonSetAnswer::Found), None, None, None];
 

@@ -314,13 +314,14 @@ mod tests {
     /// has `foo:NoSchedule`), and `taint_test.go`'s overwrite refusal.
     #[test]
     fn taints_change_as_reorganize_taints_decides() {
-        let node = [t("foo", "", "NoSchedule")];
-        let change = |add: Vec<Taint>, remove: Vec<Taint>| TaintChanges { add, remove };
         type Case = (
             TaintChanges,
             bool,
             Result<(Vec<Taint>, &'static str), &'static str>,
         );
+        let node = [t("foo", "", "NoSchedule")];
+        let change = |add: Vec<Taint>, remove: Vec<Taint>| TaintChanges { add, remove };
+
         let cases: Vec<Case> = vec![
             (change(vec![], vec![]), true, Ok((node.to_vec(), MODIFIED))),
             (

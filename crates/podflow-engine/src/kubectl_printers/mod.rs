@@ -28,6 +28,7 @@ use podflow_model::Object;
 
 /// Which columns `kubectl get` adds to a kind's own.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)]
 pub struct TableOptions {
     /// `-o wide`: the [`wide`] columns.
     pub wide: bool,
