@@ -2,7 +2,8 @@
 //! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
 //! [--show-labels]`, `logs POD [-c C] [--tail N]`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
-//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
+//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `taint`, `drain` and `expose`
+//! (in [`node_verbs`](super::node_verbs)), `wait DURATION|idle`, with an
 //! optional leading `kubectl` (or `k`), `TYPE/NAME` forms and kubectl's error wording;
 //! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
 //! they cut a node off from the control plane and reconnect it).
