@@ -723,8 +723,16 @@ fn get(args: &Args) -> Result<Command, ParseError> {
     let mut targets = Vec::new();
     if slashed == positional.len() {
         for word in positional {
-            let (k, n) = word.split_once('/').unwrap_or((word, ""));
-            targets.push((kind(k)?, Some(n.to_owned())));
+            match word.split_once('/') {
+                Some((k, n)) if !k.is_empty() && !n.is_empty() && !n.contains('/') => {
+                    targets.push((kind(k)?, Some(n.to_owned())));
+                }
+                _ => {
+                    return err(
+                        "error: arguments in resource/name form must have a single resource and name",
+                    );
+                }
+            }
         }
     } else if slashed > 0 {
         return err(
