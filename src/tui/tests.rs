@@ -411,10 +411,25 @@ fn screens() {
             podflow_engine::engine::Engine::new(podflow_engine::setup::build_setup(&args).unwrap());
         at(Timeline::new(engine), "kube-apiserver → kubectl: 403")
     };
-    let pending = at(
-        timeline(&["cordon node-1", "cordon node-2", "cordon node-3"], None),
-        "select",
-    );
+    // Every worker cordoned before the Pod comes: it stays Pending.
+    let pending = {
+        let args = podflow_engine::setup::SetupArgs {
+            steps: vec![
+                "cordon node-1".into(),
+                "cordon node-2".into(),
+                "cordon node-3".into(),
+                format!(
+                    "apply -f {}/assets/manifests/nginx-pod.yaml",
+                    env!("CARGO_MANIFEST_DIR")
+                ),
+            ],
+            seed: 1,
+            ..podflow_engine::setup::SetupArgs::default()
+        };
+        let engine =
+            podflow_engine::engine::Engine::new(podflow_engine::setup::build_setup(&args).unwrap());
+        at(Timeline::new(engine), "FailedScheduling")
+    };
     for (name, app) in [
         ("first_step", &first),
         ("mid_scheduling", &scheduling),

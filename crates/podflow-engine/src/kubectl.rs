@@ -5,13 +5,23 @@
 //! What `get` prints is in [`get_output`]; `label` and `annotate` plan their
 //! patch in [`label_plan`]; `rollout` and `set image` in [`rollout`]; the
 //! requests of `logs`, `label`, `set image` and `rollout` are in [`verbs`],
-//! those of `describe` in [`describe`], of `auth` in [`auth`].
+//! those of `describe` in [`describe`], of `auth` in [`auth`]. `taint`
+//! plans in [`taint_plan`], `drain` filters in [`drain_plan`] and sends in
+//! [`drain`]; `expose` builds its Service in [`expose`]; the node verbs'
+//! requests (`cordon`, `taint`) are in [`node_verbs`], `get` of several
+//! kinds in [`get_many`].
 
 mod auth;
 mod describe;
+pub mod drain;
+pub mod drain_plan;
+pub mod expose;
+mod get_many;
 mod get_output;
 mod label_plan;
+mod node_verbs;
 mod rollout;
+pub mod taint_plan;
 mod verbs;
 
 use crate::trace::Actor;
@@ -26,8 +36,11 @@ use super::apiserver::strategic_merge_patch;
 use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
 use super::store::selector::parse_labels;
+pub use drain::DrainOptions;
+pub use expose::ExposeSpec;
 use k8s_openapi::api::apps::v1::Deployment;
 use podflow_model::{Kind, Object, status};
+pub use taint_plan::TaintChanges;
 
 /// The annotation client-side apply keeps the last applied manifest in.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -140,8 +153,30 @@ pub enum Command {
         name: String,
         namespace: Option<String>,
     },
+    /// `get KIND,KIND… [NAME…]` or `get KIND/NAME KIND/NAME…`: each kind's
+    /// list (or each object), printed together as kubectl prints several kinds.
+    GetMany {
+        targets: Vec<(&'static Kind, Option<String>)>,
+        namespace: Option<String>,
+        options: GetOptions,
+    },
     /// `cordon NODE` (`true`) or `uncordon NODE` (`false`).
     Cordon { node: String, unschedulable: bool },
+    /// `taint nodes NODE KEY=VALUE:EFFECT… KEY:EFFECT-… [--overwrite]`.
+    Taint {
+        node: String,
+        changes: TaintChanges,
+        overwrite: bool,
+    },
+    /// `drain NODE [--force] [--ignore-daemonsets] [--delete-emptydir-data] …`.
+    Drain { node: String, options: DrainOptions },
+    /// `expose KIND NAME [--port=N] …`: a Service for the object.
+    Expose {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        spec: ExposeSpec,
+    },
     /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
     /// request; the node's kubelet loses (or regains) the API server.
     NodeFault { node: String, faulted: bool },
@@ -207,6 +242,22 @@ enum InFlight {
     SetImageGet { images: Vec<(String, String)> },
     /// The GET of the Deployment a `rollout` acts on.
     RolloutGet { action: RolloutAction },
+    /// The node's GET before `cordon` or `uncordon` patches it.
+    CordonGet { unschedulable: bool },
+    /// The node's GET before `taint` patches it.
+    TaintGet {
+        changes: Box<TaintChanges>,
+        overwrite: bool,
+    },
+    /// A request of `drain`, with what the drain has done so far.
+    Drain(Box<drain::Draining>),
+    /// The GET of the object `expose` exposes.
+    ExposeGet {
+        spec: Box<ExposeSpec>,
+        namespace: Option<String>,
+    },
+    /// One of the GETs or LISTs of a `get` of several kinds.
+    GetMany(Box<get_many::Gathering>),
     /// The LIST of replica sets `rollout history` and `undo` read.
     RolloutReplicaSets {
         action: RolloutAction,
@@ -235,6 +286,8 @@ pub struct Kubectl {
     waiting_timer: bool,
     /// The last line `rollout status` printed (it prints only changes).
     rollout_line: Option<String>,
+    /// A drain waiting a second before it looks at its Pods again.
+    draining: Option<Box<drain::Draining>>,
 }
 
 const ME: Actor = Actor::Kubectl;
@@ -252,6 +305,7 @@ impl Kubectl {
             waiting_idle: false,
             waiting_timer: false,
             rollout_line: None,
+            draining: None,
         }
     }
 
@@ -303,6 +357,10 @@ impl Kubectl {
     /// Starts the next piece of work, if nothing is in flight.
     fn next(&mut self, cx: &mut Cx<'_>) {
         while self.inflight.is_none() && !self.waiting_idle && !self.waiting_timer {
+            if self.draining.is_some() {
+                self.resume_drain(cx);
+                continue;
+            }
             if let Some((manifest, namespace, apply)) = self.objects.pop_front() {
                 if apply {
                     self.start_apply(manifest, namespace.as_deref(), cx);
@@ -374,10 +432,35 @@ impl Kubectl {
                 namespace,
                 replicas,
             } => self.start_scale(kind, &name, or_default(namespace), replicas, cx),
+            Command::GetMany {
+                targets,
+                namespace,
+                options,
+            } => self.start_get_many(targets, or_default(namespace), options, cx),
             Command::Cordon {
                 node,
                 unschedulable,
             } => self.start_cordon(&node, unschedulable, cx),
+            Command::Taint {
+                node,
+                changes,
+                overwrite,
+            } => self.start_taint(&node, changes, overwrite, cx),
+            Command::Drain { node, options } => self.start_drain(node, options, cx),
+            Command::Expose {
+                kind,
+                name,
+                namespace,
+                spec,
+            } => {
+                let namespace = or_default(namespace);
+                let req = self.request(Verb::Get, kind, namespace.clone(), &name);
+                let meaning = InFlight::ExposeGet {
+                    spec: Box::new(spec),
+                    namespace,
+                };
+                self.send(req, meaning, cx);
+            }
             Command::DeleteObjects { targets, cascade } => {
                 for (kind, name, namespace) in targets.into_iter().rev() {
                     self.todo.push_front(Command::Delete {
@@ -432,29 +515,6 @@ impl Kubectl {
             .subresource("scale")
             .body(Body::Patch(patch));
         let done = format!("{}/{name} scaled", type_name(kind));
-        self.send_plain(req, done, cx);
-    }
-
-    /// `cordon` and `uncordon`: a strategic merge patch of `spec.unschedulable`.
-    fn start_cordon(&mut self, node: &str, unschedulable: bool, cx: &mut Cx<'_>) {
-        let value = if unschedulable {
-            Value::Bool(true)
-        } else {
-            Value::Null
-        };
-        let patch = serde_json::json!({"spec": {"unschedulable": value}});
-        let kind = podflow_model::kinds::kind_of("Node");
-        let req = self
-            .request(Verb::Patch, kind, None, node)
-            .body(Body::Patch(patch));
-        let done = format!(
-            "node/{node} {}",
-            if unschedulable {
-                "cordoned"
-            } else {
-                "uncordoned"
-            }
-        );
         self.send_plain(req, done, cx);
     }
 
@@ -608,6 +668,17 @@ impl Kubectl {
             }
             InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
             InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
+            InFlight::CordonGet { unschedulable } => {
+                self.cordon_after_get(unschedulable, response, cx);
+            }
+            InFlight::TaintGet { changes, overwrite } => {
+                self.taint_after_get(&changes, overwrite, response, cx);
+            }
+            InFlight::Drain(draining) => self.drain_answered(draining, response, cx),
+            InFlight::ExposeGet { spec, namespace } => {
+                self.expose_after_get(&spec, namespace, response, cx);
+            }
+            InFlight::GetMany(gathering) => self.get_many_answered(*gathering, response, cx),
             InFlight::RolloutReplicaSets { action, deployment } => {
                 self.rollout_with_replica_sets(action, &deployment, response, cx);
             }

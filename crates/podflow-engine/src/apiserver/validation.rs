@@ -43,6 +43,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde_json::Value;
 
 pub use field::go_quote;
+pub use names::{label_value, qualified_name};
 pub use scheduling::{HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES};
 pub use workloads::selector_matches;
 

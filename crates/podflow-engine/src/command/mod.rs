@@ -3,6 +3,7 @@
 //! Parsing is pure; reading the files a command names happens in [`resolve`].
 
 pub mod imperative;
+mod node_verbs;
 mod parse;
 
 pub use parse::{GetOptions, Output, ParseError, Parsed, RolloutAction, parse};

@@ -2,12 +2,13 @@
 //! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
 //! [--show-labels]`, `logs POD [-c C] [--tail N]`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
-//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
+//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `taint`, `drain` and `expose`
+//! (in [`node_verbs`](super::node_verbs)), `wait DURATION|idle`, with an
 //! optional leading `kubectl` (or `k`), `TYPE/NAME` forms and kubectl's error wording;
 //! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
 //! they cut a node off from the control plane and reconnect it).
 
-use super::imperative;
+use super::{imperative, node_verbs};
 use crate::apiserver::request::Propagation;
 use crate::clock::parse_duration;
 use crate::kubectl::{AccessTarget, Command, FileObject, Wait};
@@ -76,7 +77,7 @@ pub struct GetOptions {
 #[error("{0}")]
 pub struct ParseError(pub String);
 
-fn err<T>(message: impl Into<String>) -> Result<T, ParseError> {
+pub(super) fn err<T>(message: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError(message.into()))
 }
 
@@ -118,27 +119,79 @@ fn words(line: &str) -> Result<Vec<String>, ParseError> {
 /// Options and positional arguments of one command: a field per kubectl flag.
 #[derive(Default)]
 #[allow(clippy::struct_excessive_bools)]
-struct Args {
-    positional: Vec<String>,
-    files: Vec<String>,
-    namespace: Option<String>,
-    replicas: Option<String>,
-    cascade: Option<String>,
-    selector: Option<String>,
-    output: Option<String>,
-    container: Option<String>,
-    tail: Option<String>,
-    all_namespaces: bool,
-    show_labels: bool,
-    overwrite: bool,
-    images: Vec<String>,
-    restart: Option<String>,
-    command: bool,
-    port: Option<String>,
-    literals: Vec<String>,
-    to_revision: Option<String>,
+pub(super) struct Args {
+    pub(super) positional: Vec<String>,
+    pub(super) files: Vec<String>,
+    pub(super) namespace: Option<String>,
+    pub(super) replicas: Option<String>,
+    pub(super) cascade: Option<String>,
+    pub(super) selector: Option<String>,
+    pub(super) output: Option<String>,
+    pub(super) container: Option<String>,
+    pub(super) tail: Option<String>,
+    pub(super) all_namespaces: bool,
+    pub(super) show_labels: bool,
+    pub(super) overwrite: bool,
+    pub(super) images: Vec<String>,
+    pub(super) restart: Option<String>,
+    pub(super) command: bool,
+    pub(super) port: Option<String>,
+    pub(super) literals: Vec<String>,
+    pub(super) to_revision: Option<String>,
     /// The words after `--` (`run NAME --image=… -- sleep 60`).
-    after_dash: Vec<String>,
+    pub(super) after_dash: Vec<String>,
+    /// `drain`'s flags.
+    pub(super) force: bool,
+    pub(super) ignore_daemonsets: bool,
+    pub(super) delete_emptydir_data: bool,
+    pub(super) grace_period: Option<String>,
+    pub(super) timeout: Option<String>,
+    /// `expose`'s flags (`--port` is shared with `run`).
+    pub(super) target_port: Option<String>,
+    pub(super) name: Option<String>,
+    pub(super) service_type: Option<String>,
+    pub(super) protocol: Option<String>,
+}
+
+/// The flags each node or service verb takes (and `-n`, a global flag):
+/// any other is refused as pflag refuses it.
+fn verb_flags(verb: &str) -> Option<&'static [&'static str]> {
+    Some(match verb {
+        "cordon" | "uncordon" => &["-n", "--namespace"],
+        "taint" => &["-n", "--namespace", "--overwrite"],
+        "drain" => &[
+            "-n",
+            "--namespace",
+            "--force",
+            "--ignore-daemonsets",
+            "--delete-emptydir-data",
+            "--grace-period",
+            "--timeout",
+        ],
+        "expose" => &[
+            "-n",
+            "--namespace",
+            "--port",
+            "--target-port",
+            "--name",
+            "--type",
+            "--protocol",
+        ],
+        _ => return None,
+    })
+}
+
+/// pflag's words for a flag the command does not define.
+fn unknown_flag(flag: &str) -> ParseError {
+    if flag.starts_with("--") {
+        ParseError(format!("error: unknown flag: {flag}"))
+    } else {
+        let shorthands = flag.trim_start_matches('-');
+        let first = shorthands.chars().next().unwrap_or('-');
+        ParseError(format!(
+            "error: unknown shorthand flag: '{first}' in -{shorthands}"
+        ))
+    }
 }
 
 /// A boolean flag's value: bare is true, `--flag=false` is false.
@@ -188,7 +241,27 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             }
         };
         let inline_bool = inline.as_deref();
+        if flag.starts_with('-')
+            && flag.len() > 1
+            && verb_flags(verb).is_some_and(|allowed| !allowed.contains(&flag))
+        {
+            return Err(unknown_flag(flag));
+        }
+        let node_verb = verb_flags(verb).is_some();
         match flag {
+            "--force" if node_verb => args.force = boolean(flag, inline_bool)?,
+            "--ignore-daemonsets" if node_verb => {
+                args.ignore_daemonsets = boolean(flag, inline_bool)?;
+            }
+            "--delete-emptydir-data" if node_verb => {
+                args.delete_emptydir_data = boolean(flag, inline_bool)?;
+            }
+            "--grace-period" if node_verb => args.grace_period = Some(value("--grace-period")?),
+            "--timeout" if node_verb => args.timeout = Some(value("--timeout")?),
+            "--target-port" if node_verb => args.target_port = Some(value("--target-port")?),
+            "--name" if node_verb => args.name = Some(value("--name")?),
+            "--type" if node_verb => args.service_type = Some(value("--type")?),
+            "--protocol" if node_verb => args.protocol = Some(value("--protocol")?),
             // In `logs`, -f is --follow: the output so far is printed, and
             // what the container prints later shows in the logs pane anyway.
             "-f" | "--follow" if verb == "logs" => {
@@ -214,14 +287,14 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "--cascade" => {
                 args.cascade = Some(inline.clone().unwrap_or_else(|| "background".into()));
             }
-            f if f.starts_with('-') => return err(format!("error: unknown flag: {f}")),
+            f if f.starts_with('-') && f.len() > 1 => return Err(unknown_flag(f)),
             _ => args.positional.push(word.clone()),
         }
     }
     Ok(args)
 }
 
-fn kind(name: &str) -> Result<&'static Kind, ParseError> {
+pub(super) fn kind(name: &str) -> Result<&'static Kind, ParseError> {
     Kind::lookup(name).ok_or_else(|| {
         ParseError(format!(
             "error: the server doesn't have a resource type \"{name}\""
@@ -230,7 +303,7 @@ fn kind(name: &str) -> Result<&'static Kind, ParseError> {
 }
 
 /// `KIND NAME` or `KIND/NAME`.
-fn kind_and_name(
+pub(super) fn kind_and_name(
     positional: &[String],
     verb: &str,
 ) -> Result<(&'static Kind, Option<String>), ParseError> {
@@ -248,7 +321,7 @@ fn kind_and_name(
 }
 
 /// Whether `word` names the Node kind (`node`, `nodes`, `no`).
-fn is_node_kind(word: &str) -> bool {
+pub(super) fn is_node_kind(word: &str) -> bool {
     Kind::lookup(word).is_some_and(|k| k.kind == "Node")
 }
 
@@ -340,15 +413,7 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
         "run" => run(args),
         "set" => set_image(args),
         "rollout" => rollout(args),
-        "get" => {
-            let (kind, name) = kind_and_name(positional, "get")?;
-            Ok(Command::Get {
-                kind,
-                name,
-                namespace,
-                options: get_options(args)?,
-            })
-        }
+        "get" => get(args),
         "logs" => logs(args),
         "auth" => auth(args),
         "describe" => match kind_and_name(positional, "describe")? {
@@ -372,11 +437,16 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
         "scale" => scale(positional, namespace, args.replicas.as_deref()),
         "cordon" | "uncordon" => match positional.as_slice() {
             [node] => Ok(Command::Cordon {
-                node: node.clone(),
+                node: node_name(node),
                 unschedulable: verb == "cordon",
             }),
-            _ => err("error: USAGE: cordon NODE [flags]"),
+            _ => err(format!(
+                "error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples"
+            )),
         },
+        "taint" => node_verbs::taint(args),
+        "drain" => node_verbs::drain(args),
+        "expose" => node_verbs::expose(args),
         "fault" | "recover" => node_fault(verb, positional),
         "wait" => match positional.as_slice() {
             [what] if what == "idle" => Ok(Command::Wait(Wait::Idle)),
@@ -394,7 +464,7 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
 }
 
 /// A number flag's value.
-fn number(flag: &str, value: Option<&str>) -> Result<Option<i32>, ParseError> {
+pub(super) fn number(flag: &str, value: Option<&str>) -> Result<Option<i32>, ParseError> {
     value
         .map(|v| {
             v.parse::<i32>().map_err(|_| {
@@ -621,6 +691,72 @@ fn unknown_command(verb: &str) -> String {
         );
     }
     message
+}
+
+/// `NODE` or `node/NODE`.
+pub(super) fn node_name(word: &str) -> String {
+    match word.split_once('/') {
+        Some((kind, name)) if is_node_kind(kind) => name.to_owned(),
+        _ => word.to_owned(),
+    }
+}
+
+/// `get KIND [NAME]`, `get KIND,KIND… [NAME…]` or `get KIND/NAME…`
+/// (`ResourceTypeOrNameArgs`).
+fn get(args: &Args) -> Result<Command, ParseError> {
+    let positional = &args.positional;
+    let options = get_options(args)?;
+    let namespace = args.namespace.clone();
+    let slashed = positional.iter().filter(|w| w.contains('/')).count();
+    let several = positional.len() > 2
+        || positional.iter().any(|w| w.contains(','))
+        || (positional.len() == 2 && slashed == 2);
+    if !several {
+        let (kind, name) = kind_and_name(positional, "get")?;
+        return Ok(Command::Get {
+            kind,
+            name,
+            namespace,
+            options,
+        });
+    }
+    let mut targets = Vec::new();
+    if slashed == positional.len() {
+        for word in positional {
+            match word.split_once('/') {
+                Some((k, n)) if !k.is_empty() && !n.is_empty() && !n.contains('/') => {
+                    targets.push((kind(k)?, Some(n.to_owned())));
+                }
+                _ => {
+                    return err(
+                        "error: arguments in resource/name form must have a single resource and name",
+                    );
+                }
+            }
+        }
+    } else if slashed > 0 {
+        return err(
+            "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'",
+        );
+    } else {
+        let Some((kinds, names)) = positional.split_first() else {
+            return err("error: podflow's get needs a kind");
+        };
+        for k in kinds.split(',').filter(|k| !k.is_empty()) {
+            let k = kind(k)?;
+            if names.is_empty() {
+                targets.push((k, None));
+            }
+            for name in names {
+                targets.push((k, Some(name.clone())));
+            }
+        }
+    }
+    Ok(Command::GetMany {
+        targets,
+        namespace,
+        options,
+    })
 }
 
 /// `get`'s `-o`, `-l`, `-A` and `--show-labels`.

@@ -27,6 +27,7 @@ pub fn lines(
                 wide: options.output == Output::Wide,
                 namespace: options.all_namespaces,
                 labels: options.show_labels,
+                kind: false,
             };
             kubectl_printers::table_with(objects, now, columns)
         }

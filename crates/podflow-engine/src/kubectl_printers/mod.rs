@@ -28,6 +28,7 @@ use podflow_model::Object;
 
 /// Which columns `kubectl get` adds to a kind's own.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)]
 pub struct TableOptions {
     /// `-o wide`: the [`wide`] columns.
     pub wide: bool,
@@ -35,6 +36,8 @@ pub struct TableOptions {
     pub namespace: bool,
     /// `--show-labels`: LABELS last.
     pub labels: bool,
+    /// Several kinds printed together: names as `kind.group/name` (`WithKind`).
+    pub kind: bool,
 }
 
 /// The lines `kubectl get` prints for `objects`.
@@ -46,6 +49,13 @@ pub fn table(objects: &[Arc<Object>], now: SimTime) -> Vec<String> {
 pub fn table_with(objects: &[Arc<Object>], now: SimTime, options: TableOptions) -> Vec<String> {
     let kind = objects.first().map_or("", |o| o.kind().kind);
     let (mut header, mut rows) = header_and_rows(kind, objects, now);
+    if options.kind {
+        for (row, object) in rows.iter_mut().zip(objects) {
+            if let Some(name) = row.first_mut() {
+                *name = format!("{}/{name}", crate::kubectl::type_name(object.kind()));
+            }
+        }
+    }
     if options.wide {
         header.extend(wide::header(kind).iter().map(|h| (*h).to_owned()));
         for (row, object) in rows.iter_mut().zip(objects) {

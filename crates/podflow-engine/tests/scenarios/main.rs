@@ -17,5 +17,6 @@ mod kubelet_config;
 mod kubelet_hooks;
 mod nginx_pod;
 mod node_lifecycle;
+mod node_verbs;
 mod scheduling;
 mod storage;
