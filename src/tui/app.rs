@@ -500,6 +500,29 @@ impl App {
             let state = self.pane_mut(focus);
             state.selected = current.saturating_add_signed(delta as isize).max(1);
             state.scroll = 0;
+        } else if focus == PaneId::Narration {
+            // The story reads down: ↓ scrolls on, as far as its end.
+            let theme = self.styles();
+            let view = self.view();
+            let cx = super::panes::PaneCx {
+                view: &view,
+                lang: self.lang,
+                theme: &theme,
+                focused: true,
+                state: self.pane(focus),
+            };
+            let model = super::panes::narration::Model::build(&cx);
+            let area = self
+                .screen(self.area)
+                .panes
+                .iter()
+                .find(|(id, _)| *id == focus)
+                .map(|(_, r)| *r);
+            let max = area.map_or(0, |area| {
+                super::panes::narration::max_scroll(&model, &cx, area)
+            });
+            let state = self.pane_mut(focus);
+            state.scroll = state.scroll.saturating_add_signed(delta as isize).min(max);
         } else {
             let state = self.pane_mut(focus);
             state.scroll = state.scroll.saturating_add_signed(-delta as isize);

@@ -22,7 +22,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use super::app::{App, Overlay};
 use super::keymap::{self, Context};
-use super::lang::Lang;
+use super::scrolled;
 use super::theme::Theme;
 
 /// The widest the key column gets (longer keys wrap under the description).
@@ -45,25 +45,8 @@ impl Laid {
     /// How far down it scrolls: 0 when it fits. Scrolled, the first row is
     /// the mark of what is above.
     fn max_scroll(&self) -> usize {
-        let (total, room) = (self.lines.len(), self.room());
-        if total <= room { 0 } else { total + 1 - room }
+        scrolled::max_scroll(self.lines.len(), self.room())
     }
-}
-
-/// Which lines show at `scroll`: `(first, end, above, below)`, where
-/// `above` and `below` say whether a mark takes the first or last row.
-fn window(total: usize, room: usize, scroll: usize) -> (usize, usize, bool, bool) {
-    if total <= room {
-        return (0, total, false, false);
-    }
-    let first = scroll.min(total + 1 - room);
-    let above = first > 0;
-    let mut rows = room.saturating_sub(usize::from(above));
-    let below = total - first > rows;
-    if below {
-        rows = rows.saturating_sub(1);
-    }
-    (first, first + rows, above, below)
 }
 
 fn lay_out(app: &App, theme: &Theme, area: Rect) -> Laid {
@@ -178,36 +161,30 @@ impl App {
     }
 }
 
-/// `1 line`, `2 lines`.
-fn lines_en(n: usize) -> String {
-    if n == 1 {
-        "1 line".to_owned()
-    } else {
-        format!("{n} lines")
-    }
-}
-
 /// Draws the help over `area`, scrolled down `scroll` lines.
 pub fn render(app: &App, scroll: usize, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let Laid { rect, lines } = lay_out(app, theme, area);
     let room = usize::from(rect.height.saturating_sub(2));
     let total = lines.len();
-    let (first, end, above, below) = window(total, room, scroll);
+    let scrolled::Window {
+        first,
+        end,
+        above,
+        below,
+    } = scrolled::window(total, room, scroll);
     let mut shown: Vec<Line> = Vec::new();
     if above {
-        let mark = match app.lang {
-            Lang::En => format!(" … {} above: ↑ scrolls", lines_en(first)),
-            Lang::Zh => format!(" …… 上面还有 {first} 行：按 ↑ 滚动"),
-        };
-        shown.push(Line::from(Span::styled(mark, theme.dim)));
+        shown.push(Line::from(Span::styled(
+            scrolled::above(app.lang, first),
+            theme.dim,
+        )));
     }
     shown.extend(lines.into_iter().skip(first).take(end - first));
     if below {
-        let mark = match app.lang {
-            Lang::En => format!(" … {} below: ↓ scrolls", lines_en(total - end)),
-            Lang::Zh => format!(" …… 下面还有 {} 行：按 ↓ 滚动", total - end),
-        };
-        shown.push(Line::from(Span::styled(mark, theme.dim)));
+        shown.push(Line::from(Span::styled(
+            scrolled::below(app.lang, total - end),
+            theme.dim,
+        )));
     }
     super::render::clear_over(rect, buf);
     let keys = if total > room {
@@ -229,19 +206,4 @@ pub fn render(app: &App, scroll: usize, theme: &Theme, area: Rect, buf: &mut Buf
         )
         .style(Style::new().patch(theme.text))
         .render(rect, buf);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::window;
-
-    #[test]
-    fn a_window_marks_what_is_above_and_below() {
-        assert_eq!(window(5, 10, 3), (0, 5, false, false), "it fits");
-        assert_eq!(window(30, 10, 0), (0, 9, false, true));
-        assert_eq!(window(30, 10, 5), (5, 13, true, true));
-        // At the end: everything after the mark above shows.
-        assert_eq!(window(30, 10, 21), (21, 30, true, false));
-        assert_eq!(window(30, 10, 99), (21, 30, true, false), "clamped");
-    }
 }

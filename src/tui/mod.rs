@@ -21,6 +21,7 @@ pub mod present;
 pub mod question;
 pub mod render;
 pub mod run;
+pub mod scrolled;
 pub mod steps;
 pub mod terminal;
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! run of wide characters overflow the last column, so panes whose text may be
 //! Chinese wrap with this first.
 
+use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// `s` cut to `max` columns, ending in `…` when cut.
@@ -26,6 +27,45 @@ pub fn truncate(s: &str, max: usize) -> String {
     }
     out.push('…');
     out
+}
+
+/// A styled line cut to `max` columns, ending in `…` (in the style of the
+/// span it cuts) when cut.
+pub fn truncate_line(line: Line<'static>, max: usize) -> Line<'static> {
+    if line.width() <= max {
+        return line;
+    }
+    let mut room = max;
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    for span in line.spans {
+        let w = span.width();
+        if w < room {
+            room -= w;
+            spans.push(span);
+            continue;
+        }
+        // The span at the edge: what fits before the `…`.
+        let mut kept = String::new();
+        let mut used = 0;
+        for c in span.content.chars() {
+            let cw = c.width().unwrap_or(0);
+            if used + cw + 1 > room {
+                break;
+            }
+            kept.push(c);
+            used += cw;
+        }
+        if room > 0 {
+            kept.push('…');
+        }
+        spans.push(Span::styled(kept, span.style));
+        break;
+    }
+    Line {
+        spans,
+        style: line.style,
+        alignment: line.alignment,
+    }
 }
 
 /// At most this much of a cut segment is dropped to start a path's tail at
@@ -147,6 +187,30 @@ fn tokens(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_styled_line_ends_in_an_ellipsis_where_it_is_cut() {
+        use ratatui::style::Style;
+        let line = Line::from(vec![
+            Span::styled("kubelet/node-3", Style::new().bold()),
+            Span::raw(" ← MODIFIED pods/default/nginx"),
+        ]);
+        let text = |l: &Line| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        };
+        assert_eq!(text(&truncate_line(line.clone(), 100)), text(&line));
+        assert_eq!(
+            text(&truncate_line(line.clone(), 20)),
+            "kubelet/node-3 ← MO…"
+        );
+        assert_eq!(text(&truncate_line(line.clone(), 14)), "kubelet/node-…");
+        assert_eq!(text(&truncate_line(line.clone(), 15)), "kubelet/node-3…");
+        assert_eq!(truncate_line(line.clone(), 20).width(), 20);
+        assert_eq!(text(&truncate_line(line, 0)), "");
+    }
 
     #[test]
     fn truncation_counts_display_columns() {

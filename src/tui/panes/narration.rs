@@ -20,6 +20,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use crate::tui::scrolled;
 use crate::tui::wrap::wrap;
 
 use super::{PaneCx, PaneId, block};
@@ -114,25 +115,9 @@ impl Model {
     }
 }
 
-/// Draws the pane.
-pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let block = block(PaneId::Narration, cx, &model.time);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.is_empty() {
-        return;
-    }
-    // The earlier steps get the bottom rows when there is room for them and the story.
-    let earlier_rows = if model.earlier.is_empty() || inner.height < 8 {
-        0
-    } else {
-        u16::try_from(model.earlier.len() + 2).unwrap_or(0)
-    };
-    let [top, bottom] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(earlier_rows)]).areas(inner);
-
-    // Wrapped here, by display width, so Chinese text never overflows the border.
-    let width = usize::from(top.width);
+/// The story's lines at `width`: the headline, then the body, wrapped here
+/// by display width so Chinese text never overflows the border.
+fn story(model: &Model, cx: &PaneCx<'_>, width: usize) -> Vec<Line<'static>> {
     let styled = |text: &str, style| -> Vec<Line<'static>> {
         wrap(text, width)
             .into_iter()
@@ -143,8 +128,67 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     for paragraph in &model.body {
         lines.extend(styled(paragraph, cx.theme.text));
     }
-    let scroll = u16::try_from(cx.state.scroll).unwrap_or(u16::MAX);
-    Paragraph::new(lines).scroll((scroll, 0)).render(top, buf);
+    lines
+}
+
+/// The rows the earlier steps get at the bottom: only when there is room
+/// for them and the whole story.
+fn earlier_rows(model: &Model, story: usize, height: u16) -> u16 {
+    if model.earlier.is_empty() || height < 8 {
+        return 0;
+    }
+    let rows = u16::try_from(model.earlier.len() + 2).unwrap_or(u16::MAX);
+    if story + usize::from(rows) <= usize::from(height) {
+        rows
+    } else {
+        0
+    }
+}
+
+/// How far the story scrolls down in a pane of `area`: 0 when it fits.
+pub fn max_scroll(model: &Model, cx: &PaneCx<'_>, area: Rect) -> usize {
+    let inner = block(PaneId::Narration, cx, &model.time).inner(area);
+    let lines = story(model, cx, usize::from(inner.width)).len();
+    let room = inner.height - earlier_rows(model, lines, inner.height);
+    scrolled::max_scroll(lines, usize::from(room))
+}
+
+/// Draws the pane.
+pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
+    let block = block(PaneId::Narration, cx, &model.time);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.is_empty() {
+        return;
+    }
+    let lines = story(model, cx, usize::from(inner.width));
+    let earlier_rows = earlier_rows(model, lines.len(), inner.height);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(earlier_rows)]).areas(inner);
+
+    // A story taller than the pane says what is above and below (↑↓ scroll it).
+    let total = lines.len();
+    let scrolled::Window {
+        first,
+        end,
+        above,
+        below,
+    } = scrolled::window(total, usize::from(top.height), cx.state.scroll);
+    let mut shown: Vec<Line<'static>> = Vec::new();
+    if above {
+        shown.push(Line::from(Span::styled(
+            scrolled::above(cx.lang, first),
+            cx.theme.dim,
+        )));
+    }
+    shown.extend(lines.into_iter().skip(first).take(end - first));
+    if below {
+        shown.push(Line::from(Span::styled(
+            scrolled::below(cx.lang, total - end),
+            cx.theme.dim,
+        )));
+    }
+    Paragraph::new(shown).render(top, buf);
 
     if earlier_rows > 0 {
         let mut lines = vec![
@@ -368,5 +412,42 @@ mod border_tests {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod overflow_tests {
+    use crate::tui::lang::Lang;
+    use crate::tui::panes::{PaneId, PaneState};
+    use crate::tui::testing::{find, nginx_timeline, render_pane_with};
+
+    /// A story taller than its pane says how much is below, and scrolled to
+    /// its end shows its last words with the mark of what is above.
+    #[test]
+    fn a_story_too_tall_is_never_cut_silently() {
+        let t = nginx_timeline();
+        let index = find(&t, "authentication");
+        let state = |scroll| PaneState {
+            scroll,
+            ..PaneState::default()
+        };
+        let text = |scroll| {
+            render_pane_with(
+                &t,
+                index,
+                PaneId::Narration,
+                30,
+                7,
+                Lang::En,
+                &state(scroll),
+            )
+        };
+        let top = text(0);
+        assert!(top.contains("lines below: ↓ scrolls"), "{top}");
+        let end = text(usize::MAX);
+        assert!(end.contains("above: ↑ scrolls"), "{end}");
+        assert!(!end.contains("below"), "{end}");
+        let zh = render_pane_with(&t, index, PaneId::Narration, 30, 7, Lang::Zh, &state(0));
+        assert!(zh.replace(' ', "").contains("下面还有"), "{zh}");
     }
 }

@@ -167,7 +167,8 @@ pub(super) fn render_list<T>(
     let lines: Vec<Line> = list.rows[start..end]
         .iter()
         .map(|row| {
-            let line = line_of(row, usize::from(inner.width));
+            let width = usize::from(inner.width);
+            let line = crate::tui::wrap::truncate_line(line_of(row, width), width);
             if list.current == Some(index_of(row)) {
                 line.patch_style(cx.theme.active)
             } else {
