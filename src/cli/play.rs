@@ -228,8 +228,13 @@ fn screenshot(
 ) -> Result<(), String> {
     let lang = args.lang.lang();
     let step = args.at_step.unwrap_or(1);
-    let out_of_range =
-        |last: usize| format!("error: --at-step {step}: there are steps 1 to {last}");
+    let out_of_range = |last: usize| match last {
+        0 => {
+            format!("error: --at-step {step}: the run has no steps (give it -f FILE or --step CMD)")
+        }
+        1 => format!("error: --at-step {step}: the run has one step"),
+        _ => format!("error: --at-step {step}: there are steps 1 to {last}"),
+    };
     let app = match start {
         Start::Lesson(lesson) => {
             let mut app = record::driver::lesson_app(*lesson, lang)?;

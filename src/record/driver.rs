@@ -212,9 +212,11 @@ pub fn record_sandbox(timeline: Timeline, options: &Options) -> Recording {
     let mut rec = Recorder::new(options);
     let mut phase = 0;
     let mut mark = |rec: &mut Recorder, app: &App| {
-        if let Some(record) = app.timeline.records().get(app.cursor) {
+        if app.cursor < app.timeline.len() {
             phase += 1;
-            rec.marker(&format!("{phase} {}", phases::actor(record)));
+            // Named as the status bar names the step: who does what.
+            let title = phases::title(app.timeline.records(), app.cursor);
+            rec.marker(&format!("{phase} {title}"));
         }
     };
     mark(&mut rec, &app);

@@ -235,10 +235,20 @@ fn a_sandbox_recording_marks_each_phase() {
     };
     let recording = record::record_sandbox(Timeline::new(Engine::new(setup)), &options);
     let markers = assert_asciicast_v2(&recording.cast, 100, 30);
-    assert_eq!(markers[0], "1 kubectl");
-    assert_eq!(markers[1], "2 kube-apiserver");
+    // Each marker names the step as the status bar does: who does what.
+    assert_eq!(markers[0], "1 kubectl → API server: GET pods/nginx");
     assert!(
-        markers.iter().any(|m| m.ends_with(" kube-scheduler")),
+        markers[1].starts_with("2 kubectl → API server: GET"),
+        "{markers:?}"
+    );
+    assert!(
+        markers
+            .iter()
+            .any(|m| m.ends_with(" scheduler: default/nginx")),
+        "{markers:?}"
+    );
+    assert!(
+        markers.iter().any(|m| m.contains("kubelet node-3: ")),
         "{markers:?}"
     );
     let parser = replay(&recording.cast, 100, 30);

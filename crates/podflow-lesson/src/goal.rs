@@ -155,11 +155,18 @@ impl fmt::Display for Check {
             Check::DeploymentReady {
                 deployment,
                 replicas,
-            } => write!(
-                f,
-                "deployment {} has {replicas} ready replicas",
-                r(deployment)
-            ),
+            } => {
+                let noun = if *replicas == 1 {
+                    "replica"
+                } else {
+                    "replicas"
+                };
+                write!(
+                    f,
+                    "deployment {} has {replicas} ready {noun}",
+                    r(deployment)
+                )
+            }
         }
     }
 }
@@ -220,6 +227,7 @@ mod tests {
             "pod web Running on node node-1",
             "pod web Running on a node labelled disktype=ssd",
             "deployment web has 3 ready replicas",
+            "deployment web has 1 ready replica",
         ];
         let shown = [
             "pod default/web Running",
@@ -228,6 +236,7 @@ mod tests {
             "pod default/web Running on node node-1",
             "pod default/web Running on a node labelled disktype=ssd",
             "deployment default/web has 3 ready replicas",
+            "deployment default/web has 1 ready replica",
         ];
         for (text, want) in cases.iter().zip(shown) {
             assert_eq!(parse(text).unwrap().to_string(), want);

@@ -431,6 +431,8 @@ impl Pen<'_> {
                 ])
             }
             None if text.is_empty() => return,
+            // The word only whole: where it does not fit, the arrow alone.
+            None if text.len() + 2 > max => Line::from(Span::styled("▲", theme.dim)),
             None => Line::from(Span::styled(format!("▲ {text}"), theme.dim)),
         };
         self.put_line(buf, x, y, &line, max);
@@ -466,7 +468,13 @@ impl Pen<'_> {
         // The node boxes.
         let (shown, hidden, box_w) = self.boxes();
         let left = self.area.height - 4;
-        let (box_h, caption) = if left >= 6 { (5, true) } else { (left, false) };
+        // The caption (what the current step does) before the boxes' runtime
+        // line: a short pane keeps it and boxes of the node's step alone.
+        let (box_h, caption) = match left {
+            6.. => (5, true),
+            4 | 5 => (left - 1, true),
+            _ => (left, false),
+        };
         // The controller manager's two lines go under the boxes when a
         // caption line still fits below them.
         let controllers = !self.model.controllers.is_empty() && left >= box_h + 3;
