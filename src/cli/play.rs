@@ -284,7 +284,11 @@ fn run_with(
     embedded: Vec<(&'static str, &'static str)>,
     start: Start,
 ) -> Result<(), String> {
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    // Keys come from standard input, or from the terminal itself when the
+    // manifest came down a pipe (`cat pod.yaml | podflow play -f -`):
+    // crossterm reads /dev/tty when standard input is not one.
+    let keys = std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok();
+    if !std::io::stdout().is_terminal() || !keys {
         return Err(
             "error: podflow play needs a terminal; use `podflow trace` to print the trace".into(),
         );
