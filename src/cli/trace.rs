@@ -150,7 +150,13 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         // Text aligns its columns over the whole trace; Mermaid declares its
         // participants first: both take the trace whole.
         Format::Text => export::text::write(&mut out, &whole_trace(&mut engine, until)),
-        Format::Mermaid => export::mermaid::write(&mut out, &whole_trace(&mut engine, until)),
+        Format::Mermaid => {
+            let records = whole_trace(&mut engine, until);
+            match args.detail {
+                DetailArg::Full => export::mermaid::write(&mut out, &records),
+                DetailArg::Summary => export::mermaid::summary::write(&mut out, &records),
+            }
+        }
     };
     tracing::info!(simulated_ms = engine.now().0, "run finished");
     // The process ends here: its memory goes back with it, without a walk

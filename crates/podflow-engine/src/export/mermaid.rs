@@ -106,11 +106,10 @@ fn participants(records: &[TraceRecord]) -> Vec<String> {
     declared.into_iter().map(|(_, n)| n.to_owned()).collect()
 }
 
-/// Writes the diagram.
-pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
-    let declared = participants(records);
+/// The diagram's first line and its participants.
+fn declare(out: &mut impl Write, declared: &[String]) -> io::Result<()> {
     writeln!(out, "sequenceDiagram")?;
-    for name in &declared {
+    for name in declared {
         let id = id(name);
         if id == *name {
             writeln!(out, "    participant {id}")?;
@@ -118,6 +117,13 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
             writeln!(out, "    participant {id} as {}", escape(name))?;
         }
     }
+    Ok(())
+}
+
+/// Writes the diagram.
+pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
+    let declared = participants(records);
+    declare(out, &declared)?;
     for record in records {
         match &record.body {
             Record::Message {
@@ -156,5 +162,6 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     Ok(())
 }
 
+pub mod summary;
 #[cfg(test)]
 mod tests;

@@ -162,3 +162,76 @@ fn text_is_escaped_as_mermaid_requires() {
     );
     assert!(text.contains("Required value#59; #60;none#62;\n"), "{text}");
 }
+
+/// The summary diagram: seed 003's kind of size and shape.
+fn summary(records: &[TraceRecord]) -> String {
+    let mut out = Vec::new();
+    summary::write(&mut out, records).expect("writing to memory");
+    String::from_utf8(out).expect("the diagram is UTF-8")
+}
+
+#[test]
+fn a_summary_of_a_deployment_fits_mermaids_default_size() {
+    let mut t = timeline(
+        &[&format!(
+            "apply -f {}",
+            crate::testing::fixture("web-deployment.yaml")
+        )],
+        None,
+    );
+    t.finish();
+    let full = diagram(t.records());
+    let text = summary(t.records());
+    check(&text);
+    // Mermaid's `maxTextSize` default is 50,000 characters.
+    assert!(text.len() < 50_000, "{} characters", text.len());
+    assert!(
+        text.len() * 2 < full.len(),
+        "{} of {}",
+        text.len(),
+        full.len()
+    );
+    // One note for a request's checks, its answer, and the watch deliveries.
+    assert!(text.contains(
+        "    Note over apiserver: authentication → authorization → mutating admission → validation → validating admission (mutated by ServiceAccount, Priority, DefaultTolerationSeconds)\n"
+    ), "{text}");
+    assert!(
+        text.contains("    apiserver-->>kubectl: 201 Created\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    apiserver-->>scheduler: watch ADDED pods/default/web-"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    Note over scheduler: select: selected: "),
+        "{text}"
+    );
+    assert!(!text.contains("filter TaintToleration"), "{text}");
+}
+
+#[test]
+fn a_summary_names_what_refused_a_request() {
+    // jane may not create Pods in dev (tests/fixtures/rbac-cluster.yaml).
+    let args = crate::setup::SetupArgs {
+        cluster: Some(crate::testing::fixture("rbac-cluster.yaml")),
+        steps: vec![format!(
+            "create -f {}",
+            crate::testing::fixture("dev-pod.yaml")
+        )],
+        token: Some("jane-token".into()),
+        seed: 1,
+        ..crate::setup::SetupArgs::default()
+    };
+    let mut t = crate::timeline::Timeline::new(crate::engine::Engine::new(
+        crate::setup::build_setup(&args).expect("the setup builds"),
+    ));
+    t.finish();
+    let text = summary(t.records());
+    check(&text);
+    assert!(
+        text.contains("    Note over apiserver: authorization RBAC: deny: "),
+        "{text}"
+    );
+    assert!(text.contains("    apiserver-->>kubectl: 403 "), "{text}");
+}
