@@ -224,8 +224,8 @@ fn running(s: &Stage, node: &str, pod: &str, lang: Lang) -> Narration {
         vec![
             tr(
                 lang,
-                format!("The kubelet computes the Pod's status on {node}: {d}."),
-                format!("kubelet 在 {node} 上计算 Pod 状态：{d}。"),
+                format!("The kubelet computes the Pod's status on {node}: {d}. Running means every container has been created and at least one is running, starting or restarting."),
+                format!("kubelet 在 {node} 上计算 Pod 状态：{d}。Running 表示所有容器都已创建，且至少有一个正在运行、启动或重启。"),
             ),
             tr(
                 lang,

@@ -24,8 +24,8 @@ pub fn watch(w: &WatchRecord, lang: Lang) -> Narration {
         ),
         ("kube-scheduler", "pods", "MODIFIED") => tr(
             lang,
-            "The scheduler's informer cache is updated: a bound Pod now counts in its node's requested resources.".into(),
-            "调度器的 informer 缓存随之更新：已绑定的 Pod 会计入所在节点已请求的资源。".into(),
+            "The scheduler's informer updates its copy of the Pod. Bound to a node, it counts in that node's requested resources; still waiting, it stays in the scheduling queue (a change that may let it fit moves it back to activeQ).".into(),
+            "调度器的 informer 更新它手中的 Pod 副本。已绑定到节点的 Pod 计入该节点已请求的资源；仍在等待的 Pod 留在调度队列中（可能让它放得下的变更会把它移回 activeQ）。".into(),
         ),
         ("kube-scheduler", _, "DELETED") => tr(
             lang,

@@ -283,7 +283,7 @@ fn samples() -> Vec<TraceRecord> {
             "kubelet/node-3",
             "status",
             "running",
-            "all containers running",
+            "every container created, 1 of 1 running",
         ),
         stage(
             "kubelet/node-3",

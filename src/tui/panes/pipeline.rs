@@ -618,7 +618,7 @@ mod tests {
             (
                 "kubelet/node-3 status node-3",
                 "status",
-                "all containers running",
+                "every container created, 1 of 1 running",
                 "running",
                 true,
             ),

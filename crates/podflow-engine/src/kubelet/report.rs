@@ -113,9 +113,10 @@ impl Kubelet {
         }
         let changed_phase = w.last_phase != phase;
         phase.clone_into(&mut w.last_phase);
-        let all_running = regular
+        let running = regular
             .iter()
-            .all(|c| matches!(c.state, status::ContainerState::Running { .. }));
+            .filter(|c| matches!(c.state, status::ContainerState::Running { .. }))
+            .count();
         if phase == "Running" && w.running_reported.is_none() {
             w.running_reported = Some(now);
         }
@@ -133,8 +134,12 @@ impl Kubelet {
         }
         if changed_phase && phase != "Pending" {
             let detail = match phase {
-                "Running" if all_running => "all containers running".to_owned(),
-                "Running" => "phase Running".to_owned(),
+                // The docs' rule (concepts/workloads/pods/pod-lifecycle.md):
+                // every container created, at least one running.
+                "Running" => format!(
+                    "every container created, {running} of {} running",
+                    regular.len()
+                ),
                 other => format!("phase {other}: every container has terminated"),
             };
             self.stage(cx, key, StageName::Status, phase_outcome(phase), detail);

@@ -7,11 +7,13 @@
 //! waits is what the scheduler's latest `queue` record about it says (looking
 //! back at most [`super::LOOKBACK`] records), activeQ when none does. A pod
 //! whose binding is in flight (its latest record is `select` or `bind`) waits
-//! in no queue.
+//! in no queue. A pod just created that the scheduler has not yet heard of
+//! (its `ADDED` watch event is still to come) waits in no queue either: the
+//! queue is the scheduler's, filled by its informer.
 
 use podflow_engine::trace::StageName;
 use podflow_engine::trace::{Actor, Outcome};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Bound;
 
 use crate::tui::panes::store_index::with_summaries;
@@ -64,8 +66,50 @@ pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
                 .get(format!("{prefix}{pod}").as_str())
                 .is_some_and(|s| s.waiting)
         };
+        let unheard = unheard(records);
+        let waiting = waiting - unheard.iter().filter(|pod| waits(pod)).count().min(waiting);
         place_counts(waiting, waits, records)
     })
+}
+
+/// The pods created in the latest records that the scheduler has not heard
+/// of yet: the API server answered `201` to their create, and no watch
+/// event or scheduler record about them has come since.
+fn unheard(records: &[TraceRecord]) -> HashSet<String> {
+    let start = records.len().saturating_sub(super::LOOKBACK);
+    let mut unheard = HashSet::new();
+    // The pod the API server is writing, until its answer.
+    let mut writing: Option<&str> = None;
+    for record in &records[start..] {
+        match &record.body {
+            Record::Message {
+                from: Actor::ApiServer,
+                to: Actor::Etcd,
+                label,
+                ..
+            } => writing = label.strip_prefix("txn put /registry/pods/"),
+            Record::Response { code, .. } => {
+                if let Some(pod) = writing.take()
+                    && *code == 201
+                {
+                    unheard.insert(pod.to_owned());
+                }
+            }
+            Record::Watch(watch)
+                if watch.watcher == Actor::Scheduler && watch.resource == "pods" =>
+            {
+                let ns = watch.namespace.as_deref().unwrap_or_default();
+                unheard.remove(&format!("{ns}/{}", watch.name));
+            }
+            Record::Stage(s) if s.component == Actor::Scheduler => {
+                if let Some(pod) = s.extra().pod.as_deref() {
+                    unheard.remove(pod);
+                }
+            }
+            _ => {}
+        }
+    }
+    unheard
 }
 
 /// How many of the `waiting` pods are in each place: where the latest
@@ -149,5 +193,35 @@ mod tests {
             }
         );
         assert_eq!(place_counts(0, waits, &records), QueueCounts::default());
+    }
+
+    /// The queue is the scheduler's: a Pod just stored waits in it only
+    /// once the scheduler's informer has delivered it.
+    #[test]
+    fn a_pod_joins_the_queue_when_the_scheduler_hears_of_it() {
+        let t = crate::tui::testing::nginx_timeline();
+        let records = t.records();
+        let stored = records
+            .iter()
+            .position(|r| matches!(&r.body, Record::Response { code: 201, .. }))
+            .expect("the Pod is created");
+        let heard = records
+            .iter()
+            .position(|r| {
+                matches!(&r.body, Record::Watch(w) if w.watcher == Actor::Scheduler && w.name == "nginx")
+            })
+            .expect("the scheduler hears of it");
+        assert!(stored < heard);
+        let at = |i: usize| {
+            let view = t.view(i);
+            counts(&view.store, view.records)
+        };
+        assert_eq!(
+            at(stored),
+            QueueCounts::default(),
+            "stored, not yet heard of"
+        );
+        assert_eq!(at(heard - 1), QueueCounts::default());
+        assert_eq!(at(heard).active, 1, "in activeQ once delivered");
     }
 }
