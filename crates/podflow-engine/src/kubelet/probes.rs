@@ -181,13 +181,7 @@ impl Kubelet {
                 failure_threshold: worker.spec.failure_threshold,
             };
             Self::event(cx, key, true, "Unhealthy", message, Some(field));
-            self.stage(
-                cx,
-                key,
-                StageName::Probe,
-                trace::Outcome::Failure,
-                detail,
-            );
+            self.stage(cx, key, StageName::Probe, trace::Outcome::Failure, detail);
         }
         let kind = probe_type.as_str().to_ascii_lowercase();
         match transition {

@@ -15,8 +15,8 @@ use super::queue::Place;
 use super::{Scheduler, config, plugins, pod_request, priority_of};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
-use crate::trace::{Detail, FitDetail, Stage};
 use crate::trace::{Actor, Outcome, StageName};
+use crate::trace::{Detail, FitDetail, Stage};
 
 /// The cycle-state key of the message of the `PreFilter` plugin that
 /// rejected the pod (`Diagnosis.PreFilterMsg`).

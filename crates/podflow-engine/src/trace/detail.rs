@@ -175,7 +175,11 @@ impl fmt::Display for Detail {
                 e.container, e.code, e.reason
             ),
             Detail::CrashBackoff(b) => {
-                write!(f, "{} CrashLoopBackOff: restart in {}", b.container, b.delay)
+                write!(
+                    f,
+                    "{} CrashLoopBackOff: restart in {}",
+                    b.container, b.delay
+                )
             }
             Detail::Probe(p) => write!(f, "{}: {}", p.container, p.message),
             Detail::Fit(fit) => f.write_str(&fit.reasons.join(", ")),
@@ -341,7 +345,8 @@ mod tests {
             (
                 ProbeDetail {
                     container: "web".into(),
-                    message: "Readiness probe failed: HTTP probe failed with statuscode: 500".into(),
+                    message: "Readiness probe failed: HTTP probe failed with statuscode: 500"
+                        .into(),
                     failures: 2,
                     failure_threshold: 3,
                 }
