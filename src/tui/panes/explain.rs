@@ -382,7 +382,7 @@ fn breakdown_lines<'a>(verdict: &str, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
     lines
 }
 
-/// What PostFilter (DefaultPreemption) did.
+/// What `PostFilter` (`DefaultPreemption`) did.
 fn preemption_line<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Option<Line<'a>> {
     let theme = cx.theme;
     let text = match (cycle.preemption.as_ref()?, cx.lang) {

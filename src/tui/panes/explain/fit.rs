@@ -69,8 +69,8 @@ fn char_width(c: char) -> usize {
 }
 
 /// `line` cut to `room` columns, ending with `…` when cut.
-pub fn cut(line: Line<'_>, room: usize) -> Line<'static> {
-    let chars = styled_chars(&line);
+pub fn cut(line: &Line<'_>, room: usize) -> Line<'static> {
+    let chars = styled_chars(line);
     let total: usize = chars.iter().map(|(c, _)| char_width(*c)).sum();
     if total <= room {
         return line_of(&chars);
@@ -98,8 +98,8 @@ pub fn cut(line: Line<'_>, room: usize) -> Line<'static> {
 
 /// `line` wrapped to `room` columns: at the last space that fits, or before
 /// a wide (CJK) character, or mid-word when a word is wider than the row.
-pub fn wrap(line: Line<'_>, room: usize) -> Vec<Line<'static>> {
-    let chars = styled_chars(&line);
+pub fn wrap(line: &Line<'_>, room: usize) -> Vec<Line<'static>> {
+    let chars = styled_chars(line);
     if room == 0 {
         return Vec::new();
     }
@@ -153,8 +153,8 @@ pub fn wrap(line: Line<'_>, room: usize) -> Vec<Line<'static>> {
 pub fn fit(rows: Vec<Row<'_>>, room: usize) -> Vec<Line<'static>> {
     rows.into_iter()
         .flat_map(|(line, how)| match how {
-            Fit::Wrap => wrap(line, room),
-            Fit::Cut => vec![cut(line, room)],
+            Fit::Wrap => wrap(&line, room),
+            Fit::Cut => vec![cut(&line, room)],
         })
         .collect()
 }
@@ -196,20 +196,20 @@ mod tests {
             Span::styled("node-1 ", Style::new().bold()),
             Span::raw("Insufficient cpu"),
         ]);
-        let cut_line = cut(line.clone(), 12);
+        let cut_line = cut(&line, 12);
         assert_eq!(cut_line.to_string(), "node-1 Insu…");
         assert_eq!(cut_line.spans[0].style, Style::new().bold());
-        assert_eq!(cut(line, 40).to_string(), "node-1 Insufficient cpu");
-        assert_eq!(cut(Line::from("调度器选择节点"), 8).to_string(), "调度器…");
+        assert_eq!(cut(&line, 40).to_string(), "node-1 Insufficient cpu");
+        assert_eq!(cut(&Line::from("调度器选择节点"), 8).to_string(), "调度器…");
     }
 
     #[test]
     fn prose_wraps_at_spaces_and_before_wide_characters() {
-        let lines = wrap(Line::from("back-off 20s then 40s then 80s"), 12);
+        let lines = wrap(&Line::from("back-off 20s then 40s then 80s"), 12);
         assert_eq!(text(&lines), ["back-off 20s", "then 40s", "then 80s"]);
-        let lines = wrap(Line::from("容器退出码为一"), 6);
+        let lines = wrap(&Line::from("容器退出码为一"), 6);
         assert_eq!(text(&lines), ["容器退", "出码为", "一"]);
-        let lines = wrap(Line::from("averyveryverylongword"), 8);
+        let lines = wrap(&Line::from("averyveryverylongword"), 8);
         assert_eq!(text(&lines), ["averyver", "yverylon", "gword"]);
     }
 

@@ -24,8 +24,8 @@ pub fn kubelet_stage(record: &TraceRecord) -> Option<&Stage> {
 pub fn is_failure(stage: &Stage) -> bool {
     match (stage.stage, stage.outcome, &stage.detail) {
         (StageName::Container, Outcome::Exited, Detail::Exit(e)) => e.code != 0,
-        (StageName::Container, Outcome::Backoff, Detail::CrashBackoff(_)) => true,
-        (StageName::Probe, Outcome::Failure, Detail::Probe(_)) => true,
+        (StageName::Container, Outcome::Backoff, Detail::CrashBackoff(_))
+        | (StageName::Probe, Outcome::Failure, Detail::Probe(_)) => true,
         _ => false,
     }
 }

@@ -68,11 +68,11 @@ pub struct Cycle {
     /// Where the pod waits in the scheduling queue after this cycle, as the
     /// scheduler's latest `queue` record says (backoffQ until …, unschedulable …).
     pub queue: Option<String>,
-    /// What PostFilter (`DefaultPreemption`) did when no node fit.
+    /// What `PostFilter` (`DefaultPreemption`) did when no node fit.
     pub preemption: Option<Preemption>,
 }
 
-/// DefaultPreemption's outcome (`pkg/scheduler/framework/plugins/defaultpreemption`):
+/// `DefaultPreemption`'s outcome (`pkg/scheduler/framework/plugins/defaultpreemption`):
 /// a node nominated with the Pods evicted to make room, or why preemption
 /// could not help.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,7 +240,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
     cycle
 }
 
-/// The PostFilter stage's outcome: `… nominated to node-2: preempting default/batch-3`.
+/// The `PostFilter` stage's outcome: `… nominated to node-2: preempting default/batch-3`.
 fn preemption(s: &Stage) -> Preemption {
     let detail = s.detail.to_string();
     match (s.outcome, s.extra().node.as_deref()) {
