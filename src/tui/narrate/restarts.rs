@@ -66,8 +66,8 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 format!("{d}."),
                 format!("{d}。"),
             ), (
-                "The PLEG will report ContainerDied; the pod's restartPolicy and the container's exit code decide whether it restarts. Exit 137 is SIGKILL, and with reason OOMKilled the memory limit was exceeded.".into(),
-                "PLEG 会报告 ContainerDied；由 Pod 的 restartPolicy 和退出码决定是否重启。退出码 137 表示 SIGKILL，原因为 OOMKilled 时说明超出了内存上限。".into(),
+                "The PLEG will report ContainerDied; the pod's restartPolicy and the container's exit code decide whether it restarts. Exit 137 is SIGKILL, and with reason OOMKilled the memory limit was exceeded; the Explain pane shows the code, the last output and (for an OOM kill) the memory against the limit.".into(),
+                "PLEG 会报告 ContainerDied；由 Pod 的 restartPolicy 和退出码决定是否重启。退出码 137 表示 SIGKILL，原因为 OOMKilled 时说明超出了内存上限；“原因”面板会列出退出码、最后的输出，以及（OOM 时）内存用量与上限的对比。".into(),
             )],
         ),
         (StageName::Container, Outcome::Backoff) => n(
@@ -76,8 +76,8 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
             vec![
                 (format!("{d}."), format!("{d}。")),
                 (
-                    "The restart back-off starts at 10 s and doubles to 5 minutes; it resets once a container has run for 10 minutes.".into(),
-                    "重启退避从 10 秒开始，翻倍直到 5 分钟；容器连续运行 10 分钟后才会重置。".into(),
+                    "The restart back-off starts at 10 s and doubles to 5 minutes; it resets once a container has run for 10 minutes. The Explain pane shows the exit, the restarts and when this back-off ends.".into(),
+                    "重启退避从 10 秒开始，翻倍直到 5 分钟；容器连续运行 10 分钟后才会重置。“原因”面板会列出退出情况、重启次数和本次退避何时结束。".into(),
                 ),
             ],
         ),
@@ -98,8 +98,8 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
             vec![
                 (format!("{d}."), format!("{d}。")),
                 (
-                    "After failureThreshold failures in a row, a liveness or startup probe gets the container killed and restarted; a readiness probe marks it not ready.".into(),
-                    "连续失败 failureThreshold 次后，存活或启动探针会让容器被杀死并重启；就绪探针则把它标记为未就绪。".into(),
+                    "After failureThreshold failures in a row, a liveness or startup probe gets the container killed and restarted; a readiness probe marks it not ready. The Explain pane counts the failures against the threshold.".into(),
+                    "连续失败 failureThreshold 次后，存活或启动探针会让容器被杀死并重启；就绪探针则把它标记为未就绪。“原因”面板会列出失败次数与阈值。".into(),
                 ),
             ],
         ),

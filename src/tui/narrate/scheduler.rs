@@ -157,8 +157,8 @@ fn select(s: &Stage, lang: Lang) -> Narration {
                 s.detail.to_string(),
                 tr(
                     lang,
-                    "The Pod stays Pending with condition PodScheduled=False (reason Unschedulable); the scheduler retries when the cluster changes, for example when a node is added or a Pod is deleted.".into(),
-                    "Pod 保持 Pending，条件 PodScheduled=False（原因 Unschedulable）；集群发生变化时（例如新增节点或删除 Pod），调度器会重试。".into(),
+                    "The Pod stays Pending with condition PodScheduled=False (reason Unschedulable); the scheduler retries when the cluster changes, for example when a node is added or a Pod is deleted. The Explain pane counts the reasons and shows what each node lacks.".into(),
+                    "Pod 保持 Pending，条件 PodScheduled=False（原因 Unschedulable）；集群发生变化时（例如新增节点或删除 Pod），调度器会重试。“原因”面板会统计各项原因，并列出每个节点缺少什么。".into(),
                 ),
             ],
         );

@@ -2,7 +2,14 @@
 //! scheduling cycle, a table of every node's filter verdicts and scores; at a
 //! refused request, who refused and with which words (for RBAC, the missing
 //! permission and a rule that grants it); at a failed image pull, what the
-//! registry answered, what it means and the back-off; otherwise a short hint.
+//! registry answered, what it means and the back-off; after a container's
+//! crash, OOM kill or failed probe, that failure with its numbers (exit code,
+//! output, restarts, back-off; memory against the limit; failures against
+//! the threshold); otherwise a short hint. A Pod that fits no node gets the
+//! `FailedScheduling` reasons counted, what each node lacks, and preemption.
+//! Whichever of a scheduling cycle and a kubelet failure came last is shown.
+//! Rows too long end with `…`, prose wraps, and a last row counts the lines
+//! below when the pane is too short ([`fit`]).
 //!
 //! ```text
 //! ┌ Explain ─────────────────────────────────────────────────┐
@@ -23,6 +30,11 @@
 //! └──────────────────────────────────────────────────────────┘
 //! ```
 
+mod crash;
+mod fit;
+mod kubelet;
+mod oom;
+mod probe;
 mod pull;
 mod refusal;
 mod scheduling;
@@ -30,14 +42,17 @@ mod scheduling;
 use std::fmt::Write as _;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget};
 
+pub use crash::CrashLoop;
+pub use oom::OomKill;
+pub use probe::{Kind as ProbeKind, ProbeFailure};
 pub use pull::{Cause, PullFailure};
 pub use refusal::{RbacHint, Refusal};
-pub use scheduling::{Cycle, FilterVerdict, NodeRow, ScoreCell};
+pub use scheduling::{Cycle, FilterVerdict, NodeRow, Preemption, ScoreCell};
 
 use super::{PaneCx, PaneId, block};
 use crate::tui::lang::Lang;
@@ -52,14 +67,21 @@ pub enum Model {
     Refused(Refusal),
     /// A failed image pull.
     Pull(PullFailure),
+    /// A container that keeps exiting.
+    Crash(Box<CrashLoop>),
+    /// A container killed over its memory limit.
+    Oom(Box<OomKill>),
+    /// A failed probe.
+    Probe(Box<ProbeFailure>),
     /// Nothing to explain here.
     #[default]
     Nothing,
 }
 
 impl Model {
-    /// A refusal if the current step is one; else the latest scheduling cycle
-    /// (looking back a bounded distance); else nothing.
+    /// A refusal or a failed pull if the current step is one; else the
+    /// latest of a scheduling cycle and a kubelet's failure (looking back a
+    /// bounded distance); else nothing.
     pub fn build(cx: &PaneCx<'_>) -> Model {
         let records = cx.view.records;
         if let Some(r) = refusal::at(records) {
@@ -68,8 +90,29 @@ impl Model {
         if let Some(p) = pull::at(records) {
             return Model::Pull(p);
         }
+        let failure = kubelet::latest_failure(records);
+        if failure > scheduling::anchor(records)
+            && let Some(model) = failure.and_then(|at| kubelet_failure(cx, at))
+        {
+            return model;
+        }
         scheduling::latest(records).map_or(Model::Nothing, Model::Scheduling)
     }
+}
+
+/// The kubelet's failure at record `at`: a probe's (also when the exit at
+/// `at` is the kill the probe asked for), an OOM kill, or a crash.
+fn kubelet_failure(cx: &PaneCx<'_>, at: usize) -> Option<Model> {
+    let (records, store) = (cx.view.records, &cx.view.store);
+    let now = cx.view.now.as_millis();
+    let probe_at = probe::kill_cause(records, at).unwrap_or(at);
+    if let Some(p) = probe::at(records, probe_at, store) {
+        return Some(Model::Probe(Box::new(p)));
+    }
+    if let Some(o) = oom::at(records, at, store, now) {
+        return Some(Model::Oom(Box::new(o)));
+    }
+    crash::at(records, at, store, now).map(|c| Model::Crash(Box::new(c)))
 }
 
 /// The reason phrase of an HTTP status code.
@@ -90,45 +133,47 @@ fn reason_phrase(code: u16) -> &'static str {
 
 /// Draws the pane.
 pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
-    let block = block(PaneId::Explain, cx, "");
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.is_empty() {
-        return;
-    }
-    let scroll = u16::try_from(cx.state.scroll).unwrap_or(u16::MAX);
-    match model {
+    // The borders take two columns and two rows.
+    let inner = Rect::new(
+        0,
+        0,
+        area.width.saturating_sub(2),
+        area.height.saturating_sub(2),
+    );
+    let room = usize::from(inner.width);
+    let rows: Vec<fit::Row<'_>> = match model {
         Model::Scheduling(cycle) => {
-            // The table's gaps narrow to fit; the notes below it wrap.
-            let (table, notes) = cycle_lines(cycle, cx, usize::from(inner.width));
-            let rows = u16::try_from(table.len())
-                .unwrap_or(u16::MAX)
-                .saturating_sub(scroll)
-                .min(inner.height);
-            let [top, bottom] =
-                Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(inner);
-            Paragraph::new(table).scroll((scroll, 0)).render(top, buf);
-            Paragraph::new(notes)
-                .wrap(Wrap { trim: false })
-                .render(bottom, buf);
+            // The table's gaps narrow to fit, its rows end with `…`; the notes below it wrap.
+            let (table, notes) = cycle_lines(cycle, cx, room);
+            table
+                .into_iter()
+                .map(fit::row)
+                .chain(notes.into_iter().map(fit::prose))
+                .collect()
         }
-        Model::Refused(r) => Paragraph::new(refusal_lines(r, cx))
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0))
-            .render(inner, buf),
-        Model::Pull(p) => Paragraph::new(pull_lines(p, cx))
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0))
-            .render(inner, buf),
-        Model::Nothing => Paragraph::new(Line::from(Span::styled(
+        Model::Refused(r) => refusal_lines(r, cx).into_iter().map(fit::prose).collect(),
+        Model::Pull(p) => pull_lines(p, cx).into_iter().map(fit::prose).collect(),
+        Model::Crash(c) => crash::lines(c, cx),
+        Model::Oom(o) => oom::lines(o, cx),
+        Model::Probe(p) => probe::lines(p, cx),
+        Model::Nothing => vec![fit::prose(Line::from(Span::styled(
             cx.lang.pick(
-                "Nothing to explain at this step. Step to a scheduling decision or a refused request to see why.",
-                "这一步没有需要解释的内容。单步到调度决策或被拒绝的请求处，即可看到原因。",
+                "Nothing to explain at this step. Step to a scheduling decision, a refused request or a failing container to see why.",
+                "这一步没有需要解释的内容。单步到调度决策、被拒绝的请求或出错的容器处，即可看到原因。",
             ),
             cx.theme.dim,
-        )))
-        .wrap(Wrap { trim: false })
-        .render(inner, buf),
+        )))],
+    };
+    let (shown, hidden) = fit::visible(
+        fit::fit(rows, room),
+        cx.state.scroll,
+        usize::from(inner.height),
+    );
+    let block = block(PaneId::Explain, cx, &fit::more(hidden, cx.lang));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if !inner.is_empty() {
+        Paragraph::new(shown).render(inner, buf);
     }
 }
 
@@ -209,10 +254,12 @@ fn outcome_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
                 Span::styled("FailedScheduling: ", theme.bad),
                 Span::styled(verdict.clone(), theme.text),
             ]));
+            notes.extend(breakdown_lines(verdict, cx));
         } else if cycle.rows.is_empty() {
             notes.push(Line::from(Span::styled(verdict.clone(), theme.text)));
         }
     }
+    notes.extend(preemption_line(cycle, cx));
     if let Some(queue) = &cycle.queue {
         notes.push(Line::from(vec![
             Span::styled(cx.lang.pick("Queue: ", "调度队列："), theme.component),
@@ -313,6 +360,93 @@ fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
     notes
 }
 
+/// The `FailedScheduling` message's reasons, one a line with their counts.
+fn breakdown_lines<'a>(verdict: &str, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let Some((total, reasons)) = scheduling::breakdown(verdict) else {
+        return Vec::new();
+    };
+    let theme = cx.theme;
+    let mut lines = vec![Line::from(Span::styled(
+        match cx.lang {
+            Lang::En => format!("none of the {total} nodes fits:"),
+            Lang::Zh => format!("{total} 个节点都不满足："),
+        },
+        theme.component,
+    ))];
+    lines.extend(reasons.into_iter().map(|(n, reason)| {
+        Line::from(vec![
+            Span::styled(format!("  {n:>3} × "), theme.bad),
+            Span::styled(reason, theme.text),
+        ])
+    }));
+    lines
+}
+
+/// What `PostFilter` (`DefaultPreemption`) did.
+fn preemption_line<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Option<Line<'a>> {
+    let theme = cx.theme;
+    let text = match (cycle.preemption.as_ref()?, cx.lang) {
+        (Preemption::Nominated { node, victims }, Lang::En) => format!(
+            "{} nominated to {node} (status.nominatedNodeName); evicting the lower-priority {}",
+            cycle.pod,
+            victims.join(", ")
+        ),
+        (Preemption::Nominated { node, victims }, Lang::Zh) => format!(
+            "{} 被提名到 {node}（status.nominatedNodeName）；驱逐优先级更低的 {}",
+            cycle.pod,
+            victims.join("、")
+        ),
+        (Preemption::NotHelpful(message), _) => message.clone(),
+    };
+    Some(Line::from(vec![
+        Span::styled(
+            cx.lang.pick("PostFilter: ", "PostFilter："),
+            theme.component,
+        ),
+        Span::styled(text, theme.text),
+    ]))
+}
+
+/// A resource quantity for the shortfall line: cpu in cores (`3.75`),
+/// memory and storage in binary units, counts as they are.
+fn quantity(resource: &str, amount: i64) -> String {
+    match resource {
+        "cpu" => {
+            let (whole, milli) = (amount / 1000, (amount % 1000).abs());
+            if milli == 0 {
+                whole.to_string()
+            } else {
+                format!("{whole}.{milli:03}")
+                    .trim_end_matches('0')
+                    .to_owned()
+            }
+        }
+        "memory" | "ephemeral-storage" => {
+            u64::try_from(amount).map_or_else(|_| amount.to_string(), kubelet::bytes)
+        }
+        _ => amount.to_string(),
+    }
+}
+
+/// `Insufficient cpu: 64 requested, 3.75 free of 4`.
+fn shortfall_text(s: &podflow_engine::trace::Shortfall, lang: Lang) -> String {
+    let free = quantity(&s.resource, (s.allocatable - s.used).max(0));
+    let (want, have) = (
+        quantity(&s.resource, s.requested),
+        quantity(&s.resource, s.allocatable),
+    );
+    match lang {
+        Lang::En => format!(
+            "Insufficient {}: {want} requested, {free} free of {have}",
+            s.resource
+        ),
+        Lang::Zh => format!(
+            "Insufficient {}：请求 {want}，可分配 {have} 中还剩 {free}",
+            s.resource
+        ),
+    }
+}
+
 /// When other nodes scored as high as the chosen one: that they tie, and
 /// that the scheduler picked among them at random (`selectHost` in
 /// `pkg/scheduler/schedule_one.go`, by reservoir sampling).
@@ -398,7 +532,16 @@ fn filtered_out<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
     let mut reasons: Vec<(String, Vec<&str>)> = Vec::new();
     for row in &cycle.rows {
         let Some(failed) = row.failed() else { continue };
-        let words = format!("{}: {}", failed.plugin, failed.reason);
+        let words = if failed.shortfalls.is_empty() {
+            format!("{}: {}", failed.plugin, failed.reason)
+        } else {
+            let numbers: Vec<String> = failed
+                .shortfalls
+                .iter()
+                .map(|s| shortfall_text(s, cx.lang))
+                .collect();
+            format!("{}: {}", failed.plugin, numbers.join("; "))
+        };
         match reasons.iter_mut().find(|(w, _)| *w == words) {
             Some((_, nodes)) => nodes.push(&row.node),
             None => reasons.push((words, vec![&row.node])),

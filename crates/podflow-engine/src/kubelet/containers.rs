@@ -15,7 +15,7 @@ use super::worker::Kill;
 use super::{Kubelet, Step, until};
 use crate::clock::SimTime;
 use crate::component::Cx;
-use crate::trace::{Outcome, StageName};
+use crate::trace::{CrashBackoffDetail, Outcome, StageName};
 
 /// A process wake-up further away than this does not keep the cluster busy:
 /// a container that sleeps for an hour must not hold `wait idle`.
@@ -63,10 +63,12 @@ impl Kubelet {
                         key,
                         StageName::Container,
                         Outcome::Backoff,
-                        format!(
-                            "{cname} CrashLoopBackOff: restart in {}",
-                            super::klog::go_duration(backoff_ms)
-                        ),
+                        CrashBackoffDetail {
+                            container: cname,
+                            delay: super::klog::go_duration(backoff_ms),
+                            delay_ms: backoff_ms,
+                            restart_at_ms: finished.plus(backoff_ms).as_millis(),
+                        },
                     );
                 }
                 let at = finished.plus(backoff_ms);
@@ -229,10 +231,7 @@ impl Kubelet {
                 let id = ctr.view.container_id.clone().unwrap_or_default();
                 let id = id.trim_start_matches("containerd://").to_owned();
                 w.pleg.push((id, "ContainerDied"));
-                exited.push(format!(
-                    "{} exited with code {code} ({reason})",
-                    ctr.spec.name
-                ));
+                exited.push(ctr.exit_detail(code, reason));
             }
         }
         let any = !exited.is_empty();
@@ -412,7 +411,7 @@ impl Kubelet {
         if let Some((code, reason)) = ctr.record_exit(cx.now) {
             let id = ctr.view.container_id.clone().unwrap_or_default();
             let id = id.trim_start_matches("containerd://").to_owned();
-            let detail = format!("{} exited with code {code} ({reason})", ctr.spec.name);
+            let detail = ctr.exit_detail(code, reason);
             w.pleg.push((id, "ContainerDied"));
             self.stage(cx, key, StageName::Container, Outcome::Exited, detail);
             self.schedule_pleg(key, cx);

@@ -375,6 +375,8 @@ pub struct Worker {
     result: Option<bool>,
     last_result: Option<bool>,
     result_run: i32,
+    /// Failures in a row as of the last result recorded (0 after a success).
+    failure_run: i32,
     on_hold: bool,
 }
 
@@ -389,6 +391,7 @@ impl Worker {
             result: None,
             last_result: None,
             result_run: 0,
+            failure_run: 0,
             on_hold: false,
         }
     }
@@ -401,6 +404,12 @@ impl Worker {
             ProbeType::Liveness => Some(true),
             ProbeType::Startup => None,
         }
+    }
+
+    /// Failures in a row as of the last result recorded (0 after a success),
+    /// the one that reached `failureThreshold` included.
+    pub fn failures(&self) -> i32 {
+        self.failure_run
     }
 
     /// The current result: `Some(true)` success, `Some(false)` failure, `None` unknown.
@@ -469,6 +478,7 @@ impl Worker {
             self.last_result = Some(success);
             self.result_run = 1;
         }
+        self.failure_run = if success { 0 } else { self.result_run };
         let threshold = if success {
             self.spec.success_threshold
         } else {

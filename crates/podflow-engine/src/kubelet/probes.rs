@@ -155,7 +155,10 @@ impl Kubelet {
             return;
         }
         let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
-        let (transition, failure) = match run_probe(ctr, s, &pod_ip, &world, cx.now) {
+        let ran = run_probe(ctr, s, &pod_ip, &world, cx.now);
+        // A probe that could not run is not counted (`doProbe` returns early).
+        let counted = ran.is_ok();
+        let (transition, failure) = match ran {
             Err(error) => (
                 Transition::None,
                 Some(prober::errored_event(probe_type, &error)),
@@ -170,14 +173,15 @@ impl Kubelet {
             }
         };
         if let Some(message) = failure {
-            Self::event(cx, key, true, "Unhealthy", message.clone(), Some(field));
-            self.stage(
-                cx,
-                key,
-                StageName::Probe,
-                trace::Outcome::Failure,
-                format!("{cname}: {message}"),
-            );
+            let worker = &ctr.probes[s].worker;
+            let detail = trace::ProbeDetail {
+                container: cname.clone(),
+                message: message.clone(),
+                failures: if counted { worker.failures() } else { 0 },
+                failure_threshold: worker.spec.failure_threshold,
+            };
+            Self::event(cx, key, true, "Unhealthy", message, Some(field));
+            self.stage(cx, key, StageName::Probe, trace::Outcome::Failure, detail);
         }
         let kind = probe_type.as_str().to_ascii_lowercase();
         match transition {

@@ -167,6 +167,24 @@ impl Ctr {
         }
     }
 
+    /// The trace's detail of an exit with `code` and `reason`: the last lines
+    /// the process wrote and, for an OOM kill, its memory against the limit.
+    pub fn exit_detail(&self, code: i32, reason: String) -> crate::trace::ExitDetail {
+        let tail = self.process.as_ref().map_or_else(Vec::new, |p| {
+            let lines = p.output();
+            lines[lines.len().saturating_sub(crate::trace::ExitDetail::TAIL)..].to_vec()
+        });
+        let oom = self.process.as_ref().and_then(Process::oom);
+        crate::trace::ExitDetail {
+            container: self.spec.name.clone(),
+            code,
+            reason,
+            tail,
+            memory_bytes: oom.map(|(used, _)| used),
+            limit_bytes: oom.map(|(_, limit)| limit),
+        }
+    }
+
     /// The process exited: record it as the terminated state.
     pub fn record_exit(&mut self, now: SimTime) -> Option<(i32, String)> {
         let process = self.process.as_ref()?;

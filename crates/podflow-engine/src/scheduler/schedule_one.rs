@@ -15,8 +15,8 @@ use super::queue::Place;
 use super::{Scheduler, config, plugins, pod_request, priority_of};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
-use crate::trace::Stage;
 use crate::trace::{Actor, Outcome, StageName};
+use crate::trace::{Detail, FitDetail, Stage};
 
 /// The cycle-state key of the message of the `PreFilter` plugin that
 /// rejected the pod (`Diagnosis.PreFilterMsg`).
@@ -285,7 +285,10 @@ fn run_filters<'a>(
             let status = plugin.filter(cycle, pod, info);
             let passed = status.is_success();
             if verbose {
-                record_filter(cx, plugin.name(), info.name(), key, &status);
+                // A failed fit carries its numbers, for the views.
+                let fit = (!passed && plugin.name() == plugins::node_resources_fit::NAME)
+                    .then(|| plugins::node_resources_fit::fit_detail(pod, info, &status.reasons));
+                record_filter(cx, plugin.name(), info.name(), key, &status, fit);
             }
             (!passed).then(|| (plugin.name(), status))
         });
@@ -305,14 +308,22 @@ fn run_filters<'a>(
 }
 
 /// One `filter` record: a plugin's verdict on a node.
-fn record_filter(cx: &mut Cx<'_>, plugin: &'static str, node: &str, pod: &str, status: &Status) {
+fn record_filter(
+    cx: &mut Cx<'_>,
+    plugin: &'static str,
+    node: &str,
+    pod: &str,
+    status: &Status,
+    fit: Option<FitDetail>,
+) {
     let passed = status.is_success();
     let reasons = status.reasons.join(", ");
+    let detail: Detail = fit.map_or_else(|| Detail::from(&*reasons), Detail::from);
     let mut stage = Stage::new(
         Actor::Scheduler,
         StageName::Filter,
         if passed { Outcome::Pass } else { Outcome::Fail },
-        &*reasons,
+        detail,
     )
     .plugin(plugin)
     .node(node)

@@ -1,7 +1,8 @@
 //! A stage's detail: free text for most stages, typed fields where a view
 //! needs the data itself (who a request authenticated as, the Pod's address
-//! and the node's Pod CIDR, the sandbox, a volume and its plugin). Written as
-//! the same text either way.
+//! and the node's Pod CIDR, the sandbox, a volume and its plugin, a container's
+//! exit and back-off, a failed probe's run, what a node lacks for a Pod).
+//! Written as the same text either way: the extra fields are for the views.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -21,6 +22,78 @@ pub enum Detail {
     Sandbox(Box<SandboxDetail>),
     /// The kubelet's `volume`: `NAME (PLUGIN)`, and `: ERROR` when it failed.
     Volume(Box<VolumeDetail>),
+    /// The kubelet's `container` exit: `NAME exited with code N (REASON)`.
+    Exit(Box<ExitDetail>),
+    /// The kubelet's crash-loop back-off: `NAME CrashLoopBackOff: restart in 20s`.
+    CrashBackoff(Box<CrashBackoffDetail>),
+    /// A failed probe: `NAME: Liveness probe failed: …` (the `Unhealthy` event's words).
+    Probe(Box<ProbeDetail>),
+    /// `NodeResourcesFit` ruling a node out: `Insufficient cpu, Insufficient memory`.
+    Fit(Box<FitDetail>),
+}
+
+/// A container's exit, with the last lines it wrote and, for an OOM kill,
+/// the memory it had when the limit was crossed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ExitDetail {
+    pub container: String,
+    pub code: i32,
+    /// `Completed`, `Error`, `OOMKilled`, `StartError`.
+    pub reason: String,
+    /// The last lines of its output (at most [`ExitDetail::TAIL`]), oldest first.
+    pub tail: Vec<String>,
+    /// For `OOMKilled`: the bytes in use that crossed the limit.
+    pub memory_bytes: Option<u64>,
+    /// For `OOMKilled`: the cgroup's limit, in bytes.
+    pub limit_bytes: Option<u64>,
+}
+
+impl ExitDetail {
+    /// Output lines kept.
+    pub const TAIL: usize = 5;
+}
+
+/// A container's restart held back after a crash (`doBackOff`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CrashBackoffDetail {
+    pub container: String,
+    /// The delay as the kubelet words it (`20s`, `2m40s`).
+    pub delay: String,
+    pub delay_ms: u64,
+    /// When the restart is allowed, in simulated milliseconds since the start.
+    pub restart_at_ms: u64,
+}
+
+/// One failed probe run, with the run of failures it makes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProbeDetail {
+    pub container: String,
+    /// The `Unhealthy` event's message.
+    pub message: String,
+    /// Failures in a row, this one included (0: the probe could not run, and is not counted).
+    pub failures: i32,
+    pub failure_threshold: i32,
+}
+
+/// What a node lacks for a Pod, each resource with the numbers that decided.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FitDetail {
+    /// The reasons, as the filter wrote them.
+    pub reasons: Vec<String>,
+    pub shortfalls: Vec<Shortfall>,
+}
+
+/// One resource a node lacks: `cpu` in millicores, `memory` and
+/// `ephemeral-storage` in bytes, `pods` and scalar resources as counted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Shortfall {
+    pub resource: String,
+    /// The Pod's request.
+    pub requested: i64,
+    /// What the node's Pods already request.
+    pub used: i64,
+    /// The node's allocatable.
+    pub allocatable: i64,
 }
 
 /// Who a request authenticated as, and how (`x509 client certificate`,
@@ -96,6 +169,20 @@ impl fmt::Display for Detail {
                     None => Ok(()),
                 }
             }
+            Detail::Exit(e) => write!(
+                f,
+                "{} exited with code {} ({})",
+                e.container, e.code, e.reason
+            ),
+            Detail::CrashBackoff(b) => {
+                write!(
+                    f,
+                    "{} CrashLoopBackOff: restart in {}",
+                    b.container, b.delay
+                )
+            }
+            Detail::Probe(p) => write!(f, "{}: {}", p.container, p.message),
+            Detail::Fit(fit) => f.write_str(&fit.reasons.join(", ")),
         }
     }
 }
@@ -158,13 +245,37 @@ impl From<VolumeDetail> for Detail {
     }
 }
 
+impl From<ExitDetail> for Detail {
+    fn from(detail: ExitDetail) -> Detail {
+        Detail::Exit(Box::new(detail))
+    }
+}
+
+impl From<CrashBackoffDetail> for Detail {
+    fn from(detail: CrashBackoffDetail) -> Detail {
+        Detail::CrashBackoff(Box::new(detail))
+    }
+}
+
+impl From<ProbeDetail> for Detail {
+    fn from(detail: ProbeDetail) -> Detail {
+        Detail::Probe(Box::new(detail))
+    }
+}
+
+impl From<FitDetail> for Detail {
+    fn from(detail: FitDetail) -> Detail {
+        Detail::Fit(Box::new(detail))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn typed_details_read_as_the_trace_has_always_written_them() {
-        let cases: [(Detail, &str); 6] = [
+        let cases: [(Detail, &str); 10] = [
             ("phase Running".into(), "phase Running"),
             (
                 AuthenticationDetail {
@@ -208,6 +319,47 @@ mod tests {
                 }
                 .into(),
                 "data (kubernetes.io/csi): not attached",
+            ),
+            (
+                ExitDetail {
+                    container: "app".into(),
+                    code: 137,
+                    reason: "OOMKilled".into(),
+                    tail: vec!["stress: info: [1] dispatching hogs".into()],
+                    memory_bytes: Some(263_192_576),
+                    limit_bytes: Some(104_857_600),
+                }
+                .into(),
+                "app exited with code 137 (OOMKilled)",
+            ),
+            (
+                CrashBackoffDetail {
+                    container: "app".into(),
+                    delay: "20s".into(),
+                    delay_ms: 20_000,
+                    restart_at_ms: 31_000,
+                }
+                .into(),
+                "app CrashLoopBackOff: restart in 20s",
+            ),
+            (
+                ProbeDetail {
+                    container: "web".into(),
+                    message: "Readiness probe failed: HTTP probe failed with statuscode: 500"
+                        .into(),
+                    failures: 2,
+                    failure_threshold: 3,
+                }
+                .into(),
+                "web: Readiness probe failed: HTTP probe failed with statuscode: 500",
+            ),
+            (
+                FitDetail {
+                    reasons: vec!["Insufficient cpu".into(), "Insufficient memory".into()],
+                    shortfalls: Vec::new(),
+                }
+                .into(),
+                "Insufficient cpu, Insufficient memory",
             ),
         ];
         for (detail, text) in cases {

@@ -8,7 +8,10 @@ pub mod heartbeat;
 mod names;
 
 pub use actor::{Actor, NodeName};
-pub use detail::{AuthenticationDetail, Detail, NetworkDetail, SandboxDetail, VolumeDetail};
+pub use detail::{
+    AuthenticationDetail, CrashBackoffDetail, Detail, ExitDetail, FitDetail, NetworkDetail,
+    ProbeDetail, SandboxDetail, Shortfall, VolumeDetail,
+};
 pub use names::{Outcome, StageName};
 
 use std::borrow::Cow;

@@ -4,11 +4,14 @@
 //! `prioritizeNodes`, `selectHost`).
 
 use podflow_engine::trace::StageName;
-use podflow_engine::trace::{Actor, Outcome};
+use podflow_engine::trace::{Actor, Detail, Outcome, Shortfall};
 use podflow_engine::trace::{Record, Stage, TraceRecord};
 
 /// How far back the pane looks for a scheduling cycle.
 pub const LOOK_BACK: usize = 10_000;
+
+/// Requests and events between two stages of one cycle stepped over, at most.
+const MAX_SKIPPED: usize = 64;
 
 /// One Filter plugin's verdict on one node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +20,8 @@ pub struct FilterVerdict {
     pub passed: bool,
     /// The plugin's reason when it failed: `node(s) had untolerated taint(s)`.
     pub reason: String,
+    /// `NodeResourcesFit`'s numbers for each resource the node lacks.
+    pub shortfalls: Vec<Shortfall>,
 }
 
 /// One Score plugin's normalised score on one node.
@@ -63,6 +68,36 @@ pub struct Cycle {
     /// Where the pod waits in the scheduling queue after this cycle, as the
     /// scheduler's latest `queue` record says (backoffQ until …, unschedulable …).
     pub queue: Option<String>,
+    /// What `PostFilter` (`DefaultPreemption`) did when no node fit.
+    pub preemption: Option<Preemption>,
+}
+
+/// `DefaultPreemption`'s outcome (`pkg/scheduler/framework/plugins/defaultpreemption`):
+/// a node nominated with the Pods evicted to make room, or why preemption
+/// could not help.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Preemption {
+    Nominated { node: String, victims: Vec<String> },
+    NotHelpful(String),
+}
+
+/// The `FailedScheduling` message's parts (`FitError.Error()` in
+/// `pkg/scheduler/framework/types.go`): `0/N nodes are available: ` and
+/// each reason with how many nodes gave it.
+pub fn breakdown(message: &str) -> Option<(usize, Vec<(usize, String)>)> {
+    let rest = message.strip_prefix("0/")?;
+    let (total, rest) = rest.split_once(" nodes are available: ")?;
+    let total = total.parse().ok()?;
+    let reasons = rest.split_once(". ").map_or(rest, |(r, _)| r);
+    let reasons = reasons.strip_suffix('.').unwrap_or(reasons);
+    let parts = reasons
+        .split(", ")
+        .filter_map(|part| {
+            let (n, reason) = part.split_once(' ')?;
+            Some((n.parse().ok()?, reason.to_owned()))
+        })
+        .collect();
+    Some((total, parts))
 }
 
 fn scheduler_stage(record: &TraceRecord) -> Option<&Stage> {
@@ -72,28 +107,49 @@ fn scheduler_stage(record: &TraceRecord) -> Option<&Stage> {
     }
 }
 
+/// The index of `records`' last scheduler stage about a Pod, looking back at
+/// most [`LOOK_BACK`] records.
+pub fn anchor(records: &[TraceRecord]) -> Option<usize> {
+    let floor = records.len().saturating_sub(LOOK_BACK);
+    (floor..records.len())
+        .rev()
+        .find(|&i| scheduler_stage(&records[i]).is_some_and(|s| s.extra().pod.is_some()))
+}
+
 /// The cycle that `records`' last scheduler stage belongs to, looking back at
 /// most [`LOOK_BACK`] records.
 pub fn latest(records: &[TraceRecord]) -> Option<Cycle> {
-    let floor = records.len().saturating_sub(LOOK_BACK);
-    let anchor = (floor..records.len())
-        .rev()
-        .find(|&i| scheduler_stage(&records[i]).is_some_and(|s| s.extra().pod.is_some()))?;
+    let anchor = anchor(records)?;
     let pod = scheduler_stage(&records[anchor])?.extra().pod.clone()?;
     // A cycle's records are contiguous and in phase order (filter,
     // postfilter or score, select, reserve, bind): going back, a later phase means an earlier cycle.
+    // Preemption's requests and events (the victims' eviction) come between
+    // PostFilter and the select stage: a few are stepped over.
     let mut start = anchor;
-    while start > 0 {
-        let (Some(before), Some(this)) = (
-            scheduler_stage(&records[start - 1]),
-            scheduler_stage(&records[start]),
-        ) else {
+    let mut cursor = start;
+    let mut skipped = 0;
+    while cursor > 0 {
+        let this = scheduler_stage(&records[start]);
+        let Some(before) = scheduler_stage(&records[cursor - 1]) else {
+            if skipped < MAX_SKIPPED
+                && matches!(
+                    records[cursor - 1].body,
+                    Record::Message { .. } | Record::Event(_) | Record::Response { .. }
+                )
+            {
+                skipped += 1;
+                cursor -= 1;
+                continue;
+            }
             break;
         };
-        if before.extra().pod.as_deref() != Some(pod.as_str()) || phase(before) > phase(this) {
+        if before.extra().pod.as_deref() != Some(pod.as_str())
+            || this.is_some_and(|this| phase(before) > phase(this))
+        {
             break;
         }
-        start -= 1;
+        cursor -= 1;
+        start = cursor;
     }
     Some(collect(&pod, &records[start..=anchor]))
 }
@@ -121,6 +177,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         verdict: None,
         unschedulable: false,
         queue: None,
+        preemption: None,
     };
     for s in records.iter().filter_map(scheduler_stage) {
         let plugin = s.plugin.as_deref().unwrap_or_default().to_owned();
@@ -138,10 +195,15 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                         .clone()
                         .unwrap_or_else(|| s.detail.to_string())
                 };
+                let shortfalls = match &s.detail {
+                    Detail::Fit(fit) => fit.shortfalls.clone(),
+                    _ => Vec::new(),
+                };
                 row(&mut cycle, s).filters.push(FilterVerdict {
                     plugin,
                     passed,
                     reason,
+                    shortfalls,
                 });
             }
             StageName::Score => {
@@ -165,6 +227,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
             }
             StageName::Bind if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
             StageName::Queue => cycle.queue = Some(s.detail.to_string()),
+            StageName::PostFilter => cycle.preemption = Some(preemption(s)),
             _ => {}
         }
     }
@@ -175,6 +238,21 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         rank(&mut cycle.rows);
     }
     cycle
+}
+
+/// The `PostFilter` stage's outcome: `… nominated to node-2: preempting default/batch-3`.
+fn preemption(s: &Stage) -> Preemption {
+    let detail = s.detail.to_string();
+    match (s.outcome, s.extra().node.as_deref()) {
+        (Outcome::Nominated, Some(node)) => Preemption::Nominated {
+            node: node.to_owned(),
+            victims: detail
+                .split_once(": preempting ")
+                .map(|(_, v)| v.split(", ").map(str::to_owned).collect())
+                .unwrap_or_default(),
+        },
+        _ => Preemption::NotHelpful(detail),
+    }
 }
 
 /// Once a node is chosen, the rows as the outcome ranks them: the chosen

@@ -476,3 +476,285 @@ fn a_failed_pull_is_explained_with_the_registrys_answer() {
     // The 10 s back-off, seen by the pod worker's resync a second later.
     assert_eq!(pull.backoff.as_deref(), Some("next pull in 9s"));
 }
+
+fn fixture_run(steps: &[&str]) -> Timeline {
+    timeline(steps, None)
+}
+
+/// The pane at the sizes of a whole screen: what `z` shows at 120×40 and 80×24.
+fn snapshots(t: &Timeline, at: usize, name: &str) {
+    for (w, h) in [(120, 40), (80, 24)] {
+        let text = render_pane(t, at, PaneId::Explain, w, h);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), text);
+    }
+}
+
+fn text_at(t: &Timeline, at: usize, w: u16, h: u16, lang: Lang) -> String {
+    render_pane_with(t, at, PaneId::Explain, w, h, lang, &PaneState::default())
+}
+
+#[test]
+fn a_crash_loop_names_the_exit_the_restarts_and_the_back_off() {
+    let t = fixture_run(&["apply -f tests/fixtures/crasher-pod.yaml"]);
+    let at = find(&t, "backoff: app CrashLoopBackOff: restart in 20s");
+    let Model::Crash(c) = model(&t, at, Lang::En) else {
+        panic!("expected a crash loop");
+    };
+    assert_eq!(
+        (c.pod.as_str(), c.container.as_str()),
+        ("default/crasher", "app")
+    );
+    assert_eq!((c.exit.code, c.exit.reason.as_str()), (1, "Error"));
+    assert!(c.exit.tail.is_empty(), "`exit 1` writes nothing");
+    let backoff = c.backoff.clone().expect("in back-off");
+    assert_eq!((backoff.delay.as_str(), backoff.delay_ms), ("20s", 20_000));
+    // The third exit, at 00:11.000, holds the restart until 00:31.000.
+    assert_eq!(backoff.restart_at_ms, t.records()[at].t_ms + 20_000);
+    // The stored restartCount lags the trace by the status write to come.
+    assert_eq!(c.restarts, Some(1));
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    for needle in [
+        "Why is default/crasher restarting? app exits with code 1 (Error)",
+        "1 (Error): the program itself exited with an error",
+        "20s (CrashLoopBackOff): restart at 00:31.000, in 20s",
+        "(none: it wrote nothing)",
+        "kubectl logs crasher -c app --previous",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    snapshots(&t, at, "crash_loop");
+    // A step later (the status write), the pane still explains the crash,
+    // and the stored status now says how long the back-off is.
+    let waiting = (at..t.len().min(at + 400)).find_map(|i| match model(&t, i, Lang::En) {
+        Model::Crash(c) => c.waiting,
+        _ => None,
+    });
+    assert!(
+        waiting
+            .as_deref()
+            .is_some_and(|m| m
+                .starts_with("back-off 20s restarting failed container=app pod=crasher_default(")),
+        "{waiting:?}"
+    );
+    let zh = text_at(&t, at, 120, 40, Lang::Zh);
+    assert!(zh.contains("为什么 default/crasher 不断重启？"), "{zh}");
+}
+
+const TALKER: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: talker}
+spec:
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: [sh, -c, 'echo loading config; echo config.yaml not found; exit 3']
+";
+
+#[test]
+fn a_crash_shows_the_last_lines_the_container_wrote() {
+    let args = SetupArgs {
+        embedded: vec![("talker.yaml", TALKER)],
+        seed: 1,
+        ..Default::default()
+    };
+    let t = Timeline::new(Engine::new(build_setup(&args).expect("setup builds")));
+    let at = find(&t, "app exited with code 3 (Error)");
+    let Model::Crash(c) = model(&t, at, Lang::En) else {
+        panic!("expected a crash");
+    };
+    assert_eq!(c.exit.tail, ["loading config", "config.yaml not found"]);
+    assert!(c.backoff.is_none(), "the first exit restarts at once");
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    assert!(text.contains("│ config.yaml not found"), "{text}");
+    assert!(
+        text.contains("none yet: the first exit is restarted at once"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_oom_kill_compares_the_memory_with_the_limit() {
+    let t = fixture_run(&["apply -f tests/fixtures/memory-demo-2.yaml"]);
+    let at = find(&t, "memory-demo-2-ctr exited with code 137 (OOMKilled)");
+    let Model::Oom(o) = model(&t, at, Lang::En) else {
+        panic!("expected an OOM kill");
+    };
+    assert_eq!(o.limit.as_deref(), Some("100Mi"));
+    assert_eq!(o.request.as_deref(), Some("50Mi"));
+    assert_eq!(o.exit.limit_bytes, Some(100 * 1024 * 1024));
+    // stress --vm-bytes 250M on top of its own 1Mi: over the 100Mi limit.
+    let used = o
+        .exit
+        .memory_bytes
+        .expect("the memory that crossed the limit");
+    assert!(used > 100 * 1024 * 1024, "{used}");
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    for needle in [
+        "Why was default/memory-demo-2's memory-demo-2-ctr killed? OOMKilled",
+        "it reached 251Mi, over its limit of 100Mi",
+        "137 (OOMKilled): 128 + 9: SIGKILL from the kernel",
+        "requests.memory: 50Mi · limits.memory: 100Mi",
+        "limits.memory above 251Mi",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    snapshots(&t, at, "oom_kill");
+    // At its back-off too: the OOM kill stays the explanation.
+    let backoff = find(&t, "memory-demo-2-ctr CrashLoopBackOff: restart in 10s");
+    assert!(matches!(model(&t, backoff, Lang::Zh), Model::Oom(_)));
+    let zh = text_at(&t, backoff, 120, 40, Lang::Zh);
+    assert!(zh.contains("超过了上限 100Mi"), "{zh}");
+}
+
+#[test]
+fn a_failing_liveness_probe_counts_to_the_threshold_and_the_restart() {
+    let t = fixture_run(&["apply -f tests/fixtures/exec-liveness.yaml"]);
+    let first = find(&t, "liveness: Liveness probe failed");
+    let Model::Probe(p) = model(&t, first, Lang::En) else {
+        panic!("expected a probe failure");
+    };
+    assert_eq!(p.kind, ProbeKind::Liveness);
+    assert_eq!((p.detail.failures, p.detail.failure_threshold), (1, 3));
+    assert_eq!(p.period_seconds, Some(5));
+    assert_eq!(
+        p.handler.as_deref(),
+        Some(
+            "exec [cat /tmp/healthy] delay=5s timeout=1s period=5s successThreshold=1 failureThreshold=3"
+        )
+    );
+    assert_eq!(p.killing, None);
+    let killed = find(&t, "failed liveness probe, will be restarted");
+    let Model::Probe(p) = model(&t, killed, Lang::En) else {
+        panic!("expected the probe at the kill");
+    };
+    assert_eq!(p.detail.failures, 3);
+    assert_eq!(
+        p.killing.as_deref(),
+        Some("Container liveness failed liveness probe, will be restarted")
+    );
+    let text = text_at(&t, killed, 120, 40, Lang::En);
+    for needle in [
+        "Why is default/liveness-exec's liveness probe failing? 3 of 3 failures",
+        "Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory",
+        "3 failures in a row of failureThreshold 3, one every 5s (periodSeconds)",
+        "Container liveness failed liveness probe, will be restarted",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    snapshots(&t, killed, "liveness_probe");
+    // The exit that kill makes (137 after the grace period) is explained by the probe.
+    let exit = find(&t, "liveness exited with code 137 (Error)");
+    assert!(matches!(model(&t, exit, Lang::En), Model::Probe(_)));
+}
+
+#[test]
+fn a_failing_readiness_probe_keeps_the_pod_out_of_the_endpoints() {
+    let t = fixture_run(&["apply -f tests/fixtures/readiness-refused-pod.yaml"]);
+    let at = find(&t, "web: Readiness probe failed");
+    let Model::Probe(p) = model(&t, at, Lang::En) else {
+        panic!("expected a probe failure");
+    };
+    assert_eq!(p.kind, ProbeKind::Readiness);
+    assert_eq!(p.detail.failures, 1);
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    assert!(text.contains("http-get http://:8080/ delay=0s"), "{text}");
+    assert!(text.contains("connect: connection refused"), "{text}");
+    assert!(
+        text.contains("taken out of its Services' endpoints"),
+        "{text}"
+    );
+    let zh = text_at(&t, at, 120, 40, Lang::Zh);
+    assert!(zh.contains("从其 Service 的端点中移除"), "{zh}");
+}
+
+#[test]
+fn a_pending_pod_counts_the_reasons_and_shows_what_each_node_lacks() {
+    let t = unschedulable();
+    let at = find(&t, "event Warning FailedScheduling");
+    let c = cycle(model(&t, at, Lang::En));
+    let fit = c
+        .rows
+        .iter()
+        .find(|r| r.node == "node-1")
+        .and_then(NodeRow::failed)
+        .expect("node-1 fails NodeResourcesFit");
+    let s = &fit.shortfalls[0];
+    assert_eq!(
+        (s.resource.as_str(), s.requested, s.allocatable),
+        ("cpu", 64_000, 4_000)
+    );
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    for needle in [
+        "none of the 4 nodes fits:",
+        "1 × node(s) had untolerated taint(s)",
+        "3 × Insufficient cpu",
+        "NodeResourcesFit: Insufficient cpu: 64 requested,",
+        "free of 4",
+        "PostFilter: preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    snapshots(&t, at, "pending");
+}
+
+#[test]
+fn preemption_names_the_nominated_node_and_the_victims() {
+    let t = fixture_run(&[
+        "apply -f tests/fixtures/batch-pods.yaml",
+        "wait idle",
+        "apply -f tests/fixtures/vip-pod.yaml",
+    ]);
+    let at = find(&t, "FailedScheduling pod/vip");
+    let c = cycle(model(&t, at, Lang::En));
+    // (The default story's nginx runs beside them: batch-1 landed on node-1.)
+    find(&t, "Preempted pod/batch-1 from default-scheduler");
+    assert_eq!(
+        c.preemption,
+        Some(Preemption::Nominated {
+            node: "node-1".into(),
+            victims: vec!["default/batch-1".into()]
+        })
+    );
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    let flat = text
+        .lines()
+        .map(|l| l.trim_matches(['│', ' ']))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("PostFilter: default/vip nominated to node-1 (status.nominatedNodeName); evicting the lower-priority default/batch-1"),
+        "{text}"
+    );
+    assert!(
+        flat.contains("Insufficient cpu: 2 requested, 1 free of 4"),
+        "{text}"
+    );
+}
+
+#[test]
+fn long_rows_end_with_an_ellipsis_and_hidden_lines_are_counted() {
+    let t = nginx_timeline();
+    let at = find(&t, "select node-3");
+    // At 80×24 the Explain pane is 34 columns by 2 rows: the title row ends
+    // with `…`, and the pane's title counts the lines below.
+    let text = render_pane(&t, at, PaneId::Explain, 34, 4);
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(rows[0].contains("Explain ↓ 20 more"), "{text}");
+    assert!(
+        rows[1].trim_end_matches('│').trim_end().ends_with('…'),
+        "{text}"
+    );
+    let t = fixture_run(&["apply -f tests/fixtures/crasher-pod.yaml"]);
+    let at = find(&t, "restart in 20s");
+    let small = render_pane(&t, at, PaneId::Explain, 48, 8);
+    assert!(
+        small.lines().next().is_some_and(|l| l.contains("↓")),
+        "{small}"
+    );
+    let scrolled = PaneState {
+        scroll: 100,
+        ..PaneState::default()
+    };
+    let end = render_pane_with(&t, at, PaneId::Explain, 48, 8, Lang::En, &scrolled);
+    assert!(!end.contains("↓"), "{end}");
+}

@@ -109,6 +109,8 @@ pub struct Process {
     finished: Option<SimTime>,
     message: Option<String>,
     memory_limit: Option<u64>,
+    /// The memory in use when the limit was crossed (an OOM kill).
+    oom_bytes: Option<u64>,
     old_busybox: bool,
     wake: Option<SimTime>,
     busy: bool,
@@ -140,6 +142,7 @@ impl Process {
             finished: None,
             message: None,
             memory_limit: launch.memory_limit_bytes,
+            oom_bytes: None,
             old_busybox,
             wake: None,
             busy: false,
@@ -257,6 +260,7 @@ impl Process {
                 let exit = program.exits_at();
                 let growth = self.memory_limit.and_then(|_| program.next_growth(elapsed));
                 if let Some(t) = oom.filter(|t| *t <= elapsed && exit.is_none_or(|e| *t < e)) {
+                    self.oom_bytes = Some(program.memory(t));
                     return self.exit(137, "OOMKilled", self.started.plus(t));
                 }
                 if let Some(t) = exit.filter(|t| *t <= elapsed) {
@@ -406,6 +410,11 @@ impl Process {
     /// The output lines so far (`kubectl logs`).
     pub fn output(&self) -> &[String] {
         self.log.lines()
+    }
+
+    /// For an OOM kill: the bytes in use that crossed the limit, and the limit.
+    pub fn oom(&self) -> Option<(u64, u64)> {
+        self.oom_bytes.zip(self.memory_limit)
     }
 
     /// When each output line was written.

@@ -19,6 +19,7 @@ use crate::scheduler::framework::{
     Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
 };
 use crate::scheduler::resources::{Resources, is_extended_resource_name, pod_requests};
+use crate::trace::{FitDetail, Shortfall};
 
 /// The plugin's name.
 pub const NAME: &str = "NodeResourcesFit";
@@ -209,18 +210,28 @@ impl NodeResourcesFit {
     }
 }
 
-/// A resource the node lacks (`InsufficientResource`).
+/// A resource the node lacks (`InsufficientResource`), with the numbers
+/// that decided: the pod's request, what the node's pods already request and
+/// the node's allocatable (cpu in millicores, memory and storage in bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Insufficient {
     pub reason: String,
     /// The pod asks for more than the node has at all: preemption cannot help.
     pub unresolvable: bool,
+    pub resource: String,
+    pub requested: i64,
+    pub used: i64,
+    pub allocatable: i64,
 }
 
-fn short(reason: &str, requested: i64, used: i64, capacity: i64) -> Option<Insufficient> {
+fn short(resource: &str, requested: i64, used: i64, capacity: i64) -> Option<Insufficient> {
     (requested > 0 && requested > capacity - used).then(|| Insufficient {
-        reason: reason.to_owned(),
+        reason: format!("Insufficient {resource}"),
         unresolvable: requested > capacity,
+        resource: resource.to_owned(),
+        requested,
+        used,
+        allocatable: capacity,
     })
 }
 
@@ -235,25 +246,19 @@ pub fn fits_request(want: &Resources, node: &NodeInfo, args: &FitArgs) -> Vec<In
         out.push(Insufficient {
             reason: "Too many pods".to_owned(),
             unresolvable: false,
+            resource: "pods".to_owned(),
+            requested: 1,
+            used: used.pods,
+            allocatable: have.pods,
         });
     }
     if want.requests_nothing() {
         return out;
     }
+    out.extend(short("cpu", want.milli_cpu, used.milli_cpu, have.milli_cpu));
+    out.extend(short("memory", want.memory, used.memory, have.memory));
     out.extend(short(
-        "Insufficient cpu",
-        want.milli_cpu,
-        used.milli_cpu,
-        have.milli_cpu,
-    ));
-    out.extend(short(
-        "Insufficient memory",
-        want.memory,
-        used.memory,
-        have.memory,
-    ));
-    out.extend(short(
-        "Insufficient ephemeral-storage",
+        "ephemeral-storage",
         want.ephemeral_storage,
         used.ephemeral_storage,
         have.ephemeral_storage,
@@ -276,10 +281,33 @@ pub fn fits_request(want: &Resources, node: &NodeInfo, args: &FitArgs) -> Vec<In
             out.push(Insufficient {
                 reason: format!("Insufficient {name}"),
                 unresolvable: quantity > capacity,
+                resource: name.clone(),
+                requested: quantity,
+                used: in_use,
+                allocatable: capacity,
             });
         }
     }
     out
+}
+
+/// The trace's detail of a failed fit: the filter's `reasons`, each lacking
+/// resource among them with its numbers.
+pub fn fit_detail(pod: &Pod, node: &NodeInfo, reasons: &[String]) -> FitDetail {
+    let shortfalls = fits_request(&pod_requests(pod, false), node, &FitArgs::default())
+        .into_iter()
+        .filter(|i| reasons.contains(&i.reason))
+        .map(|i| Shortfall {
+            resource: i.resource,
+            requested: i.requested,
+            used: i.used,
+            allocatable: i.allocatable,
+        })
+        .collect();
+    FitDetail {
+        reasons: reasons.to_vec(),
+        shortfalls,
+    }
 }
 
 /// The reasons a node does not fit the pod, with the default args.
