@@ -242,7 +242,7 @@ impl App {
         }
         if let Overlay::Editor(_) = self.overlay {
             match action {
-                Action::Edit(key) => self.update_editor(key),
+                Action::Edit(key) => return self.update_editor(key),
                 Action::Quit => return self.quit(),
                 _ => {}
             }

@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod app;
+pub mod edit_object;
 pub mod help;
 pub mod jump_list;
 pub mod jumps;

@@ -17,6 +17,7 @@ use super::lesson::editor::EditKey;
 use super::panes::PaneId;
 use super::render::slider_step;
 use super::terminal::Tui;
+use podflow_engine::kubectl::Command;
 
 /// How many engine events are computed between two looks at the terminal
 /// while a run is still being computed (about 10–40 ms on a large cluster).
@@ -196,6 +197,18 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
 /// returns the tick the loop then needs.
 pub(super) fn run_command(app: &mut App, line: &str) -> Option<u64> {
     match app.resolve_command(line) {
+        // `edit` opens the editor; kubectl runs when it is saved.
+        Ok(Command::Edit {
+            kind,
+            name,
+            namespace,
+            change: None,
+        }) => {
+            if let Err(message) = app.open_object_editor(kind, &name, namespace) {
+                app.notice = Some(message);
+            }
+            None
+        }
         Ok(command) => {
             app.submit_in_background(command);
             let mut tick = None;

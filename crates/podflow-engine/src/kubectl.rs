@@ -15,6 +15,7 @@ mod auth;
 mod describe;
 pub mod drain;
 pub mod drain_plan;
+pub mod edit;
 pub mod expose;
 mod get_many;
 mod get_output;
@@ -140,6 +141,15 @@ pub enum Command {
         targets: Vec<(&'static Kind, String, Option<String>)>,
         cascade: Propagation,
     },
+    /// `edit KIND NAME`: the object as an editor showed it and as it was
+    /// saved (`None` where there is no editor: `--step`, a lesson's script);
+    /// a GET, then the two-way patch between them.
+    Edit {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        change: Option<Box<(Object, Object)>>,
+    },
     /// `set image KIND/NAME CONTAINER=IMAGE…`: a GET, then a patch.
     SetImage {
         kind: &'static Kind,
@@ -240,6 +250,8 @@ enum InFlight {
     DescribeRelated(Box<describe::Describing>),
     /// The GET before `set image`'s patch.
     SetImageGet { images: Vec<(String, String)> },
+    /// The GET before `edit`'s patch: what the editor showed and saved.
+    EditGet { change: Box<(Object, Object)> },
     /// The GET of the Deployment a `rollout` acts on.
     RolloutGet { action: RolloutAction },
     /// The node's GET before `cordon` or `uncordon` patches it.
@@ -416,6 +428,7 @@ impl Kubectl {
             | Command::Logs { .. }
             | Command::Label { .. }
             | Command::SetImage { .. }
+            | Command::Edit { .. }
             | Command::Rollout { .. }) => self.start_verb(command, cx),
             Command::Delete {
                 kind,
@@ -667,6 +680,7 @@ impl Kubectl {
                 self.describe_after_list(*describing, response, cx);
             }
             InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
+            InFlight::EditGet { change } => self.edit_after_get(&change, response, cx),
             InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
             InFlight::CordonGet { unschedulable } => {
                 self.cordon_after_get(unschedulable, response, cx);
@@ -808,7 +822,7 @@ pub fn last_applied(object: &Object) -> String {
 }
 
 /// A copy of `value` with every object's keys sorted, as Go's encoding/json writes maps.
-fn sorted(value: &Value) -> Value {
+pub(crate) fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();

@@ -144,6 +144,18 @@ pub struct Editor {
     /// What the last save said, and whether the manifests read:
     /// `saved db.yaml`, or the manifest's error.
     pub message: Option<(bool, String)>,
+    /// The cluster object `:edit` opened, when the editor shows one rather
+    /// than the lesson's files.
+    pub target: Option<EditTarget>,
+}
+
+/// The object `:edit KIND NAME` opened and the text it was shown as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditTarget {
+    pub kind: &'static podflow_model::Kind,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub shown: String,
 }
 
 impl Editor {
@@ -164,6 +176,7 @@ impl Editor {
             buffers,
             shown,
             message: None,
+            target: None,
         }
     }
 

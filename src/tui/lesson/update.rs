@@ -231,14 +231,17 @@ impl App {
     /// A key of the open editor: edits, Ctrl-S saves the shown file for the
     /// lesson's commands (saying whether its manifests read), Esc closes
     /// (keeping unsaved edits for `e` to bring back).
-    pub(crate) fn update_editor(&mut self, key: EditKey) {
+    pub(crate) fn update_editor(&mut self, key: EditKey) -> Vec<Effect> {
         let Overlay::Editor(editor) = &mut self.overlay else {
-            return;
+            return Vec::new();
         };
+        if editor.target.is_some() && matches!(key, EditKey::Save | EditKey::Close) {
+            return self.finish_object_edit(key == EditKey::Save);
+        }
         match key {
             EditKey::Close => {
                 let Overlay::Editor(editor) = std::mem::take(&mut self.overlay) else {
-                    return;
+                    return Vec::new();
                 };
                 if let Some(player) = &mut self.lesson {
                     player.draft = (!editor.unsaved().is_empty()).then_some(editor);
@@ -266,5 +269,6 @@ impl App {
             }
             other => editor.edit(other),
         }
+        Vec::new()
     }
 }

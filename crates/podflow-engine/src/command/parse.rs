@@ -412,6 +412,15 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
         "create" => create(args),
         "run" => run(args),
         "set" => set_image(args),
+        "edit" => match kind_and_name(positional, "edit")? {
+            (kind, Some(name)) => Ok(Command::Edit {
+                kind,
+                name,
+                namespace,
+                change: None,
+            }),
+            (_, None) => err("error: podflow edits one object at a time: edit KIND NAME"),
+        },
         "rollout" => rollout(args),
         "get" => get(args),
         "logs" => logs(args),

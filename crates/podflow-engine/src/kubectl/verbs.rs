@@ -46,6 +46,19 @@ impl Kubectl {
                 };
                 self.start_label(kind, &name, namespace, change, cx);
             }
+            Command::Edit {
+                kind,
+                name,
+                namespace,
+                change,
+            } => match change {
+                Some(change) => {
+                    let namespace = or_default(namespace).filter(|_| kind.namespaced);
+                    let req = self.request(Verb::Get, kind, namespace, &name);
+                    self.send(req, InFlight::EditGet { change }, cx);
+                }
+                None => Self::edit_without_editor(cx),
+            },
             Command::SetImage {
                 kind,
                 name,
