@@ -91,12 +91,14 @@ pub enum Command {
     },
     /// `auth whoami`: a `SelfSubjectReview`.
     AuthWhoami,
-    /// `logs POD [-c CONTAINER] [--tail N]`: the `pods/log` subresource.
+    /// `logs POD [-c CONTAINER] [--tail N] [-p]`: the `pods/log` subresource.
     Logs {
         pod: String,
         namespace: Option<String>,
         container: Option<String>,
         tail: Option<i64>,
+        /// `--previous`: the last terminated instance's output.
+        previous: bool,
     },
     /// `label`/`annotate KIND NAME KEY=VALUE… KEY-… [--overwrite]`.
     Label {

@@ -74,6 +74,7 @@ pub fn resource_request(
         Verb::Get if path.subresource.as_deref() == Some("log") => {
             request.body = Some(Body::LogOptions {
                 container: query.get("container").map(str::to_owned),
+                previous: query.flag("previous"),
             });
         }
         Verb::Get => {}

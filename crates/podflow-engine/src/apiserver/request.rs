@@ -173,8 +173,12 @@ pub enum Body {
     Binding { node: String },
     /// A delete's options.
     Delete { grace_period_seconds: Option<i64> },
-    /// A `pods/log` request's options (`PodLogOptions`): which container.
-    LogOptions { container: Option<String> },
+    /// A `pods/log` request's options (`PodLogOptions`): which container,
+    /// and whether its previous instance (`previous`).
+    LogOptions {
+        container: Option<String>,
+        previous: bool,
+    },
     /// A JSON merge patch (`application/merge-patch+json`, RFC 7386).
     MergePatch(serde_json::Value),
     /// A JSON patch (`application/json-patch+json`, RFC 6902).
@@ -245,12 +249,12 @@ impl Request {
 
     /// `POST /api/v1/namespaces/default/pods`, the sequence diagram's label.
     pub fn label(&self) -> String {
-        let watch = if self.verb == Verb::Watch {
-            "?watch=true"
-        } else {
-            ""
+        let query = match &self.body {
+            _ if self.verb == Verb::Watch => "?watch=true",
+            Some(Body::LogOptions { previous: true, .. }) => "?previous=true",
+            _ => "",
         };
-        format!("{} {}{watch}", self.verb.http_method(), self.path())
+        format!("{} {}{query}", self.verb.http_method(), self.path())
     }
 
     /// What a list or watch of this request selects.

@@ -1,6 +1,6 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
 //! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
-//! [--show-labels]`, `logs POD [-c C] [--tail N]`, `label|annotate KIND NAME
+//! [--show-labels]`, `logs POD [-c C] [--tail N] [-p]`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
 //! optional leading `kubectl` (or `k`), `TYPE/NAME` forms and kubectl's error wording;
@@ -128,6 +128,8 @@ struct Args {
     output: Option<String>,
     container: Option<String>,
     tail: Option<String>,
+    /// `logs -p`: the previous instance's output.
+    previous: bool,
     all_namespaces: bool,
     show_labels: bool,
     overwrite: bool,
@@ -194,6 +196,7 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "-f" | "--follow" if verb == "logs" => {
                 boolean(flag, inline_bool)?;
             }
+            "-p" | "--previous" if verb == "logs" => args.previous = boolean(flag, inline_bool)?,
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-l" | "--selector" => args.selector = Some(value("'l' in -l")?),
             "-o" | "--output" => args.output = Some(value("'o' in -o")?),
@@ -649,7 +652,7 @@ fn get_options(args: &Args) -> Result<GetOptions, ParseError> {
     })
 }
 
-/// `logs POD [CONTAINER]` or `logs pod/POD`, with `-c` and `--tail`.
+/// `logs POD [CONTAINER]` or `logs pod/POD`, with `-c`, `--tail` and `-p`.
 fn logs(args: &Args) -> Result<Command, ParseError> {
     let (pod, container) = match (args.positional.as_slice(), &args.container) {
         ([pod], container) => (pod, container.clone()),
@@ -671,6 +674,7 @@ fn logs(args: &Args) -> Result<Command, ParseError> {
         namespace: args.namespace.clone(),
         container,
         tail: tail(args)?,
+        previous: args.previous,
     })
 }
 

@@ -29,7 +29,17 @@ impl Kubectl {
                 namespace,
                 container,
                 tail,
-            } => self.start_logs(&pod, or_default(namespace), container, tail, cx),
+                previous,
+            } => {
+                let req = self
+                    .request(Verb::Get, kind_of("Pod"), or_default(namespace), &pod)
+                    .subresource("log")
+                    .body(Body::LogOptions {
+                        container,
+                        previous,
+                    });
+                self.send(req, InFlight::Logs { tail }, cx);
+            }
             Command::Label {
                 kind,
                 name,
@@ -77,22 +87,6 @@ impl Kubectl {
             // `start` hands only the commands above to this function.
             _ => {}
         }
-    }
-
-    /// `logs`: the `pods/log` subresource.
-    pub(super) fn start_logs(
-        &mut self,
-        pod: &str,
-        namespace: Option<String>,
-        container: Option<String>,
-        tail: Option<i64>,
-        cx: &mut Cx<'_>,
-    ) {
-        let req = self
-            .request(Verb::Get, kind_of("Pod"), namespace, pod)
-            .subresource("log")
-            .body(Body::LogOptions { container });
-        self.send(req, InFlight::Logs { tail }, cx);
     }
 
     /// `label`/`annotate`: first the object's GET.

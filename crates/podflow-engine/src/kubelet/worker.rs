@@ -39,6 +39,9 @@ pub struct Ctr {
     pub view: ContainerView,
     pub last: Option<LastTerminated>,
     pub process: Option<Process>,
+    /// The output of the process the current one replaced: what the runtime
+    /// keeps of the last terminated container (`kubectl logs --previous`).
+    pub previous_output: Option<Vec<(SimTime, String)>>,
     pub running_since: Option<SimTime>,
     /// An image pull under way for this container.
     pub pulling: bool,
@@ -93,6 +96,7 @@ impl Ctr {
             init,
             last: None,
             process: None,
+            previous_output: None,
             running_since: None,
             pulling: false,
             pull_started: None,

@@ -408,6 +408,15 @@ impl Process {
         self.log.lines()
     }
 
+    /// The output lines so far, each with the moment it was written.
+    pub fn output_lines(&self) -> Vec<(SimTime, String)> {
+        self.output_times()
+            .iter()
+            .copied()
+            .zip(self.output().iter().cloned())
+            .collect()
+    }
+
     /// When each output line was written.
     pub fn output_times(&self) -> &[SimTime] {
         self.log.times()
