@@ -5,10 +5,12 @@
 //! What `get` prints is in [`get_output`]; `label` and `annotate` plan their
 //! patch in [`label_plan`]; `rollout` and `set image` in [`rollout`]; the
 //! requests of `logs`, `label`, `set image` and `rollout` are in [`verbs`],
-//! those of `describe` in [`describe`], of `auth` in [`auth`].
+//! those of `describe` in [`describe`], of `auth` in [`auth`], of `exec` in
+//! [`exec`].
 
 mod auth;
 mod describe;
+mod exec;
 mod get_output;
 mod label_plan;
 mod rollout;
@@ -26,6 +28,7 @@ use super::apiserver::strategic_merge_patch;
 use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
 use super::store::selector::parse_labels;
+pub use exec::ExecPlan;
 use k8s_openapi::api::apps::v1::Deployment;
 use podflow_model::{Kind, Object, status};
 
@@ -99,6 +102,13 @@ pub enum Command {
         tail: Option<i64>,
         /// `--previous`: the last terminated instance's output.
         previous: bool,
+    },
+    /// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…`: the Pod's GET, then
+    /// `pods/exec`.
+    Exec {
+        pod: String,
+        namespace: Option<String>,
+        plan: ExecPlan,
     },
     /// `label`/`annotate KIND NAME KEY=VALUE… KEY-… [--overwrite]`.
     Label {
@@ -193,6 +203,10 @@ enum InFlight {
         namespace: Option<String>,
         options: GetOptions,
     },
+    /// The Pod's GET before `exec`.
+    ExecGet(Box<ExecPlan>),
+    /// The `pods/exec` connection: what the command printed.
+    Exec,
     /// `pods/log`: the last `tail` lines are printed.
     Logs { tail: Option<i64> },
     /// The GET before a `label` or `annotate` patch.
@@ -358,6 +372,7 @@ impl Kubectl {
             | Command::AuthCanI { .. }
             | Command::AuthWhoami
             | Command::Logs { .. }
+            | Command::Exec { .. }
             | Command::Label { .. }
             | Command::SetImage { .. }
             | Command::Rollout { .. }) => self.start_verb(command, cx),
@@ -601,6 +616,8 @@ impl Kubectl {
                 Self::print_get(response, namespace.as_deref(), &options, cx);
             }
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
+            InFlight::ExecGet(plan) => self.exec_after_get(*plan, response, cx),
+            InFlight::Exec => Self::print_exec(response, cx),
             InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
             InFlight::CanI => Self::print_can_i(response, cx),
             InFlight::Whoami => Self::print_whoami(response, cx),

@@ -44,6 +44,9 @@ pub struct Response {
     pub revision: u64,
     /// For `pods/log`: the container's output, read from its kubelet.
     pub log: Option<Box<crate::kubelet::ContainerLog>>,
+    /// For `pods/exec`: what the command printed and its exit status, or
+    /// the kubelet's refusal to upgrade the connection.
+    pub exec: Option<Box<Result<crate::kubelet::process::ExecResult, String>>>,
 }
 
 impl Response {
@@ -56,6 +59,7 @@ impl Response {
             scale: None,
             revision: 0,
             log: None,
+            exec: None,
         }
     }
 
@@ -72,6 +76,7 @@ impl Response {
             scale: None,
             revision: 0,
             log: None,
+            exec: None,
         }
     }
 
@@ -82,6 +87,7 @@ impl Response {
             return message;
         }
         match self.code {
+            101 => "Switching Protocols",
             200 => "OK",
             201 => "Created",
             _ => "",
@@ -200,6 +206,8 @@ impl Handling<'_, '_> {
         match (self.request.verb, self.request.subresource.as_deref()) {
             (Verb::Create, Some("binding")) => self.bind(&user),
             (Verb::Create, Some("eviction")) => self.evict(&user),
+            // `pods/exec`: the Pod is read; the engine hands the connection to its kubelet.
+            (Verb::Create, Some("exec")) => self.get(),
             (Verb::Create, _) if super::reviews::is_review_kind(kind) => self.review(&user),
             (Verb::Create, _) => self.create(&user),
             (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
@@ -597,6 +605,7 @@ impl Handling<'_, '_> {
             scale: None,
             revision: 0,
             log: None,
+            exec: None,
         })
     }
 
@@ -629,6 +638,7 @@ impl Handling<'_, '_> {
             scale: None,
             revision: self.store.revision(),
             log: None,
+            exec: None,
         }
     }
 

@@ -179,6 +179,12 @@ pub enum Body {
         container: Option<String>,
         previous: bool,
     },
+    /// A `pods/exec` request's options (`PodExecOptions`): the container
+    /// and the command, its argv.
+    Exec {
+        container: Option<String>,
+        command: Vec<String>,
+    },
     /// A JSON merge patch (`application/merge-patch+json`, RFC 7386).
     MergePatch(serde_json::Value),
     /// A JSON patch (`application/json-patch+json`, RFC 6902).
@@ -250,9 +256,17 @@ impl Request {
     /// `POST /api/v1/namespaces/default/pods`, the sequence diagram's label.
     pub fn label(&self) -> String {
         let query = match &self.body {
-            _ if self.verb == Verb::Watch => "?watch=true",
-            Some(Body::LogOptions { previous: true, .. }) => "?previous=true",
-            _ => "",
+            _ if self.verb == Verb::Watch => "?watch=true".to_owned(),
+            Some(Body::LogOptions { previous: true, .. }) => "?previous=true".to_owned(),
+            Some(Body::Exec { container, command }) => {
+                let mut query = format!("?{}", crate::engine::command_query(command));
+                if let Some(container) = container {
+                    query.push_str(&format!("&container={container}"));
+                }
+                query.push_str("&stderr=true&stdout=true");
+                query
+            }
+            _ => String::new(),
         };
         format!("{} {}{query}", self.verb.http_method(), self.path())
     }

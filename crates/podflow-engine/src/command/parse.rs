@@ -1,6 +1,6 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
 //! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
-//! [--show-labels]`, `logs POD [-c C] [--tail N] [-p]`, `label|annotate KIND NAME
+//! [--show-labels]`, `logs POD [-c C] [--tail N] [-p]`, `exec POD [-c C] -- CMD…`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `wait DURATION|idle`, with an
 //! optional leading `kubectl` (or `k`), `TYPE/NAME` forms and kubectl's error wording;
@@ -10,7 +10,7 @@
 use super::imperative;
 use crate::apiserver::request::Propagation;
 use crate::clock::parse_duration;
-use crate::kubectl::{AccessTarget, Command, FileObject, Wait};
+use crate::kubectl::{AccessTarget, Command, ExecPlan, FileObject, Wait};
 use podflow_model::Kind;
 
 /// A parsed command: ready to run, or naming files still to read.
@@ -141,6 +141,12 @@ struct Args {
     to_revision: Option<String>,
     /// The words after `--` (`run NAME --image=… -- sleep 60`).
     after_dash: Vec<String>,
+    /// How many positional arguments came before `--`, if it was given
+    /// (cobra's `ArgsLenAtDash`).
+    dash_at: Option<usize>,
+    /// `exec -i` and `-t`.
+    stdin: bool,
+    tty: bool,
 }
 
 /// A boolean flag's value: bare is true, `--flag=false` is false.
@@ -176,6 +182,7 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
     let mut it = words.iter();
     while let Some(word) = it.next() {
         if word == "--" {
+            args.dash_at = Some(args.positional.len());
             args.after_dash = it.by_ref().cloned().collect();
             break;
         }
@@ -196,6 +203,9 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "-f" | "--follow" if verb == "logs" => {
                 boolean(flag, inline_bool)?;
             }
+            "-i" | "--stdin" if verb == "exec" => args.stdin = boolean(flag, inline_bool)?,
+            "-t" | "--tty" if verb == "exec" => args.tty = boolean(flag, inline_bool)?,
+            "-it" | "-ti" if verb == "exec" => (args.stdin, args.tty) = (true, true),
             "-p" | "--previous" if verb == "logs" => args.previous = boolean(flag, inline_bool)?,
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-l" | "--selector" => args.selector = Some(value("'l' in -l")?),
@@ -353,6 +363,7 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
             })
         }
         "logs" => logs(args),
+        "exec" => exec(args),
         "auth" => auth(args),
         "describe" => match kind_and_name(positional, "describe")? {
             (kind, Some(name)) => Ok(Command::Describe {
@@ -675,6 +686,47 @@ fn logs(args: &Args) -> Result<Command, ParseError> {
         container,
         tail: tail(args)?,
         previous: args.previous,
+    })
+}
+
+/// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…` (or `pod/POD`), read
+/// as `ExecOptions.Complete` and `Validate` read cobra's arguments and
+/// `ArgsLenAtDash` (`pkg/cmd/exec/exec.go`).
+fn exec(args: &Args) -> Result<Command, ParseError> {
+    let mut all = args.positional.clone();
+    all.extend(args.after_dash.iter().cloned());
+    let resource = all.first().filter(|_| args.dash_at != Some(0));
+    let command = match args.dash_at {
+        Some(at @ (0 | 1)) => all[at.min(all.len())..].to_vec(),
+        _ if all.len() > 1 => {
+            return err(
+                "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples",
+            );
+        }
+        _ => Vec::new(),
+    };
+    let Some(resource) = resource else {
+        return err("error: pod, type/name or --filename must be specified");
+    };
+    if command.is_empty() {
+        return err("error: you must specify at least one command for the container");
+    }
+    let pod = match resource.split_once('/') {
+        None => resource.clone(),
+        Some((kind, name)) if Kind::lookup(kind).is_some_and(|k| k.kind == "Pod") => {
+            name.to_owned()
+        }
+        Some(_) => return err("error: podflow execs into Pods only: exec POD -- COMMAND"),
+    };
+    Ok(Command::Exec {
+        pod,
+        namespace: args.namespace.clone(),
+        plan: ExecPlan {
+            container: args.container.clone(),
+            command,
+            stdin: args.stdin,
+            tty: args.tty,
+        },
     })
 }
 

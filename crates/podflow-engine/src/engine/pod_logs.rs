@@ -75,7 +75,7 @@ impl Engine {
 }
 
 /// The container asked for, or the only one; upstream's refusals otherwise.
-fn choose_container(pod: &Pod, asked: Option<&str>) -> Result<String, String> {
+pub(super) fn choose_container(pod: &Pod, asked: Option<&str>) -> Result<String, String> {
     let name = pod.metadata.name.as_deref().unwrap_or_default();
     let spec = pod.spec.as_ref();
     let all: Vec<&str> = spec

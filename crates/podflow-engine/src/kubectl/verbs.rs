@@ -40,6 +40,11 @@ impl Kubectl {
                     });
                 self.send(req, InFlight::Logs { tail }, cx);
             }
+            Command::Exec {
+                pod,
+                namespace,
+                plan,
+            } => self.start_exec(&pod, or_default(namespace), plan, cx),
             Command::Label {
                 kind,
                 name,

@@ -113,6 +113,7 @@ impl Kubelet {
             args: ctr.spec.args.as_ref().unwrap_or(&empty),
             env,
             files,
+            dirs: super::etc_files::mount_points(&ctr.spec),
             memory_limit_bytes: env::memory_limit(&ctr.spec),
         };
         let process = Process::start(launch, cx.now, &world);

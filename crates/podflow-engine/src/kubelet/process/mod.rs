@@ -51,6 +51,8 @@ pub struct Launch<'a> {
     pub env: Vec<(String, String)>,
     /// Mounted files: path and contents (service-account token files etc.).
     pub files: Vec<(String, String)>,
+    /// Directories besides the image's: the volumes' mount points.
+    pub dirs: Vec<String>,
     /// `resources.limits.memory`.
     pub memory_limit_bytes: Option<u64>,
 }
@@ -151,6 +153,9 @@ impl Process {
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
         let ports = launch.image.map(|i| i.ports.clone()).unwrap_or_default();
+        for dir in &launch.dirs {
+            let _ = process.fs.mkdir(dir, true);
+        }
         for (image, dir) in [
             ("nginx", "/usr/share/nginx/html"),
             ("httpd", "/usr/local/apache2/htdocs"),
