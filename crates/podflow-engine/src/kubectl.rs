@@ -23,7 +23,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::apiserver::handler::Response;
-use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
+use super::apiserver::request::{Body, Credentials, Propagation, Request, UserInfo, Verb};
 use super::apiserver::strategic_merge_patch;
 use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
@@ -159,6 +159,12 @@ pub enum Command {
     NodeFault { node: String, faulted: bool },
     /// `wait DURATION` / `wait idle`
     Wait(Wait),
+    /// A command with `--as USER [--as-group G]…`: its requests carry
+    /// `Impersonate-User` and `Impersonate-Group`.
+    As {
+        user: UserInfo,
+        command: Box<Command>,
+    },
 }
 
 /// What `auth can-i` asks about.
@@ -251,6 +257,8 @@ pub struct Kubectl {
     waiting_timer: bool,
     /// The last line `rollout status` printed (it prints only changes).
     rollout_line: Option<String>,
+    /// `--as`: the user the current command's requests act as.
+    acting_as: Option<UserInfo>,
 }
 
 const ME: Actor = Actor::Kubectl;
@@ -268,6 +276,7 @@ impl Kubectl {
             waiting_idle: false,
             waiting_timer: false,
             rollout_line: None,
+            acting_as: None,
         }
     }
 
@@ -303,7 +312,24 @@ impl Kubectl {
         namespace: Option<String>,
         name: &str,
     ) -> Request {
-        Request::new(ME, self.identity.clone(), verb, kind, namespace, name)
+        Request::new(ME, self.credentials(), verb, kind, namespace, name)
+    }
+
+    /// Who the requests are from: kubectl's identity, asking to act as the
+    /// `--as` user when the command has one (a kubeconfig's own
+    /// impersonation gives way to the flag's).
+    fn credentials(&self) -> Credentials {
+        match (&self.acting_as, &self.identity) {
+            (None, identity) => identity.clone(),
+            (Some(user), Credentials::Impersonated { by, .. }) => Credentials::Impersonated {
+                by: by.clone(),
+                user: user.clone(),
+            },
+            (Some(user), own) => Credentials::Impersonated {
+                by: Box::new(own.clone()),
+                user: user.clone(),
+            },
+        }
     }
 
     fn print_all(cx: &mut Cx<'_>, lines: Vec<String>) {
@@ -330,6 +356,7 @@ impl Kubectl {
             let Some(command) = self.todo.pop_front() else {
                 return;
             };
+            self.acting_as = None;
             self.start(command, cx);
         }
     }
@@ -406,6 +433,10 @@ impl Kubectl {
                 }
             }
             Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
+            Command::As { user, command } => {
+                self.acting_as = Some(user);
+                self.start(*command, cx);
+            }
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;

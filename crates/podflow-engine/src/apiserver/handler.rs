@@ -220,8 +220,12 @@ impl Handling<'_, '_> {
     }
 
     fn authenticate(&mut self) -> Step<UserInfo> {
-        if let Credentials::Impersonated { by, user } = &self.request.credentials {
-            self.may_impersonate(by, user)?;
+        // The requester authenticates first; the impersonation filter then
+        // checks it may act as the user and groups asked for.
+        if let Credentials::Impersonated { by, user } = &self.request.credentials
+            && let Some(requester) = self.server.authn.authenticate(by)
+        {
+            self.may_impersonate(&requester.user, user)?;
         }
         if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
             self.stage(Stage::new(
@@ -250,7 +254,7 @@ impl Handling<'_, '_> {
     /// on the user and on each group it asks to act as
     /// (`staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation.go`).
     fn may_impersonate(&mut self, by: &UserInfo, user: &UserInfo) -> Step<()> {
-        let requester = super::authn::with_authenticated_group(by.clone());
+        let requester = by.clone();
         let asked = std::iter::once(("users", user.name.as_str()))
             .chain(user.groups.iter().map(|g| ("groups", g.as_str())));
         for (resource, name) in asked {

@@ -88,8 +88,12 @@ pub enum Credentials {
     Certificate(UserInfo),
     /// A bearer token, checked against the token authenticator's users.
     BearerToken(String),
-    /// `kubectl --as`: `by` authenticates with its certificate and asks to act as `user`.
-    Impersonated { by: UserInfo, user: UserInfo },
+    /// `kubectl --as`: `by` authenticates (with its certificate or token)
+    /// and asks to act as `user` (`Impersonate-User`, `Impersonate-Group`).
+    Impersonated {
+        by: Box<Credentials>,
+        user: UserInfo,
+    },
 }
 
 /// The admission operation a verb maps to.

@@ -8,7 +8,7 @@
 //! they cut a node off from the control plane and reconnect it).
 
 use super::imperative;
-use crate::apiserver::request::Propagation;
+use crate::apiserver::request::{Propagation, UserInfo};
 use crate::clock::parse_duration;
 use crate::kubectl::{AccessTarget, Command, ExecPlan, FileObject, Wait};
 use podflow_model::Kind;
@@ -34,6 +34,8 @@ pub enum Parsed {
     },
     /// Any other command, which reads no file.
     Ready(Command),
+    /// A command with `--as USER [--as-group G]…`.
+    As { user: UserInfo, parsed: Box<Parsed> },
 }
 
 /// What `rollout` does.
@@ -147,6 +149,9 @@ struct Args {
     /// `exec -i` and `-t`.
     stdin: bool,
     tty: bool,
+    /// kubectl's global `--as` and `--as-group`.
+    as_user: Option<String>,
+    as_groups: Vec<String>,
 }
 
 /// A boolean flag's value: bare is true, `--flag=false` is false.
@@ -222,6 +227,8 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "--from-literal" => args.literals.push(value("--from-literal")?),
             "--to-revision" => args.to_revision = Some(value("--to-revision")?),
             "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
+            "--as" => args.as_user = Some(value("--as")?),
+            "--as-group" => args.as_groups.push(value("--as-group")?),
             "--replicas" => args.replicas = Some(value("--replicas")?),
             // A bare `--cascade` means background (the flag's NoOptDefVal).
             "--cascade" => {
@@ -320,8 +327,27 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         return err("error: empty command");
     };
     let args = split_args(verb, rest)?;
+    let parsed = parse_verb(verb, &args)?;
+    match args.as_user.filter(|u| !u.is_empty()) {
+        Some(name) => Ok(Parsed::As {
+            user: UserInfo {
+                name,
+                groups: args.as_groups,
+            },
+            parsed: Box::new(parsed),
+        }),
+        // client-go's impersonating round tripper (`transport/round_trippers.go`).
+        None if !args.as_groups.is_empty() => {
+            err("error: requesting uid, groups or user-extra for  without impersonating a user")
+        }
+        None => Ok(parsed),
+    }
+}
+
+/// The command `verb` names, with its arguments.
+fn parse_verb(verb: &str, args: &Args) -> Result<Parsed, ParseError> {
     let namespace = args.namespace.clone();
-    match verb.as_str() {
+    match verb {
         "apply" | "create" if !args.files.is_empty() || verb == "apply" => {
             if args.files.is_empty() {
                 return err("error: must specify one of -f and -k");
@@ -341,7 +367,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             namespace,
             cascade: cascade(args.cascade.as_deref().unwrap_or("background"))?,
         }),
-        _ => command(verb, &args).map(Parsed::Ready),
+        _ => command(verb, args).map(Parsed::Ready),
     }
 }
 

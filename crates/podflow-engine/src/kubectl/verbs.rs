@@ -181,10 +181,17 @@ impl Kubectl {
                     } else {
                         // kubectl watches; podflow's kubectl looks again each second.
                         self.rollout_line = Some(line);
-                        self.todo.push_front(Command::Rollout {
+                        let again = Command::Rollout {
                             action,
                             name,
                             namespace,
+                        };
+                        self.todo.push_front(match self.acting_as.clone() {
+                            Some(user) => Command::As {
+                                user,
+                                command: Box::new(again),
+                            },
+                            None => again,
                         });
                         self.todo.push_front(Command::Wait(Wait::For(1000)));
                     }
