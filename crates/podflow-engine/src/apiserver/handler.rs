@@ -204,15 +204,14 @@ impl Handling<'_, '_> {
         self.authorize(&user)?;
         let kind = self.request.kind;
         match (self.request.verb, self.request.subresource.as_deref()) {
+            // `pods/exec`: the Pod is read; the engine hands the connection to its kubelet.
+            (Verb::Get, _) | (Verb::Create, Some("exec")) => self.get(),
             (Verb::Create, Some("binding")) => self.bind(&user),
             (Verb::Create, Some("eviction")) => self.evict(&user),
-            // `pods/exec`: the Pod is read; the engine hands the connection to its kubelet.
-            (Verb::Create, Some("exec")) => self.get(),
             (Verb::Create, _) if super::reviews::is_review_kind(kind) => self.review(&user),
             (Verb::Create, _) => self.create(&user),
             (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
             (Verb::Update | Verb::Patch, _) => self.update(&user, self.request.body.as_ref()),
-            (Verb::Get, _) => self.get(),
             (Verb::List, _) => Ok(self.list()),
             (Verb::Watch, _) => self.watch(),
             (Verb::Delete, _) => self.delete(&user, kind),

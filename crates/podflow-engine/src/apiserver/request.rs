@@ -265,7 +265,8 @@ impl Request {
             Some(Body::Exec { container, command }) => {
                 let mut query = format!("?{}", crate::engine::command_query(command));
                 if let Some(container) = container {
-                    query.push_str(&format!("&container={container}"));
+                    query.push_str("&container=");
+                    query.push_str(container);
                 }
                 query.push_str("&stderr=true&stdout=true");
                 query

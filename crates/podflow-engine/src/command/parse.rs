@@ -929,4 +929,92 @@ mod tests {
         assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
     }
+
+    /// `TestPodAndContainer` (`pkg/cmd/exec/exec_test.go`): where the pod
+    /// name and the command are, by cobra's `ArgsLenAtDash`.
+    #[test]
+    fn exec_reads_pod_and_command_as_exec_go_does() {
+        let exec = |pod: &str, container: Option<&str>, command: &[&str]| {
+            Ok(Parsed::Ready(Command::Exec {
+                pod: pod.into(),
+                namespace: None,
+                plan: ExecPlan {
+                    container: container.map(str::to_owned),
+                    command: command.iter().map(|w| (*w).to_owned()).collect(),
+                    stdin: false,
+                    tty: false,
+                },
+            }))
+        };
+        let usage = "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples";
+        let no_pod = "error: pod, type/name or --filename must be specified";
+        let no_command = "error: you must specify at least one command for the container";
+        let cases: [(&str, Result<Parsed, &str>); 11] = [
+            ("exec", Err(no_pod)),
+            ("exec foo", Err(no_command)),
+            ("exec foo -c bar", Err(no_command)),
+            ("exec -- foo cmd", Err(no_pod)),
+            ("exec foo -- cmd", exec("foo", None, &["cmd"])),
+            ("exec foo cmd", Err(usage)),
+            ("exec foo -c bar cmd", Err(usage)),
+            ("exec foo cmd -- bar", Err(usage)),
+            (
+                "exec foo --any-flag any-value",
+                Err("error: unknown flag: --any-flag"),
+            ),
+            (
+                "exec pod/foo -c bar -- sh -c 'echo hi'",
+                exec("foo", Some("bar"), &["sh", "-c", "echo hi"]),
+            ),
+            (
+                "exec foo -- ls -t /usr",
+                exec("foo", None, &["ls", "-t", "/usr"]),
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(
+                parse(line),
+                want.map_err(|m| ParseError(m.to_owned())),
+                "{line}"
+            );
+        }
+        let Ok(Parsed::Ready(Command::Exec { plan, .. })) = parse("exec -it foo -- sh") else {
+            panic!("exec -it parses");
+        };
+        assert!(plan.stdin && plan.tty);
+    }
+
+    /// `logs -p` (`--previous` of `pkg/cmd/logs/logs.go`) and the global
+    /// `--as`/`--as-group` (client-go's impersonation round tripper).
+    #[test]
+    fn logs_previous_and_as_parse() {
+        let Ok(Parsed::Ready(Command::Logs { previous, .. })) = parse("logs web -p") else {
+            panic!("logs -p parses");
+        };
+        assert!(previous);
+        let Ok(Parsed::Ready(Command::Logs { previous, .. })) = parse("logs web --previous=false")
+        else {
+            panic!("logs --previous=false parses");
+        };
+        assert!(!previous);
+        assert_eq!(
+            parse("auth can-i get pods --as jane --as-group dev --as-group ops"),
+            Ok(Parsed::As {
+                user: UserInfo::new("jane", &["dev", "ops"]),
+                parsed: Box::new(Parsed::Ready(Command::AuthCanI {
+                    verb: "get".into(),
+                    target: AccessTarget::Resource {
+                        kind: kind_of("Pod"),
+                        subresource: None,
+                    },
+                    name: None,
+                    namespace: None,
+                })),
+            })
+        );
+        assert_eq!(
+            parse("get pods --as-group dev").unwrap_err().0,
+            "error: requesting uid, groups or user-extra for  without impersonating a user"
+        );
+    }
 }

@@ -6,6 +6,8 @@
 //! kubelet's refusal, which kubectl reports as `unable to upgrade connection`.
 //! podflow runs the command to its end within the request.
 
+use std::fmt::Write as _;
+
 use super::Engine;
 use super::pod_logs::choose_container;
 use crate::apiserver::handler::Response;
@@ -96,7 +98,9 @@ fn query_escape(word: &str) -> String {
                 out.push(char::from(byte));
             }
             b' ' => out.push('+'),
-            other => out.push_str(&format!("%{other:02X}")),
+            other => {
+                let _ = write!(out, "%{other:02X}");
+            }
         }
     }
     out

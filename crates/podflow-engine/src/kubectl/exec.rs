@@ -189,7 +189,7 @@ mod tests {
         serde_json::from_value(value).unwrap()
     }
 
-    /// `TestFindOrDefaultContainerByName` (pkg/cmd/util/podcmd) and the
+    /// `TestFindOrDefaultContainerByName` (`pkg/cmd/util/podcmd`) and the
     /// completed-pod check of `exec.go`'s `Run`.
     #[test]
     fn the_container_is_chosen_as_kubectl_chooses_it() {

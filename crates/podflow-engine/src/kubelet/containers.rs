@@ -171,9 +171,7 @@ impl Kubelet {
         ctr.definition_changed = false;
         ctr.view.state = ContainerState::Running { started_at: cx.now };
         ctr.running_since = Some(cx.now);
-        if let Some(old) = ctr.process.replace(process) {
-            ctr.previous_output = Some(old.output_lines());
-        }
+        ctr.run(process);
         ctr.waiting_announced = false;
         for slot in &mut ctr.probes {
             slot.worker.observe_container(&id);

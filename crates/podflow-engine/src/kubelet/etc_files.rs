@@ -5,6 +5,8 @@
 //! (`pkg/kubelet/network/dns/dns.go`, `GetPodDNS` for the Pod's `dnsPolicy`
 //! merged with its `dnsConfig`), and the mount points of its volumes.
 
+use std::fmt::Write as _;
+
 use k8s_openapi::api::core::v1::{Container, Pod, PodDNSConfig};
 
 /// The cluster's domain (`clusterDomain` of the kubelet's configuration).
@@ -55,9 +57,10 @@ pub fn hosts_file(pod: &Pod, pod_ip: &str) -> String {
         text.push('\n');
     }
     match domain {
-        Some(domain) => text.push_str(&format!("{pod_ip}\t{host}.{domain}\t{host}\n")),
-        None => text.push_str(&format!("{pod_ip}\t{host}\n")),
+        Some(domain) => writeln!(text, "{pod_ip}\t{host}.{domain}\t{host}"),
+        None => writeln!(text, "{pod_ip}\t{host}"),
     }
+    .unwrap_or_default();
     let aliases = pod
         .spec
         .as_ref()
@@ -67,7 +70,7 @@ pub fn hosts_file(pod: &Pod, pod_ip: &str) -> String {
         text.push_str("\n# Entries added by HostAliases.\n");
         for alias in aliases {
             let names = alias.hostnames.clone().unwrap_or_default().join("\t");
-            text.push_str(&format!("{}\t{names}\n", alias.ip));
+            let _ = writeln!(text, "{}\t{names}", alias.ip);
         }
     }
     text
@@ -108,13 +111,13 @@ pub fn resolv_conf(pod: &Pod) -> String {
     searches.truncate(MAX_SEARCHES);
     let mut text = String::new();
     if !searches.is_empty() {
-        text.push_str(&format!("search {}\n", searches.join(" ")));
+        let _ = writeln!(text, "search {}", searches.join(" "));
     }
     for server in servers {
-        text.push_str(&format!("nameserver {server}\n"));
+        let _ = writeln!(text, "nameserver {server}");
     }
     if !options.is_empty() {
-        text.push_str(&format!("options {}\n", options.join(" ")));
+        let _ = writeln!(text, "options {}", options.join(" "));
     }
     text
 }
@@ -175,7 +178,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn pod(spec: serde_json::Value) -> Pod {
+    fn pod(spec: &serde_json::Value) -> Pod {
         serde_json::from_value(json!({
             "metadata": {"name": "nginx", "namespace": "dev"},
             "spec": spec,
@@ -183,15 +186,15 @@ mod tests {
         .unwrap()
     }
 
-    /// `TestManagedHostsFileContent` (pkg/kubelet/kubelet_pods_test.go).
+    /// `TestManagedHostsFileContent` (`pkg/kubelet/kubelet_pods_test.go`).
     #[test]
     fn hosts_files_as_the_kubelet_writes_them() {
-        let plain = pod(json!({"containers": []}));
+        let plain = pod(&json!({"containers": []}));
         assert_eq!(
             hosts_file(&plain, "10.244.1.5"),
             "# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n10.244.1.5\tnginx\n"
         );
-        let named = pod(json!({
+        let named = pod(&json!({
             "containers": [], "hostname": "web-0", "subdomain": "web",
             "hostAliases": [{"ip": "10.1.2.3", "hostnames": ["foo.remote", "bar.remote"]}],
         }));
@@ -202,7 +205,7 @@ mod tests {
         );
     }
 
-    /// `TestGetPodDNS` and `TestGetPodDNSCustom` (pkg/kubelet/network/dns/dns_test.go).
+    /// `TestGetPodDNS` and `TestGetPodDNSCustom` (`pkg/kubelet/network/dns/dns_test.go`).
     #[test]
     fn resolv_conf_follows_the_dns_policy() {
         let cases = [
@@ -223,7 +226,7 @@ mod tests {
             (json!({"containers": [], "hostNetwork": true}), ""),
         ];
         for (spec, want) in cases {
-            assert_eq!(resolv_conf(&pod(spec.clone())), want, "{spec}");
+            assert_eq!(resolv_conf(&pod(&spec)), want, "{spec}");
         }
     }
 }

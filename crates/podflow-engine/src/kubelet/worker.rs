@@ -171,6 +171,13 @@ impl Ctr {
         }
     }
 
+    /// A new instance runs `process`; the output of the one it replaces is kept.
+    pub fn run(&mut self, process: Process) {
+        if let Some(old) = self.process.replace(process) {
+            self.previous_output = Some(old.output_lines());
+        }
+    }
+
     /// The process exited: record it as the terminated state.
     pub fn record_exit(&mut self, now: SimTime) -> Option<(i32, String)> {
         let process = self.process.as_ref()?;
