@@ -159,7 +159,8 @@ fn check_subresource(path: &ResourcePath) -> Result<(), Box<Status>> {
             "BadRequest",
             format!(
                 "podflow serve does not stream {sub}: its containers run a simulated shell; \
-                 `kubectl logs` shows what they printed"
+                 `kubectl logs` shows what they printed, and the cluster language's \
+                 `exec POD -- CMD` (the `:` bar) runs a command in one"
             ),
         )));
     }
