@@ -146,9 +146,10 @@ struct Args {
     /// How many positional arguments came before `--`, if it was given
     /// (cobra's `ArgsLenAtDash`).
     dash_at: Option<usize>,
-    /// `exec -i` and `-t`.
+    /// `exec -i`, `-t` and `-q`.
     stdin: bool,
     tty: bool,
+    quiet: bool,
     /// kubectl's global `--as` and `--as-group`.
     as_user: Option<String>,
     as_groups: Vec<String>,
@@ -211,6 +212,7 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "-i" | "--stdin" if verb == "exec" => args.stdin = boolean(flag, inline_bool)?,
             "-t" | "--tty" if verb == "exec" => args.tty = boolean(flag, inline_bool)?,
             "-it" | "-ti" if verb == "exec" => (args.stdin, args.tty) = (true, true),
+            "-q" | "--quiet" if verb == "exec" => args.quiet = boolean(flag, inline_bool)?,
             "-p" | "--previous" if verb == "logs" => args.previous = boolean(flag, inline_bool)?,
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-l" | "--selector" => args.selector = Some(value("'l' in -l")?),
@@ -752,6 +754,7 @@ fn exec(args: &Args) -> Result<Command, ParseError> {
             command,
             stdin: args.stdin,
             tty: args.tty,
+            quiet: args.quiet,
         },
     })
 }
@@ -943,6 +946,7 @@ mod tests {
                     command: command.iter().map(|w| (*w).to_owned()).collect(),
                     stdin: false,
                     tty: false,
+                    quiet: false,
                 },
             }))
         };

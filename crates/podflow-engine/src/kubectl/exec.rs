@@ -20,6 +20,8 @@ pub struct ExecPlan {
     /// `-i` and `-t`: kubectl's standard input is no terminal in podflow.
     pub stdin: bool,
     pub tty: bool,
+    /// `-q`: only the command's output, no notices of kubectl's own.
+    pub quiet: bool,
 }
 
 impl Kubectl {
@@ -43,14 +45,14 @@ impl Kubectl {
         };
         let container = match choose(pod, plan.container.as_deref()) {
             Ok((container, notice)) => {
-                if let Some(line) = notice {
+                if let Some(line) = notice.filter(|_| !plan.quiet) {
                     Self::print(cx, line);
                 }
                 container
             }
             Err(message) => return Self::print(cx, format!("error: {message}")),
         };
-        if plan.stdin && plan.tty {
+        if plan.stdin && plan.tty && !plan.quiet {
             // `SetupTTY`: podflow's kubectl reads no terminal.
             Self::print(
                 cx,

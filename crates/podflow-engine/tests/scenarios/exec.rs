@@ -95,6 +95,7 @@ fn exec_defaults_to_the_first_container_and_sees_its_mounts() {
         "exec web -c sidecar -- hostname",
         "exec web -c sidecar -- cat /etc/hosts",
         "exec -it web -- true",
+        "exec -q web -- echo quiet",
     ]);
     assert_eq!(
         out[1..5],
@@ -112,10 +113,11 @@ fn exec_defaults_to_the_first_container_and_sees_its_mounts() {
         "{out:#?}"
     );
     assert_eq!(
-        out[out.len() - 2..],
+        out[out.len() - 3..],
         [
             "Defaulted container \"app\" out of: app, sidecar",
             "Unable to use a TTY - input is not a terminal or the right kind of file",
+            "quiet",
         ],
         "{out:#?}"
     );
