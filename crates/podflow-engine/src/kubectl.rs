@@ -8,6 +8,7 @@
 //! those of `describe` in [`describe`], of `auth` in [`auth`], of `exec` in
 //! [`exec`].
 
+mod attachable;
 mod auth;
 mod describe;
 mod exec;
@@ -104,9 +105,11 @@ pub enum Command {
         previous: bool,
     },
     /// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…`: the Pod's GET, then
-    /// `pods/exec`.
+    /// `pods/exec`; with `TYPE/NAME` of a workload or Service, its GET and
+    /// the LIST of the Pods it selects first.
     Exec {
-        pod: String,
+        kind: &'static Kind,
+        name: String,
         namespace: Option<String>,
         plan: ExecPlan,
     },
@@ -211,6 +214,10 @@ enum InFlight {
     },
     /// The Pod's GET before `exec`.
     ExecGet(Box<ExecPlan>),
+    /// The GET of the workload or Service `exec` was given.
+    ExecOwnerGet(Box<ExecPlan>),
+    /// The LIST of the Pods it selects.
+    ExecPods(Box<ExecPlan>),
     /// The `pods/exec` connection: what the command printed.
     Exec,
     /// `pods/log`: the last `tail` lines are printed.
@@ -648,6 +655,8 @@ impl Kubectl {
             }
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
             InFlight::ExecGet(plan) => self.exec_after_get(*plan, response, cx),
+            InFlight::ExecOwnerGet(plan) => self.exec_after_owner(*plan, response, cx),
+            InFlight::ExecPods(plan) => self.exec_after_pods(*plan, response, cx),
             InFlight::Exec => Self::print_exec(response, cx),
             InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
             InFlight::CanI => Self::print_can_i(response, cx),

@@ -717,7 +717,7 @@ fn logs(args: &Args) -> Result<Command, ParseError> {
     })
 }
 
-/// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…` (or `pod/POD`), read
+/// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…` (or `TYPE/NAME`), read
 /// as `ExecOptions.Complete` and `Validate` read cobra's arguments and
 /// `ArgsLenAtDash` (`pkg/cmd/exec/exec.go`).
 fn exec(args: &Args) -> Result<Command, ParseError> {
@@ -739,15 +739,13 @@ fn exec(args: &Args) -> Result<Command, ParseError> {
     if command.is_empty() {
         return err("error: you must specify at least one command for the container");
     }
-    let pod = match resource.split_once('/') {
-        None => resource.clone(),
-        Some((kind, name)) if Kind::lookup(kind).is_some_and(|k| k.kind == "Pod") => {
-            name.to_owned()
-        }
-        Some(_) => return err("error: podflow execs into Pods only: exec POD -- COMMAND"),
+    let (kind, name) = match resource.split_once('/') {
+        None => (podflow_model::kinds::kind_of("Pod"), resource.clone()),
+        Some((k, name)) => (kind(k)?, name.to_owned()),
     };
     Ok(Command::Exec {
-        pod,
+        kind,
+        name,
         namespace: args.namespace.clone(),
         plan: ExecPlan {
             container: args.container.clone(),
@@ -939,7 +937,8 @@ mod tests {
     fn exec_reads_pod_and_command_as_exec_go_does() {
         let exec = |pod: &str, container: Option<&str>, command: &[&str]| {
             Ok(Parsed::Ready(Command::Exec {
-                pod: pod.into(),
+                kind: kind_of("Pod"),
+                name: pod.into(),
                 namespace: None,
                 plan: ExecPlan {
                     container: container.map(str::to_owned),

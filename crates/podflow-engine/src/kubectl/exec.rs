@@ -6,7 +6,8 @@
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::{Body, Cx, InFlight, Kubectl, Object, Response, Verb, error_lines};
+use super::{Body, Cx, InFlight, Kind, Kubectl, Object, Response, Verb, attachable, error_lines};
+use crate::store::selector::parse_labels;
 use podflow_model::kinds::kind_of;
 
 /// The annotation naming the container `exec`, `logs` and `attach` default to.
@@ -25,24 +26,71 @@ pub struct ExecPlan {
 }
 
 impl Kubectl {
-    /// `exec`: first the Pod's GET.
+    /// `exec`: first the GET of the Pod (or of the object naming its Pods).
     pub(super) fn start_exec(
         &mut self,
-        pod: &str,
+        kind: &'static Kind,
+        name: &str,
         namespace: Option<String>,
         plan: ExecPlan,
         cx: &mut Cx<'_>,
     ) {
-        let req = self.request(Verb::Get, kind_of("Pod"), namespace, pod);
-        self.send(req, InFlight::ExecGet(Box::new(plan)), cx);
+        let req = self.request(Verb::Get, kind, namespace, name);
+        let meaning = if kind.kind == "Pod" {
+            InFlight::ExecGet(Box::new(plan))
+        } else {
+            InFlight::ExecOwnerGet(Box::new(plan))
+        };
+        self.send(req, meaning, cx);
     }
 
-    /// After the GET: kubectl's checks, then the `pods/exec` POST.
+    /// After a workload's or Service's GET: the LIST of the Pods it selects.
+    pub(super) fn exec_after_owner(
+        &mut self,
+        plan: ExecPlan,
+        response: &Response,
+        cx: &mut Cx<'_>,
+    ) {
+        let Some(owner) = response.object.as_deref().filter(|_| response.code < 300) else {
+            return Self::print_all(cx, error_lines(response, ""));
+        };
+        let selector = match attachable::selector_of(owner) {
+            Ok(selector) => selector,
+            Err(message) => return Self::print(cx, format!("error: {message}")),
+        };
+        let mut req = self.request(
+            Verb::List,
+            kind_of("Pod"),
+            owner.namespace().map(str::to_owned),
+            "",
+        );
+        req.selector.labels = parse_labels(&selector).unwrap_or_default();
+        self.send(req, InFlight::ExecPods(Box::new(plan)), cx);
+    }
+
+    /// After the LIST: the most active Pod, as `attachablePodForObject`
+    /// takes it; with none, kubectl's wait for one ends at once.
+    pub(super) fn exec_after_pods(&mut self, plan: ExecPlan, response: &Response, cx: &mut Cx<'_>) {
+        if response.code >= 300 {
+            return Self::print_all(cx, error_lines(response, ""));
+        }
+        match attachable::most_active(&response.items) {
+            Some(pod) => self.exec_in(plan, &pod.clone(), cx),
+            None => Self::print(cx, "error: timed out waiting for the condition".into()),
+        }
+    }
+
+    /// After the Pod's GET: kubectl's checks, then the `pods/exec` POST.
     pub(super) fn exec_after_get(&mut self, plan: ExecPlan, response: &Response, cx: &mut Cx<'_>) {
         let Some(Object::Pod(pod)) = response.object.as_deref().filter(|_| response.code < 300)
         else {
             return Self::print_all(cx, error_lines(response, ""));
         };
+        self.exec_in(plan, &pod.clone(), cx);
+    }
+
+    /// `Run` once the Pod is known: the completed-Pod check, the container, the POST.
+    fn exec_in(&mut self, plan: ExecPlan, pod: &Pod, cx: &mut Cx<'_>) {
         let container = match choose(pod, plan.container.as_deref()) {
             Ok((container, notice)) => {
                 if let Some(line) = notice.filter(|_| !plan.quiet) {

@@ -41,10 +41,11 @@ impl Kubectl {
                 self.send(req, InFlight::Logs { tail }, cx);
             }
             Command::Exec {
-                pod,
+                kind,
+                name,
                 namespace,
                 plan,
-            } => self.start_exec(&pod, or_default(namespace), plan, cx),
+            } => self.start_exec(kind, &name, or_default(namespace), plan, cx),
             Command::Label {
                 kind,
                 name,

@@ -165,3 +165,31 @@ fn exec_and_impersonation_need_their_rbac() {
         ],
     );
 }
+
+/// `exec deploy/NAME` and `exec svc/NAME`: the object's GET, the LIST of the
+/// Pods its selector picks, and the most active of them
+/// (`pkg/polymorphichelpers/attachablepodforobject.go`).
+#[test]
+fn exec_into_a_workload_runs_in_one_of_its_pods() {
+    let records = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            "wait 30s",
+            "exec deploy/web -- hostname",
+            &apply("web-service.yaml"),
+            "exec svc/web -- hostname",
+            "exec rs/nope -- ls",
+        ],
+        |_| {},
+    );
+    let out = kubectl_output(&records);
+    let hosts: Vec<&String> = out.iter().filter(|l| l.starts_with("web-")).collect();
+    assert_eq!(hosts.len(), 2, "{out:#?}");
+    assert_eq!(hosts[0], hosts[1], "the same, most active Pod: {out:#?}");
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some("Error from server (NotFound): replicasets.apps \"nope\" not found"),
+        "{out:#?}"
+    );
+}
