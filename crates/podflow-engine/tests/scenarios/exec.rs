@@ -92,6 +92,7 @@ fn exec_defaults_to_the_first_container_and_sees_its_mounts() {
         "wait 10s",
         "exec web -- sh -c 'test -d /shared && echo mounted'",
         "exec web -c sidecar -- printenv ROLE",
+        // `hostname` is the UTS name, whatever a `HOSTNAME` variable says.
         "exec web -c sidecar -- hostname",
         "exec web -c sidecar -- cat /etc/hosts",
         "exec -it web -- true",
