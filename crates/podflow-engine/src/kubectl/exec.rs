@@ -75,7 +75,7 @@ impl Kubectl {
             return Self::print_all(cx, error_lines(response, ""));
         }
         match attachable::most_active(&response.items) {
-            Some(pod) => self.exec_in(plan, &pod.clone(), cx),
+            Some(pod) => self.exec_in(plan, pod, cx),
             None => Self::print(cx, "error: timed out waiting for the condition".into()),
         }
     }
@@ -86,7 +86,7 @@ impl Kubectl {
         else {
             return Self::print_all(cx, error_lines(response, ""));
         };
-        self.exec_in(plan, &pod.clone(), cx);
+        self.exec_in(plan, pod, cx);
     }
 
     /// `Run` once the Pod is known: the completed-Pod check, the container, the POST.
