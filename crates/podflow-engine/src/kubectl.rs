@@ -9,13 +9,15 @@
 //! plans in [`taint_plan`], `drain` filters in [`drain_plan`] and sends in
 //! [`drain`]; `expose` builds its Service in [`expose`]; the node verbs'
 //! requests (`cordon`, `taint`) are in [`node_verbs`], `get` of several
-//! kinds in [`get_many`].
+//! kinds in [`get_many`]; `exec` in [`exec`].
 
+mod attachable;
 mod auth;
 mod describe;
 pub mod drain;
 pub mod drain_plan;
 pub mod edit;
+mod exec;
 pub mod expose;
 mod get_many;
 mod get_output;
@@ -32,12 +34,13 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::apiserver::handler::Response;
-use super::apiserver::request::{Body, Credentials, Propagation, Request, Verb};
+use super::apiserver::request::{Body, Credentials, Propagation, Request, UserInfo, Verb};
 use super::apiserver::strategic_merge_patch;
 use super::command::{GetOptions, Output, RolloutAction};
 use super::component::{Cx, KubectlTimer, RequestId};
 use super::store::selector::parse_labels;
 pub use drain::DrainOptions;
+pub use exec::ExecPlan;
 pub use expose::ExposeSpec;
 use k8s_openapi::api::apps::v1::Deployment;
 use podflow_model::{Kind, Object, status};
@@ -105,12 +108,23 @@ pub enum Command {
     },
     /// `auth whoami`: a `SelfSubjectReview`.
     AuthWhoami,
-    /// `logs POD [-c CONTAINER] [--tail N]`: the `pods/log` subresource.
+    /// `logs POD [-c CONTAINER] [--tail N] [-p]`: the `pods/log` subresource.
     Logs {
         pod: String,
         namespace: Option<String>,
         container: Option<String>,
         tail: Option<i64>,
+        /// `--previous`: the last terminated instance's output.
+        previous: bool,
+    },
+    /// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…`: the Pod's GET, then
+    /// `pods/exec`; with `TYPE/NAME` of a workload or Service, its GET and
+    /// the LIST of the Pods it selects first.
+    Exec {
+        kind: &'static Kind,
+        name: String,
+        namespace: Option<String>,
+        plan: ExecPlan,
     },
     /// `label`/`annotate KIND NAME KEY=VALUE… KEY-… [--overwrite]`.
     Label {
@@ -192,6 +206,12 @@ pub enum Command {
     NodeFault { node: String, faulted: bool },
     /// `wait DURATION` / `wait idle`
     Wait(Wait),
+    /// A command with `--as USER [--as-group G]…`: its requests carry
+    /// `Impersonate-User` and `Impersonate-Group`.
+    As {
+        user: UserInfo,
+        command: Box<Command>,
+    },
 }
 
 /// What `auth can-i` asks about.
@@ -236,6 +256,14 @@ enum InFlight {
         namespace: Option<String>,
         options: GetOptions,
     },
+    /// The Pod's GET before `exec`.
+    ExecGet(Box<ExecPlan>),
+    /// The GET of the workload or Service `exec` was given.
+    ExecOwnerGet(Box<ExecPlan>),
+    /// The LIST of the Pods it selects.
+    ExecPods(Box<ExecPlan>),
+    /// The `pods/exec` connection: what the command printed.
+    Exec,
     /// `pods/log`: the last `tail` lines are printed.
     Logs { tail: Option<i64> },
     /// The GET before a `label` or `annotate` patch.
@@ -300,6 +328,8 @@ pub struct Kubectl {
     rollout_line: Option<String>,
     /// A drain waiting a second before it looks at its Pods again.
     draining: Option<Box<drain::Draining>>,
+    /// `--as`: the user the current command's requests act as.
+    acting_as: Option<UserInfo>,
 }
 
 const ME: Actor = Actor::Kubectl;
@@ -318,6 +348,7 @@ impl Kubectl {
             waiting_timer: false,
             rollout_line: None,
             draining: None,
+            acting_as: None,
         }
     }
 
@@ -353,7 +384,24 @@ impl Kubectl {
         namespace: Option<String>,
         name: &str,
     ) -> Request {
-        Request::new(ME, self.identity.clone(), verb, kind, namespace, name)
+        Request::new(ME, self.credentials(), verb, kind, namespace, name)
+    }
+
+    /// Who the requests are from: kubectl's identity, asking to act as the
+    /// `--as` user when the command has one (a kubeconfig's own
+    /// impersonation gives way to the flag's).
+    fn credentials(&self) -> Credentials {
+        match (&self.acting_as, &self.identity) {
+            (None, identity) => identity.clone(),
+            (Some(user), Credentials::Impersonated { by, .. }) => Credentials::Impersonated {
+                by: by.clone(),
+                user: user.clone(),
+            },
+            (Some(user), own) => Credentials::Impersonated {
+                by: Box::new(own.clone()),
+                user: user.clone(),
+            },
+        }
     }
 
     fn print_all(cx: &mut Cx<'_>, lines: Vec<String>) {
@@ -384,6 +432,7 @@ impl Kubectl {
             let Some(command) = self.todo.pop_front() else {
                 return;
             };
+            self.acting_as = None;
             self.start(command, cx);
         }
     }
@@ -426,6 +475,7 @@ impl Kubectl {
             | Command::AuthCanI { .. }
             | Command::AuthWhoami
             | Command::Logs { .. }
+            | Command::Exec { .. }
             | Command::Label { .. }
             | Command::SetImage { .. }
             | Command::Edit { .. }
@@ -485,6 +535,10 @@ impl Kubectl {
                 }
             }
             Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
+            Command::As { user, command } => {
+                self.acting_as = Some(user);
+                self.start(*command, cx);
+            }
             Command::Wait(Wait::Idle) => self.waiting_idle = true,
             Command::Wait(Wait::For(ms)) => {
                 self.waiting_timer = true;
@@ -672,6 +726,10 @@ impl Kubectl {
                 Self::print_get(response, namespace.as_deref(), &options, cx);
             }
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
+            InFlight::ExecGet(plan) => self.exec_after_get(*plan, response, cx),
+            InFlight::ExecOwnerGet(plan) => self.exec_after_owner(*plan, response, cx),
+            InFlight::ExecPods(plan) => self.exec_after_pods(*plan, response, cx),
+            InFlight::Exec => Self::print_exec(response, cx),
             InFlight::LabelGet(change) => self.label_after_get(&change, response, cx),
             InFlight::CanI => Self::print_can_i(response, cx),
             InFlight::Whoami => Self::print_whoami(response, cx),

@@ -143,16 +143,19 @@ pub fn build_setup_on(spec: &ClusterSpec, args: &SetupArgs) -> Result<Setup, Set
         let groups: Vec<&str> = user.groups.iter().map(String::as_str).collect();
         tokens.add(&user.token, UserInfo::new(user.name.clone(), &groups));
     }
-    let identity = match (&args.token, &args.as_user) {
-        (Some(token), _) => Credentials::BearerToken(token.clone()),
-        (None, Some(user)) => {
+    let own = match &args.token {
+        Some(token) => Credentials::BearerToken(token.clone()),
+        None => Credentials::Certificate(admin()),
+    };
+    let identity = match &args.as_user {
+        Some(user) => {
             let groups: Vec<&str> = args.as_groups.iter().map(String::as_str).collect();
             Credentials::Impersonated {
-                by: admin(),
+                by: Box::new(own),
                 user: UserInfo::new(user.clone(), &groups),
             }
         }
-        (None, None) => Credentials::Certificate(admin()),
+        None => own,
     };
     let mut objects = bootstrap_policy::cluster_roles();
     objects.extend(bootstrap_policy::cluster_role_bindings());

@@ -134,6 +134,11 @@ pub fn no_such_resource() -> Status {
     )
 }
 
+/// 500: the server could not do what it was asked (`errors.NewInternalError`).
+pub fn internal_error(message: String) -> Status {
+    failure(500, "InternalError", message, None)
+}
+
 /// 400: a bad request, such as a strict decoding error.
 pub fn bad_request(message: String) -> Status {
     failure(400, "BadRequest", message, None)

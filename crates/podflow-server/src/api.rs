@@ -141,24 +141,24 @@ async fn read_body(mut body: hyper::body::Incoming) -> Option<Bytes> {
 }
 
 /// How the request proves who sent it: a bearer token, else the client
-/// certificate (with `Impersonate-User`/`Impersonate-Group` when `kubectl
-/// --as` sends them). With neither, the empty token fails authentication.
+/// certificate; with `Impersonate-User` (and `Impersonate-Group`, as `kubectl
+/// --as` sends them) the requester asks to act as that user. With neither
+/// token nor certificate, the empty token fails authentication.
 fn credentials(headers: &HeaderMap, peer: &Peer) -> Credentials {
     let token = header_text(headers, &header::AUTHORIZATION)
         .strip_prefix("Bearer ")
         .map(|t| t.trim().to_owned());
-    if let Some(token) = token {
-        return Credentials::BearerToken(token);
-    }
-    let Some(user) = peer.certificate.clone() else {
-        return Credentials::BearerToken(String::new());
+    let requester = match (token, peer.certificate.clone()) {
+        (Some(token), _) => Credentials::BearerToken(token),
+        (None, Some(user)) => Credentials::Certificate(user),
+        (None, None) => return Credentials::BearerToken(String::new()),
     };
     let impersonated = header_text(
         headers,
         &header::HeaderName::from_static("impersonate-user"),
     );
     if impersonated.is_empty() {
-        return Credentials::Certificate(user);
+        return requester;
     }
     let groups: Vec<String> = headers
         .get_all("impersonate-group")
@@ -166,7 +166,7 @@ fn credentials(headers: &HeaderMap, peer: &Peer) -> Credentials {
         .filter_map(|v| v.to_str().ok().map(str::to_owned))
         .collect();
     Credentials::Impersonated {
-        by: user,
+        by: Box::new(requester),
         user: UserInfo {
             name: impersonated,
             groups,

@@ -74,6 +74,7 @@ pub fn resource_request(
         Verb::Get if path.subresource.as_deref() == Some("log") => {
             request.body = Some(Body::LogOptions {
                 container: query.get("container").map(str::to_owned),
+                previous: query.flag("previous"),
             });
         }
         Verb::Get => {}
@@ -158,7 +159,8 @@ fn check_subresource(path: &ResourcePath) -> Result<(), Box<Status>> {
             "BadRequest",
             format!(
                 "podflow serve does not stream {sub}: its containers run a simulated shell; \
-                 `kubectl logs` shows what they printed"
+                 `kubectl logs` shows what they printed, and the cluster language's \
+                 `exec POD -- CMD` (the `:` bar) runs a command in one"
             ),
         )));
     }

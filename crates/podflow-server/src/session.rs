@@ -50,9 +50,12 @@ pub enum Who {
         user: String,
         groups: Vec<String>,
     },
+    /// `by`/`by_groups` a certificate's user, or `by_token` the requester's token.
     Impersonated {
         by: String,
         by_groups: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by_token: Option<String>,
         user: String,
         groups: Vec<String>,
     },
@@ -105,12 +108,23 @@ impl Recorded {
                 let (user, groups) = user(u);
                 Who::Certificate { user, groups }
             }
-            Credentials::Impersonated { by, user: as_user } => Who::Impersonated {
-                by: by.name.clone(),
-                by_groups: by.groups.clone(),
-                user: as_user.name.clone(),
-                groups: as_user.groups.clone(),
-            },
+            Credentials::Impersonated { by, user: as_user } => {
+                let (by, by_groups, by_token) = match by.as_ref() {
+                    Credentials::Certificate(u) => (u.name.clone(), u.groups.clone(), None),
+                    Credentials::BearerToken(token) => {
+                        (String::new(), Vec::new(), Some(token.clone()))
+                    }
+                    // Impersonation does not nest: the outer request is the requester's.
+                    Credentials::Impersonated { .. } => (String::new(), Vec::new(), None),
+                };
+                Who::Impersonated {
+                    by,
+                    by_groups,
+                    by_token,
+                    user: as_user.name.clone(),
+                    groups: as_user.groups.clone(),
+                }
+            }
         };
         Recorded {
             method: incoming.method.to_string(),
@@ -135,13 +149,17 @@ impl Recorded {
             Who::Impersonated {
                 by,
                 by_groups,
+                by_token,
                 user,
                 groups,
             } => Credentials::Impersonated {
-                by: UserInfo {
-                    name: by.clone(),
-                    groups: by_groups.clone(),
-                },
+                by: Box::new(match by_token {
+                    Some(token) => Credentials::BearerToken(token.clone()),
+                    None => Credentials::Certificate(UserInfo {
+                        name: by.clone(),
+                        groups: by_groups.clone(),
+                    }),
+                }),
                 user: UserInfo {
                     name: user.clone(),
                     groups: groups.clone(),

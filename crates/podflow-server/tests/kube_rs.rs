@@ -290,6 +290,23 @@ async fn logs_and_scale(admin: &Client) {
             .contains("container nope is not valid for pod hello"),
         "{refused}"
     );
+    // `previous=true` reaches the kubelet: no instance has terminated yet.
+    let previous = pods
+        .logs(
+            "hello",
+            &LogParams {
+                previous: true,
+                ..LogParams::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        previous
+            .to_string()
+            .contains("previous terminated container \"hello\" in pod \"hello\" not found"),
+        "{previous}"
+    );
 
     // A Deployment scaled through its scale subresource.
     let deployments: Api<Deployment> = Api::namespaced(admin.clone(), "default");
@@ -335,5 +352,25 @@ async fn a_token_user_is_held_to_its_role(running: &Running) {
     assert_eq!(
         status.message,
         "pods is forbidden: User \"jane\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\""
+    );
+    // A token user asking to act as another (`Impersonate-User`) needs `impersonate`.
+    let kubeconfig = Kubeconfig::from_yaml(&running.kubeconfig).expect("the kubeconfig parses");
+    let options = KubeConfigOptions {
+        context: Some("jane@podflow".to_owned()),
+        ..KubeConfigOptions::default()
+    };
+    let mut config = Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .expect("the kubeconfig is usable");
+    config.auth_info.impersonate = Some("bob".into());
+    let as_bob: Api<Pod> = Api::namespaced(Client::try_from(config).expect("a client"), "dev");
+    let refused = as_bob.list(&ListParams::default()).await.unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("expected a Status, got {refused:?}");
+    };
+    assert_eq!(status.code, 403);
+    assert_eq!(
+        status.message,
+        "users \"bob\" is forbidden: User \"jane\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope"
     );
 }

@@ -155,8 +155,8 @@ pub const PANES: Table = Table {
         Binding {
             keys: &[(ch(':'), Action::OpenCommand)],
             help: (
-                "a kubectl command (get, describe, logs, apply, run, rollout…)",
-                "kubectl 命令（get、describe、logs、apply、run、rollout…）",
+                "a kubectl command (get, describe, logs, exec, apply, run, rollout…)",
+                "kubectl 命令（get、describe、logs、exec、apply、run、rollout…）",
             ),
         },
         LANG,

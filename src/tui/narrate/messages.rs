@@ -161,6 +161,18 @@ fn request(from: &Actor, label: &str, lang: Lang) -> Narration {
                 "容器已停止，最终状态也已写入，kubelet 以 0 秒宽限期删除 Pod，API Server 随即把它从 etcd 中移除。".into(),
             )],
         ),
+        (_, "POST", Some("exec")) => Narration::new(
+            tr(
+                lang,
+                format!("{from} asks to run a command in {ns}/{}", name(&p)),
+                format!("{from} 请求在 {ns}/{} 中执行命令", name(&p)),
+            ),
+            vec![tr(
+                lang,
+                "kubectl exec: the API server checks create on pods/exec, finds the Pod's node and hands the connection to that kubelet, which runs the command inside the running container (its files, environment and network). Nothing is stored.".into(),
+                "kubectl exec：API Server 检查对 pods/exec 的 create 权限，找到 Pod 所在节点，把连接交给该节点的 kubelet，由它在运行中的容器里执行命令（用容器的文件、环境变量和网络）。什么也不存储。".into(),
+            )],
+        ),
         (_, "GET", _) if p.watch => Narration::new(
             tr(
                 lang,
@@ -446,6 +458,18 @@ pub fn response(to: &Actor, code: u16, message: &str, lang: Lang) -> Narration {
                 )
             },
         ),
+        101 => (
+            tr(
+                lang,
+                format!("The API server answers {to}: 101 Switching Protocols"),
+                format!("API Server 回复 {to}：101 Switching Protocols"),
+            ),
+            tr(
+                lang,
+                "The connection is upgraded to a stream between kubectl and the kubelet: the command's output and exit status come through it (in podflow the command has already run to its end).".into(),
+                "连接被升级为 kubectl 与 kubelet 之间的数据流：命令的输出和退出状态经由它传回（在 podflow 中命令已经执行完毕）。".into(),
+            ),
+        ),
         200..=299 => (
             tr(
                 lang,
@@ -564,7 +588,7 @@ pub fn response(to: &Actor, code: u16, message: &str, lang: Lang) -> Narration {
         ),
     };
     let mut body = Vec::new();
-    if !message.is_empty() && !matches!(message, "OK" | "Created") {
+    if !message.is_empty() && !matches!(message, "OK" | "Created" | "Switching Protocols") {
         body.push(message.to_owned());
     }
     body.push(why);

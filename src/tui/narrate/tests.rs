@@ -368,6 +368,11 @@ fn samples() -> Vec<TraceRecord> {
         ),
         msg("kubelet/node-3", "containerd/node-3", "StopPodSandbox"),
         msg("kubelet/node-3", "containerd/node-3", "ExecSync"),
+        msg(
+            "kubectl",
+            "kube-apiserver",
+            "POST /api/v1/namespaces/default/pods/nginx/exec?command=hostname&container=nginx&stderr=true&stdout=true",
+        ),
         msg("containerd/node-3", "cni/node-3", "ADD eth0"),
         msg("cni/node-3", "containerd/node-3", "10.244.3.2"),
         msg(
@@ -387,6 +392,7 @@ fn samples() -> Vec<TraceRecord> {
         ),
     ]);
     for (code, message) in [
+        (101, "Switching Protocols"),
         (200, "OK"),
         (201, "Created"),
         (400, "bad"),
@@ -536,6 +542,14 @@ fn every_record_of_real_runs_narrates() {
         nginx_timeline(),
         timeline(&["delete pod nginx", "wait idle"], None),
         timeline(&["create -f tests/fixtures/typo-pod.yaml"], None),
+        timeline(
+            &[
+                "apply -f assets/manifests/nginx-pod.yaml",
+                "wait 10s",
+                "exec nginx -- hostname",
+            ],
+            None,
+        ),
     ];
     for t in &runs {
         for record in t.records() {

@@ -39,7 +39,11 @@ impl TokenAuthenticator {
                 (self.tokens.get(token)?.clone(), "bearer token".to_owned())
             }
             Credentials::Impersonated { by, user } => {
-                (user.clone(), format!("impersonated by \"{}\"", by.name))
+                let requester = self.authenticate(by)?;
+                (
+                    user.clone(),
+                    format!("impersonated by \"{}\"", requester.user.name),
+                )
             }
         };
         Some(Authenticated {
@@ -82,7 +86,7 @@ mod tests {
         assert_eq!(cert.method, "x509 client certificate");
         let imp = authn
             .authenticate(&Credentials::Impersonated {
-                by: admin,
+                by: Box::new(Credentials::Certificate(admin)),
                 user: UserInfo::new("jane", &[]),
             })
             .unwrap();

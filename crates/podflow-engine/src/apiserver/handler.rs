@@ -44,6 +44,9 @@ pub struct Response {
     pub revision: u64,
     /// For `pods/log`: the container's output, read from its kubelet.
     pub log: Option<Box<crate::kubelet::ContainerLog>>,
+    /// For `pods/exec`: what the command printed and its exit status, or
+    /// the kubelet's refusal to upgrade the connection.
+    pub exec: Option<Box<Result<crate::kubelet::process::ExecResult, String>>>,
 }
 
 impl Response {
@@ -56,6 +59,7 @@ impl Response {
             scale: None,
             revision: 0,
             log: None,
+            exec: None,
         }
     }
 
@@ -72,6 +76,7 @@ impl Response {
             scale: None,
             revision: 0,
             log: None,
+            exec: None,
         }
     }
 
@@ -82,6 +87,7 @@ impl Response {
             return message;
         }
         match self.code {
+            101 => "Switching Protocols",
             200 => "OK",
             201 => "Created",
             _ => "",
@@ -198,13 +204,14 @@ impl Handling<'_, '_> {
         self.authorize(&user)?;
         let kind = self.request.kind;
         match (self.request.verb, self.request.subresource.as_deref()) {
+            // `pods/exec`: the Pod is read; the engine hands the connection to its kubelet.
+            (Verb::Get, _) | (Verb::Create, Some("exec")) => self.get(),
             (Verb::Create, Some("binding")) => self.bind(&user),
             (Verb::Create, Some("eviction")) => self.evict(&user),
             (Verb::Create, _) if super::reviews::is_review_kind(kind) => self.review(&user),
             (Verb::Create, _) => self.create(&user),
             (Verb::Update | Verb::Patch, Some("scale")) => self.scale(&user),
             (Verb::Update | Verb::Patch, _) => self.update(&user, self.request.body.as_ref()),
-            (Verb::Get, _) => self.get(),
             (Verb::List, _) => Ok(self.list()),
             (Verb::Watch, _) => self.watch(),
             (Verb::Delete, _) => self.delete(&user, kind),
@@ -212,8 +219,12 @@ impl Handling<'_, '_> {
     }
 
     fn authenticate(&mut self) -> Step<UserInfo> {
-        if let Credentials::Impersonated { by, user } = &self.request.credentials {
-            self.may_impersonate(by, user)?;
+        // The requester authenticates first; the impersonation filter then
+        // checks it may act as the user and groups asked for.
+        if let Credentials::Impersonated { by, user } = &self.request.credentials
+            && let Some(requester) = self.server.authn.authenticate(by)
+        {
+            self.may_impersonate(&requester.user, user)?;
         }
         if let Some(who) = self.server.authn.authenticate(&self.request.credentials) {
             self.stage(Stage::new(
@@ -242,7 +253,7 @@ impl Handling<'_, '_> {
     /// on the user and on each group it asks to act as
     /// (`staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation.go`).
     fn may_impersonate(&mut self, by: &UserInfo, user: &UserInfo) -> Step<()> {
-        let requester = super::authn::with_authenticated_group(by.clone());
+        let requester = by.clone();
         let asked = std::iter::once(("users", user.name.as_str()))
             .chain(user.groups.iter().map(|g| ("groups", g.as_str())));
         for (resource, name) in asked {
@@ -597,6 +608,7 @@ impl Handling<'_, '_> {
             scale: None,
             revision: 0,
             log: None,
+            exec: None,
         })
     }
 
@@ -629,6 +641,7 @@ impl Handling<'_, '_> {
             scale: None,
             revision: self.store.revision(),
             log: None,
+            exec: None,
         }
     }
 

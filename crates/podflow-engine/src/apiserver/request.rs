@@ -88,8 +88,12 @@ pub enum Credentials {
     Certificate(UserInfo),
     /// A bearer token, checked against the token authenticator's users.
     BearerToken(String),
-    /// `kubectl --as`: `by` authenticates with its certificate and asks to act as `user`.
-    Impersonated { by: UserInfo, user: UserInfo },
+    /// `kubectl --as`: `by` authenticates (with its certificate or token)
+    /// and asks to act as `user` (`Impersonate-User`, `Impersonate-Group`).
+    Impersonated {
+        by: Box<Credentials>,
+        user: UserInfo,
+    },
 }
 
 /// The admission operation a verb maps to.
@@ -173,8 +177,18 @@ pub enum Body {
     Binding { node: String },
     /// A delete's options.
     Delete { grace_period_seconds: Option<i64> },
-    /// A `pods/log` request's options (`PodLogOptions`): which container.
-    LogOptions { container: Option<String> },
+    /// A `pods/log` request's options (`PodLogOptions`): which container,
+    /// and whether its previous instance (`previous`).
+    LogOptions {
+        container: Option<String>,
+        previous: bool,
+    },
+    /// A `pods/exec` request's options (`PodExecOptions`): the container
+    /// and the command, its argv.
+    Exec {
+        container: Option<String>,
+        command: Vec<String>,
+    },
     /// A JSON merge patch (`application/merge-patch+json`, RFC 7386).
     MergePatch(serde_json::Value),
     /// A JSON patch (`application/json-patch+json`, RFC 6902).
@@ -245,12 +259,21 @@ impl Request {
 
     /// `POST /api/v1/namespaces/default/pods`, the sequence diagram's label.
     pub fn label(&self) -> String {
-        let watch = if self.verb == Verb::Watch {
-            "?watch=true"
-        } else {
-            ""
+        let query = match &self.body {
+            _ if self.verb == Verb::Watch => "?watch=true".to_owned(),
+            Some(Body::LogOptions { previous: true, .. }) => "?previous=true".to_owned(),
+            Some(Body::Exec { container, command }) => {
+                let mut query = format!("?{}", crate::engine::command_query(command));
+                if let Some(container) = container {
+                    query.push_str("&container=");
+                    query.push_str(container);
+                }
+                query.push_str("&stderr=true&stdout=true");
+                query
+            }
+            _ => String::new(),
         };
-        format!("{} {}{watch}", self.verb.http_method(), self.path())
+        format!("{} {}{query}", self.verb.http_method(), self.path())
     }
 
     /// What a list or watch of this request selects.

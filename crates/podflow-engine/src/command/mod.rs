@@ -16,6 +16,12 @@ pub fn resolve<E>(
     parsed: Parsed,
     mut load: impl FnMut(&str) -> Result<Vec<FileObject>, E>,
 ) -> Result<Command, E> {
+    if let Parsed::As { user, parsed } = parsed {
+        return Ok(Command::As {
+            user,
+            command: Box::new(resolve(*parsed, load)?),
+        });
+    }
     let mut read = |files: &[String]| -> Result<Vec<FileObject>, E> {
         let mut manifests = Vec::new();
         for file in files {
@@ -48,5 +54,7 @@ pub fn resolve<E>(
             Command::DeleteObjects { targets, cascade }
         }
         Parsed::Ready(command) => command,
+        // Taken apart above.
+        Parsed::As { parsed, .. } => resolve(*parsed, load)?,
     })
 }

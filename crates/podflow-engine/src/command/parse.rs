@@ -1,6 +1,6 @@
 //! Parses one command of the cluster language: `apply -f FILE [-n NS]`,
 //! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
-//! [--show-labels]`, `logs POD [-c C] [--tail N]`, `label|annotate KIND NAME
+//! [--show-labels]`, `logs POD [-c C] [--tail N] [-p]`, `exec POD [-c C] -- CMD…`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
 //! --replicas=N`, `cordon NODE`, `uncordon NODE`, `taint`, `drain` and `expose`
 //! (in [`node_verbs`](super::node_verbs)), `wait DURATION|idle`, with an
@@ -9,9 +9,9 @@
 //! they cut a node off from the control plane and reconnect it).
 
 use super::{imperative, node_verbs};
-use crate::apiserver::request::Propagation;
+use crate::apiserver::request::{Propagation, UserInfo};
 use crate::clock::parse_duration;
-use crate::kubectl::{AccessTarget, Command, FileObject, Wait};
+use crate::kubectl::{AccessTarget, Command, ExecPlan, FileObject, Wait};
 use podflow_model::Kind;
 
 /// A parsed command: ready to run, or naming files still to read.
@@ -35,6 +35,8 @@ pub enum Parsed {
     },
     /// Any other command, which reads no file.
     Ready(Command),
+    /// A command with `--as USER [--as-group G]…`.
+    As { user: UserInfo, parsed: Box<Parsed> },
 }
 
 /// What `rollout` does.
@@ -151,6 +153,18 @@ pub(super) struct Args {
     pub(super) name: Option<String>,
     pub(super) service_type: Option<String>,
     pub(super) protocol: Option<String>,
+    /// `logs -p`: the previous instance's output.
+    pub(super) previous: bool,
+    /// How many positional arguments came before `--`, if it was given
+    /// (cobra's `ArgsLenAtDash`).
+    pub(super) dash_at: Option<usize>,
+    /// `exec -i`, `-t` and `-q`.
+    pub(super) stdin: bool,
+    pub(super) tty: bool,
+    pub(super) quiet: bool,
+    /// kubectl's global `--as` and `--as-group`.
+    pub(super) as_user: Option<String>,
+    pub(super) as_groups: Vec<String>,
 }
 
 /// The flags each node or service verb takes (and `-n`, a global flag):
@@ -227,6 +241,7 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
     let mut it = words.iter();
     while let Some(word) = it.next() {
         if word == "--" {
+            args.dash_at = Some(args.positional.len());
             args.after_dash = it.by_ref().cloned().collect();
             break;
         }
@@ -267,6 +282,11 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "-f" | "--follow" if verb == "logs" => {
                 boolean(flag, inline_bool)?;
             }
+            "-i" | "--stdin" if verb == "exec" => args.stdin = boolean(flag, inline_bool)?,
+            "-t" | "--tty" if verb == "exec" => args.tty = boolean(flag, inline_bool)?,
+            "-it" | "-ti" if verb == "exec" => (args.stdin, args.tty) = (true, true),
+            "-q" | "--quiet" if verb == "exec" => args.quiet = boolean(flag, inline_bool)?,
+            "-p" | "--previous" if verb == "logs" => args.previous = boolean(flag, inline_bool)?,
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-l" | "--selector" => args.selector = Some(value("'l' in -l")?),
             "-o" | "--output" => args.output = Some(value("'o' in -o")?),
@@ -282,6 +302,8 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "--from-literal" => args.literals.push(value("--from-literal")?),
             "--to-revision" => args.to_revision = Some(value("--to-revision")?),
             "-n" | "--namespace" => args.namespace = Some(value("'n' in -n")?),
+            "--as" => args.as_user = Some(value("--as")?),
+            "--as-group" => args.as_groups.push(value("--as-group")?),
             "--replicas" => args.replicas = Some(value("--replicas")?),
             // A bare `--cascade` means background (the flag's NoOptDefVal).
             "--cascade" => {
@@ -380,8 +402,27 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
         return err("error: empty command");
     };
     let args = split_args(verb, rest)?;
+    let parsed = parse_verb(verb, &args)?;
+    match args.as_user.filter(|u| !u.is_empty()) {
+        Some(name) => Ok(Parsed::As {
+            user: UserInfo {
+                name,
+                groups: args.as_groups,
+            },
+            parsed: Box::new(parsed),
+        }),
+        // client-go's impersonating round tripper (`transport/round_trippers.go`).
+        None if !args.as_groups.is_empty() => {
+            err("error: requesting uid, groups or user-extra for  without impersonating a user")
+        }
+        None => Ok(parsed),
+    }
+}
+
+/// The command `verb` names, with its arguments.
+fn parse_verb(verb: &str, args: &Args) -> Result<Parsed, ParseError> {
     let namespace = args.namespace.clone();
-    match verb.as_str() {
+    match verb {
         "apply" | "create" if !args.files.is_empty() || verb == "apply" => {
             if args.files.is_empty() {
                 return err("error: must specify one of -f and -k");
@@ -401,7 +442,7 @@ pub fn parse(line: &str) -> Result<Parsed, ParseError> {
             namespace,
             cascade: cascade(args.cascade.as_deref().unwrap_or("background"))?,
         }),
-        _ => command(verb, &args).map(Parsed::Ready),
+        _ => command(verb, args).map(Parsed::Ready),
     }
 }
 
@@ -424,6 +465,7 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
         "rollout" => rollout(args),
         "get" => get(args),
         "logs" => logs(args),
+        "exec" => exec(args),
         "auth" => auth(args),
         "describe" => match kind_and_name(positional, "describe")? {
             (kind, Some(name)) => Ok(Command::Describe {
@@ -794,7 +836,7 @@ fn get_options(args: &Args) -> Result<GetOptions, ParseError> {
     })
 }
 
-/// `logs POD [CONTAINER]` or `logs pod/POD`, with `-c` and `--tail`.
+/// `logs POD [CONTAINER]` or `logs pod/POD`, with `-c`, `--tail` and `-p`.
 fn logs(args: &Args) -> Result<Command, ParseError> {
     let (pod, container) = match (args.positional.as_slice(), &args.container) {
         ([pod], container) => (pod, container.clone()),
@@ -816,6 +858,47 @@ fn logs(args: &Args) -> Result<Command, ParseError> {
         namespace: args.namespace.clone(),
         container,
         tail: tail(args)?,
+        previous: args.previous,
+    })
+}
+
+/// `exec POD [-c CONTAINER] [-i] [-t] -- COMMAND…` (or `TYPE/NAME`), read
+/// as `ExecOptions.Complete` and `Validate` read cobra's arguments and
+/// `ArgsLenAtDash` (`pkg/cmd/exec/exec.go`).
+fn exec(args: &Args) -> Result<Command, ParseError> {
+    let mut all = args.positional.clone();
+    all.extend(args.after_dash.iter().cloned());
+    let resource = all.first().filter(|_| args.dash_at != Some(0));
+    let command = match args.dash_at {
+        Some(at @ (0 | 1)) => all[at.min(all.len())..].to_vec(),
+        _ if all.len() > 1 => {
+            return err(
+                "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples",
+            );
+        }
+        _ => Vec::new(),
+    };
+    let Some(resource) = resource else {
+        return err("error: pod, type/name or --filename must be specified");
+    };
+    if command.is_empty() {
+        return err("error: you must specify at least one command for the container");
+    }
+    let (kind, name) = match resource.split_once('/') {
+        None => (podflow_model::kinds::kind_of("Pod"), resource.clone()),
+        Some((k, name)) => (kind(k)?, name.to_owned()),
+    };
+    Ok(Command::Exec {
+        kind,
+        name,
+        namespace: args.namespace.clone(),
+        plan: ExecPlan {
+            container: args.container.clone(),
+            command,
+            stdin: args.stdin,
+            tty: args.tty,
+            quiet: args.quiet,
+        },
     })
 }
 
@@ -991,5 +1074,95 @@ mod tests {
         assert_eq!(e("fault node-1"), "error: USAGE: fault node NODE");
         assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
+    }
+
+    /// `TestPodAndContainer` (`pkg/cmd/exec/exec_test.go`): where the pod
+    /// name and the command are, by cobra's `ArgsLenAtDash`.
+    #[test]
+    fn exec_reads_pod_and_command_as_exec_go_does() {
+        let exec = |pod: &str, container: Option<&str>, command: &[&str]| {
+            Ok(Parsed::Ready(Command::Exec {
+                kind: kind_of("Pod"),
+                name: pod.into(),
+                namespace: None,
+                plan: ExecPlan {
+                    container: container.map(str::to_owned),
+                    command: command.iter().map(|w| (*w).to_owned()).collect(),
+                    stdin: false,
+                    tty: false,
+                    quiet: false,
+                },
+            }))
+        };
+        let usage = "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples";
+        let no_pod = "error: pod, type/name or --filename must be specified";
+        let no_command = "error: you must specify at least one command for the container";
+        let cases: [(&str, Result<Parsed, &str>); 11] = [
+            ("exec", Err(no_pod)),
+            ("exec foo", Err(no_command)),
+            ("exec foo -c bar", Err(no_command)),
+            ("exec -- foo cmd", Err(no_pod)),
+            ("exec foo -- cmd", exec("foo", None, &["cmd"])),
+            ("exec foo cmd", Err(usage)),
+            ("exec foo -c bar cmd", Err(usage)),
+            ("exec foo cmd -- bar", Err(usage)),
+            (
+                "exec foo --any-flag any-value",
+                Err("error: unknown flag: --any-flag"),
+            ),
+            (
+                "exec pod/foo -c bar -- sh -c 'echo hi'",
+                exec("foo", Some("bar"), &["sh", "-c", "echo hi"]),
+            ),
+            (
+                "exec foo -- ls -t /usr",
+                exec("foo", None, &["ls", "-t", "/usr"]),
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(
+                parse(line),
+                want.map_err(|m| ParseError(m.to_owned())),
+                "{line}"
+            );
+        }
+        let Ok(Parsed::Ready(Command::Exec { plan, .. })) = parse("exec -it foo -- sh") else {
+            panic!("exec -it parses");
+        };
+        assert!(plan.stdin && plan.tty);
+    }
+
+    /// `logs -p` (`--previous` of `pkg/cmd/logs/logs.go`) and the global
+    /// `--as`/`--as-group` (client-go's impersonation round tripper).
+    #[test]
+    fn logs_previous_and_as_parse() {
+        let Ok(Parsed::Ready(Command::Logs { previous, .. })) = parse("logs web -p") else {
+            panic!("logs -p parses");
+        };
+        assert!(previous);
+        let Ok(Parsed::Ready(Command::Logs { previous, .. })) = parse("logs web --previous=false")
+        else {
+            panic!("logs --previous=false parses");
+        };
+        assert!(!previous);
+        assert_eq!(
+            parse("auth can-i get pods --as jane --as-group dev --as-group ops"),
+            Ok(Parsed::As {
+                user: UserInfo::new("jane", &["dev", "ops"]),
+                parsed: Box::new(Parsed::Ready(Command::AuthCanI {
+                    verb: "get".into(),
+                    target: AccessTarget::Resource {
+                        kind: kind_of("Pod"),
+                        subresource: None,
+                    },
+                    name: None,
+                    namespace: None,
+                })),
+            })
+        );
+        assert_eq!(
+            parse("get pods --as-group dev").unwrap_err().0,
+            "error: requesting uid, groups or user-extra for  without impersonating a user"
+        );
     }
 }

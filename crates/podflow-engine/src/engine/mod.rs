@@ -30,6 +30,8 @@ use podflow_model::Object;
 mod bootstrap;
 mod event_recorder;
 mod faults;
+mod pod_exec;
+pub use pod_exec::command_query;
 mod pod_logs;
 mod starting_storage;
 
@@ -584,10 +586,15 @@ impl Engine {
             id,
             request,
         );
-        if request.subresource.as_deref() == Some("log") && handled.response.code == 200 {
+        let via_kubelet = matches!(request.subresource.as_deref(), Some("log" | "exec"));
+        if via_kubelet && handled.response.code == 200 {
             // The answer waits for the kubelet: its record comes after the kubelet's.
             let answered = handled.records.pop();
-            self.answer_pod_log(request, &mut handled.response, &mut handled.records);
+            if request.subresource.as_deref() == Some("exec") {
+                self.answer_pod_exec(request, &mut handled.response, &mut handled.records);
+            } else {
+                self.answer_pod_log(request, &mut handled.response, &mut handled.records);
+            }
             if let Some(Record::Response { to, request, .. }) = answered {
                 handled.records.push(Record::Response {
                     to,

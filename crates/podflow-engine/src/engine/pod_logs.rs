@@ -23,9 +23,12 @@ impl Engine {
         let Some(Object::Pod(pod)) = response.object.as_deref() else {
             return;
         };
-        let asked = match &request.body {
-            Some(Body::LogOptions { container }) => container.as_deref(),
-            _ => None,
+        let (asked, previous) = match &request.body {
+            Some(Body::LogOptions {
+                container,
+                previous,
+            }) => (container.as_deref(), *previous),
+            _ => (None, false),
         };
         let outcome = choose_container(pod, asked).and_then(|container| {
             let node = pod
@@ -35,15 +38,19 @@ impl Engine {
                 .filter(|n| !n.is_empty())
                 .ok_or_else(|| format!("pod {} does not have a host assigned", request.name))?;
             let namespace = request.namespace.as_deref().unwrap_or_default();
+            let query = if previous { "?previous=true" } else { "" };
             records.push(Record::message(
                 Actor::ApiServer,
                 Actor::Kubelet(node.into()),
                 format!(
-                    "GET /containerLogs/{namespace}/{}/{container}",
+                    "GET /containerLogs/{namespace}/{}/{container}{query}",
                     request.name
                 ),
             ));
-            self.container_log(node, namespace, &request.name, &container)
+            self.kubelets
+                .get(node)
+                .ok_or_else(|| format!("node \"{node}\" not found"))?
+                .container_log(namespace, &request.name, &container, previous)
         });
         match outcome {
             Ok(log) => response.log = Some(Box::new(log)),
@@ -51,7 +58,8 @@ impl Engine {
         }
     }
 
-    /// The log of `container` of `namespace/pod` on `node`, or the kubelet's refusal.
+    /// The log of `container` of `namespace/pod` on `node` (its running or
+    /// last instance, as a follower reads it), or the kubelet's refusal.
     pub fn container_log(
         &self,
         node: &str,
@@ -62,12 +70,12 @@ impl Engine {
         self.kubelets
             .get(node)
             .ok_or_else(|| format!("node \"{node}\" not found"))?
-            .container_log(namespace, pod, container)
+            .container_log(namespace, pod, container, false)
     }
 }
 
 /// The container asked for, or the only one; upstream's refusals otherwise.
-fn choose_container(pod: &Pod, asked: Option<&str>) -> Result<String, String> {
+pub(super) fn choose_container(pod: &Pod, asked: Option<&str>) -> Result<String, String> {
     let name = pod.metadata.name.as_deref().unwrap_or_default();
     let spec = pod.spec.as_ref();
     let all: Vec<&str> = spec

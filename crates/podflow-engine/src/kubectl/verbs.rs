@@ -29,7 +29,23 @@ impl Kubectl {
                 namespace,
                 container,
                 tail,
-            } => self.start_logs(&pod, or_default(namespace), container, tail, cx),
+                previous,
+            } => {
+                let req = self
+                    .request(Verb::Get, kind_of("Pod"), or_default(namespace), &pod)
+                    .subresource("log")
+                    .body(Body::LogOptions {
+                        container,
+                        previous,
+                    });
+                self.send(req, InFlight::Logs { tail }, cx);
+            }
+            Command::Exec {
+                kind,
+                name,
+                namespace,
+                plan,
+            } => self.start_exec(kind, &name, or_default(namespace), plan, cx),
             Command::Label {
                 kind,
                 name,
@@ -90,22 +106,6 @@ impl Kubectl {
             // `start` hands only the commands above to this function.
             _ => {}
         }
-    }
-
-    /// `logs`: the `pods/log` subresource.
-    pub(super) fn start_logs(
-        &mut self,
-        pod: &str,
-        namespace: Option<String>,
-        container: Option<String>,
-        tail: Option<i64>,
-        cx: &mut Cx<'_>,
-    ) {
-        let req = self
-            .request(Verb::Get, kind_of("Pod"), namespace, pod)
-            .subresource("log")
-            .body(Body::LogOptions { container });
-        self.send(req, InFlight::Logs { tail }, cx);
     }
 
     /// `label`/`annotate`: first the object's GET.
@@ -195,10 +195,17 @@ impl Kubectl {
                     } else {
                         // kubectl watches; podflow's kubectl looks again each second.
                         self.rollout_line = Some(line);
-                        self.todo.push_front(Command::Rollout {
+                        let again = Command::Rollout {
                             action,
                             name,
                             namespace,
+                        };
+                        self.todo.push_front(match self.acting_as.clone() {
+                            Some(user) => Command::As {
+                                user,
+                                command: Box::new(again),
+                            },
+                            None => again,
                         });
                         self.todo.push_front(Command::Wait(Wait::For(1000)));
                     }

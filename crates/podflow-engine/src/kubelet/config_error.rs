@@ -54,7 +54,8 @@ impl Kubelet {
             config: &self.config.cache,
         };
         let environment = env::container_env(spec, &input)?;
-        let mut files = env::service_account_files(spec, &w.pod);
+        let mut files = super::etc_files::etc_files(&w.pod, &pod_ip);
+        files.extend(env::service_account_files(spec, &w.pod));
         files.extend(payload::container_files(spec, &w.pod, &self.config.cache));
         Ok((environment, files))
     }

@@ -1,10 +1,12 @@
 //! What `kubectl logs` reads: a container's output as the kubelet serves it
 //! at `/containerLogs/NAMESPACE/POD/CONTAINER`, or the refusal it answers
 //! with when the container has no log yet (`pkg/kubelet/kubelet_pods.go`,
-//! `validateContainerLogStatus`).
+//! `validateContainerLogStatus`). With `previous`, the output of the last
+//! terminated instance, which the runtime keeps until the next restart.
 
 use super::Kubelet;
 use super::status::ContainerState;
+use super::worker::Ctr;
 use crate::clock::SimTime;
 
 /// A container's output so far: each line with the moment it was written.
@@ -16,12 +18,14 @@ pub struct ContainerLog {
 }
 
 impl Kubelet {
-    /// The log of `container` in the pod `namespace/pod`, or the kubelet's refusal.
+    /// The log of `container` in the pod `namespace/pod` (of its previous
+    /// instance with `previous`), or the kubelet's refusal.
     pub fn container_log(
         &self,
         namespace: &str,
         pod: &str,
         container: &str,
+        previous: bool,
     ) -> Result<ContainerLog, String> {
         let key = format!("{namespace}/{pod}");
         let not_found = || format!("container \"{container}\" in pod \"{pod}\" is not available");
@@ -31,6 +35,11 @@ impl Kubelet {
             .iter()
             .find(|c| c.view.name == container)
             .ok_or_else(not_found)?;
+        if previous {
+            return previous_log(ctr).ok_or_else(|| {
+                format!("previous terminated container \"{container}\" in pod \"{pod}\" not found")
+            });
+        }
         if let ContainerState::Waiting { reason, .. } = &ctr.view.state
             && ctr.process.is_none()
         {
@@ -42,13 +51,26 @@ impl Kubelet {
             return Ok(ContainerLog::default());
         };
         Ok(ContainerLog {
-            lines: process
-                .output_times()
-                .iter()
-                .copied()
-                .zip(process.output().iter().cloned())
-                .collect(),
+            lines: process.output_lines(),
             running: matches!(ctr.view.state, ContainerState::Running { .. }),
         })
     }
+}
+
+/// The output of the container `lastState.terminated` names: the process
+/// still held when no new one has started (back-off), else the one replaced.
+fn previous_log(ctr: &Ctr) -> Option<ContainerLog> {
+    let last = ctr.last.as_ref()?;
+    let held = ctr
+        .process
+        .as_ref()
+        .filter(|_| last.container_id.is_some() && last.container_id == ctr.view.container_id);
+    let lines = match held {
+        Some(process) => process.output_lines(),
+        None => ctr.previous_output.clone()?,
+    };
+    Some(ContainerLog {
+        lines,
+        running: false,
+    })
 }

@@ -115,6 +115,7 @@ impl Kubelet {
             args: ctr.spec.args.as_ref().unwrap_or(&empty),
             env,
             files,
+            dirs: super::etc_files::mount_points(&ctr.spec),
             memory_limit_bytes: env::memory_limit(&ctr.spec),
         };
         let process = Process::start(launch, cx.now, &world);
@@ -172,7 +173,7 @@ impl Kubelet {
         ctr.definition_changed = false;
         ctr.view.state = ContainerState::Running { started_at: cx.now };
         ctr.running_since = Some(cx.now);
-        ctr.process = Some(process);
+        ctr.run(process);
         ctr.waiting_announced = false;
         for slot in &mut ctr.probes {
             slot.worker.observe_container(&id);

@@ -280,6 +280,7 @@ mod tests {
                 args: &[],
                 env: Vec::new(),
                 files: Vec::new(),
+                dirs: Vec::new(),
                 memory_limit_bytes: None,
             },
             SimTime::ZERO,

@@ -22,6 +22,8 @@ mod containers;
 mod csi;
 pub mod dns;
 pub mod env;
+pub mod etc_files;
+mod exec;
 pub mod heartbeat;
 pub mod hooks;
 pub mod images;

@@ -39,6 +39,9 @@ pub struct Ctr {
     pub view: ContainerView,
     pub last: Option<LastTerminated>,
     pub process: Option<Process>,
+    /// The output of the process the current one replaced: what the runtime
+    /// keeps of the last terminated container (`kubectl logs --previous`).
+    pub previous_output: Option<Vec<(SimTime, String)>>,
     pub running_since: Option<SimTime>,
     /// An image pull under way for this container.
     pub pulling: bool,
@@ -93,6 +96,7 @@ impl Ctr {
             init,
             last: None,
             process: None,
+            previous_output: None,
             running_since: None,
             pulling: false,
             pull_started: None,
@@ -182,6 +186,13 @@ impl Ctr {
             tail,
             memory_bytes: oom.map(|(used, _)| used),
             limit_bytes: oom.map(|(_, limit)| limit),
+        }
+    }
+
+    /// A new instance runs `process`; the output of the one it replaces is kept.
+    pub fn run(&mut self, process: Process) {
+        if let Some(old) = self.process.replace(process) {
+            self.previous_output = Some(old.output_lines());
         }
     }
 

@@ -305,3 +305,41 @@ fn auth_can_i_and_whoami_answer_for_the_user() {
         "{admin:#?}"
     );
 }
+
+/// `logs -p`: the output of the instance before the running one, which the
+/// kubelet keeps when the container restarts; none before the first restart
+/// (`pkg/kubelet/kubelet_pods.go`, `validateContainerLogStatus`).
+#[test]
+fn logs_previous_prints_the_last_terminated_instance() {
+    let out = printed(&[
+        &apply("flaky-pod.yaml"),
+        "wait 2s",
+        "logs flaky -p",
+        // The first run gave up at 3.5s and was restarted at once.
+        "wait 3s",
+        "logs flaky",
+        "logs flaky --previous",
+    ]);
+    assert_eq!(
+        out[1],
+        "Error from server (BadRequest): previous terminated container \"app\" in pod \"flaky\" not found",
+        "{out:#?}"
+    );
+    let started: Vec<&String> = out.iter().filter(|l| l.starts_with("started at")).collect();
+    assert_eq!(started.len(), 2, "{out:#?}");
+    assert_ne!(
+        started[0], started[1],
+        "each run says when it started: {out:#?}"
+    );
+    // The running instance has not given up yet; the previous one has.
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some("giving up"),
+        "{out:#?}"
+    );
+    assert_eq!(
+        out.iter().filter(|l| *l == "giving up").count(),
+        1,
+        "{out:#?}"
+    );
+}

@@ -82,6 +82,7 @@ fn container_output(records: &[TraceRecord], pod: &str) -> String {
         args: container.args.as_ref().unwrap_or(&empty),
         env: environment,
         files,
+        dirs: Vec::new(),
         memory_limit_bytes: None,
     };
     let process = Process::start(launch, podflow_engine::clock::SimTime::ZERO, &world);

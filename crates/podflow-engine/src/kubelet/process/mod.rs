@@ -51,6 +51,8 @@ pub struct Launch<'a> {
     pub env: Vec<(String, String)>,
     /// Mounted files: path and contents (service-account token files etc.).
     pub files: Vec<(String, String)>,
+    /// Directories besides the image's: the volumes' mount points.
+    pub dirs: Vec<String>,
     /// `resources.limits.memory`.
     pub memory_limit_bytes: Option<u64>,
 }
@@ -154,6 +156,9 @@ impl Process {
             .first()
             .map_or("", |a| a.rsplit('/').next().unwrap_or(a));
         let ports = launch.image.map(|i| i.ports.clone()).unwrap_or_default();
+        for dir in &launch.dirs {
+            let _ = process.fs.mkdir(dir, true);
+        }
         for (image, dir) in [
             ("nginx", "/usr/share/nginx/html"),
             ("httpd", "/usr/local/apache2/htdocs"),
@@ -415,6 +420,15 @@ impl Process {
     /// For an OOM kill: the bytes in use that crossed the limit, and the limit.
     pub fn oom(&self) -> Option<(u64, u64)> {
         self.oom_bytes.zip(self.memory_limit)
+    }
+
+    /// The output lines so far, each with the moment it was written.
+    pub fn output_lines(&self) -> Vec<(SimTime, String)> {
+        self.output_times()
+            .iter()
+            .copied()
+            .zip(self.output().iter().cloned())
+            .collect()
     }
 
     /// When each output line was written.

@@ -76,6 +76,7 @@ fn start_limited(
             .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
             .collect(),
         files: vec![(NS_FILE.to_string(), "default".to_string())],
+        dirs: Vec::new(),
         memory_limit_bytes: limit,
     };
     Process::start(launch, SimTime::ZERO, world)
@@ -382,6 +383,7 @@ fn downward_api_and_termination_message_examples() {
             "/etc/podinfo/labels".into(),
             "cluster=\"test-cluster1\"\nrack=\"rack-22\"".into(),
         )],
+        dirs: Vec::new(),
         memory_limit_bytes: None,
     };
     let mut p = Process::start(launch, SimTime::ZERO, &world);

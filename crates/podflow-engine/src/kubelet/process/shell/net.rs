@@ -26,16 +26,14 @@ pub fn run(sh: &Shell, sys: &mut Sys, name: &str, args: &[String], io: &mut Io) 
             0
         }
         _ => {
-            let name = sh
-                .vars
-                .get("HOSTNAME")
-                .map(ToString::to_string)
-                .or_else(|| {
-                    sys.fs
-                        .read("/etc/hostname")
-                        .ok()
-                        .map(|t| t.trim().to_string())
-                })
+            // The UTS name the kubelet gave the sandbox, which it also writes
+            // to /etc/hostname; a `HOSTNAME` variable does not change it.
+            let name = sys
+                .fs
+                .read("/etc/hostname")
+                .ok()
+                .map(|t| t.trim().to_string())
+                .or_else(|| sh.vars.get("HOSTNAME").map(ToString::to_string))
                 .unwrap_or_else(|| "localhost".to_string());
             let _ = writeln!(io.out, "{name}");
             0
