@@ -73,6 +73,10 @@ pub struct TraceArgs {
     /// How to print the trace.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Keep one object's story (`pod/nginx`, `pod/dev/web`, `deploy/web`):
+    /// the requests about it, its watch events, stages and Events.
+    #[arg(long, value_name = "KIND/NAME")]
+    pub only: Option<String>,
 }
 
 /// `--until`'s value.
@@ -116,6 +120,20 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
 }
 
 fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Result<(), String> {
+    let only = args
+        .only
+        .as_deref()
+        .map(|text| export::only::Target::parse(text, None))
+        .transpose()
+        .map_err(|e| format!("error: {e}"))?;
+    if only.is_some() && args.format == Format::Jsonl {
+        return Err("error: --only keeps one object's story in --format text or mermaid".into());
+    }
+    // One object's story, or the whole run's.
+    let story = |records: Vec<_>| match &only {
+        Some(target) => export::only::only(&records, target),
+        None => records,
+    };
     let setup_args = SetupArgs {
         embedded,
         files: args.files.clone(),
@@ -149,9 +167,9 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
             .and_then(|()| export::jsonl::write(&mut out, &[engine.final_record()])),
         // Text aligns its columns over the whole trace; Mermaid declares its
         // participants first: both take the trace whole.
-        Format::Text => export::text::write(&mut out, &whole_trace(&mut engine, until)),
+        Format::Text => export::text::write(&mut out, &story(whole_trace(&mut engine, until))),
         Format::Mermaid => {
-            let records = whole_trace(&mut engine, until);
+            let records = story(whole_trace(&mut engine, until));
             match args.detail {
                 DetailArg::Full => export::mermaid::write(&mut out, &records),
                 DetailArg::Summary => export::mermaid::summary::write(&mut out, &records),

@@ -195,3 +195,36 @@ fn podflow_log_writes_to_the_state_directory_not_the_screen() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn only_keeps_one_objects_story_in_a_small_diagram() {
+    let out = podflow(&[
+        "trace",
+        "-f",
+        "tests/fixtures/missing-image-pod.yaml",
+        "--until",
+        "40s",
+        "--only",
+        "pod/missing",
+        "--format",
+        "mermaid",
+        "--detail",
+        "summary",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("sequenceDiagram\n"), "{text}");
+    assert!(
+        text.contains("apiserver->>etcd: txn put /registry/pods/default/missing"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Warning Failed: Error: ErrImagePull"),
+        "{text}"
+    );
+    assert!(!text.contains("/leases/"), "{text}");
+    assert!(text.len() < 10_000, "{} characters", text.len());
+    let bad = podflow(&["trace", "--only", "nginx"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("want KIND/NAME"), "{}", stderr(&bad));
+}

@@ -2,4 +2,5 @@
 
 pub mod jsonl;
 pub mod mermaid;
+pub mod only;
 pub mod text;
