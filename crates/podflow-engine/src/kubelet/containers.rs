@@ -50,6 +50,19 @@ impl Kubelet {
                 ctr.waiting_announced = true;
                 let (field, cname) = (ctr.field_path(), ctr.spec.name.clone());
                 if announce {
+                    // The decision, then the Event that tells it (doBackOff).
+                    self.stage(
+                        cx,
+                        key,
+                        StageName::Container,
+                        Outcome::Backoff,
+                        CrashBackoffDetail {
+                            container: cname.clone(),
+                            delay: super::klog::go_duration(backoff_ms),
+                            delay_ms: backoff_ms,
+                            restart_at_ms: finished.plus(backoff_ms).as_millis(),
+                        },
+                    );
                     Self::event(
                         cx,
                         key,
@@ -57,18 +70,6 @@ impl Kubelet {
                         "BackOff",
                         backoff::crash_loop_event(&cname, &full),
                         Some(field),
-                    );
-                    self.stage(
-                        cx,
-                        key,
-                        StageName::Container,
-                        Outcome::Backoff,
-                        CrashBackoffDetail {
-                            container: cname,
-                            delay: super::klog::go_duration(backoff_ms),
-                            delay_ms: backoff_ms,
-                            restart_at_ms: finished.plus(backoff_ms).as_millis(),
-                        },
                     );
                 }
                 let at = finished.plus(backoff_ms);

@@ -540,6 +540,24 @@ fn a_crash_loop_names_the_exit_the_restarts_and_the_back_off() {
     assert!(zh.contains("为什么 default/crasher 不断重启？"), "{zh}");
 }
 
+/// The kubelet decides the back-off, then tells it in its `BackOff` Event:
+/// at the Event's step the pane already says how long it is.
+#[test]
+fn at_the_backoff_event_the_back_off_is_known() {
+    let t = fixture_run(&["apply -f tests/fixtures/crasher-pod.yaml"]);
+    let event = t
+        .records()
+        .iter()
+        .position(
+            |r| matches!(&r.body, podflow_engine::trace::Record::Event(e) if e.reason == "BackOff"),
+        )
+        .expect("a BackOff Event");
+    let Model::Crash(c) = model(&t, event, Lang::En) else {
+        panic!("expected a crash loop");
+    };
+    assert_eq!(c.backoff.map(|b| b.delay), Some("10s".to_owned()));
+}
+
 const TALKER: &str = "apiVersion: v1
 kind: Pod
 metadata: {name: talker}
