@@ -484,10 +484,10 @@ fn apply_to_running_narrates_the_request_its_checks_are_of() {
 }
 
 /// Lesson 4, step 13: the queues the text moves db through are the ones
-/// the scheduler's `queue` records name (backoffQ, then activeQ), as in
-/// upstream's requeuePodWithQueueingStrategy
-/// (pkg/scheduler/backend/queue/scheduling_queue.go): a Pod still backing
-/// off goes to backoffQ.
+/// the scheduler's `queue` records name (`backoffQ`, then `activeQ`), as in
+/// upstream's `requeuePodWithQueueingStrategy`
+/// (`pkg/scheduler/backend/queue/scheduling_queue.go`): a Pod still backing
+/// off goes to `backoffQ`.
 #[test]
 fn the_scheduler_names_the_queues_its_trace_shows() {
     let app = at_step("the-scheduler", 13);
@@ -563,11 +563,11 @@ fn every_lesson_step_shows_one_record_in_narration_and_pipeline() {
     }
 }
 
-/// Lesson 7, step 9 narrates the new ReplicaSet: it stops at the write that
+/// Lesson 7, step 9 narrates the new `ReplicaSet`: it stops at the write that
 /// creates it, also when the goal before (scale to 5) was left undone and
-/// the apply's first ScalingReplicaSet is the old ReplicaSet's scale (as
+/// the apply's first `ScalingReplicaSet` is the old `ReplicaSet`'s scale (as
 /// upstream's deployment controller does a scaling event before a rollout:
-/// pkg/controller/deployment/deployment_controller.go, isScalingEvent).
+/// `pkg/controller/deployment/deployment_controller.go`, `isScalingEvent`).
 #[test]
 fn deployments_narrates_the_new_replicaset_where_the_pipeline_shows_it() {
     // The goal solved and played out; typed but not played (the class's
@@ -585,7 +585,7 @@ fn deployments_narrates_the_new_replicaset_where_the_pipeline_shows_it() {
             .timeline
             .records()
             .iter()
-            .map(|r| podflow_engine::export::text::line(r))
+            .map(podflow_engine::export::text::line)
             .find_map(|l| {
                 l.split_once("wrote /registry/replicasets/default/")
                     .map(|(_, rest)| rest.split(' ').next().unwrap_or("").to_owned())
