@@ -358,6 +358,59 @@ mod tests {
         assert!(bound, "nginx is not bound to node-3 as in `podflow trace`");
     }
 
+    /// The node the default story binds nginx to, from its Scheduled event.
+    fn nginx_node(timeline: &Timeline) -> Option<String> {
+        timeline.records().iter().find_map(|r| {
+            let line = podflow_engine::export::text::line(r);
+            line.split_once("Successfully assigned default/nginx to ")
+                .map(|(_, node)| node.trim().to_owned())
+        })
+    }
+
+    /// Same seed, same story: `podflow trace` (and `podflow` piped, its
+    /// default scenario), `play -f assets/manifests/nginx-pod.yaml` and the
+    /// picker's sandbox computed between frames as the TUI's loop does
+    /// (slices of events) all bind nginx to the same node. The default
+    /// cluster's three workers tie on score, so only the seed breaks the tie.
+    #[test]
+    fn the_picker_sandbox_trace_and_play_f_choose_the_same_node() {
+        let trace_args = crate::cli::trace::TraceArgs::default_scenario();
+        let setup = podflow_engine::setup::build_setup(&SetupArgs {
+            embedded: vec![NGINX_POD],
+            seed: trace_args.seed,
+            detail: Some(trace_args.detail.detail()),
+            ..SetupArgs::default()
+        })
+        .unwrap();
+        let mut trace = Timeline::started(Engine::new(setup));
+        trace.finish();
+        let traced = nginx_node(&trace).expect("trace binds nginx");
+
+        let manifest = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/manifests/nginx-pod.yaml"
+        );
+        let args = PlayArgs {
+            files: vec![manifest.to_owned()],
+            ..PlayArgs::default()
+        };
+        let mut play_f = sandbox_timeline(&args, Vec::new()).unwrap();
+        play_f.finish();
+        assert_eq!(
+            nginx_node(&play_f).as_deref(),
+            Some(traced.as_str()),
+            "play -f"
+        );
+
+        let mut picker = sandbox_timeline(&PlayArgs::default(), vec![NGINX_POD]).unwrap();
+        while !picker.advance(7) {}
+        assert_eq!(
+            nginx_node(&picker).as_deref(),
+            Some(traced.as_str()),
+            "picker's sandbox"
+        );
+    }
+
     #[test]
     fn a_large_cluster_is_shown_in_summary_by_default() {
         assert_eq!(detail_for(4), Detail::Full);

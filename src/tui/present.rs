@@ -194,7 +194,9 @@ impl App {
                     lang.pick("▸ answer:", "▸ 作答："),
                     quiz.choices.len()
                 ),
-                Some(Step::Goal(goal)) if player.solved(&self.timeline) != Some(true) => {
+                Some(Step::Goal(goal))
+                    if player.solved(&self.timeline, self.cursor) != Some(true) =>
+                {
                     format!("{} {}", lang.pick("▸ goal:", "▸ 目标："), goal.check.value)
                 }
                 _ => match player.lesson.doc.steps.get(player.step + 1) {

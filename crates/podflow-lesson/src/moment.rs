@@ -2,7 +2,8 @@
 //! `pod NAME Running` (any phase), `phase Running` (the first Pod to reach
 //! it), a stage name of the trace (`bind`, `pull`, `admission`, …),
 //! `response 403` (the API server answers kubectl with that code), `event
-//! FailedScheduling` (the next `core/v1` Event with that reason), a simulated
+//! FailedScheduling` (the next `core/v1` Event with that reason), `created
+//! replicasets` (the write of a new object of that resource), a simulated
 //! duration (`30s`, `2m`) or `idle`.
 
 use podflow_engine::clock::parse_duration;
@@ -55,6 +56,9 @@ pub enum Moment {
     Response(u16),
     /// A `core/v1` Event with this reason (`FailedScheduling`, `BackOff`).
     Event(String),
+    /// The write of an object of this resource (`replicasets`, `pods`) that
+    /// was not in the store when the step started.
+    Created(String),
     /// This many simulated milliseconds after the step starts.
     After(u64),
     /// The end of the run.
@@ -88,6 +92,9 @@ pub fn parse(text: &str) -> Result<Moment, String> {
         }),
         ["response", code] => code.parse().ok().map(Moment::Response),
         ["event", reason] => Some(Moment::Event((*reason).to_owned())),
+        ["created", resource] if is_resource(resource) => {
+            Some(Moment::Created((*resource).to_owned()))
+        }
         [stage] if StageName::parse(stage).is_some_and(|s| STAGES.contains(&s)) => {
             StageName::parse(stage).map(Moment::Stage)
         }
@@ -96,10 +103,24 @@ pub fn parse(text: &str) -> Result<Moment, String> {
     };
     moment.ok_or_else(|| {
         format!(
-            "unknown moment {text:?}: want `pod NAME scheduled`, `pod NAME PHASE`, `phase PHASE`, `response CODE`, `event REASON`, a stage ({}), a duration such as 30s, or idle",
+            "unknown moment {text:?}: want `pod NAME scheduled`, `pod NAME PHASE`, `phase PHASE`, `response CODE`, `event REASON`, `created RESOURCE` (plural, as in `replicasets`), a stage ({}), a duration such as 30s, or idle",
             STAGES.map(StageName::as_str).join(", ")
         )
     })
+}
+
+/// A resource's plural name as the API path and etcd spell it: lowercase
+/// letters, ending in `s` (`replicasets`, `pods`, `endpoints`).
+fn is_resource(word: &str) -> bool {
+    word.ends_with('s') && word.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// The keys of every object of `resource` in `store`.
+fn keys_of(store: &Store, resource: &str) -> Vec<String> {
+    store
+        .range(&format!("/registry/{resource}/"))
+        .map(|(k, _)| k.to_owned())
+        .collect()
 }
 
 /// The phase of Pod `ns/name` in `store`, `None` when it does not exist.
@@ -182,6 +203,15 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
         }),
         Moment::Event(reason) => (from..records.len())
             .find(|&i| matches!(&records[i].body, Record::Event(e) if &e.reason == reason)),
+        Moment::Created(resource) => {
+            let before = keys_of(&start.store, resource);
+            (from..records.len()).find(|&i| {
+                matches!(&records[i].body, Record::Stage(s) if s.component == Actor::Etcd)
+                    && keys_of(&timeline.view(i).store, resource)
+                        .iter()
+                        .any(|k| !before.contains(k))
+            })
+        }
         Moment::Scheduled { .. } | Moment::Phase { .. } => {
             let before = match moment {
                 Moment::Phase { pod: None, phase } => pods_in_phase(&start.store, phase),
@@ -203,6 +233,10 @@ pub fn find(moment: &Moment, timeline: &Timeline, from: usize) -> Option<usize> 
 mod tests {
     use super::*;
     use podflow_engine::testing::{find as find_text, nginx_timeline};
+
+    fn line_of(t: &Timeline, i: usize) -> String {
+        podflow_engine::export::text::line(&t.records()[i])
+    }
 
     #[test]
     fn parses_every_form_and_refuses_the_rest() {
@@ -231,13 +265,21 @@ mod tests {
             ("bind", Moment::Stage(StageName::Bind)),
             ("response 403", Moment::Response(403)),
             ("event Pulled", Moment::Event("Pulled".into())),
+            ("created replicasets", Moment::Created("replicasets".into())),
             ("30s", Moment::After(30_000)),
             ("idle", Moment::Idle),
         ];
         for (text, want) in ok {
             assert_eq!(parse(text), Ok(want), "{text}");
         }
-        for bad in ["pod nginx", "phase Sleeping", "dance", "response x", ""] {
+        for bad in [
+            "pod nginx",
+            "phase Sleeping",
+            "dance",
+            "response x",
+            "created ReplicaSet",
+            "",
+        ] {
             assert!(
                 parse(bad).unwrap_err().starts_with("unknown moment"),
                 "{bad}"
@@ -267,6 +309,12 @@ mod tests {
         assert!(matches!(&t.records()[pulled].body, Record::Event(e) if e.reason == "Pulled"));
         assert!(pulled > scheduled && pulled < running);
         assert_eq!(find(&parse("event FailedScheduling").unwrap(), &t, 0), None);
+        // The Pod's first write creates it; no ReplicaSet is ever created.
+        let created = find(&parse("created pods").unwrap(), &t, 0).unwrap();
+        assert!(line_of(&t, created).contains("wrote /registry/pods/default/nginx"));
+        assert!(created < scheduled);
+        assert_eq!(find(&parse("created pods").unwrap(), &t, created + 1), None);
+        assert_eq!(find(&parse("created replicasets").unwrap(), &t, 0), None);
         // Already true at the start: reached at once.
         assert_eq!(
             find(&parse("pod nginx Running").unwrap(), &t, running),

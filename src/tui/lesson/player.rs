@@ -250,9 +250,10 @@ impl Player {
         (files, first)
     }
 
-    /// Whether the goal holds at the end of the run (`None` outside a goal).
-    pub fn solved(&self, timeline: &Timeline) -> Option<bool> {
-        self.check()
-            .map(|c| c.holds(&timeline.view(usize::MAX).store))
+    /// Whether the goal holds at the step shown, `cursor` (`None` outside a
+    /// goal): the cluster as the panes show it, not the end of the computed
+    /// run, so "done" never shows before the animation has reached it.
+    pub fn solved(&self, timeline: &Timeline, cursor: usize) -> Option<bool> {
+        self.check().map(|c| c.holds(&timeline.view(cursor).store))
     }
 }

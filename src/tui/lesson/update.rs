@@ -154,7 +154,9 @@ impl App {
         }
         match player.current()? {
             Step::Quiz(_) if !player.quiz.answered => Some(Unfinished::Quiz),
-            Step::Goal(_) if player.solved(&self.timeline) == Some(false) => Some(Unfinished::Goal),
+            Step::Goal(_) if player.solved(&self.timeline, self.cursor) == Some(false) => {
+                Some(Unfinished::Goal)
+            }
             _ => None,
         }
     }
