@@ -137,6 +137,8 @@ pub enum Outgoing {
     /// Cut `node` off from the control plane (`faulted`), or reconnect it
     /// (the cluster language's `fault node` / `recover node`).
     NodeFault { node: String, faulted: bool },
+    /// Close the watches this component opened with a request (`get -w`).
+    StopWatching,
 }
 
 /// A component's window on the engine while it handles one event.
@@ -207,6 +209,11 @@ impl<'a> Cx<'a> {
             timer: timer.into(),
             background: true,
         });
+    }
+
+    /// Closes the watches this component opened with requests.
+    pub fn stop_watching(&mut self) {
+        self.outgoing.push(Outgoing::StopWatching);
     }
 
     /// Cuts `node`'s kubelet off from the API server, or reconnects it.

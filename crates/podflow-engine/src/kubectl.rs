@@ -21,6 +21,7 @@ mod exec;
 pub mod expose;
 mod get_many;
 mod get_output;
+mod get_watch;
 mod label_plan;
 mod node_verbs;
 mod rollout;
@@ -253,9 +254,12 @@ enum InFlight {
     Plain { done: String },
     /// A get or list, in this namespace, printed as `options` say.
     Get {
+        kind: &'static Kind,
         namespace: Option<String>,
         options: GetOptions,
     },
+    /// `get -w`'s watch, after its list.
+    Watch(Box<get_watch::Watching>),
     /// The Pod's GET before `exec`.
     ExecGet(Box<ExecPlan>),
     /// The GET of the workload or Service `exec` was given.
@@ -330,6 +334,8 @@ pub struct Kubectl {
     draining: Option<Box<drain::Draining>>,
     /// `--as`: the user the current command's requests act as.
     acting_as: Option<UserInfo>,
+    /// `get -w`'s open watch, until the next command.
+    watching: Option<Box<get_watch::Watching>>,
 }
 
 const ME: Actor = Actor::Kubectl;
@@ -349,6 +355,7 @@ impl Kubectl {
             rollout_line: None,
             draining: None,
             acting_as: None,
+            watching: None,
         }
     }
 
@@ -433,6 +440,11 @@ impl Kubectl {
                 return;
             };
             self.acting_as = None;
+            // The next command ends `get -w`, as Ctrl-C ends kubectl's.
+            if self.watching.is_some() && !matches!(command, Command::Wait(_)) {
+                self.watching = None;
+                cx.stop_watching();
+            }
             self.start(command, cx);
         }
     }
@@ -606,7 +618,15 @@ impl Kubectl {
             // Checked when the command was parsed.
             req.selector.labels = parse_labels(selector).unwrap_or_default();
         }
-        self.send(req, InFlight::Get { namespace, options }, cx);
+        self.send(
+            req,
+            InFlight::Get {
+                kind,
+                namespace,
+                options,
+            },
+            cx,
+        );
     }
 
     fn start_apply(&mut self, manifest: FileObject, namespace: Option<&str>, cx: &mut Cx<'_>) {
@@ -722,9 +742,17 @@ impl Kubectl {
                     Self::print_all(cx, error_lines(response, ""));
                 }
             }
-            InFlight::Get { namespace, options } => {
+            InFlight::Get {
+                kind,
+                namespace,
+                options,
+            } => {
                 Self::print_get(response, namespace.as_deref(), &options, cx);
+                if options.watch && response.code < 300 {
+                    self.start_watch(kind, namespace, options, response.revision, cx);
+                }
             }
+            InFlight::Watch(watching) => self.watch_answered(*watching, response, cx),
             InFlight::Logs { tail } => Self::print_logs(response, tail, cx),
             InFlight::ExecGet(plan) => self.exec_after_get(*plan, response, cx),
             InFlight::ExecOwnerGet(plan) => self.exec_after_owner(*plan, response, cx),

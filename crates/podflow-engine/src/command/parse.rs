@@ -72,6 +72,9 @@ pub struct GetOptions {
     pub all_namespaces: bool,
     /// `--show-labels`: a LABELS column.
     pub show_labels: bool,
+    /// `-w`: after the list, watch and print each change as a row, until
+    /// the next command.
+    pub watch: bool,
 }
 
 /// Why a command could not be parsed, worded as kubectl words it where it has words.
@@ -155,6 +158,8 @@ pub(super) struct Args {
     pub(super) protocol: Option<String>,
     /// `logs -p`: the previous instance's output.
     pub(super) previous: bool,
+    /// `get -w`.
+    pub(super) watch: bool,
     /// How many positional arguments came before `--`, if it was given
     /// (cobra's `ArgsLenAtDash`).
     pub(super) dash_at: Option<usize>,
@@ -294,6 +299,7 @@ fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseError> {
             "--tail" => args.tail = Some(value("--tail")?),
             "-A" | "--all-namespaces" => args.all_namespaces = boolean(flag, inline_bool)?,
             "--show-labels" => args.show_labels = boolean(flag, inline_bool)?,
+            "-w" | "--watch" if verb == "get" => args.watch = boolean(flag, inline_bool)?,
             "--overwrite" => args.overwrite = boolean(flag, inline_bool)?,
             "--image" => args.images.push(value("--image")?),
             "--restart" => args.restart = Some(value("--restart")?),
@@ -833,6 +839,7 @@ fn get_options(args: &Args) -> Result<GetOptions, ParseError> {
         selector: args.selector.clone(),
         all_namespaces: args.all_namespaces,
         show_labels: args.show_labels,
+        watch: args.watch,
     })
 }
 

@@ -605,7 +605,10 @@ impl Engine {
             }
         }
         let respond_at = self.now.plus(HOP_MS);
-        let watching = remote && request.verb == Verb::Watch && handled.response.code == 200;
+        // An outside client's watch, or kubectl's `get -w`.
+        let watching = (remote || from == ComponentId::Kubectl)
+            && request.verb == Verb::Watch
+            && handled.response.code == 200;
         self.queue.push(
             respond_at,
             Event::Response {
@@ -672,7 +675,8 @@ impl Engine {
         }
     }
 
-    /// Registers an outside client's watch, and queues the changes after the
+    /// Registers a watch opened with a request (an outside client's, or
+    /// kubectl's `get -w`), and queues the changes after the
     /// resourceVersion it asked to start from (the API server's watch cache
     /// replays them, `cacher.go`, `Watch`); without one, the client was sent
     /// the current objects with the answer.
@@ -770,6 +774,7 @@ impl Engine {
                 Outgoing::NodeFault { node, faulted } => {
                     self.set_fault(&node, faulted, &mut records);
                 }
+                Outgoing::StopWatching => self.watches.remove(|c| c == who),
             }
         }
         if self.store_events {
@@ -811,7 +816,7 @@ enum Comp<'a> {
 impl Comp<'_> {
     fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
         match self {
-            Comp::Kubectl(_) => {}
+            Comp::Kubectl(k) => k.on_watch(event, cx),
             Comp::Scheduler(s) => s.on_watch(event, cx),
             Comp::Kubelet(k) => k.on_watch(event, cx),
             Comp::ControllerManager(m) => m.on_watch(event, cx),

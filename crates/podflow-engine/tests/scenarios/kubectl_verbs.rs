@@ -343,3 +343,54 @@ fn logs_previous_prints_the_last_terminated_instance() {
         "{out:#?}"
     );
 }
+
+/// `get -w` (`pkg/cmd/get/get.go`, `watch`): the list's table, then a row
+/// for each change the watch delivers, from the list's resourceVersion,
+/// until the next command; `wait` does not end it.
+#[test]
+fn get_w_prints_a_row_for_each_change_until_the_next_command() {
+    let records = run(
+        None,
+        &[&nginx(), "get pods -w", "wait 10s", "get nodes", "wait 10s"],
+        |_| {},
+    );
+    let out = kubectl_output(&records);
+    let header = out
+        .iter()
+        .position(|l| l.starts_with("NAME    READY   STATUS"))
+        .expect("the list's header");
+    let rows: Vec<&String> = out[header + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("nginx "))
+        .collect();
+    assert!(rows.len() >= 3, "{out:#?}");
+    assert!(rows[0].contains("Pending"), "{rows:#?}");
+    assert!(
+        rows.iter().any(|r| r.contains("ContainerCreating")),
+        "{rows:#?}"
+    );
+    assert!(
+        rows.last().is_some_and(|r| r.contains("Running")),
+        "{rows:#?}"
+    );
+    assert_eq!(
+        out.iter().filter(|l| l.starts_with("NAME ")).count(),
+        2,
+        "no header for the watch's rows: {out:#?}"
+    );
+    // The watch is a request of its own, from the list's revision.
+    let watch = records.iter().any(|r| {
+        matches!(&r.body, podflow_engine::trace::Record::Message { label, .. }
+            if label == "GET /api/v1/namespaces/default/pods?watch=true")
+    });
+    assert!(watch, "kubectl's watch request");
+    // After `get nodes`, the nodes' Lease renewals print nothing more.
+    let nodes = out
+        .iter()
+        .position(|l| l.starts_with("NAME            STATUS"))
+        .unwrap();
+    assert!(
+        out[nodes + 1..].iter().all(|l| !l.starts_with("nginx ")),
+        "{out:#?}"
+    );
+}
