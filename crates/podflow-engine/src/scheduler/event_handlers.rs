@@ -215,13 +215,28 @@ impl Scheduler {
         match timer {
             SchedulerTimer::FlushQueue => {
                 self.flush_at = None;
+                // Where each pod waited: a back-off ran out, or a pod waited
+                // out `podMaxInUnschedulablePodsDuration` among the
+                // unschedulable ones (`flushUnschedulablePodsLeftover`, the
+                // `UnschedulableTimeout` event).
+                let was: std::collections::HashMap<String, Place> = self
+                    .queue
+                    .entries()
+                    .map(|(key, place, _)| (key.clone(), place))
+                    .collect();
                 for key in self.queue.flush(cx.now) {
+                    let why = match was.get(&key) {
+                        Some(Place::Unschedulable { .. }) => {
+                            "UnschedulableTimeout: 5m0s among the unschedulable pods"
+                        }
+                        _ => "back-off over",
+                    };
                     cx.stage(
                         Stage::new(
                             Actor::Scheduler,
                             StageName::Queue,
                             Outcome::Active,
-                            format!("{key} moved to activeQ (back-off over)"),
+                            format!("{key} moved to activeQ ({why})"),
                         )
                         .pod(key),
                     );

@@ -411,3 +411,28 @@ fn a_toleration_added_to_the_waiting_pod_moves_it_at_once() {
     assert_eq!(pod["spec"]["nodeName"], "node-a2");
     assert_eq!(pod["status"]["phase"], "Running");
 }
+
+/// A Pod that waits five minutes among the unschedulable ones is flushed to
+/// activeQ by `flushUnschedulablePodsLeftover` (`podMaxInUnschedulablePodsDuration`,
+/// the `UnschedulableTimeout` event), and the trace says so, not "back-off over".
+#[test]
+fn an_unschedulable_pod_is_flushed_after_five_minutes_and_said_to_be() {
+    let records = run(None, &[&common::apply("huge-pod.yaml"), "wait 6m"], |_| {});
+    let flushed: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            podflow_engine::trace::Record::Stage(s)
+                if s.stage == StageName::Queue && s.outcome == Outcome::Active =>
+            {
+                Some(s.detail.text().into_owned())
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(
+        flushed.iter().any(|d| d.ends_with(
+            "moved to activeQ (UnschedulableTimeout: 5m0s among the unschedulable pods)"
+        )),
+        "{flushed:#?}"
+    );
+}
