@@ -15,6 +15,8 @@
 use k8s_openapi::api::core::v1::{Event as CoreEvent, EventSource, ObjectReference};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, Time};
 
+use std::sync::Arc;
+
 use super::Engine;
 use crate::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
 use crate::store::Change;
@@ -22,6 +24,10 @@ use crate::store::key_for;
 use crate::trace::{Actor, EventRecord, Outcome, Record, Stage, StageName, TraceRecord};
 use podflow_model::Object;
 use podflow_model::kinds::{Kind, kind_of};
+
+/// How many Event series the API server keeps in memory off a served
+/// cluster (the oldest go first).
+const KEPT_EVENTS: usize = 8_192;
 
 /// kube-apiserver's `--event-ttl`: one hour.
 const EVENT_TTL_MS: u64 = 60 * 60 * 1000;
@@ -73,13 +79,11 @@ impl Engine {
         self.stamp(vec![Record::from(stage)])
     }
 
-    /// Sends `event`, recorded by `by`, to the API server as an Event object.
-    pub(super) fn send_event(&mut self, by: &Actor, event: &EventRecord) {
-        let Some(credentials) = credentials(by) else {
-            return;
-        };
+    /// The correlator's key of an Event: what must be equal for a repeat
+    /// to count in the same Event (`EventCorrelator`'s aggregate key).
+    fn series_key(by: &Actor, event: &EventRecord) -> String {
         let involved = &event.object;
-        let series = format!(
+        format!(
             "{}|{}|{}|{}|{}|{}|{}|{}|{}",
             event.source,
             by.node().unwrap_or_default(),
@@ -90,7 +94,54 @@ impl Engine {
             event.event_type,
             event.reason,
             event.message
-        );
+        )
+    }
+
+    /// Off a served cluster, an Event is kept by the API server in memory
+    /// rather than written to etcd (docs/simplified.md): a repeat counts in
+    /// the same Event, as the correlator counts it, and `LIST` (`describe`,
+    /// `get events`) is answered from them.
+    pub(super) fn remember_event(&mut self, by: &Actor, event: &EventRecord) {
+        let series = Self::series_key(by, event);
+        let now = self.now.to_k8s();
+        if let Some(kept) = self.kept_events.get_mut(&series) {
+            kept.count = Some(kept.count.unwrap_or(1) + 1);
+            kept.last_timestamp = Some(Time(now));
+            return;
+        }
+        let object = self.event_object(by, event);
+        self.events_created += 1;
+        self.kept_order.push_back(series.clone());
+        self.kept_events.insert(series, object);
+        // A bounded memory: a run of 10,000 Pods keeps its latest Events.
+        if self.kept_order.len() > KEPT_EVENTS
+            && let Some(oldest) = self.kept_order.pop_front()
+        {
+            self.kept_events.remove(&oldest);
+        }
+    }
+
+    /// The kept Events a `LIST` of Events selects.
+    pub(super) fn kept_events_for(&self, request: &Request) -> Vec<Arc<Object>> {
+        let filter = request.watch_filter();
+        let mut events: Vec<Arc<Object>> = self
+            .kept_events
+            .values()
+            .map(|e| Object::Event(e.clone()))
+            .filter(|o| filter.matches(o))
+            .map(Arc::new)
+            .collect();
+        // In etcd's key order, as a LIST of stored Events comes.
+        events.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+        events
+    }
+
+    /// Sends `event`, recorded by `by`, to the API server as an Event object.
+    pub(super) fn send_event(&mut self, by: &Actor, event: &EventRecord) {
+        let Some(credentials) = credentials(by) else {
+            return;
+        };
+        let series = Self::series_key(by, event);
         if let Some((namespace, name, count)) = self.event_series.get_mut(&series) {
             *count += 1;
             let patch = serde_json::json!({

@@ -144,6 +144,11 @@ pub struct Engine {
     event_series: BTreeMap<String, (String, String, i32)>,
     /// How many Events were created, to keep their names apart.
     events_created: u64,
+    /// Off a served cluster, the Events the API server keeps in memory, by
+    /// series ([`Engine::remember_event`]).
+    kept_events: BTreeMap<String, k8s_openapi::api::core::v1::Event>,
+    /// Their series in the order they came, to forget the oldest.
+    kept_order: std::collections::VecDeque<String>,
 }
 
 /// What a client outside the simulation hands the engine: a request, or
@@ -216,6 +221,8 @@ impl Engine {
             store_events: setup.store_events,
             event_series: BTreeMap::new(),
             events_created: 0,
+            kept_events: BTreeMap::new(),
+            kept_order: std::collections::VecDeque::new(),
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -604,6 +611,15 @@ impl Engine {
                 });
             }
         }
+        // Off a served cluster, a LIST of Events is answered from the
+        // Events the API server keeps in memory.
+        if !self.store_events
+            && request.verb == Verb::List
+            && request.kind.kind == "Event"
+            && handled.response.code == 200
+        {
+            handled.response.items.extend(self.kept_events_for(request));
+        }
         let respond_at = self.now.plus(HOP_MS);
         // An outside client's watch, or kubectl's `get -w`.
         let watching = (remote || from == ComponentId::Kubectl)
@@ -777,11 +793,13 @@ impl Engine {
                 Outgoing::StopWatching => self.watches.remove(|c| c == who),
             }
         }
-        if self.store_events {
-            let by = who.actor();
-            for record in &records {
-                if let Record::Event(event) = record {
+        let by = who.actor();
+        for record in &records {
+            if let Record::Event(event) = record {
+                if self.store_events {
                     self.send_event(&by, event);
+                } else {
+                    self.remember_event(&by, event);
                 }
             }
         }

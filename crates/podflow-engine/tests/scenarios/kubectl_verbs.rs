@@ -394,3 +394,36 @@ fn get_w_prints_a_row_for_each_change_until_the_next_command() {
         "{out:#?}"
     );
 }
+
+/// Off a served cluster the API server keeps Events in memory (not in
+/// etcd) and answers a LIST of them: `describe` prints them as
+/// kubectl's describe does, repeats counted (`x2 over 30s`), and
+/// `get events` lists them.
+#[test]
+fn describe_and_get_events_show_the_events_off_a_served_cluster() {
+    let out = printed(&[
+        &apply("missing-image-pod.yaml"),
+        "wait 30s",
+        "describe pod missing",
+        "get events",
+    ]);
+    let events = out
+        .iter()
+        .position(|l| l == "Events:")
+        .unwrap_or_else(|| panic!("{out:#?}"));
+    assert!(out[events + 1].starts_with("  Type     Reason"), "{out:#?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("  Warning  Failed ") && l.contains("(x2 over 30s)")),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("Successfully assigned default/missing to node-")),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("LAST SEEN   TYPE")),
+        "get events: {out:#?}"
+    );
+}
