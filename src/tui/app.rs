@@ -484,16 +484,16 @@ impl App {
     /// `selected` is 1-based, 0 following the step), or scrolls the others.
     fn select(&mut self, delta: i32) {
         let focus = self.focus;
+        let theme = self.styles();
+        let view = self.view();
+        let cx = super::panes::PaneCx {
+            view: &view,
+            lang: self.lang,
+            theme: &theme,
+            focused: true,
+            state: self.pane(focus),
+        };
         if focus == PaneId::Objects {
-            let theme = self.styles();
-            let view = self.view();
-            let cx = super::panes::PaneCx {
-                view: &view,
-                lang: self.lang,
-                theme: &theme,
-                focused: true,
-                state: self.pane(focus),
-            };
             let current = super::panes::objects::Model::build(&cx)
                 .selected
                 .map_or(0, |i| i + 1);
@@ -502,15 +502,6 @@ impl App {
             state.scroll = 0;
         } else if focus == PaneId::Narration {
             // The story reads down: ↓ scrolls on, as far as its end.
-            let theme = self.styles();
-            let view = self.view();
-            let cx = super::panes::PaneCx {
-                view: &view,
-                lang: self.lang,
-                theme: &theme,
-                focused: true,
-                state: self.pane(focus),
-            };
             let model = super::panes::narration::Model::build(&cx);
             let area = self
                 .screen(self.area)

@@ -166,26 +166,7 @@ pub fn render(app: &App, scroll: usize, theme: &Theme, area: Rect, buf: &mut Buf
     let Laid { rect, lines } = lay_out(app, theme, area);
     let room = usize::from(rect.height.saturating_sub(2));
     let total = lines.len();
-    let scrolled::Window {
-        first,
-        end,
-        above,
-        below,
-    } = scrolled::window(total, room, scroll);
-    let mut shown: Vec<Line> = Vec::new();
-    if above {
-        shown.push(Line::from(Span::styled(
-            scrolled::above(app.lang, first),
-            theme.dim,
-        )));
-    }
-    shown.extend(lines.into_iter().skip(first).take(end - first));
-    if below {
-        shown.push(Line::from(Span::styled(
-            scrolled::below(app.lang, total - end),
-            theme.dim,
-        )));
-    }
+    let shown = scrolled::shown(lines, room, scroll, app.lang, theme.dim);
     super::render::clear_over(rect, buf);
     let keys = if total > room {
         app.lang

@@ -85,6 +85,8 @@ impl Widget for &App {
                     state: self.pane(id),
                     ..cx
                 };
+                // Over what the panes drew there before the lesson took their place.
+                Clear.render(below, buf);
                 panes::render(id, &cx, below, buf);
             }
         }

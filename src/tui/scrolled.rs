@@ -3,6 +3,9 @@
 //! below: ↓ scrolls`), so no pane ends mid-sentence without saying so. The
 //! help and the narration pane read through it.
 
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
 use super::lang::Lang;
 
 /// The lines that show: `first..end`, and whether a mark takes the first
@@ -39,6 +42,36 @@ pub fn window(total: usize, room: usize, scroll: usize) -> Window {
         above,
         below,
     }
+}
+
+/// The lines that show of `lines` in `room` rows scrolled down `scroll`,
+/// with the marks (in `mark` style) of what is above and below.
+pub fn shown(
+    lines: Vec<Line<'_>>,
+    room: usize,
+    scroll: usize,
+    lang: Lang,
+    mark: Style,
+) -> Vec<Line<'_>> {
+    let total = lines.len();
+    let Window {
+        first,
+        end,
+        above,
+        below,
+    } = window(total, room, scroll);
+    let mut shown = Vec::with_capacity(end - first + 2);
+    if above {
+        shown.push(Line::from(Span::styled(self::above(lang, first), mark)));
+    }
+    shown.extend(lines.into_iter().skip(first).take(end - first));
+    if below {
+        shown.push(Line::from(Span::styled(
+            self::below(lang, total - end),
+            mark,
+        )));
+    }
+    shown
 }
 
 /// How far down `total` lines in `room` rows scroll: 0 when they fit.

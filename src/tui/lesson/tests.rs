@@ -617,3 +617,47 @@ fn deployments_narrates_the_new_replicaset_where_the_pipeline_shows_it() {
         );
     }
 }
+
+/// The pane below the lesson is drawn on a cleared area: it reads exactly as
+/// the pane drawn alone, with nothing of the panes it covers showing through.
+#[test]
+fn the_pane_below_the_lesson_shows_nothing_of_what_it_covers() {
+    let mut app = picker_app();
+    press(&mut app, LessonKey::Confirm);
+    for _ in 0..5 {
+        press(&mut app, LessonKey::NextStep);
+    }
+    let text = screen(&app, 120, 40);
+    let rows: Vec<&str> = text.lines().collect();
+    let (top, left) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(y, row)| {
+            row.find("┌ Narration")
+                .map(|x| (y, row[..x].chars().count()))
+        })
+        .unwrap_or_else(|| panic!("the narration below the lesson:\n{text}"));
+    let bottom = (top + 1..rows.len())
+        .find(|&y| rows[y].chars().nth(left) == Some('└'))
+        .expect("the box's bottom");
+    let width = rows[top]
+        .chars()
+        .skip(left)
+        .take_while(|c| *c != '┐')
+        .count()
+        + 1;
+    let alone = crate::tui::testing::render_pane_with(
+        &app.timeline,
+        app.cursor,
+        crate::tui::panes::PaneId::Narration,
+        u16::try_from(width).unwrap(),
+        u16::try_from(bottom - top + 1).unwrap(),
+        Lang::En,
+        &crate::tui::panes::PaneState::default(),
+    );
+    let drawn: Vec<String> = rows[top..=bottom]
+        .iter()
+        .map(|row| row.chars().skip(left).take(width).collect())
+        .collect();
+    assert_eq!(drawn.join("\n"), alone.trim_end_matches('\n'), "{text}");
+}

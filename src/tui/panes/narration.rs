@@ -167,27 +167,8 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         Layout::vertical([Constraint::Min(0), Constraint::Length(earlier_rows)]).areas(inner);
 
     // A story taller than the pane says what is above and below (↑↓ scroll it).
-    let total = lines.len();
-    let scrolled::Window {
-        first,
-        end,
-        above,
-        below,
-    } = scrolled::window(total, usize::from(top.height), cx.state.scroll);
-    let mut shown: Vec<Line<'static>> = Vec::new();
-    if above {
-        shown.push(Line::from(Span::styled(
-            scrolled::above(cx.lang, first),
-            cx.theme.dim,
-        )));
-    }
-    shown.extend(lines.into_iter().skip(first).take(end - first));
-    if below {
-        shown.push(Line::from(Span::styled(
-            scrolled::below(cx.lang, total - end),
-            cx.theme.dim,
-        )));
-    }
+    let room = usize::from(top.height);
+    let shown = scrolled::shown(lines, room, cx.state.scroll, cx.lang, cx.theme.dim);
     Paragraph::new(shown).render(top, buf);
 
     if earlier_rows > 0 {

@@ -2,6 +2,7 @@
 //! it, shared by `--step`, lesson steps and the TUI's command bar (README.md, "Use").
 //! Parsing is pure; reading the files a command names happens in [`resolve`].
 
+mod args;
 pub mod imperative;
 mod node_verbs;
 mod parse;

@@ -3,7 +3,8 @@
 //! `Complete`) and `expose` (`pkg/cmd/expose/expose.go`), with kubectl's
 //! words for their mistakes.
 
-use super::parse::{Args, ParseError, err, is_node_kind, kind, kind_and_name, node_name, number};
+use super::args::Args;
+use super::parse::{ParseError, err, is_node_kind, kind, kind_and_name, node_name, number};
 use crate::clock::parse_duration;
 use crate::kubectl::drain_plan::DrainFlags;
 use crate::kubectl::taint_plan::{check_conflicts, parse_taints};

@@ -793,9 +793,9 @@ impl Engine {
                 Outgoing::StopWatching => self.watches.remove(|c| c == who),
             }
         }
-        let by = who.actor();
         for record in &records {
             if let Record::Event(event) = record {
+                let by = who.actor();
                 if self.store_events {
                     self.send_event(&by, event);
                 } else {

@@ -3,6 +3,7 @@
 //! `CreateTwoWayMergePatch` makes it (`pkg/drain/cordon.go`,
 //! `pkg/cmd/drain/drain.go` `RunCordonOrUncordon`; `pkg/cmd/taint/taint.go`).
 
+use k8s_openapi::api::core::v1::Node;
 use serde_json::{Value, json};
 
 use super::taint_plan::{self, TaintChanges};
@@ -16,6 +17,19 @@ impl Kubectl {
         self.send(req, InFlight::CordonGet { unschedulable }, cx);
     }
 
+    /// The node a GET answered, or kubectl's error lines printed.
+    fn node_read<'r>(response: &'r Response, cx: &mut Cx<'_>) -> Option<&'r Node> {
+        let node = response
+            .object
+            .as_deref()
+            .and_then(Object::as_node)
+            .filter(|_| response.code < 300);
+        if node.is_none() {
+            Self::print_all(cx, error_lines(response, ""));
+        }
+        node
+    }
+
     /// `UpdateIfRequired`: `already cordoned` when nothing changes, else the
     /// patch of `spec.unschedulable` (`null` to clear it: the field is `omitempty`).
     pub(super) fn cordon_after_get(
@@ -24,13 +38,8 @@ impl Kubectl {
         response: &Response,
         cx: &mut Cx<'_>,
     ) {
-        let Some(node) = response
-            .object
-            .as_deref()
-            .and_then(Object::as_node)
-            .filter(|_| response.code < 300)
-        else {
-            return Self::print_all(cx, error_lines(response, ""));
+        let Some(node) = Self::node_read(response, cx) else {
+            return;
         };
         let name = node.metadata.name.clone().unwrap_or_default();
         let now = node
@@ -81,13 +90,8 @@ impl Kubectl {
         response: &Response,
         cx: &mut Cx<'_>,
     ) {
-        let Some(node) = response
-            .object
-            .as_deref()
-            .and_then(Object::as_node)
-            .filter(|_| response.code < 300)
-        else {
-            return Self::print_all(cx, error_lines(response, ""));
+        let Some(node) = Self::node_read(response, cx) else {
+            return;
         };
         let name = node.metadata.name.clone().unwrap_or_default();
         let current = node

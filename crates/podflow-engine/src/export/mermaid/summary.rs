@@ -37,14 +37,7 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
             checks.push(stage);
             continue;
         }
-        if !checks.is_empty() {
-            writeln!(
-                out,
-                "    Note over apiserver: {}",
-                escape(&checks_note(&checks))
-            )?;
-            checks.clear();
-        }
+        note_checks(out, &mut checks)?;
         match &record.body {
             Record::Message {
                 from, to, label, ..
@@ -100,12 +93,18 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
             _ => {}
         }
     }
+    note_checks(out, &mut checks)
+}
+
+/// The note of the checks gathered, if any, which it then forgets.
+fn note_checks(out: &mut impl Write, checks: &mut Vec<&Stage>) -> io::Result<()> {
     if !checks.is_empty() {
         writeln!(
             out,
             "    Note over apiserver: {}",
-            escape(&checks_note(&checks))
+            escape(&checks_note(checks))
         )?;
+        checks.clear();
     }
     Ok(())
 }
