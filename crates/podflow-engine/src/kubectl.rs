@@ -326,6 +326,10 @@ pub struct Kubectl {
     /// Apply and create run object by object; the objects still to go.
     objects: VecDeque<(FileObject, Option<String>, bool)>,
     inflight: Option<(RequestId, InFlight)>,
+    /// The kind of the request in flight, for the API server's deprecation warning.
+    inflight_kind: Option<&'static Kind>,
+    /// The warnings this command printed (kubectl prints each once).
+    warned: Vec<String>,
     waiting_idle: bool,
     waiting_timer: bool,
     /// The last line `rollout status` printed (it prints only changes).
@@ -350,6 +354,8 @@ impl Kubectl {
             todo: commands.into(),
             objects: VecDeque::new(),
             inflight: None,
+            inflight_kind: None,
+            warned: Vec::new(),
             waiting_idle: false,
             waiting_timer: false,
             rollout_line: None,
@@ -421,6 +427,19 @@ impl Kubectl {
         cx.log(&ME, None, line);
     }
 
+    /// The API server's deprecation warning for the answered request's
+    /// kind, printed as client-go's warning handler does, once a command.
+    fn print_deprecation_warning(&mut self, cx: &mut Cx<'_>) {
+        let warning = self
+            .inflight_kind
+            .take()
+            .and_then(crate::apiserver::deprecation::warning);
+        if let Some(warning) = warning.filter(|w| !self.warned.contains(w)) {
+            Self::print(cx, format!("Warning: {warning}"));
+            self.warned.push(warning);
+        }
+    }
+
     /// Starts the next piece of work, if nothing is in flight.
     fn next(&mut self, cx: &mut Cx<'_>) {
         while self.inflight.is_none() && !self.waiting_idle && !self.waiting_timer {
@@ -440,6 +459,7 @@ impl Kubectl {
                 return;
             };
             self.acting_as = None;
+            self.warned.clear();
             // The next command ends `get -w`, as Ctrl-C ends kubectl's.
             if self.watching.is_some() && !matches!(command, Command::Wait(_)) {
                 self.watching = None;
@@ -451,6 +471,7 @@ impl Kubectl {
 
     /// Sends `request` and remembers what its answer means.
     fn send(&mut self, request: Request, meaning: InFlight, cx: &mut Cx<'_>) {
+        self.inflight_kind = Some(request.kind);
         let id = cx.send(request);
         self.inflight = Some((id, meaning));
     }
@@ -694,6 +715,7 @@ impl Kubectl {
             self.inflight = Some((expected, inflight));
             return;
         }
+        self.print_deprecation_warning(cx);
         match inflight {
             InFlight::ApplyGet {
                 manifest,

@@ -91,6 +91,7 @@ fn short_names(kind: &Kind) -> &'static [&'static str] {
         "deployments" => &["deploy", "deployment"],
         "replicasets" => &["rs", "replicaset"],
         "jobs" => &["job"],
+        "endpoints" => &["ep"],
         "endpointslices" => &["endpointslice"],
         "leases" => &["lease"],
         "resourcequotas" => &["quota", "resourcequota"],
@@ -126,6 +127,7 @@ macro_rules! kind {
 /// Every kind podflow serves, in the order `kubectl api-resources` lists them.
 pub static KINDS: &[Kind] = &[
     kind!("ConfigMap", "", "v1", "configmaps", true),
+    kind!("Endpoints", "", "v1", "endpoints", true),
     kind!("Event", "", "v1", "events", true),
     kind!("LimitRange", "", "v1", "limitranges", true),
     kind!("Namespace", "", "v1", "namespaces", false),

@@ -146,6 +146,7 @@ mod tests {
                 "Node/node-3",
                 "Service/default/kubernetes",
                 "EndpointSlice/default/kubernetes",
+                "Endpoints/default/kubernetes",
                 "CSIDriver/hostpath.csi.k8s.io",
                 "StorageClass/standard",
                 "ServiceAccount/kube-system/csi-provisioner",
@@ -186,7 +187,7 @@ mod tests {
         .unwrap();
         let merged = merge_with_default(file);
         let names = names(&merged);
-        assert_eq!(names.len(), 20);
+        assert_eq!(names.len(), 21);
         assert!(names.contains(&"Node/node-3".to_owned()));
         assert_eq!(names.last().unwrap(), "ServiceAccount/default/default");
         assert_eq!(
@@ -217,7 +218,7 @@ mod tests {
             .filter_map(|m| m.object.as_node())
             .collect();
         assert_eq!(nodes.len(), 1);
-        assert_eq!(names(&merged).len(), 16);
+        assert_eq!(names(&merged).len(), 17);
         assert_eq!(merged.simulation.users.len(), 1);
     }
 }

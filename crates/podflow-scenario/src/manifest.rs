@@ -264,6 +264,7 @@ type TypeError = (Vec<Step>, String);
 fn typed(kind: &Kind, value: Value) -> Result<Object, TypeError> {
     match kind.kind {
         "ConfigMap" => decode_as::<ConfigMap>(value),
+        "Endpoints" => decode_as::<k8s_openapi::api::core::v1::Endpoints>(value),
         "Event" => decode_as::<Event>(value),
         "LimitRange" => decode_as::<LimitRange>(value),
         "Namespace" => decode_as::<Namespace>(value),

@@ -97,7 +97,10 @@ pub async fn handle(
     };
     match route {
         Route::Resource(path) => match resource_request(&incoming, &path) {
-            Ok((request, warnings)) => {
+            Ok((request, mut warnings)) => {
+                warnings.extend(podflow_engine::apiserver::deprecation::warning(
+                    request.kind,
+                ));
                 let recorded = shared
                     .recording
                     .then(|| Box::new(Recorded::of(&incoming, parts.uri.path())));

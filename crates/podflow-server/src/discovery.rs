@@ -172,6 +172,7 @@ macro_rules! resource {
 #[rustfmt::skip]
 pub static RESOURCES: &[Resource] = &[
     resource!("", "v1", "configmaps", "configmap", "ConfigMap", true, ALL_VERBS, &["cm"], NONE, &[]),
+    resource!("", "v1", "endpoints", "endpoints", "Endpoints", true, ALL_VERBS, &["ep"], NONE, &[]),
     resource!("", "v1", "events", "event", "Event", true, ALL_VERBS, &["ev"], NONE, &[]),
     resource!("", "v1", "limitranges", "limitrange", "LimitRange", true, ALL_VERBS, &["limits"], NONE, &[]),
     resource!("", "v1", "namespaces", "namespace", "Namespace", false, NAMESPACE_VERBS, &["ns"], NONE, NAMESPACE_SUBRESOURCES),

@@ -187,6 +187,7 @@ fn schema_of(generator: &mut SchemaGenerator, group: &str, kind: &str) -> Option
         ("", "LimitRange") => register::<core::LimitRange>(g),
         ("", "Namespace") => register::<core::Namespace>(g),
         ("", "Node") => register::<core::Node>(g),
+        ("", "Endpoints") => register::<core::Endpoints>(g),
         ("", "PersistentVolumeClaim") => register::<core::PersistentVolumeClaim>(g),
         ("", "PersistentVolume") => register::<core::PersistentVolume>(g),
         ("", "Pod") => register::<core::Pod>(g),

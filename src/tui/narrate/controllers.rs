@@ -90,6 +90,10 @@ fn purpose(controller: &str) -> Option<(&'static str, &'static str)> {
             "The EndpointSlice controller lists each Service's Pods by its selector and writes their IPs into EndpointSlices, ready or not, as their Ready condition says.",
             "EndpointSlice 控制器按 Service 的选择器找出 Pod，把它们的 IP 写入 EndpointSlice，并按 Ready 状况标明是否就绪。",
         ),
+        "endpoint-controller" => (
+            "The endpoints controller keeps the older v1 Endpoints object of each Service with a selector: one object named after the Service, its Pods' IPs under addresses (ready) or notReadyAddresses. The API is deprecated since v1.33; kube-proxy reads EndpointSlices.",
+            "Endpoints 控制器为每个带选择器的 Service 维护旧式的 v1 Endpoints 对象：与 Service 同名，Pod 的 IP 按是否就绪放在 addresses 或 notReadyAddresses 下。该 API 自 v1.33 起已弃用；kube-proxy 读取的是 EndpointSlice。",
+        ),
         "persistent-volume-binder" => (
             "The PersistentVolume controller binds each claim to a volume: an existing one that fits, or, for a StorageClass with a provisioner, one made for it (after the first consumer is scheduled under WaitForFirstConsumer).",
             "PersistentVolume 控制器把每个 PVC 绑定到卷：已有的合适卷，或由 StorageClass 的 provisioner 为它新建的卷（WaitForFirstConsumer 时要等第一个使用者被调度后）。",

@@ -538,7 +538,7 @@ fn every_sample_has_a_headline_and_a_body_in_both_languages() {
 
 #[test]
 fn every_record_of_real_runs_narrates() {
-    let runs = [
+    let runs = vec![
         nginx_timeline(),
         timeline(&["delete pod nginx", "wait idle"], None),
         timeline(&["create -f tests/fixtures/typo-pod.yaml"], None),
@@ -667,18 +667,7 @@ fn the_controller_managers_stages_are_told_in_both_languages() {
 
 #[test]
 fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
-    let controllers = [
-        "deployment-controller",
-        "replicaset-controller",
-        "generic-garbage-collector",
-        "node-controller",
-        "taint-eviction-controller",
-        "job-controller",
-        "endpointslice-controller",
-        "persistent-volume-binder",
-        "csi-provisioner",
-    ];
-    for controller in controllers {
+    for controller in podflow_engine::controllers::client::CONTROLLERS {
         let mut s = stage("kube-controller-manager", "sync", "taint", "node-1");
         s.plugin = Some(controller.to_owned().into());
         let record = rec(Record::from(s));

@@ -6,6 +6,7 @@ pub mod authn;
 pub mod authz;
 pub mod bootstrap_policy;
 pub mod defaults;
+pub mod deprecation;
 pub mod handler;
 pub mod patch_request;
 pub mod request;

@@ -14,10 +14,11 @@ use podflow_model::Kind;
 pub const ME: Actor = Actor::ControllerManager;
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 9] = [
+pub const CONTROLLERS: [&str; 10] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
+    "endpoint-controller",
     "node-controller",
     "taint-eviction-controller",
     "job-controller",

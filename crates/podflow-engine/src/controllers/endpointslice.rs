@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Pod, Service};
+use k8s_openapi::api::core::v1::Service;
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 
 use super::client::{self, event};
@@ -19,6 +19,7 @@ use super::endpointslice_plan::{
 };
 use super::informer::{InformerDelta, key_of};
 use super::own_writes::OwnWrites;
+use super::service_pods::{selector_of, selects, services_to_update};
 use super::workqueue::WorkQueue;
 use super::{Controller, Informers, Progress, enqueue, sync_stage, wait_for_own_write};
 use crate::apiserver::handler::Response;
@@ -37,26 +38,9 @@ const EVENT_SOURCE: &str = "endpoint-slice-controller";
 #[derive(Debug, Clone, Default)]
 pub struct EndpointSliceController {
     queue: WorkQueue,
-    /// Writes in flight: the Service key each belongs to.
-    inflight: BTreeMap<RequestId, String>,
+    /// Writes in flight: the Service key each belongs to, and whether it creates.
+    inflight: BTreeMap<RequestId, (String, bool)>,
     writes: OwnWrites,
-}
-
-/// The Service selector, when it has a non-empty one.
-fn selector_of(service: &Service) -> Option<&std::collections::BTreeMap<String, String>> {
-    service
-        .spec
-        .as_ref()
-        .and_then(|s| s.selector.as_ref())
-        .filter(|s| !s.is_empty())
-}
-
-/// Whether `service` selects Pods with `labels`.
-fn selects(service: &Service, labels: Option<&BTreeMap<String, String>>) -> bool {
-    selector_of(service).is_some_and(|sel| {
-        let labels = labels.cloned().unwrap_or_default();
-        sel.iter().all(|(k, v)| labels.get(k) == Some(v))
-    })
 }
 
 /// The Service a slice this controller manages belongs to.
@@ -72,39 +56,7 @@ fn service_key_of_slice(slice: &EndpointSlice) -> Option<String> {
     ))
 }
 
-/// `podEndpointsChanged` and label changes: whether a Pod update matters to slices.
-fn pod_changed(old: &Pod, new: &Pod) -> bool {
-    let view = |p: &Pod| {
-        (
-            p.metadata.labels.clone(),
-            p.metadata.deletion_timestamp.clone(),
-            p.status.as_ref().and_then(|s| s.pod_ip.clone()),
-            p.status.as_ref().and_then(|s| s.phase.clone()),
-            super::pods::is_ready(p),
-            super::pods::node_of(p).to_owned(),
-        )
-    };
-    view(old) != view(new)
-}
-
 impl EndpointSliceController {
-    /// `getPodServiceMemberships`: queues every Service that selects the Pod.
-    fn queue_services_of(&mut self, pod: &Pod, informers: &Informers, cx: &mut Cx<'_>) {
-        let ns = pod.metadata.namespace.as_deref().unwrap_or_default();
-        let keys: Vec<String> = informers
-            .services
-            .list_in(ns)
-            .filter(|o| {
-                o.get::<Service>()
-                    .is_some_and(|s| selects(s, pod.metadata.labels.as_ref()))
-            })
-            .map(|o| key_of(o))
-            .collect();
-        for key in keys {
-            enqueue(NAME, &mut self.queue, &key, cx);
-        }
-    }
-
     fn send(&mut self, key: &str, verb: Verb, slice: EndpointSlice, cx: &mut Cx<'_>) {
         let name = slice.metadata.name.clone().unwrap_or_default();
         let request = client::request(
@@ -115,8 +67,9 @@ impl EndpointSliceController {
             &name,
         )
         .body(Body::Object(Box::new(Object::EndpointSlice(slice))));
+        let creates = verb == Verb::Create;
         let id = cx.send(request);
-        self.inflight.insert(id, key.to_owned());
+        self.inflight.insert(id, (key.to_owned(), creates));
     }
 }
 
@@ -133,19 +86,11 @@ impl Controller for EndpointSliceController {
         let object = delta.object();
         match &**object {
             Object::Service(_) => enqueue(NAME, &mut self.queue, &key_of(object), cx),
-            Object::Pod(pod) => match delta {
-                InformerDelta::Updated { old, .. } => {
-                    let Some(old) = old.as_pod() else { return };
-                    if !pod_changed(old, pod) {
-                        return;
-                    }
-                    if old.metadata.labels != pod.metadata.labels {
-                        self.queue_services_of(old, informers, cx);
-                    }
-                    self.queue_services_of(pod, informers, cx);
+            Object::Pod(pod) => {
+                for key in services_to_update(delta, pod, informers) {
+                    enqueue(NAME, &mut self.queue, &key, cx);
                 }
-                _ => self.queue_services_of(pod, informers, cx),
-            },
+            }
             Object::EndpointSlice(slice) => {
                 if let Some(key) = service_key_of_slice(slice) {
                     enqueue(NAME, &mut self.queue, &key, cx);
@@ -257,10 +202,12 @@ impl Controller for EndpointSliceController {
         _informers: &Informers,
         cx: &mut Cx<'_>,
     ) -> Option<(String, Progress)> {
-        let key = self.inflight.remove(&id)?;
+        let (key, created) = self.inflight.remove(&id)?;
         if response.code < 300 {
-            if let Some(written) = &response.object {
-                self.writes.wrote(written);
+            match &response.object {
+                Some(written) if created => self.writes.created(written),
+                Some(written) => self.writes.wrote(written),
+                None => {}
             }
             return Some((key, Progress::Done));
         }

@@ -16,6 +16,8 @@ pub mod csi_provisioner;
 pub mod deployment;
 pub mod deployment_history;
 pub mod deployment_util;
+pub mod endpoints;
+pub mod endpoints_plan;
 pub mod endpointslice;
 pub mod endpointslice_plan;
 pub mod expectations;
@@ -32,6 +34,7 @@ pub mod pv_controller;
 pub mod ranking;
 pub mod replica_counts;
 pub mod replicaset;
+pub mod service_pods;
 pub mod slow_start;
 pub mod taint_eviction;
 pub mod taint_eviction_plan;
@@ -40,6 +43,7 @@ pub mod workqueue;
 use std::sync::Arc;
 
 use self::deployment::DeploymentController;
+use self::endpoints::EndpointsController;
 use self::endpointslice::EndpointSliceController;
 use self::garbage_collector::GarbageCollector;
 use self::informer::{Informer, InformerDelta};
@@ -66,12 +70,13 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
 }
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 11] = [
+pub const WATCHED: [&str; 12] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
     "Service",
     "EndpointSlice",
+    "Endpoints",
     "Job",
     "Node",
     "Lease",
@@ -88,6 +93,7 @@ pub struct Informers {
     pub pods: Informer,
     pub services: Informer,
     pub endpointslices: Informer,
+    pub endpoints: Informer,
     pub jobs: Informer,
     pub nodes: Informer,
     pub leases: Informer,
@@ -105,6 +111,7 @@ impl Informers {
             "Pod" => Some(&self.pods),
             "Service" => Some(&self.services),
             "EndpointSlice" => Some(&self.endpointslices),
+            "Endpoints" => Some(&self.endpoints),
             "Job" => Some(&self.jobs),
             "Node" => Some(&self.nodes),
             "Lease" => Some(&self.leases),
@@ -122,6 +129,7 @@ impl Informers {
             "Pod" => Some(&mut self.pods),
             "Service" => Some(&mut self.services),
             "EndpointSlice" => Some(&mut self.endpointslices),
+            "Endpoints" => Some(&mut self.endpoints),
             "Job" => Some(&mut self.jobs),
             "Node" => Some(&mut self.nodes),
             "Lease" => Some(&mut self.leases),
@@ -208,12 +216,14 @@ pub fn wait_for_own_write(
     let Some((kind, object, cached, written)) = writes.lagging(informers, relevant) else {
         return false;
     };
+    let held = match cached {
+        Some(cached) => format!("holds {kind} {object} at resourceVersion {cached}"),
+        None => format!("does not hold the {kind} {object} it created yet"),
+    };
     sync_stage(
         controller,
         Outcome::Waiting,
-        format!(
-            "{key}: the cache holds {kind} {object} at resourceVersion {cached}; waiting for its own write at {written}"
-        ),
+        format!("{key}: the cache {held}; waiting for its own write at {written}"),
         cx,
     );
     true
@@ -250,6 +260,7 @@ pub struct ControllerManager {
     replicaset: ReplicaSetController,
     garbage_collector: GarbageCollector,
     endpointslice: EndpointSliceController,
+    endpoints: EndpointsController,
     job: JobController,
     node_lifecycle: NodeLifecycleController,
     taint_eviction: TaintEvictionController,
@@ -283,11 +294,12 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 7] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 8] {
         [
             &mut self.deployment,
             &mut self.replicaset,
             &mut self.endpointslice,
+            &mut self.endpoints,
             &mut self.job,
             &mut self.garbage_collector,
             &mut self.pv,

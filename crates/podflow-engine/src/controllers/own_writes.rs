@@ -4,6 +4,11 @@
 //! refused with a conflict. So a sync waits for the cache to catch up with
 //! the controller's own latest write: the watch event on its way queues the
 //! key again.
+//!
+//! An object the controller created is waited for too when the cache does
+//! not hold it yet, as the endpointslice controller's `endpointSliceTracker`
+//! does (`staging/src/k8s.io/endpointslice/endpointslice_tracker.go`,
+//! `StaleSlices`): without it a second sync would create a second slice.
 
 use std::collections::BTreeMap;
 
@@ -14,8 +19,20 @@ use podflow_model::Object;
 /// The latest revision this controller wrote, per object.
 #[derive(Debug, Clone, Default)]
 pub struct OwnWrites {
-    revisions: BTreeMap<(&'static str, String), u64>,
+    revisions: BTreeMap<(&'static str, String), Written>,
 }
+
+/// One remembered write.
+#[derive(Debug, Clone)]
+struct Written {
+    revision: u64,
+    /// The object as created, while the cache may not hold it yet.
+    created: Option<Object>,
+}
+
+/// A sync's reason to wait: `kind`, `key`, the cached revision (`None` when
+/// the cache does not hold the object yet) and the written one.
+pub type Lagging = (&'static str, String, Option<u64>, u64);
 
 fn revision_of(object: &Object) -> Option<u64> {
     object.metadata().resource_version.as_deref()?.parse().ok()
@@ -24,34 +41,50 @@ fn revision_of(object: &Object) -> Option<u64> {
 impl OwnWrites {
     /// Remembers a write the API server answered with `object`.
     pub fn wrote(&mut self, object: &Object) {
-        if let Some(rv) = revision_of(object) {
-            self.revisions
-                .insert((object.kind().kind, key_of(object)), rv);
+        self.remember(object, None);
+    }
+
+    /// Remembers a create the API server answered with `object`: until the
+    /// cache holds it, syncs wait for it.
+    pub fn created(&mut self, object: &Object) {
+        self.remember(object, Some(object.clone()));
+    }
+
+    fn remember(&mut self, object: &Object, created: Option<Object>) {
+        if let Some(revision) = revision_of(object) {
+            self.revisions.insert(
+                (object.kind().kind, key_of(object)),
+                Written { revision, created },
+            );
         }
     }
 
     /// The first object `relevant` to a sync whose cached copy is older than
-    /// this controller's write: `(kind, key, cached revision, written
-    /// revision)`. Only objects whose watch event queues the synced key again
+    /// this controller's write (or that it created and the cache does not
+    /// hold yet). Only objects whose watch event queues the synced key again
     /// may be waited for. Entries the cache has caught up with (or that are
     /// gone) are forgotten.
     pub fn lagging(
         &mut self,
         informers: &Informers,
         relevant: impl Fn(&Object) -> bool,
-    ) -> Option<(&'static str, String, u64, u64)> {
+    ) -> Option<Lagging> {
         let mut behind = None;
         self.revisions.retain(|(kind, key), written| {
             let cached = informers.of_kind(kind).and_then(|i| i.get(key));
-            match cached.and_then(|o| revision_of(o).map(|rv| (o, rv))) {
-                Some((object, cached)) if cached < *written => {
-                    if behind.is_none() && relevant(object) {
-                        behind = Some((*kind, key.clone(), cached, *written));
-                    }
-                    true
-                }
-                _ => false,
+            let (object, cached): (&Object, _) =
+                match cached.and_then(|o| revision_of(o).map(|rv| (&**o, rv))) {
+                    Some((object, cached)) if cached < written.revision => (object, Some(cached)),
+                    None => match &written.created {
+                        Some(object) => (object, None),
+                        None => return false,
+                    },
+                    Some(_) => return false,
+                };
+            if behind.is_none() && relevant(object) {
+                behind = Some((*kind, key.clone(), cached, written.revision));
             }
+            true
         });
         behind
     }

@@ -84,13 +84,24 @@ impl Kubectl {
             }
             _ => {}
         }
+        // `EventInterface.Search`'s field selector (`GetFieldSelector`):
+        // the object's kind, name, namespace and UID.
         let mut events = list("Event", namespace.clone());
-        events.selector.fields = vec![equals("involvedObject.name", object.name())];
+        events.selector.fields = vec![
+            equals("involvedObject.kind", object.kind().kind),
+            equals("involvedObject.name", object.name()),
+        ];
         if let Some(ns) = &namespace {
             events
                 .selector
                 .fields
                 .push(equals("involvedObject.namespace", ns));
+        }
+        if let Some(uid) = object.metadata().uid.as_deref() {
+            events
+                .selector
+                .fields
+                .push(equals("involvedObject.uid", uid));
         }
         out.push((events, Slot::Events));
         out

@@ -1,10 +1,10 @@
-//! `kubectl get` rows for the network's kinds, Services and `EndpointSlices`
-//! (`pkg/printers/internalversion/printers.go`: `printService`,
-//! `printEndpointSlice`).
+//! `kubectl get` rows for the network's kinds, Services, Endpoints and
+//! `EndpointSlices` (`pkg/printers/internalversion/printers.go`:
+//! `printService`, `printEndpoints`, `printEndpointSlice`).
 
 use std::fmt::Write as _;
 
-use k8s_openapi::api::core::v1::Service;
+use k8s_openapi::api::core::v1::{Endpoints, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 
 use podflow_model::Object;
@@ -15,6 +15,7 @@ pub fn cells(o: &Object) -> Vec<String> {
     row.extend(match o {
         Object::Service(s) => service_cells(s),
         Object::EndpointSlice(s) => endpoint_slice_cells(s),
+        Object::Endpoints(e) => vec![format_endpoints(e)],
         _ => Vec::new(),
     });
     row
@@ -32,6 +33,7 @@ pub fn header(kind: &str) -> Option<&'static [&'static str]> {
             "AGE",
         ]),
         "EndpointSlice" => Some(&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"]),
+        "Endpoints" => Some(&["NAME", "ENDPOINTS", "AGE"]),
         _ => None,
     }
 }
@@ -70,6 +72,45 @@ pub fn service_cells(svc: &Service) -> Vec<String> {
             ports.join(",")
         },
     ]
+}
+
+/// `formatEndpoints(endpoints, nil)`: each ready address with each port of
+/// its subset (`IP:PORT`; the bare IP for a headless Service's port-less
+/// subset), three of them, then `+ N more...`; `<none>` without subsets.
+pub fn format_endpoints(endpoints: &Endpoints) -> String {
+    const MAX: usize = 3;
+    let subsets = endpoints.subsets.as_deref().unwrap_or_default();
+    if subsets.is_empty() {
+        return "<none>".into();
+    }
+    let mut list: Vec<String> = Vec::new();
+    let mut count = 0;
+    for subset in subsets {
+        let addresses = subset.addresses.as_deref().unwrap_or_default();
+        let ports = subset.ports.as_deref().unwrap_or_default();
+        let mut add = |shown: &dyn Fn(&str) -> String| {
+            count += addresses.len();
+            for address in addresses {
+                if list.len() == MAX {
+                    break;
+                }
+                list.push(shown(&address.ip));
+            }
+        };
+        if ports.is_empty() {
+            add(&|ip| ip.to_owned());
+            continue;
+        }
+        for port in ports {
+            add(&|ip| format!("{ip}:{}", port.port));
+        }
+    }
+    let joined = list.join(",");
+    if count > MAX {
+        format!("{joined} + {} more...", count - MAX)
+    } else {
+        joined
+    }
 }
 
 /// `printEndpointSlice`'s cells but NAME and AGE: address type, ports, endpoints
@@ -171,5 +212,73 @@ mod tests {
             endpoint_slice_cells(&EndpointSlice::default()),
             ["", "<unset>", "<unset>"]
         );
+    }
+
+    /// Mirrors `TestPrintEndpoint` (`printers_test.go`): no subsets, one
+    /// address, several ports, four addresses, a port-less subset.
+    #[test]
+    fn endpoints_rows() {
+        use k8s_openapi::api::core::v1::{EndpointAddress, EndpointPort, EndpointSubset};
+        let subset = |ips: &[&str], ports: &[i32]| EndpointSubset {
+            addresses: Some(
+                ips.iter()
+                    .map(|ip| EndpointAddress {
+                        ip: (*ip).into(),
+                        ..EndpointAddress::default()
+                    })
+                    .collect(),
+            ),
+            not_ready_addresses: None,
+            ports: Some(
+                ports
+                    .iter()
+                    .map(|p| EndpointPort {
+                        port: *p,
+                        ..EndpointPort::default()
+                    })
+                    .collect(),
+            ),
+        };
+        let of = |subsets: Vec<EndpointSubset>| Endpoints {
+            subsets: Some(subsets),
+            ..Endpoints::default()
+        };
+        let cases = [
+            ("no subsets", Endpoints::default(), "<none>"),
+            (
+                "one",
+                of(vec![subset(&["1.2.3.4"], &[8001])]),
+                "1.2.3.4:8001",
+            ),
+            (
+                "two ports",
+                of(vec![subset(&["1.2.3.4"], &[8001, 8002])]),
+                "1.2.3.4:8001,1.2.3.4:8002",
+            ),
+            (
+                "four addresses",
+                of(vec![subset(
+                    &["1.2.3.4", "2.3.4.5", "3.4.5.6", "4.5.6.7"],
+                    &[8001],
+                )]),
+                "1.2.3.4:8001,2.3.4.5:8001,3.4.5.6:8001 + 1 more...",
+            ),
+            (
+                "two subsets",
+                of(vec![
+                    subset(&["1.2.3.4"], &[8001]),
+                    subset(&["2.3.4.5"], &[8002]),
+                ]),
+                "1.2.3.4:8001,2.3.4.5:8002",
+            ),
+            (
+                "headless, no ports",
+                of(vec![subset(&["1.2.3.4", "2.3.4.5"], &[])]),
+                "1.2.3.4,2.3.4.5",
+            ),
+        ];
+        for (name, endpoints, want) in cases {
+            assert_eq!(format_endpoints(&endpoints), want, "{name}");
+        }
     }
 }

@@ -11,6 +11,7 @@ mod classroom;
 mod controllers;
 mod deployment;
 mod determinism;
+mod endpoints;
 mod exec;
 mod kubectl_verbs;
 mod kubelet;

@@ -51,21 +51,23 @@ pub struct QueueState {
 }
 
 /// The manager's controllers in the order its workers run them.
-const ORDER: [&str; 5] = [
+const ORDER: [&str; 6] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
+    "endpoint-controller",
     "job-controller",
     "generic-garbage-collector",
 ];
 
 /// The informers' resources in the order the manager watches them.
-const RESOURCES: [&str; 7] = [
+const RESOURCES: [&str; 8] = [
     "deployments",
     "replicasets",
     "pods",
     "services",
     "endpointslices",
+    "endpoints",
     "jobs",
     "nodes",
 ];

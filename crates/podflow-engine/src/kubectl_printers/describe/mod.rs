@@ -2,11 +2,12 @@
 //! as pure printers: from an object and what the describer fetches beside it
 //! ([`Related`]) to the lines kubectl prints. Pods in [`pod`], Nodes in
 //! [`node`], Deployments in [`deployment`], replica sets in [`replica_set`],
-//! Services in [`service`]; any other kind as the generic describer's header
+//! Services in [`service`], Endpoints in [`endpoints`]; any other kind as the generic describer's header
 //! and Events. The alignment and shared blocks are in [`sections`].
 
 pub mod containers;
 pub mod deployment;
+pub mod endpoints;
 pub mod node;
 pub mod pod;
 pub mod replica_set;
@@ -44,6 +45,7 @@ pub fn describe(object: &Object, related: &Related, now: SimTime) -> Vec<String>
         Object::Deployment(deployment) => deployment::describe(deployment, related, now),
         Object::ReplicaSet(rs) => replica_set::describe(rs, related, now),
         Object::Service(service) => service::describe(service, related, now),
+        Object::Endpoints(e) => endpoints::describe(e, related, now),
         other => generic(other, related, now),
     }
 }
