@@ -14,7 +14,9 @@ use super::keymap;
 use super::lang::Lang;
 use super::panes::{self, PaneCx, PaneId, PaneState};
 use super::theme::{Theme, ThemeName};
-pub use podflow_engine::testing::{engine, find, fixture, nginx_engine, nginx_timeline, timeline};
+pub use podflow_engine::testing::{
+    engine, find, fixture, nginx_engine, nginx_timeline, timeline, write_revisions,
+};
 use podflow_engine::timeline::Timeline;
 
 /// Runs `f` with the pane context of record `index` (English, dark theme,

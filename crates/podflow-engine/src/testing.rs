@@ -39,6 +39,22 @@ pub fn engine(steps: &[&str], cluster: Option<&str>) -> Engine {
     Engine::new(build_setup(&args).expect("the test setup builds"))
 }
 
+/// The revisions of the writes to `key` (`/registry/pods/default/nginx`),
+/// in order: tests name "the bind's write" without counting the cluster's
+/// own objects.
+pub fn write_revisions(timeline: &Timeline, key: &str) -> Vec<u64> {
+    let prefix = format!("wrote {key} at revision ");
+    timeline
+        .records()
+        .iter()
+        .filter_map(|r| {
+            let line = crate::export::text::line(r);
+            let at = line.find(&prefix)? + prefix.len();
+            line[at..].split_whitespace().next()?.parse().ok()
+        })
+        .collect()
+}
+
 /// The index of the first record whose text line contains `needle`.
 pub fn find(timeline: &Timeline, needle: &str) -> usize {
     timeline

@@ -147,6 +147,9 @@ mod tests {
                 "Service/default/kubernetes",
                 "EndpointSlice/default/kubernetes",
                 "Endpoints/default/kubernetes",
+                "Service/kube-system/kube-dns",
+                "EndpointSlice/kube-system/kube-dns-7xk2p",
+                "Endpoints/kube-system/kube-dns",
                 "CSIDriver/hostpath.csi.k8s.io",
                 "StorageClass/standard",
                 "ServiceAccount/kube-system/csi-provisioner",
@@ -187,7 +190,7 @@ mod tests {
         .unwrap();
         let merged = merge_with_default(file);
         let names = names(&merged);
-        assert_eq!(names.len(), 21);
+        assert_eq!(names.len(), 24);
         assert!(names.contains(&"Node/node-3".to_owned()));
         assert_eq!(names.last().unwrap(), "ServiceAccount/default/default");
         assert_eq!(
@@ -218,7 +221,7 @@ mod tests {
             .filter_map(|m| m.object.as_node())
             .collect();
         assert_eq!(nodes.len(), 1);
-        assert_eq!(names(&merged).len(), 17);
+        assert_eq!(names(&merged).len(), 20);
         assert_eq!(merged.simulation.users.len(), 1);
     }
 }

@@ -441,7 +441,7 @@ mod tests {
     use super::*;
     use crate::tui::lang::Lang;
     use crate::tui::panes::PaneState;
-    use crate::tui::testing::{find, nginx_timeline, timeline};
+    use crate::tui::testing::{find, nginx_timeline, timeline, write_revisions};
     use crate::tui::theme::{Theme, ThemeName};
 
     fn model_at(t: &podflow_engine::timeline::Timeline, index: usize) -> Model {
@@ -500,7 +500,7 @@ mod tests {
                 None,
             ),
             (
-                "etcd persist → ok: wrote /registry/pods/default/nginx at revision 79",
+                "etcd persist → ok: wrote /registry/pods/default/nginx at revision",
                 "etcd",
                 Some("persist"),
                 None,
@@ -546,13 +546,14 @@ mod tests {
             &t,
             find(&t, "etcd persist → ok: wrote /registry/pods/default/nginx"),
         );
-        assert_eq!(m.revision, 79);
+        let created = write_revisions(&t, "/registry/pods/default/nginx")[0];
+        assert_eq!(m.revision, created);
         let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["control-plane", "node-1", "node-2", "node-3"]);
         assert!(m.nodes.iter().all(|n| n.ready && !n.cordoned));
         assert_eq!(
             m.caption,
-            "etcd persist → ok: wrote /registry/pods/default/nginx at revision 79"
+            format!("etcd persist → ok: wrote /registry/pods/default/nginx at revision {created}")
         );
     }
 

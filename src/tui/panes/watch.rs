@@ -233,7 +233,9 @@ mod tests {
     use super::*;
     use crate::tui::lang::Lang;
     use crate::tui::panes::PaneState;
-    use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with};
+    use crate::tui::testing::{
+        find, nginx_timeline, render_pane, render_pane_with, write_revisions,
+    };
 
     fn model_at(t: &podflow_engine::timeline::Timeline, index: usize, state: &PaneState) -> Model {
         crate::tui::testing::with_cx(t, index, state, Model::build)
@@ -242,20 +244,24 @@ mod tests {
     #[test]
     fn after_the_bind_the_kubelet_hears_of_the_pod() {
         let t = nginx_timeline();
-        let at = find(&t, "← ADDED pods/default/nginx rv=80");
+        let revisions = write_revisions(&t, "/registry/pods/default/nginx");
+        let (create, bind) = (revisions[0].to_string(), revisions[1].to_string());
+        let at = find(&t, &format!("← ADDED pods/default/nginx rv={bind}"));
         let model = model_at(&t, at, &PaneState::default());
         let last = model.lines.last().expect("a watch line");
         assert!(last.watcher.starts_with("kubelet/node-"), "{last:?}");
         assert_eq!(last.event_type, "ADDED");
         assert_eq!(last.object, "pods/default/nginx");
-        assert_eq!(last.resource_version, "80");
+        assert_eq!(last.resource_version, bind);
         assert_eq!(model.current, Some(at), "the current record is lit");
         assert_eq!(model.lines[0].watcher, "kube-scheduler");
-        assert_eq!(model.lines[0].resource_version, "79");
+        assert_eq!(model.lines[0].resource_version, create);
 
         let text = render_pane(&t, at, PaneId::Watch, 60, 20);
-        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=79"));
-        assert!(text.contains("← ADDED pods/default/nginx rv=80"));
+        assert!(text.contains(&format!(
+            "kube-scheduler ← ADDED pods/default/nginx rv={create}"
+        )));
+        assert!(text.contains(&format!("← ADDED pods/default/nginx rv={bind}")));
         assert!(text.lines().any(|l| l.contains("│kubelet/node-")));
         insta::assert_snapshot!("watch_binding_60x20", text);
     }
@@ -305,11 +311,14 @@ mod tests {
             ..PaneState::default()
         };
         // 2 inner rows: scrolled all the way, the oldest page shows.
+        let revisions = write_revisions(&t, "/registry/pods/default/nginx");
+        let first = format!("rv={}", revisions[0]);
+        let last = format!("rv={}", revisions.last().unwrap());
         let text = render_pane_with(&t, end, PaneId::Watch, 60, 4, Lang::En, &state);
-        assert!(text.contains("rv=79"), "{text}");
+        assert!(text.contains(&first), "{text}");
         let text = render_pane(&t, end, PaneId::Watch, 60, 4);
-        assert!(text.contains("rv=82"), "{text}");
-        assert!(!text.contains("rv=79"), "{text}");
+        assert!(text.contains(&last), "{text}");
+        assert!(!text.contains(&first), "{text}");
     }
 
     #[test]

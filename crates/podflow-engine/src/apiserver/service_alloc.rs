@@ -6,7 +6,8 @@
 //! Upstream's allocator picks a random free address of `--service-cluster-ip-range`
 //! (kind's `10.96.0.0/16`, kubeadm's `10.96.0.0/12`); podflow takes the
 //! lowest free one from `10.96.0.10` up (`10.96.0.1` is the `kubernetes`
-//! Service's, `10.96.0.10` is where kube-dns would sit), so runs read alike.
+//! Service's; the default cluster's kube-dns holds `10.96.0.10`, so the
+//! first Service made gets `10.96.0.11`), so runs read alike.
 
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;

@@ -52,8 +52,8 @@ fn a_service_gets_a_cluster_ip_and_an_endpoint_slice_of_its_ready_pods() {
         .iter()
         .find(|s| s["metadata"]["name"] == "web")
         .expect("the Service");
-    assert_eq!(web["spec"]["clusterIP"], "10.96.0.10");
-    assert_eq!(web["spec"]["clusterIPs"][0], "10.96.0.10");
+    assert_eq!(web["spec"]["clusterIP"], "10.96.0.11");
+    assert_eq!(web["spec"]["clusterIPs"][0], "10.96.0.11");
     assert_eq!(web["spec"]["type"], "ClusterIP");
     assert_eq!(web["spec"]["sessionAffinity"], "None");
     assert_eq!(web["spec"]["ipFamilies"][0], "IPv4");

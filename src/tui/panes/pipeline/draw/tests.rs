@@ -7,7 +7,9 @@ use ratatui::style::{Modifier, Style};
 
 use crate::tui::lang::Lang;
 use crate::tui::panes::{self, PaneCx, PaneId, PaneState};
-use crate::tui::testing::{find, nginx_timeline, render_pane, render_pane_with, timeline};
+use crate::tui::testing::{
+    find, nginx_timeline, render_pane, render_pane_with, timeline, write_revisions,
+};
 use crate::tui::theme::{Theme, ThemeName};
 use podflow_engine::timeline::Timeline;
 
@@ -95,6 +97,9 @@ fn at_the_posts_authentication_the_authn_box_is_lit() {
 #[test]
 fn the_token_travels_the_current_arrow() {
     let t = nginx_timeline();
+    // The revision before the Pod's create: the store as the cluster began.
+    let before = write_revisions(&t, "/registry/pods/default/nginx")[0] - 1;
+    let etcd = format!("] ─●─▶ etcd rev {before}");
     let table = [
         (
             "kubectl → kube-apiserver: POST",
@@ -104,7 +109,7 @@ fn the_token_travels_the_current_arrow() {
             "kube-apiserver → kubectl: 201",
             "kubectl ◀─●─ kube-apiserver",
         ),
-        ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 78"),
+        ("kube-apiserver → etcd: txn put", etcd.as_str()),
         ("kube-scheduler ← ADDED pods", "▼● ADDED pods/default/nginx"),
         (
             "kube-scheduler → kube-apiserver: POST",
