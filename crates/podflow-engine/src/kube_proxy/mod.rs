@@ -135,9 +135,9 @@ impl KubeProxy {
             .filter(|p| p.endpoints.is_empty())
             .count();
         let mut detail = format!(
-            "{} service ports, {} endpoints, {rejected} rejected",
-            table.ports.len(),
-            table.endpoint_count()
+            "{}, {}, {rejected} rejected",
+            count(table.ports.len(), "service port"),
+            count(table.endpoint_count(), "endpoint")
         );
         if changed.is_empty() {
             detail.push_str("; nothing changed");
@@ -147,7 +147,7 @@ impl KubeProxy {
                 .map(|name| match table.ports.get(name) {
                     None => format!("{name} removed"),
                     Some(p) if p.endpoints.is_empty() => format!("{name} has no endpoints"),
-                    Some(p) => format!("{name} → {} endpoints", p.endpoints.len()),
+                    Some(p) => format!("{name} → {}", count(p.endpoints.len(), "endpoint")),
                 })
                 .collect();
             detail.push_str("; changed: ");
@@ -218,6 +218,15 @@ impl KubeProxy {
             }
         }
         ports
+    }
+}
+
+/// `1 endpoint`, `2 endpoints`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

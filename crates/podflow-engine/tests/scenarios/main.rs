@@ -20,4 +20,5 @@ mod nginx_pod;
 mod node_lifecycle;
 mod node_verbs;
 mod scheduling;
+mod services;
 mod storage;
