@@ -247,7 +247,11 @@ fn node_box(node: &Node) -> NodeBox {
 /// `("kubelet", "node-1")`.
 fn on_node(component: &str) -> Option<(&str, &str)> {
     let (role, node) = component.split_once('/')?;
-    matches!(role, "kubelet" | "containerd" | "cni" | "csi" | "kube-proxy").then_some((role, node))
+    matches!(
+        role,
+        "kubelet" | "containerd" | "cni" | "csi" | "kube-proxy"
+    )
+    .then_some((role, node))
 }
 
 /// What the current record lights: the component, its stage and the arrow.

@@ -76,7 +76,9 @@ fn every_node_syncs_the_rules_and_services_without_endpoints_are_rejected() {
             "{rules:#?}"
         );
         assert!(
-            rules.iter().any(|l| l.contains(&format!("-d {web_ip} --dport 80 -j KUBE-SVC-"))),
+            rules
+                .iter()
+                .any(|l| l.contains(&format!("-d {web_ip} --dport 80 -j KUBE-SVC-"))),
             "{rules:#?}"
         );
     }
@@ -105,7 +107,12 @@ fn every_node_syncs_the_rules_and_services_without_endpoints_are_rejected() {
     let outcomes: Vec<Outcome> = connects.iter().map(|s| s.outcome).collect();
     assert_eq!(
         outcomes,
-        [Outcome::Dnat, Outcome::Dnat, Outcome::Reject, Outcome::Reject]
+        [
+            Outcome::Dnat,
+            Outcome::Dnat,
+            Outcome::Reject,
+            Outcome::Reject
+        ]
     );
     let first = connects[0].detail.to_string();
     let second = connects[1].detail.to_string();
