@@ -10,7 +10,7 @@
 //! │  ▲ watch                ▲ watch                ▲● PATCH /ap +1 more│
 //! │┌ control-plane ─────┐ ┌ node-1 cordoned ───┐ ┌ node-3 ────────────┐│
 //! ││kubelet──▶containerd│ │kubelet──▶containerd│ │kubelet──▶containerd││
-//! ││ cni  csi           │ │ cni  csi           │ │ cni  csi           ││
+//! ││ cni  csi  proxy    │ │ cni  csi  proxy    │ │ cni  csi  proxy    ││
 //! ││·                   │ │·                   │ │▸ status PATCH      ││
 //! │└────────────────────┘ └────────────────────┘ └────────────────────┘│
 //! │● kubelet/node-3 → kube-apiserver: PATCH                            │

@@ -75,7 +75,7 @@ impl KubeProxy {
         for object in objects {
             self.observe(object, false);
         }
-        self.table = Arc::new(rules::plan(&self.service_ports()));
+        self.table = Arc::new(rules::plan(&self.service_ports(None)));
     }
 
     fn observe(&mut self, object: &Object, deleted: bool) {
@@ -101,7 +101,7 @@ impl KubeProxy {
     /// asked for when some Service port's rules would change.
     pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
         self.observe(&event.object, event.event_type == EventType::Deleted);
-        if self.pending || rules::plan(&self.service_ports()) == *self.table {
+        if self.pending || !self.changes(&event.object) {
             return;
         }
         self.pending = true;
@@ -113,6 +113,36 @@ impl KubeProxy {
             due.as_millis().saturating_sub(cx.now.as_millis()),
             KubeProxyTimer::SyncProxyRules,
         );
+    }
+
+    /// Whether the rules of the Service `object` is (or whose slice it is)
+    /// would differ from those written: upstream's change trackers keep a
+    /// change only when the Service port's info or endpoints differ.
+    fn changes(&self, object: &Object) -> bool {
+        let key = match object {
+            Object::Service(_) => crate::controllers::informer::key_of(object),
+            Object::EndpointSlice(slice) => {
+                let Some(service) = slice
+                    .metadata
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get(SERVICE_NAME_LABEL))
+                else {
+                    return false;
+                };
+                let ns = slice.metadata.namespace.as_deref().unwrap_or_default();
+                format!("{ns}/{service}")
+            }
+            _ => return false,
+        };
+        let wanted = rules::plan(&self.service_ports(Some(&key)));
+        let prefix = format!("{key}:");
+        let written = self
+            .table
+            .ports
+            .iter()
+            .filter(|(name, _)| **name == key || name.starts_with(&prefix));
+        !written.eq(wanted.ports.iter())
     }
 
     /// The sync's timer.
@@ -127,7 +157,7 @@ impl KubeProxy {
     fn sync_proxy_rules(&mut self, cx: &mut Cx<'_>) {
         self.pending = false;
         self.last_sync = Some(cx.now);
-        let table = rules::plan(&self.service_ports());
+        let table = rules::plan(&self.service_ports(None));
         let changed = table.changed_since(&self.table);
         let rejected = table
             .ports
@@ -166,10 +196,10 @@ impl KubeProxy {
         self.table = Arc::new(table);
     }
 
-    /// Every Service port with a `ClusterIP` and its endpoints from the
-    /// Service's slices (`ServicePortName`, the EndpointSlice cache's
-    /// `endpointInfoByServicePort`).
-    fn service_ports(&self) -> Vec<ServicePort> {
+    /// Every Service port with a `ClusterIP` (of the Service `only`, when
+    /// given) and its endpoints from the Service's slices (`ServicePortName`,
+    /// the EndpointSlice cache's `endpointInfoByServicePort`).
+    fn service_ports(&self, only: Option<&str>) -> Vec<ServicePort> {
         let mut by_service: BTreeMap<String, Vec<&EndpointSlice>> = BTreeMap::new();
         for slice in self.slices.values() {
             let Some(service) = slice
@@ -181,13 +211,17 @@ impl KubeProxy {
                 continue;
             };
             let ns = slice.metadata.namespace.as_deref().unwrap_or_default();
-            by_service
-                .entry(format!("{ns}/{service}"))
-                .or_default()
-                .push(slice);
+            let key = format!("{ns}/{service}");
+            if only.is_none_or(|only| only == key) {
+                by_service.entry(key).or_default().push(slice);
+            }
         }
         let mut ports = Vec::new();
-        for (key, service) in &self.services {
+        let services = self
+            .services
+            .iter()
+            .filter(|(key, _)| only.is_none_or(|only| *key == only));
+        for (key, service) in services {
             let Some(spec) = service.spec.as_ref() else {
                 continue;
             };
