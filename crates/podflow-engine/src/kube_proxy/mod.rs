@@ -1,5 +1,5 @@
 //! kube-proxy on one node (`cmd/kube-proxy`, iptables mode): its Service and
-//! EndpointSlice informers (`pkg/proxy/config/config.go`, `ServiceConfig`,
+//! `EndpointSlice` informers (`pkg/proxy/config/config.go`, `ServiceConfig`,
 //! `EndpointSliceConfig`) keep a cache; a change that alters some Service
 //! port's rules (the change trackers of `pkg/proxy/servicechangetracker.go`
 //! and `endpointschangetracker.go` drop changes that leave a port as it was)
@@ -37,7 +37,7 @@ pub struct KubeProxy {
     node: NodeName,
     /// Its Service informer's cache, by `NS/NAME`.
     services: BTreeMap<String, Service>,
-    /// Its EndpointSlice informer's cache, by `NS/NAME` of the slice.
+    /// Its `EndpointSlice` informer's cache, by `NS/NAME` of the slice.
     slices: BTreeMap<String, EndpointSlice>,
     /// The rules the last sync wrote.
     table: Arc<Table>,
@@ -97,7 +97,7 @@ impl KubeProxy {
         }
     }
 
-    /// A Service or EndpointSlice event: the caches follow, and a sync is
+    /// A Service or `EndpointSlice` event: the caches follow, and a sync is
     /// asked for when some Service port's rules would change.
     pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
         self.observe(&event.object, event.event_type == EventType::Deleted);
@@ -198,7 +198,7 @@ impl KubeProxy {
 
     /// Every Service port with a `ClusterIP` (of the Service `only`, when
     /// given) and its endpoints from the Service's slices (`ServicePortName`,
-    /// the EndpointSlice cache's `endpointInfoByServicePort`).
+    /// the `EndpointSlice` cache's `endpointInfoByServicePort`).
     fn service_ports(&self, only: Option<&str>) -> Vec<ServicePort> {
         let mut by_service: BTreeMap<String, Vec<&EndpointSlice>> = BTreeMap::new();
         for slice in self.slices.values() {

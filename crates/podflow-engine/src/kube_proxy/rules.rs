@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 /// (kube-proxy's `--cluster-cidr`, the `! -s CIDR -j KUBE-MARK-MASQ` rule).
 pub const CLUSTER_CIDR: &str = "10.244.0.0/16";
 
-/// One endpoint of a Service port, as kube-proxy's EndpointSlice cache holds it.
+/// One endpoint of a Service port, as kube-proxy's `EndpointSlice` cache holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
     pub ip: String,
@@ -101,7 +101,9 @@ pub fn endpoint_chain(service_port_name: &str, protocol: &str, endpoint: &str) -
 
 /// `probability(n)`: `1/n` with ten decimals (`%0.10f`).
 pub fn probability(n: usize) -> String {
-    format!("{:.10}", 1.0 / n as f64)
+    // A Service has far fewer endpoints than 2^32.
+    let n = f64::from(u32::try_from(n).unwrap_or(u32::MAX));
+    format!("{:.10}", 1.0 / n)
 }
 
 /// The endpoints a Service port's traffic goes to

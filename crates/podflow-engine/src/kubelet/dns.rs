@@ -4,7 +4,7 @@
 //! (`pkg/kubelet/network/dns/dns.go` writes the search path
 //! `NS.svc.cluster.local svc.cluster.local cluster.local`), and HTTP through
 //! the node's kube-proxy rules ([`crate::kube_proxy::rules`]): a `ClusterIP`
-//! is DNATed to one of its endpoints (round-robin on the node, for the
+//! is DNAT-ed to one of its endpoints (round-robin on the node, for the
 //! kernel's `--probability` draws) or rejected when it has none; a Pod IP is
 //! reached directly.
 
@@ -21,7 +21,7 @@ use crate::trace::{Actor, NodeName, Outcome, Stage, StageName};
 /// The Services the kubelet knows, by `NS/NAME`.
 pub type Services = BTreeMap<String, Service>;
 
-/// How many connections the node's rules have DNATed: the round-robin's
+/// How many connections the node's rules have DNAT-ed: the round-robin's
 /// place. Copied with the kubelet (a checkpoint keeps its own count).
 #[derive(Debug, Default)]
 pub struct Picks(AtomicU64);
@@ -213,6 +213,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
     use super::*;
+    use crate::kube_proxy::rules::{Endpoint, ServicePort, plan};
 
     #[test]
     fn names_resolve_as_the_search_path_does() {
@@ -228,7 +229,6 @@ mod tests {
                 status: None,
             },
         );
-        use crate::kube_proxy::rules::{Endpoint, ServicePort, plan};
         let port = |name: &str, ip: &str, endpoints: Vec<Endpoint>| ServicePort {
             name: name.into(),
             cluster_ip: ip.into(),

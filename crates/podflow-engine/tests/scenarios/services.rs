@@ -1,7 +1,7 @@
 //! Services through kube-proxy (`pkg/proxy/iptables/proxier.go`): every
-//! node's kube-proxy syncs its rules when a Service's EndpointSlice follows
+//! node's kube-proxy syncs its rules when a Service's `EndpointSlice` follows
 //! its Pods' readiness; a Service without endpoints gets the filter table's
-//! REJECT; a container's `wget` to a Service's name is DNATed to an endpoint
+//! REJECT; a container's `wget` to a Service's name is DNAT-ed to an endpoint
 //! through its own node's rules, or refused.
 
 use crate::common::{REPO, apply, final_object, kubectl_output, run};
