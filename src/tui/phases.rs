@@ -21,7 +21,9 @@ pub fn actor(record: &TraceRecord) -> String {
         Record::Log { component, .. } => component.name(),
     };
     match component.split_once('/') {
-        Some(("kubelet" | "containerd" | "cni" | "csi", node)) => format!("node/{node}"),
+        Some(("kubelet" | "containerd" | "cni" | "csi" | "kube-proxy", node)) => {
+            format!("node/{node}")
+        }
         _ if component == "etcd" => "kube-apiserver".to_owned(),
         _ => component.into_owned(),
     }

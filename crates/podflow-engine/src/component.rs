@@ -14,6 +14,8 @@ pub enum ComponentId {
     Kubectl,
     Scheduler,
     Kubelet(String),
+    /// kube-proxy on a node.
+    KubeProxy(String),
     ControllerManager,
     /// A client outside the simulation: answers and watch events for it
     /// leave the engine ([`crate::engine::Engine::take_answers`]). It is
@@ -31,6 +33,7 @@ impl ComponentId {
             ComponentId::Kubectl => Actor::Kubectl,
             ComponentId::Scheduler => Actor::Scheduler,
             ComponentId::Kubelet(node) => Actor::Kubelet(NodeName::from(node.as_str())),
+            ComponentId::KubeProxy(node) => Actor::KubeProxy(NodeName::from(node.as_str())),
             ComponentId::ControllerManager => Actor::ControllerManager,
             ComponentId::Remote { client, .. } => client.clone(),
         }
@@ -46,6 +49,7 @@ pub enum Timer {
     Kubectl(KubectlTimer),
     Scheduler(SchedulerTimer),
     Kubelet(KubeletTimer),
+    KubeProxy(KubeProxyTimer),
     ControllerManager(ControllerManagerTimer),
 }
 
@@ -79,6 +83,13 @@ pub enum KubeletTimer {
     PodWorkerStep(u64),
 }
 
+/// kube-proxy's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeProxyTimer {
+    /// The rate-limited sync runs (`BoundedFrequencyRunner`, `minSyncPeriod`).
+    SyncProxyRules,
+}
+
 /// kube-controller-manager's timers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ControllerManagerTimer {
@@ -106,6 +117,12 @@ impl From<SchedulerTimer> for Timer {
 impl From<KubeletTimer> for Timer {
     fn from(timer: KubeletTimer) -> Timer {
         Timer::Kubelet(timer)
+    }
+}
+
+impl From<KubeProxyTimer> for Timer {
+    fn from(timer: KubeProxyTimer) -> Timer {
+        Timer::KubeProxy(timer)
     }
 }
 

@@ -18,6 +18,7 @@ pub mod controllers;
 pub mod cow_map;
 pub mod engine;
 pub mod export;
+pub mod kube_proxy;
 pub mod kubectl;
 pub mod kubectl_printers;
 pub mod kubelet;

@@ -6,13 +6,14 @@
 //! each submodule: the API server's request path (authentication,
 //! authorization, admission, validation, etcd), the scheduler's framework
 //! (filter, score, select, bind), and the kubelet's sync loop (sandbox, pull,
-//! container, PLEG, status).
+//! container, PLEG, status), and kube-proxy's rules.
 
 mod apiserver;
 mod controllers;
 mod messages;
 mod node;
 mod notices;
+mod proxy;
 mod restarts;
 mod scheduler;
 pub(crate) mod text;
@@ -74,6 +75,7 @@ fn stage(s: &Stage, lang: Lang) -> Narration {
         | S::Probe
         | S::Status
         | S::Fault => node::stage(s, lang),
+        S::SyncProxyRules | S::Connect => proxy::stage(s, lang),
     }
 }
 

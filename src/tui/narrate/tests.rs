@@ -291,6 +291,24 @@ fn samples() -> Vec<TraceRecord> {
             "terminated",
             "containers stopped; confirming deletion",
         ),
+        stage(
+            "kube-proxy/node-3",
+            "sync-proxy-rules",
+            "write",
+            "3 service ports, 2 endpoints, 1 rejected; changed: default/web:http → 2 endpoints",
+        ),
+        stage(
+            "kube-proxy/node-3",
+            "connect",
+            "dnat",
+            "10.96.0.10:80 (default/web:http) → 10.244.1.2:80 via KUBE-SVC-CDGGSHYLG3RE2FKL → KUBE-SEP-PBQ62IOVWGYEN623 (endpoint 1 of 2, round-robin)",
+        ),
+        stage(
+            "kube-proxy/node-3",
+            "connect",
+            "reject",
+            "10.96.0.11:80 (default/myservice has no endpoints) → REJECT: Connection refused",
+        ),
         typed(
             stage("cni/node-3", "network", "ok", ""),
             NetworkDetail {

@@ -5,7 +5,8 @@
 //! registry answered, what it means and the back-off; after a container's
 //! crash, OOM kill or failed probe, that failure with its numbers (exit code,
 //! output, restarts, back-off; memory against the limit; failures against
-//! the threshold); otherwise a short hint. A Pod that fits no node gets the
+//! the threshold); at a node's kube-proxy step, the rules it wrote;
+//! otherwise a short hint. A Pod that fits no node gets the
 //! `FailedScheduling` reasons counted, what each node lacks, and preemption.
 //! Whichever of a scheduling cycle and a kubelet failure came last is shown.
 //! Rows too long end with `…`, prose wraps, and a last row counts the lines
@@ -35,6 +36,7 @@ mod fit;
 mod kubelet;
 mod oom;
 mod probe;
+mod proxy;
 mod pull;
 mod refusal;
 mod scheduling;
@@ -50,6 +52,7 @@ use ratatui::widgets::{Paragraph, Widget};
 pub use crash::CrashLoop;
 pub use oom::OomKill;
 pub use probe::{Kind as ProbeKind, ProbeFailure};
+pub use proxy::ProxyRules;
 pub use pull::{Cause, PullFailure};
 pub use refusal::{RbacHint, Refusal};
 pub use scheduling::{Cycle, FilterVerdict, NodeRow, Preemption, ScoreCell};
@@ -73,6 +76,8 @@ pub enum Model {
     Oom(Box<OomKill>),
     /// A failed probe.
     Probe(Box<ProbeFailure>),
+    /// A node's kube-proxy step, with the node's rules.
+    Proxy(Box<ProxyRules>),
     /// Nothing to explain here.
     #[default]
     Nothing,
@@ -89,6 +94,9 @@ impl Model {
         }
         if let Some(p) = pull::at(records) {
             return Model::Pull(p);
+        }
+        if let Some(p) = proxy::at(records) {
+            return Model::Proxy(Box::new(p));
         }
         let failure = kubelet::latest_failure(records);
         if failure > scheduling::anchor(records)
@@ -156,6 +164,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         Model::Crash(c) => crash::lines(c, cx),
         Model::Oom(o) => oom::lines(o, cx),
         Model::Probe(p) => probe::lines(p, cx),
+        Model::Proxy(p) => proxy::lines(p, cx),
         Model::Nothing => vec![fit::prose(Line::from(Span::styled(
             cx.lang.pick(
                 "Nothing to explain at this step. Step to a scheduling decision, a refused request or a failing container to see why.",

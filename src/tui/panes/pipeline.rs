@@ -10,7 +10,7 @@
 //! │  ▲ watch                ▲ watch                ▲● PATCH /ap +1 more│
 //! │┌ control-plane ─────┐ ┌ node-1 cordoned ───┐ ┌ node-3 ────────────┐│
 //! ││kubelet──▶containerd│ │kubelet──▶containerd│ │kubelet──▶containerd││
-//! ││ cni  csi           │ │ cni  csi           │ │ cni  csi           ││
+//! ││ cni  csi  proxy    │ │ cni  csi  proxy    │ │ cni  csi  proxy    ││
 //! ││·                   │ │·                   │ │▸ status PATCH      ││
 //! │└────────────────────┘ └────────────────────┘ └────────────────────┘│
 //! │● kubelet/node-3 → kube-apiserver: PATCH                            │
@@ -247,7 +247,11 @@ fn node_box(node: &Node) -> NodeBox {
 /// `("kubelet", "node-1")`.
 fn on_node(component: &str) -> Option<(&str, &str)> {
     let (role, node) = component.split_once('/')?;
-    matches!(role, "kubelet" | "containerd" | "cni" | "csi").then_some((role, node))
+    matches!(
+        role,
+        "kubelet" | "containerd" | "cni" | "csi" | "kube-proxy"
+    )
+    .then_some((role, node))
 }
 
 /// What the current record lights: the component, its stage and the arrow.

@@ -15,6 +15,8 @@ use crate::trace::{Record, Stage};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Held {
     pub(super) watches: Vec<WatchEvent>,
+    /// Its kube-proxy's watch events.
+    pub(super) proxy_watches: Vec<WatchEvent>,
     pub(super) requests: Vec<(RequestId, Box<Request>)>,
 }
 
@@ -87,6 +89,13 @@ impl Engine {
                 },
                 false,
             );
+        }
+        let proxy = ComponentId::KubeProxy(node.to_owned());
+        let last = self.last_delivery.entry(proxy.clone()).or_default();
+        for event in held.proxy_watches {
+            *last = (*last).max(self.now.plus(HOP_MS));
+            let to = proxy.clone();
+            self.queue.push(*last, Event::Watch { to, event }, false);
         }
         let last = self.last_delivery.entry(who.clone()).or_default();
         for event in held.watches {

@@ -15,6 +15,7 @@ use super::apiserver::request::{Credentials, Request, Verb};
 use super::clock::SimTime;
 use super::component::{ComponentId, Cx, KubectlTimer, Outgoing, RequestId, Timer};
 use super::controllers::ControllerManager;
+use super::kube_proxy::KubeProxy;
 use super::kubectl::{Command, Kubectl};
 use super::kubelet::{ImageRegistry, Kubelet};
 use super::queue::EventQueue;
@@ -90,6 +91,9 @@ enum Event {
 /// Mixed into the seed of kube-controller-manager's delivery-jitter stream.
 const CONTROLLER_MANAGER_STREAM: u64 = 0x6b63_6d00;
 
+/// Mixed into the seed of the kube-proxies' delivery-jitter stream.
+const KUBE_PROXY_STREAM: u64 = 0x6b70_7800;
+
 /// How often kube-apiserver compacts etcd (`--etcd-compaction-interval`, 5 minutes).
 const COMPACTION_INTERVAL_MS: u64 = 5 * 60 * 1000;
 
@@ -117,6 +121,8 @@ pub struct Engine {
     /// The delivery jitter of kube-controller-manager's watches: a stream of
     /// its own, so adding its watches leaves every other random draw as it was.
     controller_manager_rng: Rng,
+    /// The kube-proxies' watches' delivery jitter, a stream of its own likewise.
+    kube_proxy_rng: Rng,
     queue: EventQueue<Event>,
     store: Store,
     /// The API server's stages, each distinct one kept once in the trace.
@@ -132,6 +138,8 @@ pub struct Engine {
     kubectl: Kubectl,
     scheduler: Scheduler,
     kubelets: BTreeMap<String, Kubelet>,
+    /// Each node's kube-proxy, beside its kubelet.
+    kube_proxies: BTreeMap<String, KubeProxy>,
     controller_manager: ControllerManager,
     /// Nodes cut off from the control plane (`fault node`), and what their
     /// kubelets would have sent and received meanwhile.
@@ -199,6 +207,7 @@ impl Engine {
             next_request: RequestId::MIN,
             rng,
             controller_manager_rng: Rng::new(setup.seed ^ CONTROLLER_MANAGER_STREAM),
+            kube_proxy_rng: Rng::new(setup.seed ^ KUBE_PROXY_STREAM),
             queue: EventQueue::default(),
             store,
             shared_stages: SharedStages::default(),
@@ -215,6 +224,7 @@ impl Engine {
                 Scheduler::new(setup.scheduler_profiles)
             },
             kubelets: BTreeMap::new(),
+            kube_proxies: BTreeMap::new(),
             controller_manager: ControllerManager::default(),
             faults: BTreeMap::new(),
             outbox: Vec::new(),
@@ -229,6 +239,9 @@ impl Engine {
             engine
                 .kubelets
                 .insert(node.clone(), Kubelet::new(&node, Arc::clone(&registry)));
+            engine
+                .kube_proxies
+                .insert(node.clone(), KubeProxy::new(&node));
         }
         engine.start_informers();
         engine.start_heartbeats();
@@ -302,6 +315,15 @@ impl Engine {
                 });
             }
         }
+        // Each kube-proxy's Service and EndpointSlice informers.
+        for node in self.kube_proxies.keys() {
+            for kind in super::kube_proxy::WATCHED {
+                subs.push(Subscription {
+                    watcher: ComponentId::KubeProxy(node.clone()),
+                    filter: WatchFilter::all(podflow_model::kinds::kind_of(kind)),
+                });
+            }
+        }
         for kind in super::controllers::WATCHED {
             subs.push(Subscription {
                 watcher: ComponentId::ControllerManager,
@@ -317,11 +339,22 @@ impl Engine {
                         k.initial_list(&listed);
                     }
                 }
+                ComponentId::KubeProxy(node) => {
+                    if let Some(p) = self.kube_proxies.get_mut(node) {
+                        p.initial_list(&listed);
+                    }
+                }
                 ComponentId::ControllerManager => self.controller_manager.initial_list(&listed),
                 ComponentId::Kubectl | ComponentId::Remote { .. } => {}
             }
         }
         self.watches = Watches::new(subs);
+        // The rules each kube-proxy wrote from what it listed.
+        for (node, proxy) in &self.kube_proxies {
+            if let Some(k) = self.kubelets.get_mut(node) {
+                k.set_proxy_rules(proxy.table());
+            }
+        }
     }
 
     /// Arms the periodic background work: each kubelet's Lease renewal and
@@ -667,9 +700,17 @@ impl Engine {
                         held.watches.push(event);
                         continue;
                     }
+                    // Nor does its kube-proxy.
+                    if let ComponentId::KubeProxy(node) = &sub.watcher
+                        && let Some(held) = self.faults.get_mut(node)
+                    {
+                        held.proxy_watches.push(event);
+                        continue;
+                    }
                     // A watch stream delivers in order: never before the watcher's previous event.
                     let jitter = match sub.watcher {
                         ComponentId::ControllerManager => self.controller_manager_rng.below(3),
+                        ComponentId::KubeProxy(_) => self.kube_proxy_rng.below(3),
                         // An outside client's watch draws nothing: the run's
                         // random choices stay the same whoever watches.
                         ComponentId::Remote { .. } => 0,
@@ -745,6 +786,10 @@ impl Engine {
                     Some(k) => Comp::Kubelet(k),
                     None => return records,
                 },
+                ComponentId::KubeProxy(node) => match self.kube_proxies.get_mut(node) {
+                    Some(p) => Comp::KubeProxy(p),
+                    None => return records,
+                },
                 ComponentId::ControllerManager => {
                     Comp::ControllerManager(&mut self.controller_manager)
                 }
@@ -793,6 +838,9 @@ impl Engine {
                 Outgoing::StopWatching => self.watches.remove(|c| c == who),
             }
         }
+        if let ComponentId::KubeProxy(node) = who {
+            self.hand_rules_to_node(node, &mut records);
+        }
         for record in &records {
             if let Record::Event(event) = record {
                 let by = who.actor();
@@ -804,6 +852,21 @@ impl Engine {
             }
         }
         records
+    }
+
+    /// After kube-proxy ran on `node`: the rules it wrote are what the node's
+    /// packets go through from now on; processes that poll the network see
+    /// them at once (as they do a Service's change).
+    fn hand_rules_to_node(&mut self, node: &str, records: &mut Vec<Record>) {
+        let Some(table) = self.kube_proxies.get(node).map(KubeProxy::table) else {
+            return;
+        };
+        let kubelet = ComponentId::Kubelet(node.to_owned());
+        records.extend(self.dispatch(&kubelet, |c, cx| {
+            if let Comp::Kubelet(k) = c {
+                k.proxy_rules_written(table, cx);
+            }
+        }));
     }
 
     /// Gives records their sequence numbers and the current time.
@@ -828,6 +891,7 @@ enum Comp<'a> {
     Kubectl(&'a mut Kubectl),
     Scheduler(&'a mut Scheduler),
     Kubelet(&'a mut Kubelet),
+    KubeProxy(&'a mut KubeProxy),
     ControllerManager(&'a mut ControllerManager),
 }
 
@@ -837,6 +901,7 @@ impl Comp<'_> {
             Comp::Kubectl(k) => k.on_watch(event, cx),
             Comp::Scheduler(s) => s.on_watch(event, cx),
             Comp::Kubelet(k) => k.on_watch(event, cx),
+            Comp::KubeProxy(p) => p.on_watch(event, cx),
             Comp::ControllerManager(m) => m.on_watch(event, cx),
         }
     }
@@ -846,6 +911,8 @@ impl Comp<'_> {
             Comp::Kubectl(k) => k.on_response(id, response, cx),
             Comp::Scheduler(s) => s.on_response(id, response, cx),
             Comp::Kubelet(k) => k.on_response(id, response, cx),
+            // kube-proxy sends no requests: its informers are synced before the story.
+            Comp::KubeProxy(_) => {}
             Comp::ControllerManager(m) => m.on_response(id, response, cx),
         }
     }
@@ -857,6 +924,7 @@ impl Comp<'_> {
             (Comp::Kubectl(k), Timer::Kubectl(t)) => k.on_timer(t, cx),
             (Comp::Scheduler(s), Timer::Scheduler(t)) => s.on_timer(t, cx),
             (Comp::Kubelet(k), Timer::Kubelet(t)) => k.on_timer(t, cx),
+            (Comp::KubeProxy(p), Timer::KubeProxy(t)) => p.on_timer(t, cx),
             (Comp::ControllerManager(m), Timer::ControllerManager(t)) => m.on_timer(t, cx),
             (_, timer) => unreachable!("{timer:?} fired at a component that did not set it"),
         }

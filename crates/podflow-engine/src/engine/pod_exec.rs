@@ -56,17 +56,27 @@ impl Engine {
                 command_query(command)
             ),
         ));
+        let pod_ips = pod_ips(&self.store);
         let Some(kubelet) = self.kubelets.get_mut(&node) else {
             let message = format!("node \"{node}\" not found");
             return *response = Response::failed(status::bad_request(message));
         };
-        match kubelet.exec(&namespace, &request.name, &container, command, self.now) {
-            Ok(result) => {
+        let ran = kubelet.exec(
+            &namespace,
+            &request.name,
+            &container,
+            command,
+            self.now,
+            &pod_ips,
+        );
+        match ran {
+            Ok((result, connections)) => {
                 records.push(Record::message(
                     Actor::Kubelet(node.as_str().into()),
                     Actor::Containerd(node.as_str().into()),
                     format!("Exec {container} {}", command.join(" ")),
                 ));
+                records.extend(connections.into_iter().map(Record::from));
                 response.code = 101;
                 response.exec = Some(Box::new(Ok(result)));
             }
@@ -76,6 +86,15 @@ impl Engine {
             }
         }
     }
+}
+
+/// Every Pod's IP: the Pod network, which reaches any Pod directly.
+fn pod_ips(store: &crate::store::Store) -> std::collections::BTreeSet<String> {
+    store
+        .range("/registry/pods/")
+        .filter_map(|(_, e)| e.object.as_pod()?.status.as_ref()?.pod_ip.clone())
+        .filter(|ip| !ip.is_empty())
+        .collect()
 }
 
 /// `command=cat&command=%2Fetc%2Fhosts`: the argv as `PodExecOptions`

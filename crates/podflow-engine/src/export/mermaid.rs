@@ -21,7 +21,7 @@ const CONTROL_PLANE: [(&str, &str); 5] = [
 ];
 
 /// The components of one node, in the seeds' order.
-const NODE_PARTS: [&str; 4] = ["kubelet", "containerd", "cni", "csi"];
+const NODE_PARTS: [&str; 5] = ["kubelet", "containerd", "cni", "csi", "kube-proxy"];
 
 /// A Mermaid-safe participant id for a component name.
 fn id(component: &str) -> String {

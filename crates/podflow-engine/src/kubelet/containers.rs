@@ -105,10 +105,7 @@ impl Kubelet {
             }
         };
         let ns = w.names().0;
-        let world = Dns {
-            services: &self.services,
-            namespace: &ns,
-        };
+        let world = Dns::new(&self.services, &ns, &self.net);
         let empty = Vec::new();
         let launch = Launch {
             image: image_info.as_ref(),
@@ -215,10 +212,7 @@ impl Kubelet {
             return;
         };
         let ns = w.pod.metadata.namespace.clone().unwrap_or_default();
-        let world = Dns {
-            services: &self.services,
-            namespace: &ns,
-        };
+        let world = Dns::new(&self.services, &ns, &self.net);
         let mut exited = Vec::new();
         for ctr in &mut w.ctrs {
             if !ctr.is_running() {
@@ -235,6 +229,9 @@ impl Kubelet {
                 w.pleg.push((id, "ContainerDied"));
                 exited.push(ctr.exit_detail(code, reason));
             }
+        }
+        for stage in world.connection_stages(&self.node) {
+            cx.stage(stage.pod(key));
         }
         let any = !exited.is_empty();
         for detail in exited {
@@ -399,10 +396,7 @@ impl Kubelet {
             return true;
         };
         let ns = w.pod.metadata.namespace.clone().unwrap_or_default();
-        let world = Dns {
-            services: &self.services,
-            namespace: &ns,
-        };
+        let world = Dns::new(&self.services, &ns, &self.net);
         let ctr = &mut w.ctrs[i];
         let Some(process) = ctr.process.as_mut() else {
             return true;

@@ -1,25 +1,96 @@
 //! What a container sees of the cluster: cluster DNS (`CoreDNS` answering
 //! `NAME`, `NAME.NS`, `NAME.NS.svc`, `NAME.NS.svc.cluster.local` with a Service's
-//! `ClusterIP`) and HTTP to those Services, from the Services the kubelet's
-//! informer holds (`pkg/kubelet/network/dns/dns.go` writes the search path
-//! `NS.svc.cluster.local svc.cluster.local cluster.local`).
+//! `ClusterIP`) from the Services the kubelet's informer holds
+//! (`pkg/kubelet/network/dns/dns.go` writes the search path
+//! `NS.svc.cluster.local svc.cluster.local cluster.local`), and HTTP through
+//! the node's kube-proxy rules ([`crate::kube_proxy::rules`]): a `ClusterIP`
+//! is DNAT-ed to one of its endpoints (round-robin on the node, for the
+//! kernel's `--probability` draws) or rejected when it has none; a Pod IP is
+//! reached directly.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use k8s_openapi::api::core::v1::Service;
 
 use super::process::World;
+use crate::kube_proxy::rules::{Route, Table};
+use crate::trace::{Actor, NodeName, Outcome, Stage, StageName};
 
 /// The Services the kubelet knows, by `NS/NAME`.
 pub type Services = BTreeMap<String, Service>;
 
-/// The cluster as seen from a Pod in `namespace`.
+/// How many connections the node's rules have DNAT-ed: the round-robin's
+/// place. Copied with the kubelet (a checkpoint keeps its own count).
+#[derive(Debug, Default)]
+pub struct Picks(AtomicU64);
+
+impl Clone for Picks {
+    fn clone(&self) -> Picks {
+        Picks(AtomicU64::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+impl Picks {
+    fn next(&self) -> u64 {
+        self.0.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// The node's network as its containers reach it: kube-proxy's rules and
+/// the round-robin's place.
+#[derive(Debug, Clone, Default)]
+pub struct NodeNet {
+    pub rules: std::sync::Arc<Table>,
+    pub picks: Picks,
+}
+
+/// The cluster as seen from a Pod in `namespace` on the node whose network is `net`.
 pub struct Dns<'a> {
     pub services: &'a Services,
     pub namespace: &'a str,
+    pub net: &'a NodeNet,
+    /// Pod IPs known to exist beyond the rules' endpoints (`kubectl exec`'s
+    /// caller knows every Pod's).
+    pub pod_ips: Option<&'a BTreeSet<String>>,
+    /// What each connection through a Service address did, for the trace.
+    connections: RefCell<Vec<(Outcome, String)>>,
 }
 
-impl Dns<'_> {
+impl<'a> Dns<'a> {
+    /// The view from a Pod in `namespace`.
+    pub fn new(services: &'a Services, namespace: &'a str, net: &'a NodeNet) -> Dns<'a> {
+        Dns {
+            services,
+            namespace,
+            net,
+            pod_ips: None,
+            connections: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// kube-proxy's `connect` stages for the connections made through
+    /// Service addresses, on `node`.
+    pub fn connection_stages(&self, node: &NodeName) -> Vec<Stage> {
+        self.connections
+            .take()
+            .into_iter()
+            .map(|(outcome, detail)| {
+                Stage::new(
+                    Actor::KubeProxy(node.clone()),
+                    StageName::Connect,
+                    outcome,
+                    detail,
+                )
+                .node(&**node)
+            })
+            .collect()
+    }
+
+    fn note(&self, outcome: Outcome, detail: String) {
+        self.connections.borrow_mut().push((outcome, detail));
+    }
     /// The Service a DNS name means from this namespace.
     fn service(&self, name: &str) -> Option<&Service> {
         let name = name.trim_end_matches('.');
@@ -85,14 +156,54 @@ impl World for Dns<'_> {
     }
 
     fn http_get(&self, url: &str) -> Option<u16> {
-        let rest = url.split_once("://").map_or(url, |(_, r)| r);
-        let host = rest.split(['/', ':']).next().unwrap_or(rest);
-        let known = self.service(host).is_some()
-            || self
-                .services
-                .values()
-                .any(|s| cluster_ip(s).as_deref() == Some(host));
-        known.then_some(200)
+        let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+        let authority = rest.split('/').next().unwrap_or(rest);
+        let (host, port) = match authority.rsplit_once(':') {
+            Some((host, port)) => (host, port.parse().ok()),
+            None => (authority, None),
+        };
+        let port = port.unwrap_or(if scheme == "https" { 443 } else { 80 });
+        let ip = if host.parse::<std::net::IpAddr>().is_ok() {
+            host.to_owned()
+        } else {
+            let service = self.service(host)?;
+            match cluster_ip(service) {
+                Some(ip) => ip,
+                // A headless Service's name resolves to its Pods: reached directly.
+                None => return Some(200),
+            }
+        };
+        match self.net.rules.route(&ip, port, self.net.picks.next()) {
+            Route::Reject(p) => {
+                self.note(
+                    Outcome::Reject,
+                    format!(
+                        "{ip}:{port} ({} has no endpoints) → REJECT: Connection refused",
+                        p.name
+                    ),
+                );
+                None
+            }
+            Route::Dnat(p, i) => {
+                let (endpoint, chain) = &p.endpoints[i];
+                self.note(
+                    Outcome::Dnat,
+                    format!(
+                        "{ip}:{port} ({}) → {endpoint} via {} → {chain} (endpoint {} of {}, round-robin)",
+                        p.name,
+                        p.chain,
+                        i + 1,
+                        p.endpoints.len()
+                    ),
+                );
+                Some(200)
+            }
+            Route::NoService => {
+                let pod = self.net.rules.has_endpoint_ip(&ip)
+                    || self.pod_ips.is_some_and(|ips| ips.contains(&ip));
+                pod.then_some(200)
+            }
+        }
     }
 }
 
@@ -102,6 +213,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
     use super::*;
+    use crate::kube_proxy::rules::{Endpoint, ServicePort, plan};
 
     #[test]
     fn names_resolve_as_the_search_path_does() {
@@ -117,10 +229,28 @@ mod tests {
                 status: None,
             },
         );
-        let dns = Dns {
-            services: &services,
-            namespace: "default",
+        let port = |name: &str, ip: &str, endpoints: Vec<Endpoint>| ServicePort {
+            name: name.into(),
+            cluster_ip: ip.into(),
+            port: 80,
+            protocol: "TCP".into(),
+            endpoints,
         };
+        let ready = Endpoint {
+            ip: "10.244.1.5".into(),
+            port: 80,
+            ready: true,
+            serving: true,
+            terminating: false,
+        };
+        let net = NodeNet {
+            rules: std::sync::Arc::new(plan(&[
+                port("default/myservice:http", "10.96.12.7", vec![ready]),
+                port("default/empty:http", "10.96.12.8", vec![]),
+            ])),
+            picks: Picks::default(),
+        };
+        let dns = Dns::new(&services, "default", &net);
         for name in [
             "myservice",
             "myservice.default",
@@ -133,6 +263,20 @@ mod tests {
         assert_eq!(dns.lookup("myservice.other"), None);
         assert_eq!(dns.http_get("http://myservice:80/"), Some(200));
         assert_eq!(dns.http_get("http://10.96.12.7/"), Some(200));
+        assert_eq!(dns.http_get("http://10.96.12.7:8080/"), None);
+        assert_eq!(dns.http_get("http://10.96.12.8/"), None);
+        assert_eq!(dns.http_get("http://10.244.1.5/"), Some(200));
+        assert_eq!(dns.http_get("http://10.244.9.9/"), None);
         assert_eq!(dns.http_get("http://nope/"), None);
+        let outcomes: Vec<Outcome> = dns
+            .connection_stages(&NodeName::from("node-1"))
+            .iter()
+            .map(|s| s.outcome)
+            .collect();
+        assert_eq!(
+            outcomes,
+            [Outcome::Dnat, Outcome::Dnat, Outcome::Reject],
+            "a Service port without endpoints is rejected"
+        );
     }
 }

@@ -5,14 +5,19 @@
 //! command in it, in the container's process context: its file system,
 //! environment and view of the cluster ([`Process::exec`]).
 
+use std::collections::BTreeSet;
+
 use super::Kubelet;
 use super::dns::Dns;
 use super::process::ExecResult;
 use crate::clock::SimTime;
+use crate::trace::Stage;
 
 impl Kubelet {
     /// Runs `argv` in `container` of the pod `namespace/pod` at `now`, to its
-    /// end; the kubelet's refusal when the container is not running.
+    /// end, with the connections it made through the node's Service rules
+    /// (`pod_ips`: the Pod IPs that exist); the kubelet's refusal when the
+    /// container is not running.
     pub fn exec(
         &mut self,
         namespace: &str,
@@ -20,7 +25,8 @@ impl Kubelet {
         container: &str,
         argv: &[String],
         now: SimTime,
-    ) -> Result<ExecResult, String> {
+        pod_ips: &BTreeSet<String>,
+    ) -> Result<(ExecResult, Vec<Stage>), String> {
         let not_found = || format!("container not found (\"{container}\")");
         let worker = self
             .workers
@@ -32,10 +38,11 @@ impl Kubelet {
             .find(|c| c.view.name == container && c.is_running())
             .and_then(|c| c.process.as_mut())
             .ok_or_else(not_found)?;
-        let world = Dns {
-            services: &self.services,
-            namespace,
-        };
-        Ok(process.exec(argv, now, &world))
+        let mut world = Dns::new(&self.services, namespace, &self.net);
+        world.pod_ips = Some(pod_ips);
+        let result = process.exec(argv, now, &world);
+        let key = format!("{namespace}/{pod}");
+        let stages = world.connection_stages(&self.node);
+        Ok((result, stages.into_iter().map(|s| s.pod(&key)).collect()))
     }
 }

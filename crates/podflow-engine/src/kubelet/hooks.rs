@@ -195,10 +195,7 @@ impl Kubelet {
             Hook::PreStop => lifecycle.pre_stop.clone(),
         }?;
         let process = ctr.process.as_mut()?;
-        let world = Dns {
-            services: &self.services,
-            namespace: &ns,
-        };
+        let world = Dns::new(&self.services, &ns, &self.net);
         let result = run(&handler, &ctr.spec, &pod, &pod_ip, process, &world, cx.now);
         let (cname, field) = (ctr.spec.name.clone(), ctr.field_path());
         let name = match hook {

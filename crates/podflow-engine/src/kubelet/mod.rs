@@ -114,6 +114,8 @@ pub struct Kubelet {
     /// deleted of them (the pod as the deletion left it).
     settled: BTreeMap<String, Option<Shared<Pod>>>,
     services: Services,
+    /// The node's network: the rules its kube-proxy last wrote.
+    net: dns::NodeNet,
     /// The `ConfigMap`/`Secret` cache and the pods waiting on config.
     config: config::ConfigState,
     /// Pending pod worker steps by the number of their timer
@@ -158,6 +160,7 @@ impl Kubelet {
             services: [("default/kubernetes".to_owned(), dns::kubernetes_service())]
                 .into_iter()
                 .collect(),
+            net: dns::NodeNet::default(),
             config: config::ConfigState::default(),
             timers: BTreeMap::new(),
             next_timer: 1,
@@ -167,6 +170,28 @@ impl Kubelet {
             known: admission::Known::default(),
             heartbeat: heartbeat::Heartbeat::default(),
             claims: csi::Claims::default(),
+        }
+    }
+
+    /// The rules the node's kube-proxy wrote before the story started.
+    pub fn set_proxy_rules(&mut self, rules: Arc<crate::kube_proxy::rules::Table>) {
+        self.net.rules = rules;
+    }
+
+    /// The node's kube-proxy wrote rules: the node's packets go through them
+    /// now, and processes that poll a Service see the change at once.
+    pub fn proxy_rules_written(
+        &mut self,
+        rules: Arc<crate::kube_proxy::rules::Table>,
+        cx: &mut Cx<'_>,
+    ) {
+        if Arc::ptr_eq(&self.net.rules, &rules) {
+            return;
+        }
+        self.net.rules = rules;
+        let keys: Vec<String> = self.workers.keys().cloned().collect();
+        for key in keys {
+            self.wake(&key, cx);
         }
     }
 

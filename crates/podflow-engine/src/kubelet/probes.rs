@@ -91,10 +91,7 @@ impl Kubelet {
         let foreground = !settled || {
             // Would the next run answer otherwise? Ask a copy of the container.
             let ns = w.pod.metadata.namespace.clone().unwrap_or_default();
-            let world = Dns {
-                services: &self.services,
-                namespace: &ns,
-            };
+            let world = Dns::new(&self.services, &ns, &self.net);
             let mut copy = ctr.clone();
             let pod_ip = w.pod_ip.clone().unwrap_or_default();
             run_probe(&mut copy, s, &pod_ip, &world, next)
@@ -138,10 +135,7 @@ impl Kubelet {
             return;
         };
         let ns = w.pod.metadata.namespace.clone().unwrap_or_default();
-        let world = Dns {
-            services: &self.services,
-            namespace: &ns,
-        };
+        let world = Dns::new(&self.services, &ns, &self.net);
         let pod_ip = w.pod_ip.clone().unwrap_or_default();
         let ctr = &mut w.ctrs[i];
         if !ctr.is_running() {

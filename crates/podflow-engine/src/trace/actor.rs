@@ -1,6 +1,6 @@
 //! Who did something, as the trace names it: the control plane's components,
 //! the registry, and each node's kubelet, container runtime, CNI and CSI
-//! plugins. Serialized as the names docs/trace-format.md lists
+//! plugins and kube-proxy. Serialized as the names docs/trace-format.md lists
 //! (`kube-apiserver`, `kubelet/node-1`, ...).
 
 use std::borrow::Cow;
@@ -32,6 +32,8 @@ pub enum Actor {
     Cni(NodeName),
     /// The node's CSI node plugin.
     Csi(NodeName),
+    /// The node's kube-proxy (iptables mode).
+    KubeProxy(NodeName),
     /// A client outside the simulation (`podflow serve`'s), named by its
     /// user agent's first product: `kubectl/v1.33.1`, `kube-rs/5.0.0`.
     Client(ClientName),
@@ -51,6 +53,7 @@ impl Actor {
             Actor::Containerd(_) => "containerd",
             Actor::Cni(_) => "cni",
             Actor::Csi(_) => "csi",
+            Actor::KubeProxy(_) => "kube-proxy",
             Actor::Client(_) => "client",
         }
     }
@@ -67,7 +70,8 @@ impl Actor {
             Actor::Kubelet(node)
             | Actor::Containerd(node)
             | Actor::Cni(node)
-            | Actor::Csi(node) => Some(node),
+            | Actor::Csi(node)
+            | Actor::KubeProxy(node) => Some(node),
             _ => None,
         }
     }
@@ -90,6 +94,7 @@ impl Actor {
                 "containerd" => Some(Actor::Containerd(node)),
                 "cni" => Some(Actor::Cni(node)),
                 "csi" => Some(Actor::Csi(node)),
+                "kube-proxy" => Some(Actor::KubeProxy(node)),
                 _ => Some(Actor::Client(Arc::from(name))),
             };
         }
@@ -144,7 +149,8 @@ mod tests {
             (Actor::Kubelet(node.clone()), "kubelet/node-1"),
             (Actor::Containerd(node.clone()), "containerd/node-1"),
             (Actor::Cni(node.clone()), "cni/node-1"),
-            (Actor::Csi(node), "csi/node-1"),
+            (Actor::Csi(node.clone()), "csi/node-1"),
+            (Actor::KubeProxy(node), "kube-proxy/node-1"),
             (
                 Actor::Client(Arc::from("kubectl/v1.33.1")),
                 "kubectl/v1.33.1",

@@ -169,6 +169,9 @@ pub struct StageExtra {
     /// How many items an informer's cache or a work queue holds after the stage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
+    /// kube-proxy's rules after a sync, as `iptables-restore` input lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<String>>,
 }
 
 /// What a stage without extras reads.
@@ -185,6 +188,7 @@ static NO_EXTRA: StageExtra = StageExtra {
     object: None,
     item: None,
     size: None,
+    rules: None,
 };
 
 /// Equal when every field reads the same (an empty box is no box).

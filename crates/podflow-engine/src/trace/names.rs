@@ -84,6 +84,9 @@ trace_names! {
         Status = "status",
         /// The node cut off from the control plane, or back (`fault node`).
         Fault = "fault",
+        // A node's kube-proxy: a sync of its rules, and a connection through them.
+        SyncProxyRules = "sync-proxy-rules",
+        Connect = "connect",
     }
 }
 
@@ -154,6 +157,9 @@ trace_names! {
         Pending = "pending",
         Running = "running",
         Succeeded = "succeeded",
+        // A connection through kube-proxy's rules.
+        Dnat = "dnat",
+        Reject = "reject",
     }
 }
 

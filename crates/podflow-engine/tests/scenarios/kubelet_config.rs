@@ -71,10 +71,8 @@ fn container_output(records: &[TraceRecord], pod: &str) -> String {
     let environment = env::container_env(container, &input).expect("the environment builds");
     let mut files = env::service_account_files(container, &pod);
     files.extend(payload::container_files(container, &pod, &cache));
-    let world = Dns {
-        services: &services,
-        namespace: "default",
-    };
+    let net = podflow_engine::kubelet::dns::NodeNet::default();
+    let world = Dns::new(&services, "default", &net);
     let empty = Vec::new();
     let launch = Launch {
         image: None,

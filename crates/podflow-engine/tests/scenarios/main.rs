@@ -21,4 +21,5 @@ mod nginx_pod;
 mod node_lifecycle;
 mod node_verbs;
 mod scheduling;
+mod services;
 mod storage;

@@ -776,3 +776,26 @@ fn long_rows_end_with_an_ellipsis_and_hidden_lines_are_counted() {
     let end = render_pane_with(&t, at, PaneId::Explain, 48, 8, Lang::En, &scrolled);
     assert!(!end.contains("↓"), "{end}");
 }
+
+/// At a kube-proxy sync, the rules that node's sync wrote: here web's
+/// first, before its Pods are ready, a REJECT.
+#[test]
+fn at_a_kube_proxy_sync_the_nodes_rules() {
+    let t = timeline(
+        &["apply -f tests/fixtures/web-service.yaml", "wait 10s"],
+        None,
+    );
+    let at = find(&t, "sync-proxy-rules node-1 → write");
+    let Model::Proxy(p) = model(&t, at, Lang::En) else {
+        panic!("not kube-proxy's rules");
+    };
+    assert_eq!(p.node, "node-1");
+    assert!(!p.refused);
+    assert!(
+        p.rules.iter().any(|r| r.starts_with(
+            "-A KUBE-SERVICES -m comment --comment \"default/web:http has no endpoints\""
+        ) && r.ends_with("-j REJECT")),
+        "{:#?}",
+        p.rules
+    );
+}

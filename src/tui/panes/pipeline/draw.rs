@@ -771,7 +771,8 @@ impl Pen<'_> {
         Line::from(spans)
     }
 
-    /// ` cni  csi`, the token before the one the current arrow reaches.
+    /// ` cni  csi  proxy`, the token before the plugin the current arrow
+    /// reaches; `proxy` (the node's kube-proxy) lights when it acts.
     fn plugins_line(&self, node: &NodeBox) -> Line<'static> {
         let theme = self.cx.theme;
         let current = path(self.model).map(|(p, _)| p);
@@ -788,6 +789,8 @@ impl Pen<'_> {
             Span::raw(" "),
             mark(Path::Csi(&node.name)),
             Span::styled("csi", self.name(&format!("csi/{}", node.name))),
+            Span::raw("  "),
+            Span::styled("proxy", self.name(&format!("kube-proxy/{}", node.name))),
         ])
     }
 

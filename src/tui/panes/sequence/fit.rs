@@ -72,12 +72,17 @@ pub fn header(name: &str, max: usize) -> String {
             vec![name.into(), product.into()]
         }
         Some(
-            actor @ (Actor::Kubelet(_) | Actor::Containerd(_) | Actor::Cni(_) | Actor::Csi(_)),
+            actor @ (Actor::Kubelet(_)
+            | Actor::Containerd(_)
+            | Actor::Cni(_)
+            | Actor::Csi(_)
+            | Actor::KubeProxy(_)),
         ) => {
             let role = actor.role();
             let short = match actor {
                 Actor::Kubelet(_) => "klet",
                 Actor::Containerd(_) => "ctrd",
+                Actor::KubeProxy(_) => "kp",
                 _ => role,
             };
             let node = short_node(actor.node().unwrap_or_default());

@@ -57,7 +57,7 @@ const CONTROL_PLANE: [&str; 5] = [
 ];
 
 /// The per-node components, in column order within a node.
-const NODE_COMPONENTS: [&str; 4] = ["kubelet", "containerd", "cni", "csi"];
+const NODE_COMPONENTS: [&str; 5] = ["kubelet", "containerd", "cni", "csi", "kube-proxy"];
 
 /// What kind of record an arrow row comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
