@@ -417,3 +417,30 @@ fn a_new_image_applied_to_a_pod_is_pulled_at_once_and_restarts_the_container() {
     assert_eq!(ctr["restartCount"], 1);
     assert!(ctr["state"]["running"].is_object(), "{status}");
 }
+
+#[test]
+fn conditions_are_stored_in_the_kubelets_order() {
+    // pkg/kubelet/kubelet_pods.go generateAPIPodStatus appends the kubelet's
+    // conditions in this order, and its status patch (util/pod.PatchPodStatus,
+    // a two-way strategic merge patch) carries `$setElementOrder/conditions`,
+    // so the stored order is the kubelet's: PodScheduled, set first by the
+    // scheduler, ends up last.
+    let records = run(None, &[&apply("sleeper-pod.yaml"), "wait 10s"], |_| {});
+    let status = status(&records, "sleeper");
+    let types: Vec<&str> = status["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "PodReadyToStartContainers",
+            "Initialized",
+            "Ready",
+            "ContainersReady",
+            "PodScheduled"
+        ]
+    );
+}
