@@ -120,11 +120,20 @@ impl Kubelet {
         if phase == "Running" && w.running_reported.is_none() {
             w.running_reported = Some(now);
         }
+        // The status manager patches against what the API server holds
+        // (`syncPod` reads the pod, `PatchPodStatus` diffs old → new): the
+        // status this kubelet sent last, else the pod as it was seen (the
+        // watch may not have brought the last patch back yet).
         let old = w
-            .pod
-            .status
-            .as_ref()
-            .and_then(|s| serde_json::to_value(s).ok())
+            .last_status
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok())
+            .or_else(|| {
+                w.pod
+                    .status
+                    .as_ref()
+                    .and_then(|s| serde_json::to_value(s).ok())
+            })
             .unwrap_or_default();
         let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &status);
         w.last_status = Some(sent.into_boxed_str());

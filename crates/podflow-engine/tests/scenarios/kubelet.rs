@@ -444,3 +444,40 @@ fn conditions_are_stored_in_the_kubelets_order() {
         ]
     );
 }
+
+#[test]
+fn a_container_state_is_one_of_waiting_running_terminated() {
+    // core/v1 ContainerState: exactly one member. The status manager patches
+    // against what the API server holds (pkg/kubelet/status/status_manager.go,
+    // syncPod; util/pod.PatchPodStatus), so a state that moves sets the old
+    // member to null.
+    let records = run(None, &[&apply("crasher-pod.yaml"), "wait 150s"], |_| {});
+    for (revision, key, object) in common::writes(&records) {
+        let Some(pod) = object else { continue };
+        if !key.contains("/pods/") {
+            continue;
+        }
+        for c in pod["status"]["containerStatuses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let state = c["state"].as_object().unwrap();
+            assert_eq!(state.len(), 1, "revision {revision}: {c}");
+            if let Some(waiting) = state.get("waiting") {
+                assert!(waiting.get("reason").is_some(), "revision {revision}: {c}");
+            }
+        }
+    }
+    // kuberuntime_manager.go doBackOff: the `BackOff` event comes from the
+    // sync that the back-off refused — the one the PLEG's relist of the
+    // container's death starts — never from the instant a container starts.
+    let events = kubelet_events(&records, "crasher");
+    let started = times(&events, "Started");
+    let backoffs = times(&events, "BackOff");
+    assert!(backoffs.len() >= 3, "{events:#?}");
+    for t in &backoffs {
+        assert!(!started.contains(t), "BackOff at a start, {t}: {events:#?}");
+        assert_eq!(t % 1000, 0, "BackOff off the relist, {t}");
+    }
+}
