@@ -64,23 +64,23 @@ impl Kubelet {
         let now = cx.now;
         let w = self.workers.get_mut(key)?;
         let restart_policy = w.restart_policy();
-        let init: Vec<ContainerView> = w
+        let reported: Vec<(bool, ContainerView, status::ContainerDetail)> = w
             .ctrs
             .iter()
-            .filter(|c| c.init)
-            .map(|c| c.view.clone())
+            .map(|c| {
+                let (view, detail) = c.reported(&restart_policy);
+                (c.init, view, detail)
+            })
             .collect();
-        let regular: Vec<ContainerView> = w
-            .ctrs
-            .iter()
-            .filter(|c| !c.init)
-            .map(|c| c.view.clone())
-            .collect();
-        let details = w
-            .ctrs
-            .iter()
-            .map(|c| (c.spec.name.clone(), c.detail()))
-            .collect();
+        let views = |init: bool| -> Vec<ContainerView> {
+            reported
+                .iter()
+                .filter(|(i, ..)| *i == init)
+                .map(|(_, v, _)| v.clone())
+                .collect()
+        };
+        let (init, regular) = (views(true), views(false));
+        let details = reported.into_iter().map(|(_, v, d)| (v.name, d)).collect();
         let phase = status::phase_with(&init, &regular, &details, &restart_policy);
         let mut stop_sandbox = false;
         if matches!(phase, "Succeeded" | "Failed") && !w.finished {
