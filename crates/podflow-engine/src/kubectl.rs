@@ -24,6 +24,7 @@ mod get_output;
 mod get_watch;
 mod label_plan;
 mod node_verbs;
+pub mod patch;
 mod rollout;
 pub mod taint_plan;
 mod verbs;
@@ -165,6 +166,8 @@ pub enum Command {
         namespace: Option<String>,
         change: Option<Box<(Object, Object)>>,
     },
+    /// `patch KIND NAME -p PATCH [--type …] [--subresource …]`: a GET, then the patch.
+    Patch(Box<patch::PatchPlan>),
     /// `set image KIND/NAME CONTAINER=IMAGE…`: a GET, then a patch.
     SetImage {
         kind: &'static Kind,
@@ -280,6 +283,10 @@ enum InFlight {
     DescribeGet,
     /// A LIST `describe` reads besides the object.
     DescribeRelated(Box<describe::Describing>),
+    /// The GET before `patch`'s PATCH.
+    PatchGet(Box<patch::PatchPlan>),
+    /// `patch`'s PATCH: the object's `KIND/NAME` and the object as read.
+    PatchWrite { name: String, before: Option<Value> },
     /// The GET before `set image`'s patch.
     SetImageGet { images: Vec<(String, String)> },
     /// The GET before `edit`'s patch: what the editor showed and saved.
@@ -500,6 +507,10 @@ impl Kubectl {
             } => {
                 let namespace = or_default(namespace).filter(|_| kind.namespaced);
                 self.start_delete(kind, &name, namespace, cascade, cx);
+            }
+            Command::Patch(mut plan) => {
+                plan.namespace = or_default(plan.namespace.take());
+                self.start_patch(*plan, cx);
             }
             Command::Scale {
                 kind,
@@ -767,6 +778,10 @@ impl Kubectl {
             }
             InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
             InFlight::EditGet { change } => self.edit_after_get(&change, response, cx),
+            InFlight::PatchGet(plan) => self.patch_after_get(*plan, response, cx),
+            InFlight::PatchWrite { name, before } => {
+                Self::patch_answered(&name, before.as_ref(), response, cx);
+            }
             InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
             InFlight::CordonGet { unschedulable } => {
                 self.cordon_after_get(unschedulable, response, cx);

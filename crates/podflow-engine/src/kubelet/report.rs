@@ -88,6 +88,16 @@ impl Kubelet {
             stop_sandbox = true;
         }
         let sandbox_ready = w.sandbox_id.is_some() && !w.terminating && !w.finished;
+        let readiness_gates: Vec<String> = w
+            .pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.readiness_gates.as_ref())
+            .into_iter()
+            .flatten()
+            .map(|g| g.condition_type.clone())
+            .collect();
+        let other_conditions = foreign_conditions(&w.pod);
         let view = PodView {
             host_ip: &self.host_ip,
             pod_ip: w.pod_ip.as_deref(),
@@ -98,6 +108,8 @@ impl Kubelet {
             containers: &regular,
             transitions: &w.transitions,
             now,
+            readiness_gates: &readiness_gates,
+            other_conditions: &other_conditions,
         };
         let mut status = status::pod_status_with(
             &view,
@@ -107,6 +119,10 @@ impl Kubelet {
             },
         );
         stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
+        if let Some(list) = status["conditions"].as_array_mut() {
+            // generateAPIPodStatus keeps the conditions it does not own, first.
+            list.splice(0..0, other_conditions);
+        }
         let sent = status.to_string();
         if !force && w.last_status.as_deref() == Some(&*sent) {
             return None;
@@ -158,6 +174,22 @@ impl Kubelet {
             .subresource("status")
             .body(Body::Patch(serde_json::json!({ "status": patch })));
         Some(cx.send(request))
+    }
+
+    /// A pod with readiness gates changed (its gates' conditions are set
+    /// through the status subresource): its `Ready` is reported again when it
+    /// differs (`HandlePodReconcile`, `status.NeedToReconcilePodReadiness`).
+    pub(super) fn reconcile_readiness(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let gated = self.workers.get(key).is_some_and(|w| {
+            w.pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.readiness_gates.as_ref())
+                .is_some_and(|g| !g.is_empty())
+        });
+        if gated {
+            self.report_status(key, cx);
+        }
     }
 
     /// The kubelet saw its own "Running" status come back: the startup latency line.
@@ -222,6 +254,19 @@ impl Kubelet {
             w.startup_logged = Some(cx.now);
         }
     }
+}
+
+/// The stored status's conditions the kubelet does not own (a readiness
+/// gate's, `DisruptionTarget`), as `generateAPIPodStatus` keeps them.
+fn foreign_conditions(pod: &k8s_openapi::api::core::v1::Pod) -> Vec<Value> {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .into_iter()
+        .flatten()
+        .filter(|c| !status::owned_by_kubelet(&c.type_))
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .collect()
 }
 
 /// Gives each condition its `lastTransitionTime` (when its status last

@@ -481,3 +481,53 @@ fn a_container_state_is_one_of_waiting_running_terminated() {
         assert_eq!(t % 1000, 0, "BackOff off the relist, {t}");
     }
 }
+
+#[test]
+fn readiness_gates_hold_ready_until_their_condition_is_true() {
+    // pkg/kubelet/status/generate.go GeneratePodReadyCondition: ready
+    // containers, but the gate's condition missing: Ready=False,
+    // ReadinessGatesNotReady; `kubectl patch --subresource=status` sets it, the
+    // kubelet reconciles (HandlePodReconcile, NeedToReconcilePodReadiness).
+    let records = run(
+        None,
+        &[
+            &apply("readiness-gate-pod.yaml"),
+            "wait 10s",
+            "get pod gated-ready -o wide",
+            r#"patch pod gated-ready --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"www.example.com/feature-1","status":"True"}]}}'"#,
+            "wait 3s",
+            "get pod gated-ready -o wide",
+        ],
+        |_| {},
+    );
+    let mut readies = Vec::new();
+    for (_, key, object) in common::writes(&records) {
+        let Some(pod) = object else { continue };
+        if !key.ends_with("/gated-ready") {
+            continue;
+        }
+        if let Some(ready) = pod["status"]["conditions"]
+            .as_array()
+            .and_then(|l| l.iter().find(|c| c["type"] == "Ready"))
+        {
+            readies.push(ready.clone());
+        }
+    }
+    assert!(
+        readies.iter().any(|r| r["reason"] == "ReadinessGatesNotReady"
+            && r["message"]
+                == "corresponding condition of pod readiness gate \"www.example.com/feature-1\" does not exist."),
+        "{readies:#?}"
+    );
+    let out = common::kubectl_output(&records).join("\n");
+    assert!(out.contains("pod/gated-ready patched"), "{out}");
+    // READINESS GATES (-o wide): ready gates of all, before and after.
+    assert!(out.contains("<none>           0/1"), "{out}");
+    assert!(out.contains("<none>           1/1"), "{out}");
+    let status = status(&records, "gated-ready");
+    let conditions = status["conditions"].as_array().unwrap();
+    let ready = conditions.iter().find(|c| c["type"] == "Ready").unwrap();
+    assert_eq!(ready["status"], "True", "{status:#}");
+    // The gate's condition is kept, first, as generateAPIPodStatus keeps it.
+    assert_eq!(conditions[0]["type"], "www.example.com/feature-1");
+}
