@@ -283,10 +283,8 @@ enum InFlight {
     DescribeGet,
     /// A LIST `describe` reads besides the object.
     DescribeRelated(Box<describe::Describing>),
-    /// The GET before `patch`'s PATCH.
-    PatchGet(Box<patch::PatchPlan>),
-    /// `patch`'s PATCH: the object's `KIND/NAME` and the object as read.
-    PatchWrite { name: String, before: Option<Value> },
+    /// `patch`'s GET, then its PATCH.
+    Patch(Box<patch::Patching>),
     /// The GET before `set image`'s patch.
     SetImageGet { images: Vec<(String, String)> },
     /// The GET before `edit`'s patch: what the editor showed and saved.
@@ -778,10 +776,7 @@ impl Kubectl {
             }
             InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
             InFlight::EditGet { change } => self.edit_after_get(&change, response, cx),
-            InFlight::PatchGet(plan) => self.patch_after_get(*plan, response, cx),
-            InFlight::PatchWrite { name, before } => {
-                Self::patch_answered(&name, before.as_ref(), response, cx);
-            }
+            InFlight::Patch(patching) => self.patch_answered(*patching, response, cx),
             InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
             InFlight::CordonGet { unschedulable } => {
                 self.cordon_after_get(unschedulable, response, cx);

@@ -57,6 +57,14 @@ pub struct PatchPlan {
     pub subresource: Option<String>,
 }
 
+/// Where a `patch` is: its GET, or its PATCH with the object's `KIND/NAME`
+/// and the object as read.
+#[derive(Debug, Clone)]
+pub enum Patching {
+    Get(PatchPlan),
+    Write { name: String, before: Option<Value> },
+}
+
 /// `-p`'s text read as the patch (JSON; kubectl's `yaml.ToJSON` would take
 /// YAML too).
 pub fn parse_patch(text: &str) -> Result<Value, String> {
@@ -71,16 +79,24 @@ impl Kubectl {
         if let Some(sub) = &plan.subresource {
             req = req.subresource(sub);
         }
-        self.send(req, InFlight::PatchGet(Box::new(plan)), cx);
+        self.send(req, InFlight::Patch(Box::new(Patching::Get(plan))), cx);
     }
 
-    /// After the GET: the PATCH.
-    pub(super) fn patch_after_get(
+    /// The answer to the GET or the PATCH.
+    pub(super) fn patch_answered(
         &mut self,
-        plan: PatchPlan,
+        patching: Patching,
         response: &Response,
         cx: &mut Cx<'_>,
     ) {
+        match patching {
+            Patching::Get(plan) => self.patch_after_get(plan, response, cx),
+            Patching::Write { name, before } => Self::patched(&name, before.as_ref(), response, cx),
+        }
+    }
+
+    /// After the GET: the PATCH.
+    fn patch_after_get(&mut self, plan: PatchPlan, response: &Response, cx: &mut Cx<'_>) {
         if response.code >= 300 {
             return Self::print_all(cx, error_lines(response, ""));
         }
@@ -93,16 +109,12 @@ impl Kubectl {
             req = req.subresource(sub);
         }
         let name = format!("{}/{}", type_name(plan.kind), plan.name);
-        self.send(req, InFlight::PatchWrite { name, before }, cx);
+        let write = Patching::Write { name, before };
+        self.send(req, InFlight::Patch(Box::new(write)), cx);
     }
 
     /// After the PATCH: `patched`, or `patched (no change)`.
-    pub(super) fn patch_answered(
-        name: &str,
-        before: Option<&Value>,
-        response: &Response,
-        cx: &mut Cx<'_>,
-    ) {
+    fn patched(name: &str, before: Option<&Value>, response: &Response, cx: &mut Cx<'_>) {
         if response.code >= 300 {
             return Self::print_all(cx, error_lines(response, ""));
         }

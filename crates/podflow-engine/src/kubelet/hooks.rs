@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(run_on(&sleep, &mut p), HookRun::Sleep(5000));
     }
 
-    /// kuberuntime_container.go executePreStopHook waits for the hook's
+    /// `kuberuntime_container.go` `executePreStopHook` waits for the hook's
     /// command: an `exec` of `sleep 5` takes five seconds.
     #[test]
     fn an_exec_hook_takes_its_commands_time() {

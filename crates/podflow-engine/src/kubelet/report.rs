@@ -64,23 +64,7 @@ impl Kubelet {
         let now = cx.now;
         let w = self.workers.get_mut(key)?;
         let restart_policy = w.restart_policy();
-        let reported: Vec<(bool, ContainerView, status::ContainerDetail)> = w
-            .ctrs
-            .iter()
-            .map(|c| {
-                let (view, detail) = c.reported(&restart_policy);
-                (c.init, view, detail)
-            })
-            .collect();
-        let views = |init: bool| -> Vec<ContainerView> {
-            reported
-                .iter()
-                .filter(|(i, ..)| *i == init)
-                .map(|(_, v, _)| v.clone())
-                .collect()
-        };
-        let (init, regular) = (views(true), views(false));
-        let details = reported.into_iter().map(|(_, v, d)| (v.name, d)).collect();
+        let (init, regular, details) = reported_views(&w.ctrs, &restart_policy);
         let phase = status::phase_with(&init, &regular, &details, &restart_policy);
         let mut stop_sandbox = false;
         if matches!(phase, "Succeeded" | "Failed") && !w.finished {
@@ -136,21 +120,7 @@ impl Kubelet {
         if phase == "Running" && w.running_reported.is_none() {
             w.running_reported = Some(now);
         }
-        // The status manager patches against what the API server holds
-        // (`syncPod` reads the pod, `PatchPodStatus` diffs old → new): the
-        // status this kubelet sent last, else the pod as it was seen (the
-        // watch may not have brought the last patch back yet).
-        let old = w
-            .last_status
-            .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok())
-            .or_else(|| {
-                w.pod
-                    .status
-                    .as_ref()
-                    .and_then(|s| serde_json::to_value(s).ok())
-            })
-            .unwrap_or_default();
+        let old = api_status(w);
         let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &status);
         w.last_status = Some(sent.into_boxed_str());
         let pod = w.pod.clone();
@@ -254,6 +224,48 @@ impl Kubelet {
             w.startup_logged = Some(cx.now);
         }
     }
+}
+
+/// The containers' views and details as the status shows them
+/// ([`Ctr::reported`](super::worker::Ctr::reported)): the init containers',
+/// the regular ones', and the details by name.
+fn reported_views(
+    ctrs: &[super::worker::Ctr],
+    restart_policy: &str,
+) -> (
+    Vec<ContainerView>,
+    Vec<ContainerView>,
+    std::collections::BTreeMap<String, status::ContainerDetail>,
+) {
+    let (mut init, mut regular) = (Vec::new(), Vec::new());
+    let mut details = std::collections::BTreeMap::new();
+    for c in ctrs {
+        let (view, detail) = c.reported(restart_policy);
+        details.insert(view.name.clone(), detail);
+        if c.init {
+            init.push(view);
+        } else {
+            regular.push(view);
+        }
+    }
+    (init, regular, details)
+}
+
+/// What the status manager patches against: what the API server holds
+/// (`syncPod` reads the pod, `PatchPodStatus` diffs old → new), here the
+/// status this kubelet sent last, else the pod as it was seen (the watch may
+/// not have brought the last patch back yet).
+fn api_status(w: &super::worker::PodWorker) -> Value {
+    w.last_status
+        .as_deref()
+        .and_then(|s| serde_json::from_str(s).ok())
+        .or_else(|| {
+            w.pod
+                .status
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok())
+        })
+        .unwrap_or_default()
 }
 
 /// The stored status's conditions the kubelet does not own (a readiness

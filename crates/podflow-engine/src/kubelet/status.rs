@@ -764,7 +764,7 @@ mod tests {
         assert!(status.get("initContainerStatuses").is_none());
     }
 
-    /// `pkg/kubelet/status/generate_test.go`, TestGeneratePodReadyCondition:
+    /// `pkg/kubelet/status/generate_test.go`, `TestGeneratePodReadyCondition`:
     /// ready containers, but a readiness gate's condition missing or not True.
     #[test]
     fn readiness_gates_hold_ready_back() {

@@ -146,7 +146,7 @@ fn a_pre_stop_sleep_delays_sigterm() {
 }
 
 /// A `preStop` `exec` of `sleep 5` takes five seconds, taken from the grace
-/// period (kuberuntime_container.go killContainer: `gracePeriod -=
+/// period (`kuberuntime_container.go` `killContainer`: `gracePeriod -=
 /// time.Since(start)` after executePreStopHook, at least
 /// minimumGracePeriodInSeconds = 2): with 6 s of grace, `sleep 3600` (which
 /// ignores SIGTERM as PID 1) gets SIGKILL 5 + 2 s after `Killing`.
@@ -237,7 +237,7 @@ fn a_grpc_probe_on_a_closed_port_restarts_the_container() {
 }
 
 /// A failing `postStart` while the container ignores SIGTERM: the kubelet
-/// kills it (kuberuntime_container.go startContainer: `FailedPostStartHook`,
+/// kills it (`kuberuntime_container.go` `startContainer`: `FailedPostStartHook`,
 /// then killContainer with the message `FailedPostStartHook`, which waits out
 /// the grace period), and no status in between says the container runs or is
 /// ready. Once it exited it waits with `PostStartHookError` and the hook's

@@ -33,7 +33,7 @@ mod tests {
     use super::*;
     use k8s_openapi::api::core::v1::{PodSchedulingGate, PodSpec};
 
-    /// scheduling_gates_test.go, TestPreEnqueue: no gates pass; gates refuse.
+    /// `scheduling_gates_test.go`, `TestPreEnqueue`: no gates pass; gates refuse.
     #[test]
     fn gates_refuse_until_none_is_left() {
         let mut pod = Pod::default();
