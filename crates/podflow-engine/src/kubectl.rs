@@ -24,6 +24,7 @@ mod get_output;
 mod get_watch;
 mod label_plan;
 mod node_verbs;
+pub mod patch;
 mod rollout;
 pub mod taint_plan;
 mod verbs;
@@ -165,6 +166,8 @@ pub enum Command {
         namespace: Option<String>,
         change: Option<Box<(Object, Object)>>,
     },
+    /// `patch KIND NAME -p PATCH [--type …] [--subresource …]`: a GET, then the patch.
+    Patch(Box<patch::PatchPlan>),
     /// `set image KIND/NAME CONTAINER=IMAGE…`: a GET, then a patch.
     SetImage {
         kind: &'static Kind,
@@ -280,6 +283,8 @@ enum InFlight {
     DescribeGet,
     /// A LIST `describe` reads besides the object.
     DescribeRelated(Box<describe::Describing>),
+    /// `patch`'s GET, then its PATCH.
+    Patch(Box<patch::Patching>),
     /// The GET before `set image`'s patch.
     SetImageGet { images: Vec<(String, String)> },
     /// The GET before `edit`'s patch: what the editor showed and saved.
@@ -521,6 +526,10 @@ impl Kubectl {
             } => {
                 let namespace = or_default(namespace).filter(|_| kind.namespaced);
                 self.start_delete(kind, &name, namespace, cascade, cx);
+            }
+            Command::Patch(mut plan) => {
+                plan.namespace = or_default(plan.namespace.take());
+                self.start_patch(*plan, cx);
             }
             Command::Scale {
                 kind,
@@ -789,6 +798,7 @@ impl Kubectl {
             }
             InFlight::SetImageGet { images } => self.set_image_after_get(&images, response, cx),
             InFlight::EditGet { change } => self.edit_after_get(&change, response, cx),
+            InFlight::Patch(patching) => self.patch_answered(*patching, response, cx),
             InFlight::RolloutGet { action } => self.rollout_after_get(action, response, cx),
             InFlight::CordonGet { unschedulable } => {
                 self.cordon_after_get(unschedulable, response, cx);

@@ -10,8 +10,10 @@
 //! `$retainKeys`, `$deleteFromPrimitiveList`, `$patch: replace`).
 //!
 //! Simplified: merge keys are looked up by field name alone (upstream reads
-//! them from the Go struct tags of each type), and the patches podflow's own
-//! kubectl makes carry no directives but `$patch: delete`.
+//! them from the Go struct tags of each type); two-way patches (the kubelet's
+//! and the scheduler's status patches, `kubectl edit`) carry
+//! `$setElementOrder` as upstream's do, but the three-way patch of
+//! `kubectl apply` carries no directive but `$patch: delete`.
 
 use serde_json::{Map, Value};
 
@@ -217,8 +219,11 @@ fn is_empty(value: &Value) -> bool {
     }
 }
 
-/// The patch from `from` to `to`, split into its halves in one walk.
-fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
+/// The patch from `from` to `to`, split into its halves in one walk; with
+/// `order`, a list that merges by key and changed (or changed its order)
+/// carries `$setElementOrder/FIELD`, as `diffLists` adds it for
+/// `CreateTwoWayMergePatch` (`DiffOptions{SetElementOrder: true}`).
+fn diff(from: &Map<String, Value>, to: &Map<String, Value>, order: bool) -> Halves {
     let mut halves = Halves::default();
     for field in from.keys().filter(|f| !to.contains_key(*f)) {
         halves.deletions.insert(field.clone(), Value::Null);
@@ -233,7 +238,7 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
         }
         match (old, new) {
             (Value::Object(a), Value::Object(b)) => {
-                let inner = diff(a, b);
+                let inner = diff(a, b, order);
                 halves.put(
                     field,
                     Value::Object(inner.deletions),
@@ -242,7 +247,14 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
             }
             (Value::Array(a), Value::Array(b)) => {
                 if let Some(key) = merge_key(field, b).or_else(|| merge_key(field, a)) {
-                    let (deletions, changes) = diff_list(a, b, key);
+                    let (deletions, changes) = diff_list(a, b, key, order);
+                    if order
+                        && (!deletions.is_empty() || !changes.is_empty() || !same_order(a, b, key))
+                    {
+                        halves
+                            .changes
+                            .insert(format!("$setElementOrder/{field}"), element_order(b, key));
+                    }
                     halves.put(field, Value::Array(deletions), Value::Array(changes));
                 } else {
                     halves.changes.insert(field.clone(), new.clone());
@@ -258,7 +270,7 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>) -> Halves {
 
 /// The halves of a list that merges by `key`: changed elements carry only
 /// what changed (and their key), gone elements become `$patch: delete`.
-fn diff_list(from: &[Value], to: &[Value], key: &str) -> (Vec<Value>, Vec<Value>) {
+fn diff_list(from: &[Value], to: &[Value], key: &str, order: bool) -> (Vec<Value>, Vec<Value>) {
     let (mut deletions, mut changes) = (Vec::new(), Vec::new());
     // Each element's key, looked up once rather than once per comparison.
     let from_ids: Vec<Option<&Value>> = from.iter().map(|old| key_of(old, key)).collect();
@@ -269,7 +281,7 @@ fn diff_list(from: &[Value], to: &[Value], key: &str) -> (Vec<Value>, Vec<Value>
             None => changes.push(new.clone()),
             Some(old) if old != new => {
                 if let (Value::Object(a), Value::Object(b)) = (old, new) {
-                    let inner = diff(a, b);
+                    let inner = diff(a, b, order);
                     for (half, list) in [
                         (inner.deletions, &mut deletions),
                         (inner.changes, &mut changes),
@@ -294,6 +306,29 @@ fn diff_list(from: &[Value], to: &[Value], key: &str) -> (Vec<Value>, Vec<Value>
     (deletions, changes)
 }
 
+/// Whether two keyed lists hold their keys in the same order (`isOrderSame`).
+fn same_order(from: &[Value], to: &[Value], key: &str) -> bool {
+    from.len() == to.len()
+        && from
+            .iter()
+            .zip(to)
+            .all(|(a, b)| key_of(a, key) == key_of(b, key))
+}
+
+/// The `$setElementOrder` list: each element of `list` by its merge key alone.
+fn element_order(list: &[Value], key: &str) -> Value {
+    Value::Array(
+        list.iter()
+            .filter_map(|e| key_of(e, key))
+            .map(|id| {
+                let mut only = Map::new();
+                only.insert(key.to_owned(), id.clone());
+                Value::Object(only)
+            })
+            .collect(),
+    )
+}
+
 /// A list element's part of a patch, named by its merge key.
 fn keyed(mut part: Map<String, Value>, key: &str, id: Option<&Value>) -> Value {
     if let Some(id) = id {
@@ -311,19 +346,22 @@ pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) ->
     let modified = modified.as_object().unwrap_or(&empty);
     let current = current.as_object().unwrap_or(&empty);
     let original = original.and_then(Value::as_object).unwrap_or(&empty);
-    let changes = diff(current, modified).changes;
-    let deletions = diff(original, modified).deletions;
+    let changes = diff(current, modified, false).changes;
+    let deletions = diff(original, modified, false).deletions;
     merged(deletions, changes)
 }
 
 /// `CreateTwoWayMergePatch`: what turns `original` into `modified` (how the
 /// kubelet's status manager patches a Pod's status). One walk gives both
-/// halves, as `three_way(Some(original), modified, original)` would.
+/// halves, as `three_way(Some(original), modified, original)` would, and a
+/// keyed list that changed carries `$setElementOrder/FIELD` (the order of
+/// `modified`), so the server keeps the sender's order.
 pub fn two_way(original: &Value, modified: &Value) -> Value {
     let empty = Map::new();
     let Halves { deletions, changes } = diff(
         original.as_object().unwrap_or(&empty),
         modified.as_object().unwrap_or(&empty),
+        true,
     );
     merged(deletions, changes)
 }
@@ -475,12 +513,53 @@ mod tests {
         let patch = two_way(&old, &new);
         assert_eq!(
             patch.to_string(),
-            r#"{"a":null,"b":{"x":2,"y":null},"containers":[{"name":"p","w":null},{"$patch":"delete","name":"q"},{"name":"p","v":3},{"name":"r"}],"e":5}"#
+            r#"{"$setElementOrder/containers":[{"name":"p"},{"name":"r"}],"a":null,"b":{"x":2,"y":null},"containers":[{"name":"p","w":null},{"$patch":"delete","name":"q"},{"name":"p","v":3},{"name":"r"}],"e":5}"#
         );
         let mut result = old.clone();
         apply(&mut result, &patch);
         assert_eq!(result, new);
-        assert_eq!(patch, three_way(Some(&old), &new, &old));
+        // The same patch as the three-way one, but for the directive.
+        let mut plain = patch.clone();
+        plain
+            .as_object_mut()
+            .unwrap()
+            .remove("$setElementOrder/containers");
+        assert_eq!(plain, three_way(Some(&old), &new, &old));
+    }
+
+    #[test]
+    fn two_way_sets_the_element_order_of_a_changed_keyed_list() {
+        // strategicpatch/patch_test.go, the "$setElementOrder" rows of
+        // TestStrategicMergePatch (CreateTwoWayMergePatch with SetElementOrder):
+        // a keyed list whose elements changed, or only moved, carries its new
+        // order; the server applies it (the kubelet's status patch,
+        // util/pod.PatchPodStatus, puts PodScheduled last this way).
+        let old = json!({"conditions": [
+            {"type": "PodScheduled", "status": "True"}]});
+        let new = json!({"conditions": [
+            {"type": "Initialized", "status": "True"},
+            {"type": "Ready", "status": "False"},
+            {"type": "PodScheduled", "status": "True"}]});
+        let patch = two_way(&old, &new);
+        assert_eq!(
+            patch["$setElementOrder/conditions"],
+            json!([{"type": "Initialized"}, {"type": "Ready"}, {"type": "PodScheduled"}])
+        );
+        let mut stored = old.clone();
+        apply(&mut stored, &patch);
+        assert_eq!(stored, new);
+        // Only the order changed: the directive alone.
+        let moved = json!({"conditions": [{"type": "B"}, {"type": "A"}]});
+        let patch = two_way(
+            &json!({"conditions": [{"type": "A"}, {"type": "B"}]}),
+            &moved,
+        );
+        assert_eq!(
+            patch,
+            json!({"$setElementOrder/conditions": [{"type": "B"}, {"type": "A"}]})
+        );
+        // Unchanged lists carry nothing.
+        assert_eq!(two_way(&moved, &moved), json!({}));
     }
 
     #[test]

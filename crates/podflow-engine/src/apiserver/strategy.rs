@@ -1,6 +1,7 @@
 //! What the registry does to an object before it is stored: system fields on
 //! create (`uid`, `creationTimestamp`, `generateName`), a new Pod's status
-//! (`pkg/registry/core/pod/strategy.go`, `PrepareForCreate`), what an update of
+//! (`pkg/registry/core/pod/strategy.go`, `PrepareForCreate`, with its
+//! `SchedulingGated` condition), what an update of
 //! the main resource or of `status` may change (`PrepareForUpdate`), and the
 //! finalizers a delete leaves for the garbage collector.
 
@@ -32,6 +33,7 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
             pod.status = Some(PodStatus {
                 phase: Some("Pending".into()),
                 qos_class: Some(qos_class(pod).into()),
+                conditions: scheduling_gated(pod, now).map(|c| vec![c]),
                 ..PodStatus::default()
             });
         }
@@ -46,6 +48,24 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
         Object::Secret(secret) => merge_string_data(secret),
         _ => {}
     }
+}
+
+/// `applySchedulingGatedCondition`: a Pod created with scheduling gates
+/// reads `PodScheduled=False`, reason `SchedulingGated`, from the start.
+fn scheduling_gated(pod: &Pod, now: SimTime) -> Option<k8s_openapi::api::core::v1::PodCondition> {
+    let gated = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.scheduling_gates.as_ref())
+        .is_some_and(|g| !g.is_empty());
+    gated.then(|| k8s_openapi::api::core::v1::PodCondition {
+        type_: "PodScheduled".into(),
+        status: "False".into(),
+        reason: Some("SchedulingGated".into()),
+        message: Some("Scheduling is blocked due to non-empty scheduling gates".into()),
+        last_transition_time: Some(Time(now.to_k8s())),
+        ..Default::default()
+    })
 }
 
 /// `stringData` is write-only: its keys are merged over `data` and it is not

@@ -223,6 +223,29 @@ fn container_updates(
     false
 }
 
+/// `validateOnlyDeletedSchedulingGates` (`pkg/apis/core/validation`): a
+/// Pod's scheduling gates may be removed, never added, once it exists.
+fn only_deleted_scheduling_gates(new: &PodSpec, old: &PodSpec, errs: &mut Vec<FieldError>) {
+    let old_gates = old.scheduling_gates.as_deref().unwrap_or_default();
+    for (i, gate) in new
+        .scheduling_gates
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        if !old_gates.iter().any(|o| o.name == gate.name) {
+            errs.push(forbidden(
+                &format!("spec.schedulingGates[{i}].name"),
+                &format!(
+                    "only deletion is allowed, but found new scheduling gate '{}'",
+                    gate.name
+                ),
+            ));
+        }
+    }
+}
+
 /// The update rules of `ValidatePodUpdate`.
 fn validate_pod_update(new: &Pod, old: &Pod, errs: &mut Vec<FieldError>) {
     let empty = PodSpec::default();
@@ -267,6 +290,7 @@ fn validate_pod_update(new: &Pod, old: &Pod, errs: &mut Vec<FieldError>) {
         }
         _ => {}
     }
+    only_deleted_scheduling_gates(ns, os, errs);
     let mut munged = ns.clone();
     for (c, o) in munged.containers.iter_mut().zip(&os.containers) {
         c.image.clone_from(&o.image);

@@ -86,6 +86,10 @@ pub(super) struct Args {
     pub(super) stdin: bool,
     pub(super) tty: bool,
     pub(super) quiet: bool,
+    /// `patch`'s `-p`, `--type` and `--subresource`.
+    pub(super) patch: Option<String>,
+    pub(super) patch_type: Option<String>,
+    pub(super) subresource: Option<String>,
     /// kubectl's global `--as` and `--as-group`.
     pub(super) as_user: Option<String>,
     pub(super) as_groups: Vec<String>,
@@ -194,6 +198,9 @@ pub(super) fn split_args(verb: &str, words: &[String]) -> Result<Args, ParseErro
             "-it" | "-ti" if verb == "exec" => (args.stdin, args.tty) = (true, true),
             "-q" | "--quiet" if verb == "exec" => args.quiet = boolean(flag, inline_bool)?,
             "-p" | "--previous" if verb == "logs" => args.previous = boolean(flag, inline_bool)?,
+            "-p" | "--patch" if verb == "patch" => args.patch = Some(value("'p' in -p")?),
+            "--type" if verb == "patch" => args.patch_type = Some(value("--type")?),
+            "--subresource" if verb == "patch" => args.subresource = Some(value("--subresource")?),
             "-f" | "--filename" => args.files.push(value("'f' in -f")?),
             "-l" | "--selector" => args.selector = Some(value("'l' in -l")?),
             "-o" | "--output" => args.output = Some(value("'o' in -o")?),

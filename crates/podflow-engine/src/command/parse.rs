@@ -2,7 +2,7 @@
 //! `create -f FILE`, `describe KIND NAME`, `get KIND [NAME] [-n NS|-A] [-l SEL] [-o wide|yaml|json|name]
 //! [--show-labels]`, `logs POD [-c C] [--tail N] [-p]`, `exec POD [-c C] -- CMD…`, `label|annotate KIND NAME
 //! KEY=VALUE… KEY-… [--overwrite]`, `delete KIND NAME [--cascade=…]`, `scale KIND NAME
-//! --replicas=N`, `cordon NODE`, `uncordon NODE`, `taint`, `drain` and `expose`
+//! --replicas=N`, `patch KIND NAME -p PATCH [--type …] [--subresource …]`, `cordon NODE`, `uncordon NODE`, `taint`, `drain` and `expose`
 //! (in [`node_verbs`](super::node_verbs)), `wait DURATION|idle`, with an
 //! optional leading `kubectl` (or `k`), `TYPE/NAME` forms and kubectl's error wording;
 //! and podflow's own `fault node NODE` / `recover node NODE` (no kubectl verb:
@@ -161,6 +161,33 @@ fn scale(
     }
 }
 
+/// `patch KIND NAME -p PATCH [--type strategic|merge|json] [--subresource
+/// status|scale]`, checked as `PatchOptions.Validate` checks it.
+fn patch(args: &Args) -> Result<Command, ParseError> {
+    use crate::kubectl::patch::{PatchPlan, PatchType, parse_patch};
+    let (kind, name) = kind_and_name(&args.positional, "patch")?;
+    let Some(name) = name else {
+        return err("error: resource(s) were provided, but no name was specified");
+    };
+    let Some(text) = &args.patch else {
+        return err(
+            "error: must specify --patch or --patch-file containing the contents of the patch",
+        );
+    };
+    let patch_type = match &args.patch_type {
+        Some(t) => PatchType::parse(t).map_err(ParseError)?,
+        None => PatchType::Strategic,
+    };
+    Ok(Command::Patch(Box::new(PatchPlan {
+        kind,
+        name,
+        namespace: args.namespace.clone(),
+        patch_type,
+        patch: parse_patch(text).map_err(ParseError)?,
+        subresource: args.subresource.clone(),
+    })))
+}
+
 /// `fault node NODE` / `recover node NODE` (also `node/NODE`).
 fn node_fault(verb: &str, positional: &[String]) -> Result<Command, ParseError> {
     let node = match positional {
@@ -274,6 +301,7 @@ fn command(verb: &str, args: &Args) -> Result<Command, ParseError> {
             (_, None) => err("error: resource(s) were provided, but no name was specified"),
         },
         "scale" => scale(positional, namespace, args.replicas.as_deref()),
+        "patch" => patch(args),
         "cordon" | "uncordon" => match positional.as_slice() {
             [node] => Ok(Command::Cordon {
                 node: node_name(node),
@@ -737,6 +765,32 @@ fn label(verb: &str, args: &Args) -> Result<Command, ParseError> {
 mod tests {
     use super::*;
     use podflow_model::kinds::kind_of;
+
+    /// pkg/cmd/patch/patch.go: `-p`, `--type`, `--subresource`, and
+    /// `Validate`'s words.
+    #[test]
+    fn patch_parses_as_kubectl_reads_it() {
+        use crate::kubectl::patch::{PatchPlan, PatchType};
+        assert_eq!(
+            parse(r#"kubectl patch pod p --subresource=status --type merge -p '{"a":1}'"#).unwrap(),
+            Parsed::Ready(Command::Patch(Box::new(PatchPlan {
+                kind: kind_of("Pod"),
+                name: "p".into(),
+                namespace: None,
+                patch_type: PatchType::Merge,
+                patch: serde_json::json!({"a": 1}),
+                subresource: Some("status".into()),
+            })))
+        );
+        assert_eq!(
+            parse("patch pod p").unwrap_err().0,
+            "error: must specify --patch or --patch-file containing the contents of the patch"
+        );
+        assert_eq!(
+            parse("patch pod p --type=apply -p {}").unwrap_err().0,
+            "error: --type must be one of [json merge strategic], not \"apply\""
+        );
+    }
 
     #[test]
     fn commands_parse_as_kubectl_spells_them() {

@@ -38,6 +38,7 @@ impl Kubelet {
             if let Restart::Wait { backoff_ms } = self.crash.restart(&crash_key, finished, cx.now) {
                 let full = backoff::pod_full_name(&ns, &name, &uid);
                 ctr.retire();
+                ctr.start_error = None;
                 ctr.view.state = ContainerState::Waiting {
                     reason: lifecycle::CRASH_LOOP_BACK_OFF.into(),
                     message: Some(backoff::crash_loop_message(
@@ -169,6 +170,7 @@ impl Kubelet {
         ctr.view.image = image;
         ctr.view.image_id = image_id;
         ctr.definition_changed = false;
+        ctr.start_error = None;
         ctr.view.state = ContainerState::Running { started_at: cx.now };
         ctr.running_since = Some(cx.now);
         ctr.run(process);
@@ -194,10 +196,13 @@ impl Kubelet {
     fn post_start(&mut self, key: &str, i: usize, cx: &mut Cx<'_>) {
         match self.run_hook(key, i, Hook::PostStart, cx) {
             None => {}
-            Some(HookRun::Failed(_)) => {
-                let Some(w) = self.workers.get(key) else {
+            Some(HookRun::Failed(message)) => {
+                let Some(w) = self.workers.get_mut(key) else {
                     return;
                 };
+                // startContainer returns ErrPostStartHook with the hook's
+                // message: the reason cache's entry for the container.
+                w.ctrs[i].start_error = Some((hooks::POST_START_HOOK_ERROR.into(), message));
                 let grace = w.grace_ms();
                 self.kill_with(key, i, hooks::FAILED_POST_START_HOOK.into(), grace, cx);
             }
@@ -375,7 +380,7 @@ impl Kubelet {
         }
         let took = match self.run_hook(key, i, Hook::PreStop, cx) {
             None => return (0, grace),
-            Some(HookRun::Sleep(ms)) => ms.min(grace),
+            Some(HookRun::Sleep(ms) | HookRun::Took(ms)) => ms.min(grace),
             Some(_) => 0,
         };
         if took > 0

@@ -13,8 +13,11 @@
 //! what `startContainer` returns; it becomes the waiting message of a
 //! `PostStartHookError`.
 //!
-//! Simplifications: an `exec` or `httpGet` hook takes no simulated time; the
-//! exec error's stderr is the command's whole output (the simulated runtime
+//! An `exec` hook takes the time its command sleeps (`sleep 5`: five
+//! simulated seconds, which a `preStop` hook takes from the grace period).
+//!
+//! Simplifications: an `httpGet` hook, and an `exec` hook that fails, take
+//! no simulated time; the exec error's stderr is the command's whole output (the simulated runtime
 //! does not keep the two streams apart); `httpGet` reaches the container's own
 //! servers whatever its `host`.
 
@@ -48,6 +51,8 @@ pub enum HookRun {
     Done,
     /// A `sleep` hook: it succeeds after this many ms.
     Sleep(u64),
+    /// An `exec` hook whose command sleeps: it succeeds after this many ms.
+    Took(u64),
     /// It failed: `handlerRunner.Run`'s message.
     Failed(String),
 }
@@ -107,7 +112,10 @@ pub fn run(
         let command = exec.command.clone().unwrap_or_default();
         let result = process.exec(&command, now, world);
         if result.code == 0 {
-            return HookRun::Done;
+            return match result.took_ms {
+                0 => HookRun::Done,
+                ms => HookRun::Took(ms),
+            };
         }
         // cri-client ExecSync: a non-zero exit is `command '…' exited with N: <stderr>`.
         let error = format!(
@@ -213,6 +221,10 @@ impl Kubelet {
                     "{cname}: {name} hook sleeps {}",
                     super::klog::go_duration(*ms)
                 ),
+            ),
+            HookRun::Took(ms) => (
+                trace::Outcome::Hook,
+                format!("{cname}: {name} hook ran {}", super::klog::go_duration(*ms)),
             ),
             HookRun::Failed(message) => (trace::Outcome::HookFailed, format!("{cname}: {message}")),
         };
@@ -394,6 +406,18 @@ mod tests {
             ..LifecycleHandler::default()
         };
         assert_eq!(run_on(&sleep, &mut p), HookRun::Sleep(5000));
+    }
+
+    /// `kuberuntime_container.go` `executePreStopHook` waits for the hook's
+    /// command: an `exec` of `sleep 5` takes five seconds.
+    #[test]
+    fn an_exec_hook_takes_its_commands_time() {
+        let mut p = nginx();
+        assert_eq!(
+            run_on(&exec(&["/bin/sh", "-c", "sleep 5"]), &mut p),
+            HookRun::Took(5000)
+        );
+        assert_eq!(run_on(&exec(&["sleep", "2"]), &mut p), HookRun::Took(2000));
     }
 
     #[test]

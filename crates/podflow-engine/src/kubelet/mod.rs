@@ -414,6 +414,7 @@ impl Kubelet {
                         self.spec_updated(&key, pod, cx);
                     }
                     self.observe_running(&key, cx);
+                    self.reconcile_readiness(&key, cx);
                 }
             }
             EventType::Deleted => {

@@ -64,23 +64,7 @@ impl Kubelet {
         let now = cx.now;
         let w = self.workers.get_mut(key)?;
         let restart_policy = w.restart_policy();
-        let init: Vec<ContainerView> = w
-            .ctrs
-            .iter()
-            .filter(|c| c.init)
-            .map(|c| c.view.clone())
-            .collect();
-        let regular: Vec<ContainerView> = w
-            .ctrs
-            .iter()
-            .filter(|c| !c.init)
-            .map(|c| c.view.clone())
-            .collect();
-        let details = w
-            .ctrs
-            .iter()
-            .map(|c| (c.spec.name.clone(), c.detail()))
-            .collect();
+        let (init, regular, details) = reported_views(&w.ctrs, &restart_policy);
         let phase = status::phase_with(&init, &regular, &details, &restart_policy);
         let mut stop_sandbox = false;
         if matches!(phase, "Succeeded" | "Failed") && !w.finished {
@@ -88,6 +72,16 @@ impl Kubelet {
             stop_sandbox = true;
         }
         let sandbox_ready = w.sandbox_id.is_some() && !w.terminating && !w.finished;
+        let readiness_gates: Vec<String> = w
+            .pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.readiness_gates.as_ref())
+            .into_iter()
+            .flatten()
+            .map(|g| g.condition_type.clone())
+            .collect();
+        let other_conditions = foreign_conditions(&w.pod);
         let view = PodView {
             host_ip: &self.host_ip,
             pod_ip: w.pod_ip.as_deref(),
@@ -98,6 +92,8 @@ impl Kubelet {
             containers: &regular,
             transitions: &w.transitions,
             now,
+            readiness_gates: &readiness_gates,
+            other_conditions: &other_conditions,
         };
         let mut status = status::pod_status_with(
             &view,
@@ -107,6 +103,10 @@ impl Kubelet {
             },
         );
         stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
+        if let Some(list) = status["conditions"].as_array_mut() {
+            // generateAPIPodStatus keeps the conditions it does not own, first.
+            list.splice(0..0, other_conditions);
+        }
         let sent = status.to_string();
         if !force && w.last_status.as_deref() == Some(&*sent) {
             return None;
@@ -120,12 +120,7 @@ impl Kubelet {
         if phase == "Running" && w.running_reported.is_none() {
             w.running_reported = Some(now);
         }
-        let old = w
-            .pod
-            .status
-            .as_ref()
-            .and_then(|s| serde_json::to_value(s).ok())
-            .unwrap_or_default();
+        let old = api_status(w);
         let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &status);
         w.last_status = Some(sent.into_boxed_str());
         let pod = w.pod.clone();
@@ -149,6 +144,22 @@ impl Kubelet {
             .subresource("status")
             .body(Body::Patch(serde_json::json!({ "status": patch })));
         Some(cx.send(request))
+    }
+
+    /// A pod with readiness gates changed (its gates' conditions are set
+    /// through the status subresource): its `Ready` is reported again when it
+    /// differs (`HandlePodReconcile`, `status.NeedToReconcilePodReadiness`).
+    pub(super) fn reconcile_readiness(&mut self, key: &str, cx: &mut Cx<'_>) {
+        let gated = self.workers.get(key).is_some_and(|w| {
+            w.pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.readiness_gates.as_ref())
+                .is_some_and(|g| !g.is_empty())
+        });
+        if gated {
+            self.report_status(key, cx);
+        }
     }
 
     /// The kubelet saw its own "Running" status come back: the startup latency line.
@@ -213,6 +224,61 @@ impl Kubelet {
             w.startup_logged = Some(cx.now);
         }
     }
+}
+
+/// The containers' views and details as the status shows them
+/// ([`Ctr::reported`](super::worker::Ctr::reported)): the init containers',
+/// the regular ones', and the details by name.
+fn reported_views(
+    ctrs: &[super::worker::Ctr],
+    restart_policy: &str,
+) -> (
+    Vec<ContainerView>,
+    Vec<ContainerView>,
+    std::collections::BTreeMap<String, status::ContainerDetail>,
+) {
+    let (mut init, mut regular) = (Vec::new(), Vec::new());
+    let mut details = std::collections::BTreeMap::new();
+    for c in ctrs {
+        let (view, detail) = c.reported(restart_policy);
+        details.insert(view.name.clone(), detail);
+        if c.init {
+            init.push(view);
+        } else {
+            regular.push(view);
+        }
+    }
+    (init, regular, details)
+}
+
+/// What the status manager patches against: what the API server holds
+/// (`syncPod` reads the pod, `PatchPodStatus` diffs old → new), here the
+/// status this kubelet sent last, else the pod as it was seen (the watch may
+/// not have brought the last patch back yet).
+fn api_status(w: &super::worker::PodWorker) -> Value {
+    w.last_status
+        .as_deref()
+        .and_then(|s| serde_json::from_str(s).ok())
+        .or_else(|| {
+            w.pod
+                .status
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok())
+        })
+        .unwrap_or_default()
+}
+
+/// The stored status's conditions the kubelet does not own (a readiness
+/// gate's, `DisruptionTarget`), as `generateAPIPodStatus` keeps them.
+fn foreign_conditions(pod: &k8s_openapi::api::core::v1::Pod) -> Vec<Value> {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .into_iter()
+        .flatten()
+        .filter(|c| !status::owned_by_kubelet(&c.type_))
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .collect()
 }
 
 /// Gives each condition its `lastTransitionTime` (when its status last

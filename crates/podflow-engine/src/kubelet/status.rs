@@ -53,6 +53,11 @@ pub struct PodView<'a> {
     pub transitions: &'a std::collections::BTreeMap<String, (bool, SimTime)>,
     /// Now, for conditions that have not been reported before.
     pub now: SimTime,
+    /// `spec.readinessGates`' condition types.
+    pub readiness_gates: &'a [String],
+    /// The conditions of the stored status the kubelet does not own (a
+    /// readiness gate's, `DisruptionTarget`): kept, and read for the gates.
+    pub other_conditions: &'a [Value],
 }
 
 /// A container's previous run (`lastState.terminated`), kept across a restart.
@@ -242,6 +247,47 @@ fn go_list(names: &[&str]) -> String {
     format!("[{}]", names.join(" "))
 }
 
+/// The reason of a `Ready=False` whose containers are ready but whose
+/// readiness gates are not (`pkg/kubelet/status/generate.go`).
+pub const READINESS_GATES_NOT_READY: &str = "ReadinessGatesNotReady";
+
+/// Why each readiness gate is not satisfied, in the spec's order
+/// (`GeneratePodReadyCondition`): its condition is missing, or not `True`.
+fn readiness_gates_unready(view: &PodView<'_>) -> Vec<String> {
+    view.readiness_gates
+        .iter()
+        .filter_map(|gate| {
+            let found = view
+                .other_conditions
+                .iter()
+                .find(|c| c["type"].as_str() == Some(gate));
+            match found.map(|c| c["status"].as_str().unwrap_or_default()) {
+                None => Some(format!(
+                    "corresponding condition of pod readiness gate \"{gate}\" does not exist."
+                )),
+                Some("True") => None,
+                Some(status) => Some(format!(
+                    "the status of pod readiness gate \"{gate}\" is not \"True\", but {status}"
+                )),
+            }
+        })
+        .collect()
+}
+
+/// Whether the kubelet owns conditions of this type (`kubetypes.PodConditionByKubelet`).
+pub fn owned_by_kubelet(kind: &str) -> bool {
+    matches!(
+        kind,
+        "PodScheduled"
+            | "Ready"
+            | "Initialized"
+            | "ContainersReady"
+            | "PodReadyToStartContainers"
+            | "PodResizePending"
+            | "PodResizeInProgress"
+    )
+}
+
 /// The four conditions the kubelet owns, for a pod in `phase`.
 fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<Value> {
     let detail = |c: &ContainerView| extra.details.get(&c.name).cloned().unwrap_or_default();
@@ -285,6 +331,16 @@ fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<V
             )),
         )
     };
+    let gates = readiness_gates_unready(view);
+    let (pod_ready, pod_reason, pod_message) = if ready_ok && !gates.is_empty() {
+        (
+            false,
+            Some(READINESS_GATES_NOT_READY),
+            Some(gates.join(", ")),
+        )
+    } else {
+        (ready_ok, ready_reason, ready_message.clone())
+    };
     let at = |kind: &str| view.transitions.get(kind).map_or(view.now, |(_, t)| *t);
     let (init_reason, init_message) = if initialized {
         (completed.then_some("PodCompleted"), None)
@@ -312,13 +368,7 @@ fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<V
             init_message,
             at("Initialized"),
         ),
-        condition(
-            "Ready",
-            ready_ok,
-            ready_reason,
-            ready_message.clone(),
-            at("Ready"),
-        ),
+        condition("Ready", pod_ready, pod_reason, pod_message, at("Ready")),
         condition(
             "ContainersReady",
             ready_ok,
@@ -637,6 +687,8 @@ mod tests {
             containers: &containers,
             transitions: &transitions,
             now: SimTime(5000),
+            readiness_gates: &[],
+            other_conditions: &[],
         };
         let details = BTreeMap::new();
         let status = pod_status_with(
@@ -710,5 +762,60 @@ mod tests {
             "back-off 20s restarting failed container=app pod=p_default(u)"
         );
         assert!(status.get("initContainerStatuses").is_none());
+    }
+
+    /// `pkg/kubelet/status/generate_test.go`, `TestGeneratePodReadyCondition`:
+    /// ready containers, but a readiness gate's condition missing or not True.
+    #[test]
+    fn readiness_gates_hold_ready_back() {
+        let transitions = BTreeMap::new();
+        let running = [c(ContainerState::Running {
+            started_at: SimTime(1),
+        })];
+        let gates = ["www.example.com/feature-1".to_owned()];
+        let view = PodView {
+            host_ip: "172.18.0.3",
+            pod_ip: Some("10.244.1.5"),
+            start_time: SimTime(0),
+            sandbox_ready: true,
+            qos_class: None,
+            restart_policy: "Always",
+            containers: &running,
+            transitions: &transitions,
+            now: SimTime(5000),
+            readiness_gates: &gates,
+            other_conditions: &[],
+        };
+        let ready = |view: &PodView<'_>| {
+            let status = pod_status(view);
+            status["conditions"]
+                .as_array()
+                .and_then(|l| l.iter().find(|c| c["type"] == "Ready"))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let missing = ready(&view);
+        assert_eq!(missing["status"], "False");
+        assert_eq!(missing["reason"], "ReadinessGatesNotReady");
+        assert_eq!(
+            missing["message"],
+            "corresponding condition of pod readiness gate \"www.example.com/feature-1\" does not exist."
+        );
+        let false_ = [json!({"type": "www.example.com/feature-1", "status": "False"})];
+        let not_true = ready(&PodView {
+            other_conditions: &false_,
+            ..view.clone()
+        });
+        assert_eq!(
+            not_true["message"],
+            "the status of pod readiness gate \"www.example.com/feature-1\" is not \"True\", but False"
+        );
+        let true_ = [json!({"type": "www.example.com/feature-1", "status": "True"})];
+        let ok = ready(&PodView {
+            other_conditions: &true_,
+            ..view
+        });
+        assert_eq!(ok["status"], "True");
+        assert!(ok.get("reason").is_none());
     }
 }

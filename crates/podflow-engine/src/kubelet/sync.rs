@@ -14,8 +14,22 @@ impl Kubelet {
     /// Syncs the pod `key`.
     pub(super) fn sync(&mut self, key: &str, cx: &mut Cx<'_>) {
         self.advance(key, cx);
+        if self.exit_unseen(key) {
+            return;
+        }
         self.report_status(key, cx);
         self.sync_actions(key, cx);
+    }
+
+    /// Whether a container exited that the PLEG has not relisted yet: the sync
+    /// waits for the relist, which syncs (`pod_workers.go` reads the runtime's
+    /// state with `podCache.GetNewerThan`, which the relist fills), so the
+    /// back-off that refuses the restart, and its `BackOff` event, come from
+    /// that sync rather than from the instant the container started.
+    fn exit_unseen(&self, key: &str) -> bool {
+        self.workers
+            .get(key)
+            .is_some_and(|w| w.pleg.iter().any(|(_, kind)| *kind == "ContainerDied"))
     }
 
     /// The actions of a sync, after its status (`computePodActions`, `SyncPod`).

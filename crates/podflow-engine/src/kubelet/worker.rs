@@ -54,6 +54,9 @@ pub struct Ctr {
     /// Killed because its spec's image changed: it starts again whatever the
     /// restart policy says (`computePodActions`).
     pub definition_changed: bool,
+    /// Why its latest start failed after the container ran (`postStart`):
+    /// the kubelet's `reasonCache` entry, reason and message.
+    pub start_error: Option<(String, String)>,
 }
 
 impl Ctr {
@@ -104,6 +107,7 @@ impl Ctr {
             probes,
             waiting_announced: false,
             definition_changed: false,
+            start_error: None,
         }
     }
 
@@ -169,6 +173,49 @@ impl Ctr {
             init: self.init,
             sidecar: self.is_sidecar(),
         }
+    }
+
+    /// Its view and details as the status shows them: a container whose
+    /// start failed (`postStart`) is still being created while it is killed
+    /// (`startContainer` has not returned), and once it exited it waits with
+    /// the start's error as its reason and the exit as its last state, when
+    /// it will restart (`convertToAPIContainerStatuses` reads the
+    /// `reasonCache` for containers `ShouldContainerBeRestarted`).
+    pub fn reported(&self, restart_policy: &str) -> (ContainerView, ContainerDetail) {
+        let (mut view, mut detail) = (self.view.clone(), self.detail());
+        let Some((reason, message)) = &self.start_error else {
+            return (view, detail);
+        };
+        match &self.view.state {
+            ContainerState::Running { .. } => {
+                view.state = ContainerState::Waiting {
+                    reason: lifecycle::CONTAINER_CREATING.into(),
+                    message: None,
+                };
+                detail.ready = Some(false);
+                detail.started = Some(false);
+            }
+            ContainerState::Terminated {
+                exit_code,
+                reason: exit_reason,
+                started_at,
+                finished_at,
+            } if lifecycle::should_restart(&self.spec, restart_policy, *exit_code) => {
+                detail.last_state = Some(LastTerminated {
+                    exit_code: *exit_code,
+                    reason: exit_reason.clone(),
+                    started_at: *started_at,
+                    finished_at: *finished_at,
+                    container_id: self.view.container_id.clone(),
+                });
+                view.state = ContainerState::Waiting {
+                    reason: reason.clone(),
+                    message: Some(message.clone()),
+                };
+            }
+            _ => {}
+        }
+        (view, detail)
     }
 
     /// The trace's detail of an exit with `code` and `reason`: the last lines

@@ -94,6 +94,7 @@ impl Scheduler {
             self.assumed.remove(&key);
             self.queue.remove(&key);
         }
+        self.note_gated(&key, &pod, before.as_deref(), cx);
         let in_flight = self.binding.values().any(|(p, _)| *p == key);
         if self.needs_scheduling(&pod)
             && !self.queue.contains(&key)
@@ -130,6 +131,25 @@ impl Scheduler {
         };
         self.pods.insert(key, pod);
         event
+    }
+
+    /// A pod of this scheduler's that `PreEnqueue` keeps out of the queue
+    /// (`runPreEnqueuePlugins`: `SchedulingGates`): a stage when it arrives
+    /// gated or its gates change.
+    fn note_gated(&self, key: &str, pod: &Pod, before: Option<&Pod>, cx: &mut Cx<'_>) {
+        if !unscheduled(pod) || self.profile_for(pod).is_none() {
+            return;
+        }
+        let status = super::plugins::scheduling_gates::pre_enqueue(pod);
+        let gates = |p: &Pod| p.spec.as_ref().and_then(|s| s.scheduling_gates.clone());
+        if status.is_success() || before.is_some_and(|b| gates(b) == gates(pod)) {
+            return;
+        }
+        let detail = format!(
+            "SchedulingGates (PreEnqueue): {key} {}",
+            status.reasons.join(", ")
+        );
+        cx.stage(Stage::new(Actor::Scheduler, StageName::Queue, Outcome::Waiting, detail).pod(key));
     }
 
     /// A node changed: the cache follows; the cluster event it makes, if any.

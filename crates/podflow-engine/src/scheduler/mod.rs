@@ -155,9 +155,12 @@ impl Scheduler {
             .cloned()
     }
 
-    /// Whether this scheduler is the one to place `pod` now.
+    /// Whether this scheduler is the one to place `pod` now: its pod, not
+    /// bound, and let into the queue by `PreEnqueue` (`SchedulingGates`).
     fn needs_scheduling(&self, pod: &Pod) -> bool {
-        unscheduled(pod) && self.profile_for(pod).is_some()
+        unscheduled(pod)
+            && self.profile_for(pod).is_some()
+            && plugins::scheduling_gates::pre_enqueue(pod).is_success()
     }
 
     /// The name events about `key` are reported under: its profile's scheduler name.

@@ -417,3 +417,117 @@ fn a_new_image_applied_to_a_pod_is_pulled_at_once_and_restarts_the_container() {
     assert_eq!(ctr["restartCount"], 1);
     assert!(ctr["state"]["running"].is_object(), "{status}");
 }
+
+#[test]
+fn conditions_are_stored_in_the_kubelets_order() {
+    // pkg/kubelet/kubelet_pods.go generateAPIPodStatus appends the kubelet's
+    // conditions in this order, and its status patch (util/pod.PatchPodStatus,
+    // a two-way strategic merge patch) carries `$setElementOrder/conditions`,
+    // so the stored order is the kubelet's: PodScheduled, set first by the
+    // scheduler, ends up last.
+    let records = run(None, &[&apply("sleeper-pod.yaml"), "wait 10s"], |_| {});
+    let status = status(&records, "sleeper");
+    let types: Vec<&str> = status["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "PodReadyToStartContainers",
+            "Initialized",
+            "Ready",
+            "ContainersReady",
+            "PodScheduled"
+        ]
+    );
+}
+
+#[test]
+fn a_container_state_is_one_of_waiting_running_terminated() {
+    // core/v1 ContainerState: exactly one member. The status manager patches
+    // against what the API server holds (pkg/kubelet/status/status_manager.go,
+    // syncPod; util/pod.PatchPodStatus), so a state that moves sets the old
+    // member to null.
+    let records = run(None, &[&apply("crasher-pod.yaml"), "wait 150s"], |_| {});
+    for (revision, key, object) in common::writes(&records) {
+        let Some(pod) = object else { continue };
+        if !key.contains("/pods/") {
+            continue;
+        }
+        for c in pod["status"]["containerStatuses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let state = c["state"].as_object().unwrap();
+            assert_eq!(state.len(), 1, "revision {revision}: {c}");
+            if let Some(waiting) = state.get("waiting") {
+                assert!(waiting.get("reason").is_some(), "revision {revision}: {c}");
+            }
+        }
+    }
+    // kuberuntime_manager.go doBackOff: the `BackOff` event comes from the
+    // sync that the back-off refused — the one the PLEG's relist of the
+    // container's death starts — never from the instant a container starts.
+    let events = kubelet_events(&records, "crasher");
+    let started = times(&events, "Started");
+    let backoffs = times(&events, "BackOff");
+    assert!(backoffs.len() >= 3, "{events:#?}");
+    for t in &backoffs {
+        assert!(!started.contains(t), "BackOff at a start, {t}: {events:#?}");
+        assert_eq!(t % 1000, 0, "BackOff off the relist, {t}");
+    }
+}
+
+#[test]
+fn readiness_gates_hold_ready_until_their_condition_is_true() {
+    // pkg/kubelet/status/generate.go GeneratePodReadyCondition: ready
+    // containers, but the gate's condition missing: Ready=False,
+    // ReadinessGatesNotReady; `kubectl patch --subresource=status` sets it, the
+    // kubelet reconciles (HandlePodReconcile, NeedToReconcilePodReadiness).
+    let records = run(
+        None,
+        &[
+            &apply("readiness-gate-pod.yaml"),
+            "wait 10s",
+            "get pod gated-ready -o wide",
+            r#"patch pod gated-ready --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"www.example.com/feature-1","status":"True"}]}}'"#,
+            "wait 3s",
+            "get pod gated-ready -o wide",
+        ],
+        |_| {},
+    );
+    let mut readies = Vec::new();
+    for (_, key, object) in common::writes(&records) {
+        let Some(pod) = object else { continue };
+        if !key.ends_with("/gated-ready") {
+            continue;
+        }
+        if let Some(ready) = pod["status"]["conditions"]
+            .as_array()
+            .and_then(|l| l.iter().find(|c| c["type"] == "Ready"))
+        {
+            readies.push(ready.clone());
+        }
+    }
+    assert!(
+        readies.iter().any(|r| r["reason"] == "ReadinessGatesNotReady"
+            && r["message"]
+                == "corresponding condition of pod readiness gate \"www.example.com/feature-1\" does not exist."),
+        "{readies:#?}"
+    );
+    let out = common::kubectl_output(&records).join("\n");
+    assert!(out.contains("pod/gated-ready patched"), "{out}");
+    // READINESS GATES (-o wide): ready gates of all, before and after.
+    assert!(out.contains("<none>           0/1"), "{out}");
+    assert!(out.contains("<none>           1/1"), "{out}");
+    let status = status(&records, "gated-ready");
+    let conditions = status["conditions"].as_array().unwrap();
+    let ready = conditions.iter().find(|c| c["type"] == "Ready").unwrap();
+    assert_eq!(ready["status"], "True", "{status:#}");
+    // The gate's condition is kept, first, as generateAPIPodStatus keeps it.
+    assert_eq!(conditions[0]["type"], "www.example.com/feature-1");
+}

@@ -145,6 +145,33 @@ fn a_pre_stop_sleep_delays_sigterm() {
     assert!((5000..6000).contains(&took), "{took}");
 }
 
+/// A `preStop` `exec` of `sleep 5` takes five seconds, taken from the grace
+/// period (`kuberuntime_container.go` `killContainer`: `gracePeriod -=
+/// time.Since(start)` after executePreStopHook, at least
+/// minimumGracePeriodInSeconds = 2): with 6 s of grace, `sleep 3600` (which
+/// ignores SIGTERM as PID 1) gets SIGKILL 5 + 2 s after `Killing`.
+#[test]
+fn a_pre_stop_exec_takes_its_time_from_the_grace_period() {
+    let records = run(
+        None,
+        &[
+            &apply("prestop-exec-sleep-pod.yaml"),
+            "wait 10s",
+            "delete pod slow-stop",
+            "wait 40s",
+        ],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "slow-stop");
+    assert!(
+        !reasons(&events).contains(&"FailedPreStopHook"),
+        "{events:#?}"
+    );
+    let (killed_at, ..) = first(&events, "Killing");
+    let took = deleted_at(&records) - killed_at;
+    assert!((7000..8000).contains(&took), "{took}");
+}
+
 /// A pod that names its node itself skips the scheduler; the kubelet's own
 /// admission rejects it when it does not fit (`predicate.go`, `rejectPod`).
 #[test]
@@ -207,4 +234,56 @@ fn a_grpc_probe_on_a_closed_port_restarts_the_container() {
         killing,
         "Container etcd failed liveness probe, will be restarted"
     );
+}
+
+/// A failing `postStart` while the container ignores SIGTERM: the kubelet
+/// kills it (`kuberuntime_container.go` `startContainer`: `FailedPostStartHook`,
+/// then killContainer with the message `FailedPostStartHook`, which waits out
+/// the grace period), and no status in between says the container runs or is
+/// ready. Once it exited it waits with `PostStartHookError` and the hook's
+/// message (convertToAPIContainerStatuses, from the reason cache), its last
+/// state the exit, `finishedAt` the second of the SIGKILL.
+#[test]
+fn a_failing_post_start_hook_is_not_running_while_killed() {
+    let records = run(
+        None,
+        &[&apply("poststart-fails-slow-stop-pod.yaml"), "wait 12s"],
+        |_| {},
+    );
+    let events = kubelet_events(&records, "hook-fails-slowly");
+    let (killed_at, ..) = *first(&events, "Killing");
+    let mut waited = None;
+    for (revision, key, object) in common::writes(&records) {
+        let Some(pod) = object else { continue };
+        if !key.ends_with("/hook-fails-slowly") {
+            continue;
+        }
+        let status = &pod["status"];
+        let c = &status["containerStatuses"][0];
+        assert!(
+            c["state"].get("running").is_none(),
+            "revision {revision}: {c}"
+        );
+        assert_ne!(c["ready"], true, "revision {revision}: {c}");
+        for condition in status["conditions"].as_array().into_iter().flatten() {
+            if condition["type"] == "ContainersReady" {
+                assert_eq!(condition["status"], "False", "revision {revision}");
+            }
+        }
+        if waited.is_none() && c["state"]["waiting"]["reason"] == "PostStartHookError" {
+            waited = Some(c.clone());
+        }
+    }
+    let c = waited.expect("the container waits with PostStartHookError");
+    let message = c["state"]["waiting"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Exec lifecycle hook ([/bin/sh -c echo no config >&2; exit 1])"),
+        "{message}"
+    );
+    let last = &c["lastState"]["terminated"];
+    assert_eq!(last["exitCode"], 137, "{c}");
+    // Killed at `killed_at` ms, SIGKILL 10 s later: the second it exited.
+    let second = (killed_at + 10_000) / 1000;
+    let exited = podflow_engine::clock::SimTime(second * 1000).rfc3339();
+    assert_eq!(last["finishedAt"], exited.as_str(), "{c}");
 }

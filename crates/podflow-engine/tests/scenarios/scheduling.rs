@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::common;
-use crate::common::{final_object, run};
+use crate::common::{apply, final_object, run};
 use k8s_openapi::api::core::v1::Pod;
 use podflow_engine::clock::SimTime;
 use podflow_engine::engine::{Engine, Until};
@@ -435,4 +435,67 @@ fn an_unschedulable_pod_is_flushed_after_five_minutes_and_said_to_be() {
         )),
         "{flushed:#?}"
     );
+}
+
+#[test]
+fn scheduling_gates_keep_a_pod_out_of_the_queue_until_the_last_is_removed() {
+    // The docs' "Pod Scheduling Readiness" (pod-with-scheduling-gates.yaml):
+    // the API server gives a gated Pod PodScheduled=False/SchedulingGated
+    // (pkg/registry/core/pod/strategy.go applySchedulingGatedCondition); the
+    // SchedulingGates PreEnqueue plugin keeps it out of the queue
+    // (pkg/scheduler/framework/plugins/schedulinggates); gates may only be
+    // removed (pkg/apis/core/validation validateOnlyDeletedSchedulingGates).
+    let records = run(
+        None,
+        &[
+            &apply("scheduling-gated-pod.yaml"),
+            "wait 5s",
+            "get pod gated",
+            r#"patch pod gated --type=json -p '[{"op":"add","path":"/spec/schedulingGates/-","value":{"name":"example.com/baz"}}]'"#,
+            r#"patch pod gated --type=merge -p '{"spec":{"schedulingGates":[{"name":"example.com/bar"}]}}'"#,
+            "wait 5s",
+            "get pod gated",
+            r#"patch pod gated --type=merge -p '{"spec":{"schedulingGates":null}}'"#,
+            "wait 10s",
+            "get pod gated -o wide",
+        ],
+        |_| {},
+    );
+    let out = common::kubectl_output(&records).join("\n");
+    let gated_rows = out
+        .lines()
+        .filter(|l| l.starts_with("gated ") && l.contains("SchedulingGated"))
+        .count();
+    assert_eq!(gated_rows, 2, "{out}");
+    assert!(
+        out.contains("The Pod \"gated\" is invalid: spec.schedulingGates[2].name: Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/baz'"),
+        "{out}"
+    );
+    // No scheduling attempt while gated: no FailedScheduling, no binding.
+    let reasons: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.object.name == "gated" => Some(e.reason.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !reasons.iter().any(|r| r == "FailedScheduling"),
+        "{reasons:?}"
+    );
+    assert_eq!(
+        reasons.iter().filter(|r| *r == "Scheduled").count(),
+        1,
+        "{reasons:?}"
+    );
+    let pod = final_object(&records, "Pod", "gated");
+    assert!(pod["spec"]["nodeName"].is_string(), "{pod:#}");
+    let condition = pod["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "PodScheduled")
+        .unwrap();
+    assert_eq!(condition["status"], "True", "{condition}");
+    assert!(out.contains("Running"), "{out}");
 }

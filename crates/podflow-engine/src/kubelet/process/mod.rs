@@ -89,6 +89,8 @@ pub enum Signal {
 pub struct ExecResult {
     pub code: i32,
     pub output: String,
+    /// How long the command ran, in simulated ms (the sum of its sleeps).
+    pub took_ms: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -321,14 +323,16 @@ impl Process {
         self.busy
     }
 
-    /// `kubectl exec` or an exec probe: runs `argv` in the container's file
-    /// system and environment, to its end (sleeps in it take no time).
+    /// `kubectl exec`, an exec probe or hook: runs `argv` in the container's
+    /// file system and environment, to its end; the result says how long its
+    /// sleeps took (the caller decides whether that time passes).
     pub fn exec(&mut self, argv: &[String], now: SimTime, world: &dyn World) -> ExecResult {
         self.advance(now, world);
         if self.state != State::Running {
             return ExecResult {
                 code: 126,
                 output: "OCI runtime exec failed: exec failed: cannot exec in a stopped container: unknown".into(),
+                took_ms: 0,
             };
         }
         let name = argv
@@ -344,6 +348,7 @@ impl Process {
                     "OCI runtime exec failed: exec failed: unable to start container process: exec: \"{}\": executable file not found in $PATH: unknown",
                     argv.first().map_or("", String::as_str)
                 ),
+                took_ms: 0,
             };
         }
         let mut sh = Shell::new(&self.env, "sh");
@@ -364,13 +369,16 @@ impl Process {
             Run::Exited(code) => code,
             Run::Sleeping(_) | Run::Busy => 1,
         };
-        if sys.stop_server && self.term_code() == Some(0) {
+        let (stop_server, finished) = (sys.stop_server, sys.now);
+        if stop_server && self.term_code() == Some(0) {
             // `nginx -s quit`: the master finishes its requests and exits 0.
             self.finish(0, now);
         }
+        let took_ms = finished.as_millis().saturating_sub(now.as_millis());
         ExecResult {
             code,
             output: log.text(),
+            took_ms,
         }
     }
 

@@ -13,5 +13,6 @@ pub mod node_ports;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
 pub mod pod_topology_spread;
+pub mod scheduling_gates;
 pub mod taint_toleration;
 pub mod volume_binding;

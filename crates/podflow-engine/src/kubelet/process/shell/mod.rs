@@ -186,6 +186,9 @@ impl Shell {
                         return Run::Sleeping((wake != SimTime(u64::MAX)).then_some(wake));
                     }
                     Some(_) => sys.now = wake,
+                    // An exec runs to its end: its clock moves on with each
+                    // sleep (a sleep without end takes no time).
+                    None if wake != SimTime(u64::MAX) => sys.now = wake,
                     None => {}
                 }
                 self.wake = None;

@@ -610,7 +610,10 @@ fn victim_condition_and_event() {
     ]);
     let at = Time(Timestamp::from_second(1_000_000).unwrap());
     let body = disruption_target_patch(&victim, "default-scheduler", at.clone()).unwrap();
-    let want: Value = json!({"status": {"conditions": [{
+    // PatchPodStatus's two-way patch carries the conditions' order.
+    let want: Value = json!({"status": {
+        "$setElementOrder/conditions": [{"type": "Ready"}, {"type": "DisruptionTarget"}],
+        "conditions": [{
         "type": "DisruptionTarget",
         "status": "True",
         "observedGeneration": 1,
