@@ -7,6 +7,7 @@ pub mod authz;
 pub mod bootstrap_policy;
 pub mod defaults;
 pub mod handler;
+pub mod namespace_strategy;
 pub mod patch_request;
 pub mod request;
 pub mod reviews;

@@ -31,6 +31,7 @@ pub mod pods;
 pub mod pv_controller;
 pub mod ranking;
 pub mod replica_counts;
+pub mod replica_failure;
 pub mod replicaset;
 pub mod slow_start;
 pub mod taint_eviction;
