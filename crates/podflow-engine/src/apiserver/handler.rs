@@ -741,12 +741,7 @@ impl Handling<'_, '_> {
     }
 
     /// Stores an object a delete only marked (a deletion timestamp, finalizers, a phase).
-    fn write_deleting(
-        &mut self,
-        key: &str,
-        kind: &'static Kind,
-        object: Object,
-    ) -> Step<Response> {
+    fn write_deleting(&mut self, key: &str, kind: &'static Kind, object: Object) -> Step<Response> {
         let entry = self
             .store
             .update(key, object, None)

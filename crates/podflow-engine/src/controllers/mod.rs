@@ -1,5 +1,5 @@
-//! kube-controller-manager: shared informers over Deployments, `ReplicaSets`
-//! and Pods, and the controllers that read them, each with its own work
+//! kube-controller-manager: shared informers over Deployments, `ReplicaSets`,
+//! Pods and the other kinds of [`WATCHED`], and the controllers that read them, each with its own work
 //! queue (`cmd/kube-controller-manager`, `pkg/controller/`). Like every
 //! component, they learn through watches and act only through API requests
 //! (docs/architecture.md, rule 2).
@@ -33,6 +33,7 @@ pub mod ranking;
 pub mod replica_counts;
 pub mod replica_failure;
 pub mod replicaset;
+pub mod resourcequota;
 pub mod slow_start;
 pub mod taint_eviction;
 pub mod taint_eviction_plan;
@@ -67,7 +68,7 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
 }
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 11] = [
+pub const WATCHED: [&str; 12] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -79,6 +80,7 @@ pub const WATCHED: [&str; 11] = [
     "PersistentVolumeClaim",
     "PersistentVolume",
     "StorageClass",
+    "ResourceQuota",
 ];
 
 /// The shared informers' caches.
@@ -95,6 +97,7 @@ pub struct Informers {
     pub pvcs: Informer,
     pub pvs: Informer,
     pub storageclasses: Informer,
+    pub quotas: Informer,
 }
 
 impl Informers {
@@ -112,6 +115,7 @@ impl Informers {
             "PersistentVolumeClaim" => Some(&self.pvcs),
             "PersistentVolume" => Some(&self.pvs),
             "StorageClass" => Some(&self.storageclasses),
+            "ResourceQuota" => Some(&self.quotas),
             _ => None,
         }
     }
@@ -129,6 +133,7 @@ impl Informers {
             "PersistentVolumeClaim" => Some(&mut self.pvcs),
             "PersistentVolume" => Some(&mut self.pvs),
             "StorageClass" => Some(&mut self.storageclasses),
+            "ResourceQuota" => Some(&mut self.quotas),
             _ => None,
         }
     }
@@ -149,6 +154,10 @@ pub enum Progress {
     Done,
     /// The sync failed; the key comes back after the rate limiter's delay.
     Failed(String),
+    /// The sync did not start (its cache is behind its own write, whose
+    /// event queues the key again): the key's failures are neither forgotten
+    /// nor added to, so its back-off goes on as upstream's, which has no such wait.
+    Deferred,
 }
 
 /// What the manager needs of each controller.
@@ -256,6 +265,7 @@ pub struct ControllerManager {
     taint_eviction: TaintEvictionController,
     pv: pv_controller::PvController,
     provisioner: csi_provisioner::CsiProvisioner,
+    resourcequota: resourcequota::ResourceQuotaController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -284,7 +294,7 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 7] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 8] {
         [
             &mut self.deployment,
             &mut self.replicaset,
@@ -293,6 +303,7 @@ impl ControllerManager {
             &mut self.garbage_collector,
             &mut self.pv,
             &mut self.provisioner,
+            &mut self.resourcequota,
         ]
     }
 
@@ -432,6 +443,7 @@ fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &m
             queue_stage(name, Outcome::Requeued, detail, key, queue.len(), cx);
         }
         Progress::Done | Progress::Waiting => queue.forget(key),
+        Progress::Deferred => {}
     }
     queue.done(key);
 }

@@ -66,7 +66,10 @@ pub fn apply(
 
 /// `getReplicaFailures`: the new `ReplicaSet`'s failure first, else the first
 /// of any other's, as a Deployment condition.
-fn replica_failure(all: &[&ReplicaSet], new_rs: Option<&ReplicaSet>) -> Option<DeploymentCondition> {
+fn replica_failure(
+    all: &[&ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+) -> Option<DeploymentCondition> {
     let failure = |rs: &ReplicaSet| {
         rs.status
             .as_ref()?

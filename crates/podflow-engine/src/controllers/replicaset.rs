@@ -530,7 +530,7 @@ impl Controller for ReplicaSetController {
         };
         let relevant = |o: &Object| matches!(o, Object::ReplicaSet(_)) && key_of(o) == key;
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
-            return Progress::Done;
+            return Progress::Deferred;
         }
         let rs = Arc::new(rs.clone());
         let needs_sync = self.expectations.satisfied(key, cx.now);

@@ -19,5 +19,6 @@ mod kubelet_hooks;
 mod nginx_pod;
 mod node_lifecycle;
 mod node_verbs;
+mod quota;
 mod scheduling;
 mod storage;
