@@ -24,6 +24,8 @@ pub mod hash;
 pub mod informer;
 pub mod job;
 pub mod job_plan;
+pub mod namespace;
+pub mod namespace_plan;
 pub mod node_lifecycle;
 pub mod node_lifecycle_plan;
 pub mod own_writes;
@@ -68,7 +70,7 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
 }
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 12] = [
+pub const WATCHED: [&str; 13] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -81,6 +83,7 @@ pub const WATCHED: [&str; 12] = [
     "PersistentVolume",
     "StorageClass",
     "ResourceQuota",
+    "Namespace",
 ];
 
 /// The shared informers' caches.
@@ -98,6 +101,7 @@ pub struct Informers {
     pub pvs: Informer,
     pub storageclasses: Informer,
     pub quotas: Informer,
+    pub namespaces: Informer,
 }
 
 impl Informers {
@@ -116,6 +120,7 @@ impl Informers {
             "PersistentVolume" => Some(&self.pvs),
             "StorageClass" => Some(&self.storageclasses),
             "ResourceQuota" => Some(&self.quotas),
+            "Namespace" => Some(&self.namespaces),
             _ => None,
         }
     }
@@ -134,6 +139,7 @@ impl Informers {
             "PersistentVolume" => Some(&mut self.pvs),
             "StorageClass" => Some(&mut self.storageclasses),
             "ResourceQuota" => Some(&mut self.quotas),
+            "Namespace" => Some(&mut self.namespaces),
             _ => None,
         }
     }
@@ -266,6 +272,7 @@ pub struct ControllerManager {
     pv: pv_controller::PvController,
     provisioner: csi_provisioner::CsiProvisioner,
     resourcequota: resourcequota::ResourceQuotaController,
+    namespace: namespace::NamespaceController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -294,7 +301,7 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 8] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 9] {
         [
             &mut self.deployment,
             &mut self.replicaset,
@@ -304,6 +311,7 @@ impl ControllerManager {
             &mut self.pv,
             &mut self.provisioner,
             &mut self.resourcequota,
+            &mut self.namespace,
         ]
     }
 

@@ -16,6 +16,7 @@ mod kubectl_verbs;
 mod kubelet;
 mod kubelet_config;
 mod kubelet_hooks;
+mod namespaces;
 mod nginx_pod;
 mod node_lifecycle;
 mod node_verbs;
