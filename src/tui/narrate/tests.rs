@@ -538,7 +538,7 @@ fn every_sample_has_a_headline_and_a_body_in_both_languages() {
 
 #[test]
 fn every_record_of_real_runs_narrates() {
-    let runs = [
+    let runs = vec![
         nginx_timeline(),
         timeline(&["delete pod nginx", "wait idle"], None),
         timeline(&["create -f tests/fixtures/typo-pod.yaml"], None),

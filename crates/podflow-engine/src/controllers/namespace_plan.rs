@@ -244,7 +244,7 @@ pub fn update_conditions(status: &mut NamespaceStatus, totals: &Totals, now: Sim
                     if old.status != state {
                         old.last_transition_time = Some(Time(now.to_k8s()));
                     }
-                    old.status = state.to_owned();
+                    state.clone_into(&mut old.status);
                     old.reason = Some(reason.to_owned());
                     old.message = Some(message);
                     changed = true;

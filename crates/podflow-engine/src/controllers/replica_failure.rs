@@ -143,8 +143,8 @@ mod tests {
         );
     }
 
-    /// Mirrors `progress_test.go` `TestSyncRolloutStatus` ("ReplicaFailure copied"):
-    /// the new `ReplicaSet`'s condition becomes the Deployment's, and goes with it.
+    /// Mirrors `syncRolloutStatus`'s last step (`progress.go`): the new
+    /// `ReplicaSet`'s condition becomes the Deployment's, and goes with it.
     #[test]
     fn deployment_copies_the_failure() {
         let mut rs = ReplicaSet::default();

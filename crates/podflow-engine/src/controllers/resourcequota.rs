@@ -116,16 +116,16 @@ impl Controller for ResourceQuotaController {
                 enqueue(NAME, &mut self.queue, &key_of(object), cx);
             }
             InformerDelta::Updated { old, new } => match (&**old, &**new) {
-                (Object::ResourceQuota(old), Object::ResourceQuota(cur)) => {
-                    if read(hard_of(old)) != read(hard_of(cur)) {
-                        enqueue(NAME, &mut self.queue, &key_of(new), cx);
-                    }
+                (Object::ResourceQuota(old), Object::ResourceQuota(cur))
+                    if read(hard_of(old)) != read(hard_of(cur)) =>
+                {
+                    enqueue(NAME, &mut self.queue, &key_of(new), cx);
                 }
                 // `DefaultUpdateFilter`: a Pod that stops counting (it finished).
-                (Object::Pod(old_pod), Object::Pod(new_pod)) => {
-                    if quota_v1_pod(old_pod) && !quota_v1_pod(new_pod) {
-                        self.replenish(new, informers, cx);
-                    }
+                (Object::Pod(old_pod), Object::Pod(new_pod))
+                    if quota_v1_pod(old_pod) && !quota_v1_pod(new_pod) =>
+                {
+                    self.replenish(new, informers, cx);
                 }
                 _ => {}
             },
