@@ -199,6 +199,12 @@ impl NamespaceController {
             return Progress::Deferred;
         }
         let ns = Arc::clone(&pass.namespace);
+        sync_stage(
+            NAME,
+            Outcome::Finalize,
+            format!("{key}: all content removed; removing the {FINALIZER_KUBERNETES} finalizer"),
+            cx,
+        );
         self.finalize(key, &ns, cx)
     }
 
@@ -212,12 +218,6 @@ impl NamespaceController {
                     .collect()
             });
         }
-        sync_stage(
-            NAME,
-            Outcome::Finalize,
-            format!("{key}: all content removed; removing the {FINALIZER_KUBERNETES} finalizer"),
-            cx,
-        );
         let req = request(Verb::Update, kind_of("Namespace"), None, key)
             .subresource("finalize")
             .body(Body::Object(Box::new(Object::Namespace(ns))));

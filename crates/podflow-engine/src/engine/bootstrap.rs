@@ -25,6 +25,7 @@ pub(super) fn starting_store(objects: Vec<Object>, seed: u64, rng: &mut Rng) -> 
     let mut storage_rng = Rng::new(seed ^ super::starting_storage::STORAGE_STREAM);
     create_starting_objects(&mut store, storage, &mut storage_rng);
     reconcile_quotas(&mut store);
+    namespaces_as_created(&mut store);
     bootstrap_node_leases(&mut store, seed);
     store
 }
@@ -94,6 +95,39 @@ fn reconcile_quotas(store: &mut Store) {
                 crate::apiserver::admission::resource_quota::reconcile_status(quota, &objects);
             let key = key_for(object.kind(), object.namespace(), object.name());
             let _ = store.update(&key, Object::ResourceQuota(reconciled), None);
+        }
+    }
+}
+
+/// Gives every Namespace what the API server's create gave it
+/// (`pkg/registry/core/namespace/strategy.go`, `PrepareForCreate`): the
+/// `kubernetes` finalizer, without which the namespace controller would never
+/// empty and remove it, and the `Active` phase unless the file says otherwise.
+fn namespaces_as_created(store: &mut Store) {
+    let namespaces: Vec<(String, Arc<Object>)> = store
+        .range("/registry/namespaces/")
+        .map(|(k, e)| (k.to_owned(), Arc::clone(&e.object)))
+        .collect();
+    for (key, object) in namespaces {
+        let Object::Namespace(ns) = &*object else {
+            continue;
+        };
+        let mut made = ns.clone();
+        let finalizers = made
+            .spec
+            .get_or_insert_with(Default::default)
+            .finalizers
+            .get_or_insert_with(Vec::new);
+        let kubernetes = crate::apiserver::namespace_strategy::FINALIZER_KUBERNETES;
+        if !finalizers.iter().any(|f| f == kubernetes) {
+            finalizers.push(kubernetes.to_owned());
+        }
+        made.status
+            .get_or_insert_with(Default::default)
+            .phase
+            .get_or_insert_with(|| "Active".into());
+        if &made != ns {
+            let _ = store.update(&key, Object::Namespace(made), None);
         }
     }
 }
