@@ -25,7 +25,6 @@ pub(super) fn starting_store(objects: Vec<Object>, seed: u64, rng: &mut Rng) -> 
     let mut storage_rng = Rng::new(seed ^ super::starting_storage::STORAGE_STREAM);
     create_starting_objects(&mut store, storage, &mut storage_rng);
     reconcile_quotas(&mut store);
-    namespaces_as_created(&mut store);
     bootstrap_node_leases(&mut store, seed);
     store
 }
@@ -76,6 +75,7 @@ fn bootstrap_node_leases(store: &mut Store, seed: u64) {
 fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rng) {
     for mut object in objects {
         existing_object_metadata(&mut object, rng);
+        namespace_as_created(&mut object);
         let key = key_for(object.kind(), object.namespace(), object.name());
         // A cluster file may name an object twice; the last one wins, as a
         // second `kubectl apply` would make it.
@@ -99,37 +99,28 @@ fn reconcile_quotas(store: &mut Store) {
     }
 }
 
-/// Gives every Namespace what the API server's create gave it
+/// Gives a Namespace what the API server's create gave it
 /// (`pkg/registry/core/namespace/strategy.go`, `PrepareForCreate`): the
 /// `kubernetes` finalizer, without which the namespace controller would never
 /// empty and remove it, and the `Active` phase unless the file says otherwise.
-fn namespaces_as_created(store: &mut Store) {
-    let namespaces: Vec<(String, Arc<Object>)> = store
-        .range("/registry/namespaces/")
-        .map(|(k, e)| (k.to_owned(), Arc::clone(&e.object)))
-        .collect();
-    for (key, object) in namespaces {
-        let Object::Namespace(ns) = &*object else {
-            continue;
-        };
-        let mut made = ns.clone();
-        let finalizers = made
-            .spec
-            .get_or_insert_with(Default::default)
-            .finalizers
-            .get_or_insert_with(Vec::new);
-        let kubernetes = crate::apiserver::namespace_strategy::FINALIZER_KUBERNETES;
-        if !finalizers.iter().any(|f| f == kubernetes) {
-            finalizers.push(kubernetes.to_owned());
-        }
-        made.status
-            .get_or_insert_with(Default::default)
-            .phase
-            .get_or_insert_with(|| "Active".into());
-        if &made != ns {
-            let _ = store.update(&key, Object::Namespace(made), None);
-        }
+/// Done before it is stored, so no revision moves.
+fn namespace_as_created(object: &mut Object) {
+    let Object::Namespace(ns) = object else {
+        return;
+    };
+    let finalizers = ns
+        .spec
+        .get_or_insert_with(Default::default)
+        .finalizers
+        .get_or_insert_with(Vec::new);
+    let kubernetes = crate::apiserver::namespace_strategy::FINALIZER_KUBERNETES;
+    if !finalizers.iter().any(|f| f == kubernetes) {
+        finalizers.push(kubernetes.to_owned());
     }
+    ns.status
+        .get_or_insert_with(Default::default)
+        .phase
+        .get_or_insert_with(|| "Active".into());
 }
 
 /// How long before the story starts the cluster's objects were made (kubectl's AGE shows `3d`).
