@@ -1,7 +1,8 @@
 //! Narrations of kube-controller-manager's stages (`informer`, `queue`,
 //! `sync`), after client-go's shared informers and work queues
 //! (`staging/src/k8s.io/client-go/tools/cache`, `util/workqueue`) and the
-//! controllers of `pkg/controller/` (deployment, replicaset, garbagecollector).
+//! controllers of `pkg/controller/` (deployment, replicaset, garbagecollector,
+//! resourcequota, namespace).
 
 use super::{Narration, apiserver, tr};
 use crate::tui::lang::Lang;
@@ -102,6 +103,14 @@ fn purpose(controller: &str) -> Option<(&'static str, &'static str)> {
             "The CSI external-provisioner answers claims of its driver's StorageClass: it calls the driver's CreateVolume and writes the PersistentVolume.",
             "CSI external-provisioner 处理使用其驱动的 StorageClass 的 PVC：调用驱动的 CreateVolume，并写入 PersistentVolume。",
         ),
+        "resourcequota-controller" => (
+            "The resource quota controller copies a quota's spec.hard to status.hard and counts what the namespace's objects use into status.used, again whenever counted objects go away. Admission enforces only what the status says.",
+            "资源配额控制器把配额的 spec.hard 复制到 status.hard，并把命名空间中对象的用量计入 status.used；被计数的对象消失时会重新计算。准入只依据 status 执行限制。",
+        ),
+        "namespace-controller" => (
+            "The namespace controller empties a Terminating namespace: it deletes every object in it through the API server, records its progress in the namespace's conditions, and then removes the kubernetes finalizer through namespaces/finalize, which deletes the namespace.",
+            "命名空间控制器清空处于 Terminating 的命名空间：通过 API server 删除其中的每个对象，把进度写入命名空间的 conditions，最后经由 namespaces/finalize 去掉 kubernetes finalizer，命名空间随之被删除。",
+        ),
         _ => return None,
     })
 }
@@ -112,6 +121,11 @@ fn waiting_for(detail: &str) -> (&'static str, &'static str) {
         (
             "It waits until its own last write has come back through the informer, so it never acts on a stale cache.",
             "它要等自己上一次写入经由 informer 回到缓存后再行动，避免基于过期的缓存做决定。",
+        )
+    } else if detail.contains("content remaining") {
+        (
+            "Objects in the namespace are still going (Pods within their grace period, or held by finalizers): it looks again after half the estimate and a second.",
+            "命名空间中仍有对象在删除中（处于宽限期的 Pod，或被 finalizer 挡住的对象）：它会在估计时间的一半再加一秒后重新检查。",
         )
     } else if detail.contains("expecting") {
         (

@@ -698,6 +698,18 @@ impl Handling<'_, '_> {
             }
             _ => None,
         };
+        if let Object::Namespace(ns) = &mut object {
+            // The namespace registry's Delete: the first marks it Terminating;
+            // while `spec.finalizers` remain, a later one changes nothing.
+            let first = ns.metadata.deletion_timestamp.is_none();
+            if first || super::namespace_strategy::finalizers_remain(ns) {
+                if !first {
+                    return Ok(Response::ok(200, current));
+                }
+                super::namespace_strategy::terminate(ns, self.now);
+                return self.write_deleting(&key, kind, object);
+            }
+        }
         // Finalizers keep the object until they are gone
         // (store.go, updateForGracefulDeletionAndFinalizers).
         let finalizers = deletion_finalizers(&object, req.propagation_policy);
@@ -723,16 +735,21 @@ impl Handling<'_, '_> {
             if (*current).clone().metadata() == object.metadata() {
                 return Ok(Response::ok(200, current));
             }
-            let entry = self
-                .store
-                .update(&key, object, None)
-                .map_err(|_| Box::new(status::not_found(kind, &req.name)))?
-                .clone();
-            self.record_persist(&key, entry.mod_revision, &entry.object);
-            self.push_last_change();
-            return Ok(Response::ok(200, entry.object));
+            return self.write_deleting(&key, kind, object);
         }
         self.remove(&key, kind)
+    }
+
+    /// Stores an object a delete only marked (a deletion timestamp, finalizers, a phase).
+    fn write_deleting(&mut self, key: &str, kind: &'static Kind, object: Object) -> Step<Response> {
+        let entry = self
+            .store
+            .update(key, object, None)
+            .map_err(|_| Box::new(status::not_found(kind, &self.request.name)))?
+            .clone();
+        self.record_persist(key, entry.mod_revision, &entry.object);
+        self.push_last_change();
+        Ok(Response::ok(200, entry.object))
     }
 
     /// Deletes `key` from etcd (`deleteWithoutFinalizers`); answers with its last state.

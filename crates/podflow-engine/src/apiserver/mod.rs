@@ -8,6 +8,7 @@ pub mod bootstrap_policy;
 pub mod defaults;
 pub mod deprecation;
 pub mod handler;
+pub mod namespace_strategy;
 pub mod patch_request;
 pub mod request;
 pub mod reviews;

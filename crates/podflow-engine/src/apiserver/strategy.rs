@@ -46,6 +46,9 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
             generate_job_selector(job);
         }
         Object::Secret(secret) => merge_string_data(secret),
+        // `pkg/registry/core/resourcequota/strategy.go`: the quota controller fills the status.
+        Object::ResourceQuota(quota) => quota.status = None,
+        Object::Namespace(ns) => super::namespace_strategy::prepare_for_create(ns),
         _ => {}
     }
 }
@@ -172,12 +175,23 @@ pub fn deletion_finalizers(object: &Object, policy: Option<Propagation>) -> Vec<
 
 /// Whether an update leaves nothing to wait for on an object being deleted,
 /// so the update deletes it (`store.go`, `shouldDeleteDuringUpdate`): the
-/// stored object has a deletionTimestamp with a grace period of 0 and the
-/// new one no finalizers.
+/// stored object has a deletionTimestamp with a grace period of 0 (or none)
+/// and the new one no finalizers.
 pub fn deletes_during_update(new: &Object, current: &Object) -> bool {
     let old = current.metadata();
+    // A namespace also waits for its `spec.finalizers`
+    // (`pkg/registry/core/namespace/storage/storage.go`, `ShouldDeleteNamespaceDuringUpdate`).
+    if let Object::Namespace(ns) = new
+        && ns
+            .spec
+            .as_ref()
+            .and_then(|s| s.finalizers.as_ref())
+            .is_some_and(|f| !f.is_empty())
+    {
+        return false;
+    }
     old.deletion_timestamp.is_some()
-        && old.deletion_grace_period_seconds == Some(0)
+        && old.deletion_grace_period_seconds.is_none_or(|g| g == 0)
         && new.metadata().finalizers.as_ref().is_none_or(Vec::is_empty)
 }
 
@@ -222,6 +236,23 @@ pub fn prepare_for_update(object: &mut Object, current: &Object, subresource: Op
             new.status.clone_from(&old.status);
         }
         return;
+    }
+    match (&mut *object, current) {
+        // `pkg/registry/core/resourcequota/strategy.go`: each of the main
+        // resource and `status` keeps what the other owns.
+        (Object::ResourceQuota(new), Object::ResourceQuota(old)) => {
+            if subresource == Some("status") {
+                new.spec.clone_from(&old.spec);
+            } else {
+                new.status.clone_from(&old.status);
+            }
+            return;
+        }
+        (Object::Namespace(new), Object::Namespace(old)) => {
+            super::namespace_strategy::prepare_for_update(new, old, subresource);
+            return;
+        }
+        _ => {}
     }
     if let (Object::Pod(new), Object::Pod(old_pod)) = (&mut *object, current) {
         if subresource == Some("status") {

@@ -14,7 +14,7 @@ use podflow_model::Kind;
 pub const ME: Actor = Actor::ControllerManager;
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 10] = [
+pub const CONTROLLERS: [&str; 12] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
@@ -24,6 +24,8 @@ pub const CONTROLLERS: [&str; 10] = [
     "job-controller",
     "generic-garbage-collector",
     "persistent-volume-binder",
+    "resourcequota-controller",
+    "namespace-controller",
     // The CSI driver's external-provisioner sidecar (simulated in
     // kube-controller-manager; its RBAC comes with the driver, in the default cluster).
     "csi-provisioner",

@@ -765,7 +765,7 @@ impl Controller for DeploymentController {
             _ => false,
         };
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
-            return Progress::Done;
+            return Progress::Deferred;
         }
         let sync = Sync {
             d: Arc::new(d.clone()),

@@ -318,8 +318,21 @@ pub fn progressing(d: &Deployment, new: &DeploymentStatus) -> bool {
         || n(new.available_replicas) > n(old.available_replicas)
 }
 
-/// `syncRolloutStatus`'s status: `calculateStatus` plus the `Progressing` condition.
+/// `syncRolloutStatus`'s status: `calculateStatus` plus the `Progressing`
+/// condition, and the `ReplicaSets`' `ReplicaFailure` copied.
 pub fn rollout_status(
+    d: &Deployment,
+    all: &[&ReplicaSet],
+    new_rs: Option<&ReplicaSet>,
+    now: SimTime,
+) -> DeploymentStatus {
+    let mut status = progress_status(d, all, new_rs, now);
+    super::replica_failure::copy_to_deployment(&mut status, all, new_rs);
+    status
+}
+
+/// `calculateStatus` plus the `Progressing` condition.
+fn progress_status(
     d: &Deployment,
     all: &[&ReplicaSet],
     new_rs: Option<&ReplicaSet>,

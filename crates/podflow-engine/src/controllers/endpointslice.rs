@@ -126,7 +126,7 @@ impl Controller for EndpointSliceController {
                 == Some(key)
         };
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
-            return Progress::Done;
+            return Progress::Deferred;
         }
         let ns = service.metadata.namespace.as_deref().unwrap_or_default();
         let pods = informers

@@ -174,7 +174,7 @@ impl Controller for JobController {
         };
         let relevant = |o: &Object| matches!(o, Object::Job(_)) && key_of(o) == key;
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
-            return Progress::Done;
+            return Progress::Deferred;
         }
         if !self.expectations.satisfied(key, cx.now) {
             let (adds, dels) = self.expectations.pending(key);

@@ -1,5 +1,5 @@
-//! kube-controller-manager: shared informers over Deployments, `ReplicaSets`
-//! and Pods, and the controllers that read them, each with its own work
+//! kube-controller-manager: shared informers over Deployments, `ReplicaSets`,
+//! Pods and the other kinds of [`WATCHED`], and the controllers that read them, each with its own work
 //! queue (`cmd/kube-controller-manager`, `pkg/controller/`). Like every
 //! component, they learn through watches and act only through API requests
 //! (docs/architecture.md, rule 2).
@@ -26,6 +26,8 @@ pub mod hash;
 pub mod informer;
 pub mod job;
 pub mod job_plan;
+pub mod namespace;
+pub mod namespace_plan;
 pub mod node_lifecycle;
 pub mod node_lifecycle_plan;
 pub mod own_writes;
@@ -33,7 +35,9 @@ pub mod pods;
 pub mod pv_controller;
 pub mod ranking;
 pub mod replica_counts;
+pub mod replica_failure;
 pub mod replicaset;
+pub mod resourcequota;
 pub mod service_pods;
 pub mod slow_start;
 pub mod taint_eviction;
@@ -70,7 +74,7 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
 }
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 12] = [
+pub const WATCHED: [&str; 14] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -83,6 +87,8 @@ pub const WATCHED: [&str; 12] = [
     "PersistentVolumeClaim",
     "PersistentVolume",
     "StorageClass",
+    "ResourceQuota",
+    "Namespace",
 ];
 
 /// The shared informers' caches.
@@ -100,6 +106,8 @@ pub struct Informers {
     pub pvcs: Informer,
     pub pvs: Informer,
     pub storageclasses: Informer,
+    pub quotas: Informer,
+    pub namespaces: Informer,
 }
 
 impl Informers {
@@ -118,6 +126,8 @@ impl Informers {
             "PersistentVolumeClaim" => Some(&self.pvcs),
             "PersistentVolume" => Some(&self.pvs),
             "StorageClass" => Some(&self.storageclasses),
+            "ResourceQuota" => Some(&self.quotas),
+            "Namespace" => Some(&self.namespaces),
             _ => None,
         }
     }
@@ -136,6 +146,8 @@ impl Informers {
             "PersistentVolumeClaim" => Some(&mut self.pvcs),
             "PersistentVolume" => Some(&mut self.pvs),
             "StorageClass" => Some(&mut self.storageclasses),
+            "ResourceQuota" => Some(&mut self.quotas),
+            "Namespace" => Some(&mut self.namespaces),
             _ => None,
         }
     }
@@ -156,6 +168,10 @@ pub enum Progress {
     Done,
     /// The sync failed; the key comes back after the rate limiter's delay.
     Failed(String),
+    /// The sync did not start (its cache is behind its own write, whose
+    /// event queues the key again): the key's failures are neither forgotten
+    /// nor added to, so its back-off goes on as upstream's, which has no such wait.
+    Deferred,
 }
 
 /// What the manager needs of each controller.
@@ -266,6 +282,8 @@ pub struct ControllerManager {
     taint_eviction: TaintEvictionController,
     pv: pv_controller::PvController,
     provisioner: csi_provisioner::CsiProvisioner,
+    resourcequota: resourcequota::ResourceQuotaController,
+    namespace: namespace::NamespaceController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -294,7 +312,7 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 8] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 10] {
         [
             &mut self.deployment,
             &mut self.replicaset,
@@ -304,6 +322,8 @@ impl ControllerManager {
             &mut self.garbage_collector,
             &mut self.pv,
             &mut self.provisioner,
+            &mut self.resourcequota,
+            &mut self.namespace,
         ]
     }
 
@@ -443,6 +463,7 @@ fn finish(controller: &mut dyn Controller, key: &str, progress: Progress, cx: &m
             queue_stage(name, Outcome::Requeued, detail, key, queue.len(), cx);
         }
         Progress::Done | Progress::Waiting => queue.forget(key),
+        Progress::Deferred => {}
     }
     queue.done(key);
 }

@@ -538,7 +538,7 @@ impl Controller for PvController {
             )
         };
         if wait_for_own_write(NAME, &mut self.writes, informers, key, storage, cx) {
-            return Progress::Done;
+            return Progress::Deferred;
         }
         if let Some(name) = key.strip_prefix(VOLUME) {
             return match informers

@@ -4,8 +4,14 @@
 //! order of preference, with expectations so a stale cache never makes it act
 //! twice, then writes `status` through the status subresource.
 //!
+//! A failed create or delete sets the `ReplicaFailure` condition
+//! ([`super::replica_failure`]) and the key comes back after the work
+//! queue's rate-limited delay; a create refused because the namespace is
+//! being terminated is no failure (`manageReplicas` ignores
+//! `NamespaceTerminatingCause`, and `createPods` records no event for it).
+//!
 //! Not modelled: adopting orphan Pods and releasing Pods whose labels stop
-//! matching (`claimPods`), the `ReplicaFailure` condition.
+//! matching (`claimPods`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -213,6 +219,14 @@ impl ReplicaSetController {
         let current = rs.status.clone().unwrap_or_default();
         let mut new = sync.status.clone();
         new.observed_generation = Some(generation);
+        let active = usize::try_from(new.replicas).unwrap_or(0);
+        super::replica_failure::apply(
+            &mut new,
+            active,
+            replicas_of(rs),
+            sync.error.as_deref(),
+            cx.now,
+        );
         let unchanged = current.observed_generation == Some(generation) && {
             let mut cur = current.clone();
             cur.observed_generation = new.observed_generation;
@@ -282,7 +296,8 @@ impl ReplicaSetController {
     }
 
     fn on_create(&mut self, key: &str, response: &Response, cx: &mut Cx<'_>) -> Progress {
-        let ok = response.code < 300;
+        // A namespace being terminated refuses every create: not a failure.
+        let ok = response.code < 300 || namespace_terminating(response);
         let Some(sync) = self.syncs.get(key) else {
             return Progress::Done;
         };
@@ -290,7 +305,7 @@ impl ReplicaSetController {
             sync.rs.metadata.namespace.clone().unwrap_or_default(),
             sync.rs.metadata.name.clone().unwrap_or_default(),
         );
-        if ok {
+        if response.code < 300 {
             let pod = response
                 .object
                 .as_ref()
@@ -303,7 +318,8 @@ impl ReplicaSetController {
                 ("ReplicaSet", &ns, &name),
                 NAME,
             ));
-        } else {
+        } else if !ok {
+            // (`createPods` records no event when the namespace is being terminated.)
             cx.event(event(
                 true,
                 "FailedCreate",
@@ -514,7 +530,7 @@ impl Controller for ReplicaSetController {
         };
         let relevant = |o: &Object| matches!(o, Object::ReplicaSet(_)) && key_of(o) == key;
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
-            return Progress::Done;
+            return Progress::Deferred;
         }
         let rs = Arc::new(rs.clone());
         let needs_sync = self.expectations.satisfied(key, cx.now);
@@ -578,6 +594,20 @@ impl Controller for ReplicaSetController {
             }
         })
     }
+}
+
+/// Whether a refusal carries `NamespaceTerminatingCause` (`apierrors.HasStatusCause`).
+pub fn namespace_terminating(response: &Response) -> bool {
+    response
+        .status
+        .as_ref()
+        .and_then(|s| s.details.as_ref())
+        .and_then(|d| d.causes.as_ref())
+        .is_some_and(|causes| {
+            causes
+                .iter()
+                .any(|c| c.reason.as_deref() == Some("NamespaceTerminating"))
+        })
 }
 
 /// `getIndirectlyRelatedPods`: the Pods of every `ReplicaSet` with the same controller as `rs`.

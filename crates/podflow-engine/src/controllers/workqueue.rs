@@ -34,6 +34,8 @@ pub struct WorkQueue {
     tokens: i64,
     /// When the bucket was last filled.
     filled_at: SimTime,
+    /// The longest per-item back-off.
+    max_delay_ms: u64,
 }
 
 impl Default for WorkQueue {
@@ -46,11 +48,21 @@ impl Default for WorkQueue {
             failures: BTreeMap::new(),
             tokens: BURST_MILLITOKENS,
             filled_at: SimTime::ZERO,
+            max_delay_ms: MAX_DELAY_MS,
         }
     }
 }
 
 impl WorkQueue {
+    /// A queue whose per-item back-off stops at `max_delay_ms` (the namespace
+    /// controller's `nsControllerRateLimiter`: 5 ms doubling to 60 s, with the same bucket).
+    pub fn with_max_delay(max_delay_ms: u64) -> WorkQueue {
+        WorkQueue {
+            max_delay_ms,
+            ..WorkQueue::default()
+        }
+    }
+
     /// Queues `key` (`Add`); false when it was already waiting to be processed.
     pub fn add(&mut self, key: &str) -> bool {
         if !self.dirty.insert(key.to_owned()) {
@@ -88,8 +100,8 @@ impl WorkQueue {
         *failures += 1;
         let backoff = BASE_DELAY_MS
             .checked_shl(exponent)
-            .unwrap_or(MAX_DELAY_MS)
-            .min(MAX_DELAY_MS);
+            .unwrap_or(self.max_delay_ms)
+            .min(self.max_delay_ms);
         backoff.max(self.reserve(now))
     }
 

@@ -75,6 +75,7 @@ fn bootstrap_node_leases(store: &mut Store, seed: u64) {
 fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rng) {
     for mut object in objects {
         existing_object_metadata(&mut object, rng);
+        namespace_as_created(&mut object);
         let key = key_for(object.kind(), object.namespace(), object.name());
         // A cluster file may name an object twice; the last one wins, as a
         // second `kubectl apply` would make it.
@@ -96,6 +97,30 @@ fn reconcile_quotas(store: &mut Store) {
             let _ = store.update(&key, Object::ResourceQuota(reconciled), None);
         }
     }
+}
+
+/// Gives a Namespace what the API server's create gave it
+/// (`pkg/registry/core/namespace/strategy.go`, `PrepareForCreate`): the
+/// `kubernetes` finalizer, without which the namespace controller would never
+/// empty and remove it, and the `Active` phase unless the file says otherwise.
+/// Done before it is stored, so no revision moves.
+fn namespace_as_created(object: &mut Object) {
+    let Object::Namespace(ns) = object else {
+        return;
+    };
+    let finalizers = ns
+        .spec
+        .get_or_insert_with(Default::default)
+        .finalizers
+        .get_or_insert_with(Vec::new);
+    let kubernetes = crate::apiserver::namespace_strategy::FINALIZER_KUBERNETES;
+    if !finalizers.iter().any(|f| f == kubernetes) {
+        finalizers.push(kubernetes.to_owned());
+    }
+    ns.status
+        .get_or_insert_with(Default::default)
+        .phase
+        .get_or_insert_with(|| "Active".into());
 }
 
 /// How long before the story starts the cluster's objects were made (kubectl's AGE shows `3d`).

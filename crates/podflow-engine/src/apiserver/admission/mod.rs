@@ -28,7 +28,7 @@ pub mod pod_resize_validator;
 pub mod pod_security;
 pub mod pod_topology_labels;
 pub mod priority;
-mod quota_usage;
+pub(crate) mod quota_usage;
 pub mod resource_quota;
 pub mod runtime_class;
 pub mod service_account;

@@ -1,13 +1,12 @@
 //! `ResourceQuota` (`staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go`,
 //! usage as `pkg/quota/v1/evaluator/core/pods.go` counts it): refuses an object
-//! whose usage would take a `ResourceQuota` of its namespace past `hard`, and
-//! charges the usage to the quota's `status.used` before the object is stored.
-//! [`reconcile_status`] is the quota controller's first sync
+//! whose usage would take a `ResourceQuota` of its namespace past its
+//! `status.hard`, and charges the usage to the quota's `status.used` before the
+//! object is stored. Only the status counts, as upstream: a quota the quota
+//! controller has not synced yet (no `status.hard`) limits nothing, and one
+//! whose `status.used` misses a limited resource refuses with `status unknown
+//! for quota`. [`sync_status`] is the quota controller's sync
 //! (`pkg/controller/resourcequota/resource_quota_controller.go`, `syncResourceQuota`).
-//!
-//! Simplification: a quota without `status.hard` (not yet seen by the quota
-//! controller) is read as `spec.hard` with nothing used, where upstream refuses
-//! with `status unknown for quota`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -84,7 +83,18 @@ impl Plugin for ResourceQuota {
                     &format!("failed quota: {name}: must specify {missing}"),
                 );
             }
-            let used = used(&quota, &hard);
+            let used = used(&quota);
+            if !has_usage_stats(&used, &restricted) {
+                // `prettyPrintResourceNames`: sorted, comma-separated.
+                let names: Vec<&str> = restricted.iter().map(|s| s.as_str()).collect();
+                return deny(
+                    req,
+                    &format!(
+                        "status unknown for quota: {name}, resources: {}",
+                        names.join(",")
+                    ),
+                );
+            }
             let requested: Usage = usage
                 .iter()
                 .filter(|(k, v)| hard.contains_key(*k) && !v.is_zero())
@@ -123,7 +133,6 @@ impl Plugin for ResourceQuota {
             }
             let mut updated = quota.clone();
             let status = updated.status.get_or_insert_default();
-            status.hard.get_or_insert_with(|| write(&hard));
             status.used = Some(write(&new_used));
             effects.writes.push(Object::ResourceQuota(updated));
         }
@@ -132,15 +141,29 @@ impl Plugin for ResourceQuota {
     }
 }
 
-/// The quota controller's sync of one quota (`syncResourceQuota`): `status.hard`
-/// becomes `spec.hard`, and `status.used` the usage, for each resource of
-/// `spec.hard`, of the `objects` in the quota's namespace that its scopes select
-/// (zero where nothing is used). A Pod that has finished counts only in
-/// `count/pods` (`QuotaV1Pod`). `objects` may hold any kinds and namespaces.
-pub fn reconcile_status(quota: &Quota, objects: &[Arc<Object>]) -> Quota {
+/// The quota controller's sync of one quota (`syncResourceQuota`):
+/// `status.hard` becomes `spec.hard`, and `status.used` the usage, for each
+/// resource of `spec.hard`, of the `objects` in the quota's namespace that its
+/// scopes select. Only resources `counted` says the controller can count are
+/// computed; the others keep their last `status.used` (zero when none), as
+/// upstream keeps a past observation no evaluator replaced. A Pod that has
+/// finished counts only in `count/pods` (`QuotaV1Pod`). `objects` may hold
+/// any kinds and namespaces.
+pub fn sync_status(
+    quota: &Quota,
+    objects: &[Arc<Object>],
+    counted: impl Fn(&str) -> bool,
+) -> ResourceQuotaStatus {
     let spec_hard = quota.spec.as_ref().and_then(|s| s.hard.clone());
     let hard = read(spec_hard.as_ref());
-    let mut used: Usage = hard.keys().map(|k| (k.clone(), zero())).collect();
+    let before = read(quota.status.as_ref().and_then(|s| s.used.as_ref()));
+    let mut used: Usage = hard
+        .keys()
+        .map(|k| {
+            let kept = before.get(k).filter(|_| !counted(k)).copied();
+            (k.clone(), kept.unwrap_or_else(zero))
+        })
+        .collect();
     let namespace = quota.metadata.namespace.as_deref();
     for object in objects {
         if object.namespace() != namespace
@@ -150,31 +173,37 @@ pub fn reconcile_status(quota: &Quota, objects: &[Arc<Object>]) -> Quota {
             continue;
         }
         for (key, value) in object_usage(object) {
-            if let Some(total) = used.get_mut(&key) {
+            if let Some(total) = used.get_mut(&key).filter(|_| counted(&key)) {
                 *total = total.add(&value);
             }
         }
     }
-    let mut reconciled = quota.clone();
-    reconciled.status = Some(ResourceQuotaStatus {
+    ResourceQuotaStatus {
         used: spec_hard.as_ref().map(|_| write(&used)),
         hard: spec_hard,
-    });
+    }
+}
+
+/// [`sync_status`] over every kind: the status a cluster file's quota starts with.
+pub fn reconcile_status(quota: &Quota, objects: &[Arc<Object>]) -> Quota {
+    let mut reconciled = quota.clone();
+    reconciled.status = Some(sync_status(quota, objects, |_| true));
     reconciled
 }
 
+/// `status.hard`: what the quota controller last copied from the spec.
 fn hard(quota: &Quota) -> Usage {
-    let status = quota.status.as_ref().and_then(|s| s.hard.as_ref());
-    read(status.or(quota.spec.as_ref().and_then(|s| s.hard.as_ref())))
+    read(quota.status.as_ref().and_then(|s| s.hard.as_ref()))
 }
 
-/// `status.used`; a quota the controller has not synced yet counts as using nothing.
-fn used(quota: &Quota, hard: &Usage) -> Usage {
-    let status = quota.status.as_ref();
-    if status.and_then(|s| s.hard.as_ref()).is_none() {
-        return hard.keys().map(|k| (k.clone(), zero())).collect();
-    }
-    read(status.and_then(|s| s.used.as_ref()))
+/// `status.used`.
+fn used(quota: &Quota) -> Usage {
+    read(quota.status.as_ref().and_then(|s| s.used.as_ref()))
+}
+
+/// `hasUsageStats`: every limited resource the object's evaluator tracks has a usage.
+fn has_usage_stats(used: &Usage, restricted: &[&String]) -> bool {
+    restricted.iter().all(|r| used.contains_key(*r))
 }
 
 /// `podEvaluator.Constraints`: every container must state the limited compute resources.
@@ -535,6 +564,79 @@ mod tests {
             Some(
                 r#"pods "x" is forbidden: exceeded quota: compute, requested: requests.cpu=1, used: requests.cpu=1500m, limited: requests.cpu=2"#
             )
+        );
+    }
+
+    /// Mirrors `checkRequest` in `controller.go`: a quota is read from its
+    /// status only (`evaluator.Matches` looks at `status.hard`), so an
+    /// unsynced quota limits nothing and a raised spec waits for the
+    /// controller; a limited resource without usage is `status unknown`
+    /// (`hasUsageStats`, `admission_test.go` `TestHasUsageStats`).
+    #[test]
+    fn only_the_status_counts() {
+        let unsynced = spec_quota(&[("pods", "0")], &[]);
+        let cluster = StaticCluster::new(vec![Object::ResourceQuota(unsynced)]);
+        let (verdict, effects) = run(&cluster, &nginx(&json!({})));
+        assert_eq!(verdict, Verdict::Allow);
+        assert!(effects.writes.is_empty());
+
+        // The spec was raised, the status not yet: the status's limit holds.
+        let Object::ResourceQuota(mut raised) = quota(&[("pods", "1")], &[("pods", "1")]) else {
+            unreachable!()
+        };
+        raised.spec.as_mut().unwrap().hard = list(&[("pods", "5")]);
+        let cluster = StaticCluster::new(vec![Object::ResourceQuota(raised)]);
+        let (verdict, _) = run(&cluster, &nginx(&json!({})));
+        let Verdict::Deny(status) = verdict else {
+            panic!("the status still says 1")
+        };
+        assert!(
+            status
+                .message
+                .as_deref()
+                .unwrap()
+                .ends_with("limited: pods=1"),
+            "{status:?}"
+        );
+
+        let cluster = StaticCluster::new(vec![quota(
+            &[("pods", "5"), ("requests.cpu", "2")],
+            &[("pods", "1")],
+        )]);
+        let (verdict, _) = run(&cluster, &nginx(&json!({"requests": {"cpu": "1"}})));
+        let Verdict::Deny(status) = verdict else {
+            panic!("usage unknown")
+        };
+        assert_eq!(
+            status.message.as_deref(),
+            Some(
+                r#"pods "x" is forbidden: status unknown for quota: compute, resources: pods,requests.cpu"#
+            )
+        );
+    }
+
+    /// `syncResourceQuota` keeps the last usage of what it cannot count and
+    /// recomputes the rest (`resource_quota_controller.go`: `used` starts from
+    /// `status.used`, `CalculateUsage` overwrites what it counts; the shape of
+    /// `resource_quota_controller_test.go` `TestSyncResourceQuota`).
+    #[test]
+    fn sync_keeps_what_it_cannot_count() {
+        let Object::ResourceQuota(mut q) = quota(
+            &[("pods", "5"), ("count/configmaps", "3")],
+            &[("pods", "4"), ("count/configmaps", "2")],
+        ) else {
+            unreachable!()
+        };
+        q.spec.as_mut().unwrap().hard = list(&[("pods", "6"), ("count/configmaps", "3")]);
+        let existing = vec![pod_in("dev", "a", &json!({}), "Running")];
+        let status = sync_status(&q, &existing, |k| k == "pods");
+        assert_eq!(
+            status.hard,
+            list(&[("pods", "6"), ("count/configmaps", "3")])
+        );
+        assert_eq!(
+            status.used,
+            list(&[("pods", "1"), ("count/configmaps", "2")])
         );
     }
 }
