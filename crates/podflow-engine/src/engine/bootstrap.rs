@@ -91,6 +91,7 @@ fn bootstrap_node_leases(store: &mut Store, seed: u64) {
 fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rng) {
     for mut object in objects {
         existing_object_metadata(&mut object, rng);
+        crate::apiserver::defaults::stored_before(&mut object);
         let key = key_for(object.kind(), object.namespace(), object.name());
         // A cluster file may name an object twice; the last one wins, as a
         // second `kubectl apply` would make it.

@@ -21,3 +21,4 @@ mod node_lifecycle;
 mod node_verbs;
 mod scheduling;
 mod storage;
+mod stored_defaults;
