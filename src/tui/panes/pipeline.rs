@@ -500,7 +500,7 @@ mod tests {
                 None,
             ),
             (
-                "etcd persist → ok: wrote /registry/pods/default/nginx at revision 78",
+                "etcd persist → ok: wrote /registry/pods/default/nginx at revision 79",
                 "etcd",
                 Some("persist"),
                 None,
@@ -546,13 +546,13 @@ mod tests {
             &t,
             find(&t, "etcd persist → ok: wrote /registry/pods/default/nginx"),
         );
-        assert_eq!(m.revision, 78);
+        assert_eq!(m.revision, 79);
         let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["control-plane", "node-1", "node-2", "node-3"]);
         assert!(m.nodes.iter().all(|n| n.ready && !n.cordoned));
         assert_eq!(
             m.caption,
-            "etcd persist → ok: wrote /registry/pods/default/nginx at revision 78"
+            "etcd persist → ok: wrote /registry/pods/default/nginx at revision 79"
         );
     }
 

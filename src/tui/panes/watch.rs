@@ -242,20 +242,20 @@ mod tests {
     #[test]
     fn after_the_bind_the_kubelet_hears_of_the_pod() {
         let t = nginx_timeline();
-        let at = find(&t, "← ADDED pods/default/nginx rv=79");
+        let at = find(&t, "← ADDED pods/default/nginx rv=80");
         let model = model_at(&t, at, &PaneState::default());
         let last = model.lines.last().expect("a watch line");
         assert!(last.watcher.starts_with("kubelet/node-"), "{last:?}");
         assert_eq!(last.event_type, "ADDED");
         assert_eq!(last.object, "pods/default/nginx");
-        assert_eq!(last.resource_version, "79");
+        assert_eq!(last.resource_version, "80");
         assert_eq!(model.current, Some(at), "the current record is lit");
         assert_eq!(model.lines[0].watcher, "kube-scheduler");
-        assert_eq!(model.lines[0].resource_version, "78");
+        assert_eq!(model.lines[0].resource_version, "79");
 
         let text = render_pane(&t, at, PaneId::Watch, 60, 20);
-        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=78"));
-        assert!(text.contains("← ADDED pods/default/nginx rv=79"));
+        assert!(text.contains("kube-scheduler ← ADDED pods/default/nginx rv=79"));
+        assert!(text.contains("← ADDED pods/default/nginx rv=80"));
         assert!(text.lines().any(|l| l.contains("│kubelet/node-")));
         insta::assert_snapshot!("watch_binding_60x20", text);
     }
@@ -306,10 +306,10 @@ mod tests {
         };
         // 2 inner rows: scrolled all the way, the oldest page shows.
         let text = render_pane_with(&t, end, PaneId::Watch, 60, 4, Lang::En, &state);
-        assert!(text.contains("rv=78"), "{text}");
+        assert!(text.contains("rv=79"), "{text}");
         let text = render_pane(&t, end, PaneId::Watch, 60, 4);
-        assert!(text.contains("rv=81"), "{text}");
-        assert!(!text.contains("rv=78"), "{text}");
+        assert!(text.contains("rv=82"), "{text}");
+        assert!(!text.contains("rv=79"), "{text}");
     }
 
     #[test]

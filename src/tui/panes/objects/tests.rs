@@ -38,7 +38,7 @@ fn changed_line(shown: &Shown, text: &str) -> bool {
 #[test]
 fn at_the_binds_persist_the_pod_is_selected_and_its_node_lit() {
     let t = nginx_timeline();
-    let at = find(&t, "wrote /registry/pods/default/nginx at revision 79");
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 80");
     let model = model_at(&t, at, &PaneState::default());
     assert_eq!(selected_key(&model), POD);
     let row = model
@@ -47,12 +47,12 @@ fn at_the_binds_persist_the_pod_is_selected_and_its_node_lit() {
         .find(|k| k.key == POD)
         .expect("the pod key");
     assert!(row.changed);
-    assert_eq!(row.mod_revision, 79);
+    assert_eq!(row.mod_revision, 80);
     assert_eq!(model.keys.iter().filter(|k| k.changed).count(), 1);
 
     let shown = model.shown.as_ref().expect("the pod");
     assert_eq!(shown.key, POD);
-    assert_eq!(shown.revision, 79);
+    assert_eq!(shown.revision, 80);
     assert!(!shown.created);
     for path in ["spec.nodeName", "metadata.resourceVersion"] {
         assert!(
@@ -67,7 +67,7 @@ fn at_the_binds_persist_the_pod_is_selected_and_its_node_lit() {
         .find(|l| l.text.trim_start().starts_with("nodeName: node-"))
         .expect("nodeName");
     assert!(node.changed);
-    assert!(changed_line(shown, "resourceVersion: \"79\""));
+    assert!(changed_line(shown, "resourceVersion: \"80\""));
     assert!(!changed_line(shown, "kind: Pod"));
     assert!(!changed_line(shown, "phase: Pending"));
     // The focus is the node name, not the resourceVersion every write changes.
@@ -84,7 +84,7 @@ fn at_the_binds_persist_the_pod_is_selected_and_its_node_lit() {
 #[test]
 fn the_kubelets_last_status_patch_lights_the_phase() {
     let t = nginx_timeline();
-    let at = find(&t, "wrote /registry/pods/default/nginx at revision 81");
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 82");
     let model = model_at(&t, at, &PaneState::default());
     assert_eq!(selected_key(&model), POD);
     let shown = model.shown.as_ref().expect("the pod");
@@ -108,7 +108,7 @@ fn the_kubelets_last_status_patch_lights_the_phase() {
 #[test]
 fn the_create_is_marked_created() {
     let t = nginx_timeline();
-    let at = find(&t, "wrote /registry/pods/default/nginx at revision 78");
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 79");
     let shown = model_at(&t, at, &PaneState::default())
         .shown
         .expect("the pod");
@@ -121,7 +121,7 @@ fn the_create_is_marked_created() {
 #[test]
 fn a_watch_record_selects_the_object_it_delivers() {
     let t = nginx_timeline();
-    let at = find(&t, "← ADDED pods/default/nginx rv=79");
+    let at = find(&t, "← ADDED pods/default/nginx rv=80");
     let model = model_at(&t, at, &PaneState::default());
     assert_eq!(selected_key(&model), POD);
     let shown = model.shown.expect("the pod");
@@ -200,7 +200,7 @@ fn rbac_keys_hide_unless_the_filter_asks() {
 #[test]
 fn narrow_panes_put_the_object_below() {
     let t = nginx_timeline();
-    let at = find(&t, "wrote /registry/pods/default/nginx at revision 79");
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 80");
     let text = render_pane(&t, at, PaneId::Objects, 60, 30);
     let rows: Vec<&str> = text.lines().collect();
     let key_row = rows
@@ -209,7 +209,7 @@ fn narrow_panes_put_the_object_below() {
         .expect("the key row");
     let header = rows
         .iter()
-        .position(|l| l.contains("rev 79"))
+        .position(|l| l.contains("rev 80"))
         .expect("the header");
     assert!(header > key_row, "{text}");
     assert!(text.contains("nodeName: node-"), "{text}");
@@ -228,7 +228,7 @@ fn narrow_panes_put_the_object_below() {
 #[test]
 fn renders_at_every_size_without_panic() {
     let t = nginx_timeline();
-    let at = find(&t, "wrote /registry/pods/default/nginx at revision 81");
+    let at = find(&t, "wrote /registry/pods/default/nginx at revision 82");
     for index in [0, at, t.len() - 1] {
         for w in (0..=120).step_by(7) {
             for h in (0..=40).step_by(3) {

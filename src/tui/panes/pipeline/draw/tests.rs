@@ -104,7 +104,7 @@ fn the_token_travels_the_current_arrow() {
             "kube-apiserver → kubectl: 201",
             "kubectl ◀─●─ kube-apiserver",
         ),
-        ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 77"),
+        ("kube-apiserver → etcd: txn put", "] ─●─▶ etcd rev 78"),
         ("kube-scheduler ← ADDED pods", "▼● ADDED pods/default/nginx"),
         (
             "kube-scheduler → kube-apiserver: POST",
