@@ -330,7 +330,12 @@ impl Handling<'_, '_> {
                 "the body of the request was in an unknown format".into(),
             )));
         };
-        let refusal = if req.unknown_fields.is_empty() {
+        let refusal = if let Some(mismatch) = &req.type_error {
+            Some(cannot_handle(
+                req.kind,
+                &super::decode_error::unmarshal_type_error(req.kind, mismatch),
+            ))
+        } else if req.unknown_fields.is_empty() {
             super::validation::decode_errors(object).map(status::bad_request)
         } else {
             Some(cannot_handle(

@@ -261,3 +261,38 @@ fn a_node_reading_an_unrelated_secret_is_told_why() {
         )
     );
 }
+
+/// kubectl sends a manifest without checking its types; the API server's
+/// decoder answers `400 BadRequest` (`serializer/versioning`: `Pod in version
+/// "v1" cannot be handled as a Pod: ` and Go's `UnmarshalTypeError`), and
+/// kubectl prints it as `Error from server (BadRequest): error when creating`.
+#[test]
+fn a_value_of_the_wrong_type_is_refused_by_the_api_server() {
+    let pod = crate::common::TempFile::new(
+        "eighty",
+        "apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    ports:
+    - containerPort: eighty
+",
+    );
+    let message = "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32";
+    for verb in ["create", "apply"] {
+        let records = run(None, &[&format!("{verb} -f {}", pod.path())], |_| {});
+        let answers = kubectl_answers(&records);
+        assert_eq!(answers.last(), Some(&(400, message.to_owned())), "{verb}");
+        assert_eq!(
+            kubectl_output(&records),
+            [format!(
+                "Error from server (BadRequest): error when creating \"{}\": {message}",
+                pod.path()
+            )],
+            "{verb}"
+        );
+    }
+}

@@ -1114,6 +1114,7 @@ fn attributes_follow_the_request() {
         subresource: Some("binding".into()),
         body: None,
         unknown_fields: Vec::new(),
+        type_error: None,
         resource_version: None,
         propagation_policy: None,
         selector: crate::store::selector::Selector::default(),
