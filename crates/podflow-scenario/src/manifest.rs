@@ -257,6 +257,23 @@ fn objects_of(file: &str, node: &Node, out: &mut Vec<DecodedObject>) -> Result<(
     Ok(())
 }
 
+/// The first value of a request body whose JSON type its field does not take,
+/// as the decoder meets it (a served API server's body has no file or line).
+pub fn first_type_mismatch(kind: &Kind, value: &Value) -> Option<TypeMismatch> {
+    let (path, message) = typed(kind, value.clone()).err()?;
+    if !(message.starts_with("invalid type:") || message.starts_with("invalid value:")) {
+        return None;
+    }
+    let mut found = value.clone();
+    let value = replace_at(&mut found, &path, Value::Null)?;
+    Some(TypeMismatch {
+        path,
+        value,
+        message,
+        location: Location::new("", 0, 0),
+    })
+}
+
 /// An empty value of the type serde expected (`expected i32` → `0`).
 fn placeholder(message: &str) -> Value {
     let expected = message.rsplit("expected ").next().unwrap_or_default();
