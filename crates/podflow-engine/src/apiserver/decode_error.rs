@@ -19,8 +19,11 @@ use crate::controllers::hash::go_types::schema;
 use podflow_model::Kind;
 use podflow_scenario::{Step, TypeMismatch};
 
+/// A spec's fields: JSON key and Go type.
+type SpecFields = &'static [(&'static str, &'static str)];
+
 /// A workload's spec, by kind: its Go struct and the fields podflow reads.
-const WORKLOAD_SPECS: [(&str, &str, &[(&str, &str)]); 4] = [
+const WORKLOAD_SPECS: [(&str, &str, SpecFields); 4] = [
     ("Deployment", "v1.DeploymentSpec", DEPLOYMENT_SPEC),
     ("ReplicaSet", "v1.ReplicaSetSpec", REPLICA_SET_SPEC),
     ("StatefulSet", "v1.StatefulSetSpec", REPLICA_SET_SPEC),

@@ -35,7 +35,7 @@ pub(super) fn starting_store(objects: Vec<Object>, seed: u64, rng: &mut Rng) -> 
 /// admin (`setup::admin`); a cluster file's own is kept. Its UID comes from a
 /// random source of its own, so adding it changes no other object's.
 fn kubeadm_cluster_admins(store: &mut Store, seed: u64) {
-    let mut rng = Rng::new(seed ^ 0x6b75_6265_6164_6d);
+    let mut rng = Rng::new(seed ^ 0x006b_7562_6561_646d);
     for mut object in crate::apiserver::bootstrap_policy::kubeadm_cluster_role_bindings() {
         let key = key_for(object.kind(), None, object.name());
         if store.get(&key).is_none() {

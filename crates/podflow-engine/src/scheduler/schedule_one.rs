@@ -85,7 +85,7 @@ impl Scheduler {
         // `schedulePod`: with no node in the snapshot, `ErrNoNodesAvailable`
         // before any plugin runs, and no preemption (`schedule_one.go`).
         if infos.is_empty() {
-            self.unschedulable_pod(key, pod, NO_NODES_AVAILABLE.to_owned(), cx);
+            self.unschedulable_pod(key, pod, NO_NODES_AVAILABLE, cx);
             return;
         }
         let mut cycle = CycleState::default();
@@ -113,7 +113,7 @@ impl Scheduler {
                 }
                 None => fit_error_message(total, &failures),
             };
-            self.unschedulable_pod(key, pod, message, cx);
+            self.unschedulable_pod(key, pod, &message, cx);
             return;
         }
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
@@ -150,7 +150,7 @@ impl Scheduler {
     }
 
     /// No node fits: the `FailedScheduling` event, the `PodScheduled=False` condition, and a wait.
-    fn unschedulable_pod(&mut self, key: &str, pod: &Pod, message: String, cx: &mut Cx<'_>) {
+    fn unschedulable_pod(&mut self, key: &str, pod: &Pod, message: &str, cx: &mut Cx<'_>) {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let source = self.source_for(key);
         cx.stage(
@@ -158,14 +158,14 @@ impl Scheduler {
                 Actor::Scheduler,
                 StageName::Select,
                 Outcome::Unschedulable,
-                message.clone(),
+                message.to_owned(),
             )
             .pod(key),
         );
         cx.event(pod_event(
             true,
             "FailedScheduling",
-            message.clone(),
+            message.to_owned(),
             (ns, name),
             None,
             &source,
@@ -182,7 +182,7 @@ impl Scheduler {
             .and_then(|s| s.conditions.as_ref())
             .is_some_and(|c| {
                 c.iter()
-                    .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(&message))
+                    .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(message))
             });
         if !already {
             cx.send(
