@@ -576,7 +576,7 @@ impl App {
             Some(player) => command::resolve(parsed, |file| {
                 let lesson = &player.lesson;
                 if let Some(text) = player.edited.get(file) {
-                    let read = podflow_scenario::parse_manifests(file, text.as_bytes())?;
+                    let read = podflow_scenario::parse_manifests_as_sent(file, text.as_bytes())?;
                     Ok(FileObject::from_file(file, read))
                 } else if lesson.owns_file(file) {
                     lesson.manifests(file, &Location::new(&lesson.file, 1, 1))

@@ -131,10 +131,6 @@ fn refused_files_exit_2_with_one_line_naming_the_place() {
             "wrong-kind.yaml:1:1: resource mapping not found for name: \"web\" namespace: \"\" from \"wrong-kind.yaml\": no matches for kind \"Deployment\" in version \"v1\"; ensure CRDs are installed first",
         ),
         (
-            "wrong-type.yaml",
-            "wrong-type.yaml:5:15: spec.containers: invalid type: map, expected a sequence",
-        ),
-        (
             "infinite-cpu.yaml",
             "infinite-cpu.yaml:9:23: error parsing infinite-cpu.yaml: error converting YAML to JSON: json: unsupported value: +Inf",
         ),
@@ -187,6 +183,12 @@ fn absurd_values_reach_the_api_server_and_are_answered_as_kubernetes_answers() {
             "NodeResourcesFit node-1 [default/p] → fail: Insufficient memory",
         );
     }
+    // kubectl sends a value of the wrong type; the API server's decoder refuses it.
+    assert_traced(
+        dir,
+        &["trace", "-f", "wrong-type.yaml"],
+        "400 Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container",
+    );
     // A repeated key: the last one wins, as `sigs.k8s.io/yaml` reads it.
     assert_traced(
         dir,

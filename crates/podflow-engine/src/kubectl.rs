@@ -57,6 +57,8 @@ pub struct FileObject {
     pub object: Object,
     /// Field paths the manifest had that the kind does not (sent; the server decides).
     pub unknown_fields: Vec<String>,
+    /// A value of the wrong type (sent; the server's decoder refuses it).
+    pub type_error: Option<podflow_scenario::TypeMismatch>,
     /// The file it came from, as kubectl names it in errors.
     pub source: String,
 }
@@ -68,6 +70,7 @@ impl FileObject {
             .map(|m| FileObject {
                 object: m.object,
                 unknown_fields: m.unknown_fields,
+                type_error: m.type_error,
                 source: source.to_owned(),
             })
             .collect()
@@ -712,6 +715,7 @@ impl Kubectl {
         let mut req = self.request(verb, kind, namespace, name);
         req.body = Some(body);
         req.unknown_fields.clone_from(&manifest.unknown_fields);
+        req.type_error.clone_from(&manifest.type_error);
         req
     }
 

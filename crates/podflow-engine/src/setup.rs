@@ -50,9 +50,13 @@ pub enum SetupError {
     Scheduler { file: String, message: String },
 }
 
-/// The user kubeadm's admin kubeconfig authenticates as.
+/// The user kubeadm's admin kubeconfig (`admin.conf`) authenticates as: since
+/// Kubernetes 1.29, `kubernetes-admin` in `kubeadm:cluster-admins`, which RBAC
+/// allows through the `ClusterRoleBinding` of the same name; only
+/// `super-admin.conf` is in `system:masters`
+/// (`cmd/kubeadm/app/phases/kubeconfig`, `constants.ClusterAdminsGroupAndClusterRoleBinding`).
 pub fn admin() -> UserInfo {
-    UserInfo::new("kubernetes-admin", &["system:masters"])
+    UserInfo::new("kubernetes-admin", &["kubeadm:cluster-admins"])
 }
 
 /// The cluster: the default one, or the default merged with `--cluster FILE`.

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::location::InputError;
-use super::manifest::{DecodedObject, parse_manifests};
+use super::manifest::{DecodedObject, parse_manifests_as_sent};
 use super::text::MAX_INPUT_BYTES;
 
 /// What kubectl calls standard input in its messages.
@@ -16,17 +16,18 @@ pub const STDIN_NAME: &str = "STDIN";
 /// The extensions kubectl reads from a directory (`FileExtensions`).
 const MANIFEST_EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
 
-/// Reads the objects of `-f PATH` (`-` is standard input), in order; a directory
+/// Reads the objects of `-f PATH` (`-` is standard input), in order, as kubectl
+/// sends them (a value of the wrong JSON type is the API server's to refuse); a directory
 /// gives its `.json`, `.yaml` and `.yml` files in name order, not recursing.
 pub fn read_manifests(path: &str) -> Result<Vec<DecodedObject>, InputError> {
     if path == "-" {
         let bytes = read_limited(STDIN_NAME, std::io::stdin().lock())?;
-        return parse_manifests(STDIN_NAME, &bytes);
+        return parse_manifests_as_sent(STDIN_NAME, &bytes);
     }
     let mut manifests = Vec::new();
     for file in expand(path)? {
         let bytes = read_file(&file)?;
-        manifests.extend(parse_manifests(&file, &bytes)?);
+        manifests.extend(parse_manifests_as_sent(&file, &bytes)?);
     }
     Ok(manifests)
 }

@@ -21,9 +21,12 @@ pub use cluster::{
 pub use images::{Behaviour, ImageCatalog, ImageInfo, image_catalog};
 pub use input::{STDIN_NAME, read_file, read_manifests};
 pub use location::{InputError, Location};
-pub use manifest::{DecodedObject, parse_manifests};
+pub use manifest::{
+    DecodedObject, TypeMismatch, first_type_mismatch, parse_manifests, parse_manifests_as_sent,
+};
 pub use public_registry::{PublicRegistries, Repository, public_registries};
 pub use simulation::{RegistryImage, RegistrySpec, SIMULATION_API_VERSION, Simulation, User};
 pub use text::MAX_INPUT_BYTES;
 pub use text::decode;
+pub use tree::Step;
 pub use unknown_fields::unknown_fields;

@@ -49,6 +49,33 @@ pub struct DecodedObject {
     /// Input fields the type lacks, as the API server names them
     /// (`spec.containers[0].imagePullPolicyy`), in input order.
     pub unknown_fields: Vec<String>,
+    /// The first value whose JSON type its field does not take
+    /// (`containerPort: "eighty"`), when read as kubectl sends it: kubectl does
+    /// not check types, the API server's decoder refuses them. `object` then
+    /// holds the rest of the input, without that value.
+    pub type_error: Option<TypeMismatch>,
+}
+
+/// A value of the wrong JSON type for its field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeMismatch {
+    /// Where in the object: keys and indices.
+    pub path: Vec<Step>,
+    /// The value as the input had it.
+    pub value: Value,
+    /// The decoder's own wording (`invalid type: string "eighty", expected i32`).
+    pub message: String,
+    /// Where the value is in its file.
+    pub location: Location,
+}
+
+impl TypeMismatch {
+    /// The error podflow's own readers give (a cluster file, a lesson):
+    /// `FILE:LINE:COL: PATH: MESSAGE`.
+    pub fn to_input_error(&self) -> InputError {
+        InputError::at(&self.location, self.message.clone())
+            .with_field_path(format_path(&self.path))
+    }
 }
 
 /// One document of a file: its tree and where it starts.
@@ -86,23 +113,47 @@ pub(crate) fn parse_documents(file: &str, bytes: &[u8]) -> Result<Vec<Document>,
         .collect())
 }
 
-/// Reads a manifest file's objects, in file order, `List`s expanded.
+/// Reads a manifest file's objects, in file order, `List`s expanded; a value
+/// of the wrong type is an error here (podflow's own inputs).
 pub fn parse_manifests(file: &str, bytes: &[u8]) -> Result<Vec<DecodedObject>, InputError> {
+    let manifests = parse_manifests_as_sent(file, bytes)?;
+    match manifests.iter().find_map(|m| m.type_error.as_ref()) {
+        Some(mismatch) => Err(mismatch.to_input_error()),
+        None => Ok(manifests),
+    }
+}
+
+/// Reads a manifest file's objects as kubectl does before sending them: what
+/// kubectl refuses (YAML, `apiVersion`/`kind`, an unknown kind) is an error; a
+/// value of the wrong type is kept in [`DecodedObject::type_error`] for the API
+/// server to refuse.
+pub fn parse_manifests_as_sent(file: &str, bytes: &[u8]) -> Result<Vec<DecodedObject>, InputError> {
     on_large_stack(|| {
         let mut manifests = Vec::new();
         for document in parse_documents(file, bytes)? {
-            manifests_of(file, &document.node, &mut manifests)?;
+            objects_of(file, &document.node, &mut manifests)?;
         }
         Ok(manifests)
     })
 }
 
-/// The objects of one document (several for a list), appended to `out`.
+/// The objects of one document (several for a list), appended to `out`; a
+/// value of the wrong type is an error.
 pub(crate) fn manifests_of(
     file: &str,
     node: &Node,
     out: &mut Vec<DecodedObject>,
 ) -> Result<(), InputError> {
+    let first = out.len();
+    objects_of(file, node, out)?;
+    match out[first..].iter().find_map(|m| m.type_error.as_ref()) {
+        Some(mismatch) => Err(mismatch.to_input_error()),
+        None => Ok(()),
+    }
+}
+
+/// The objects of one document, each with its first type mismatch, if any.
+fn objects_of(file: &str, node: &Node, out: &mut Vec<DecodedObject>) -> Result<(), InputError> {
     let at = Location::new(file, node.line, node.column);
     let (api_version, kind) = type_meta(file, node)?;
     if let Some(items) = node.get("items").filter(|i| i.value != NodeValue::Null) {
@@ -116,7 +167,7 @@ pub(crate) fn manifests_of(
         for item in items {
             let mut item = item.clone();
             inherit_type_meta(&mut item, &api_version, item_kind);
-            manifests_of(file, &item, out)?;
+            objects_of(file, &item, out)?;
         }
         return Ok(());
     }
@@ -152,18 +203,121 @@ pub(crate) fn manifests_of(
             ),
         ));
     };
-    let object = typed(served, input.clone()).map_err(|(path, message)| {
+    let mut sent = input;
+    let mut type_error: Option<TypeMismatch> = None;
+    let mut replaced: Vec<Vec<Step>> = Vec::new();
+    // Like Go's decoder, go on past a mismatch and report the first: each
+    // mismatched value is replaced by an empty one of the expected type (or,
+    // if that does not do, left out) until the rest decodes.
+    let object = loop {
+        let (path, message) = match typed(served, sent.clone()) {
+            Ok(object) => break object,
+            Err(error) => error,
+        };
         let place = node.locate(&path);
-        InputError::at(&Location::new(file, place.line, place.column), message)
+        let refused = || {
+            InputError::at(
+                &Location::new(file, place.line, place.column),
+                message.clone(),
+            )
             .with_field_path(format_path(&path))
-    })?;
-    let unknown_fields = unknown_fields(&input, &object.to_json());
+        };
+        // Only a value of the wrong JSON type is the decoder's to refuse; what
+        // podflow's types cannot hold otherwise (a missing required field)
+        // stays an input error.
+        if !(message.starts_with("invalid type:") || message.starts_with("invalid value:")) {
+            return Err(refused());
+        }
+        let again = replaced.contains(&path);
+        let found = if again {
+            remove_at(&mut sent, &path)
+        } else {
+            replace_at(&mut sent, &path, placeholder(&message))
+        };
+        let Some(found) = found else {
+            return Err(refused());
+        };
+        if type_error.is_none() {
+            type_error = Some(TypeMismatch {
+                value: found,
+                path: path.clone(),
+                message: message.clone(),
+                location: Location::new(file, place.line, place.column),
+            });
+        }
+        replaced.push(path);
+    };
+    let unknown_fields = unknown_fields(&sent, &object.to_json());
     out.push(DecodedObject {
         object,
         location: at,
         unknown_fields,
+        type_error,
     });
     Ok(())
+}
+
+/// The first value of a request body whose JSON type its field does not take,
+/// as the decoder meets it (a served API server's body has no file or line).
+pub fn first_type_mismatch(kind: &Kind, value: &Value) -> Option<TypeMismatch> {
+    let (path, message) = typed(kind, value.clone()).err()?;
+    if !(message.starts_with("invalid type:") || message.starts_with("invalid value:")) {
+        return None;
+    }
+    let mut found = value.clone();
+    let value = replace_at(&mut found, &path, Value::Null)?;
+    Some(TypeMismatch {
+        path,
+        value,
+        message,
+        location: Location::new("", 0, 0),
+    })
+}
+
+/// An empty value of the type serde expected (`expected i32` → `0`).
+fn placeholder(message: &str) -> Value {
+    let expected = message.rsplit("expected ").next().unwrap_or_default();
+    match expected {
+        "a boolean" => Value::Bool(false),
+        "a sequence" => Value::Array(Vec::new()),
+        "f32" | "f64" => Value::from(0.0),
+        e if e.starts_with('i') || e.starts_with('u') => Value::from(0),
+        e if e.contains("string") => Value::String(String::new()),
+        _ => Value::Object(serde_json::Map::new()),
+    }
+}
+
+/// Puts `with` at `path` in `value`, giving back what was there.
+fn replace_at(value: &mut Value, path: &[Step], with: Value) -> Option<Value> {
+    let mut at = value;
+    for step in path {
+        at = match step {
+            Step::Key(key) => at.get_mut(key.as_str())?,
+            Step::Index(i) => at.get_mut(*i)?,
+        };
+    }
+    if path.is_empty() {
+        return None;
+    }
+    Some(std::mem::replace(at, with))
+}
+
+/// Takes the value at `path` out of `value`; `None` when there is none to take
+/// (the mismatch is the whole object).
+fn remove_at(value: &mut Value, path: &[Step]) -> Option<Value> {
+    let (last, parents) = path.split_last()?;
+    let mut at = value;
+    for step in parents {
+        at = match step {
+            Step::Key(key) => at.get_mut(key.as_str())?,
+            Step::Index(i) => at.get_mut(*i)?,
+        };
+    }
+    match (last, at) {
+        (Step::Key(key), Value::Object(map)) => map.remove(key.as_str()),
+        (Step::Index(i), Value::Array(items)) if *i < items.len() => Some(items.remove(*i)),
+        _ => None,
+    }
 }
 
 /// `apiVersion` and `kind`, or kubectl's validation error when either is missing.
@@ -408,6 +562,29 @@ mod tests {
         assert_eq!(
             manifests[0].unknown_fields,
             ["spec.containers[0].imagePullPolicyy"]
+        );
+    }
+
+    /// kubectl checks no types (`--validate=strict` asks the server): what it
+    /// sends keeps the first mismatch for the API server's decoder, and the
+    /// rest of the object, which still names it for kubectl's GET.
+    #[test]
+    fn keeps_the_first_wrong_type_for_the_api_server() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    ports:\n    - containerPort: eighty\n    - containerPort: true\n";
+        let manifests = parse_manifests_as_sent("pod.yaml", text.as_bytes()).unwrap();
+        let mismatch = manifests[0].type_error.as_ref().expect("the mismatch");
+        assert_eq!(
+            format_path(&mismatch.path),
+            "spec.containers[0].ports[0].containerPort"
+        );
+        assert_eq!(mismatch.value, Value::from("eighty"));
+        assert_eq!((mismatch.location.line, mismatch.location.column), (9, 22));
+        assert_eq!(manifests[0].object.name(), "p");
+        assert!(manifests[0].unknown_fields.is_empty());
+        // podflow's own readers still refuse it, at its place.
+        assert_eq!(
+            error(text),
+            "pod.yaml:9:22: spec.containers[0].ports[0].containerPort: invalid type: string \"eighty\", expected i32"
         );
     }
 }

@@ -38,7 +38,7 @@ pub(crate) enum NodeValue {
 
 /// One step of a field path: a map key or a list index.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
+pub enum Step {
     Key(String),
     Index(usize),
 }

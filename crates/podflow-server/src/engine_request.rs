@@ -250,8 +250,15 @@ fn object_body(
         ))));
     }
     let object = Object::from_json(kind, value.clone()).map_err(|e| {
+        // A value of the wrong type, worded as Go's decoder words it.
+        let detail = podflow_scenario::first_type_mismatch(kind, &value).map_or_else(
+            || e.to_string(),
+            |mismatch| {
+                podflow_engine::apiserver::decode_error::unmarshal_type_error(kind, &mismatch)
+            },
+        );
         boxed(status::bad_request(format!(
-            "{} in version \"{}\" cannot be handled as a {}: {e}",
+            "{} in version \"{}\" cannot be handled as a {}: {detail}",
             kind.kind, kind.version, kind.kind
         )))
     })?;
@@ -303,4 +310,34 @@ fn patch_body(incoming: &Incoming) -> Result<Body, Box<Status>> {
 
 fn boxed(status: Status) -> Box<Status> {
     Box::new(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use podflow_engine::apiserver::request::UserInfo;
+    use podflow_model::kinds::kind_of;
+
+    /// What the real kubectl gets for `containerPort: "eighty"` (Go's `UnmarshalTypeError`).
+    #[test]
+    fn a_wrong_type_is_worded_as_gos_decoder() {
+        let incoming = Incoming {
+            method: Method::POST,
+            query: Query::default(),
+            body: Bytes::from(
+                r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[{"name":"web","image":"nginx","ports":[{"containerPort":"eighty"}]}]}}"#,
+            ),
+            accept: String::new(),
+            content_type: "application/json".into(),
+            client: Actor::Client("kubectl".into()),
+            credentials: Credentials::Certificate(UserInfo::new("kubernetes-admin", &[])),
+        };
+        let refused = object_body(&incoming, kind_of("Pod")).unwrap_err();
+        assert_eq!(
+            refused.message.as_deref(),
+            Some(
+                "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32"
+            )
+        );
+    }
 }

@@ -2,7 +2,6 @@
 //! play --session` (which must build the same cluster again) and the tests
 //! and benchmarks of the server.
 
-use podflow_engine::apiserver::bootstrap_policy;
 use podflow_engine::engine::Setup;
 use podflow_engine::setup::{SetupArgs, build_setup_on, cluster};
 
@@ -10,7 +9,7 @@ use crate::kubeconfig::TokenUser;
 
 /// A served cluster's starting point, as `podflow serve` builds it and
 /// `podflow play --session` builds it again: the cluster file and `-f`
-/// files, kubeadm's admin binding, Events stored as objects, and simulated
+/// files (with kubeadm's admin binding, as every setup), Events stored as objects, and simulated
 /// time starting at the wall-clock second `epoch`. Also its token users.
 pub fn served_setup(
     cluster_file: Option<&str>,
@@ -27,10 +26,6 @@ pub fn served_setup(
         ..SetupArgs::default()
     };
     let mut setup = build_setup_on(&spec, &setup_args).map_err(|e| e.to_string())?;
-    // The admin's certificate is kubeadm's: `kubeadm:cluster-admins`, bound to cluster-admin.
-    setup
-        .objects
-        .extend(bootstrap_policy::kubeadm_cluster_role_bindings());
     setup.store_events = true;
     let users = spec
         .simulation

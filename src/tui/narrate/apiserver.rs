@@ -136,7 +136,13 @@ fn authorization(s: &Stage, lang: Lang) -> Narration {
             ],
         );
     }
-    let why = if authorizer == "Node" {
+    let why = if authorizer == podflow_engine::apiserver::authz::PRIVILEGED_GROUPS {
+        tr(
+            lang,
+            "The user is in group system:masters, which kube-apiserver allows before asking Node or RBAC: no binding can take that away (kubeadm's super-admin.conf is such a user; admin.conf is not).".into(),
+            "该用户属于 system:masters 组，kube-apiserver 在询问 Node 和 RBAC 之前就放行它：任何绑定都无法收回这一权限（kubeadm 的 super-admin.conf 就是这样的用户，admin.conf 不是）。".into(),
+        )
+    } else if authorizer == "Node" {
         tr(
             lang,
             "The Node authorizer lets a kubelet (user system:node:NAME in group system:nodes) read and write only what its own node needs: its Node object and the Pods bound to it.".into(),

@@ -590,7 +590,7 @@ fn pinned_sentences() {
     assert_eq!(authn.headline, "The API server checks who you are");
     assert_eq!(
         authn.body[0],
-        "Authenticated as user \"kubernetes-admin\" in groups [system:masters, system:authenticated], by x509 client certificate."
+        "Authenticated as user \"kubernetes-admin\" in groups [kubeadm:cluster-admins, system:authenticated], by x509 client certificate."
     );
     let authn_zh = at(
         "authentication → allow: user \"kubernetes-admin\"",
@@ -712,4 +712,26 @@ fn every_controller_says_what_its_sync_does_and_what_a_wait_waits_for() {
             "{english:?}"
         );
     }
+}
+
+/// kube-apiserver's privileged-groups authorizer (`pkg/kubeapiserver/authorizer/config.go`)
+/// allows `system:masters` before Node and RBAC; the narration says so.
+#[test]
+fn a_system_masters_user_is_told_it_skipped_rbac() {
+    let s = stage(
+        "kube-apiserver",
+        "authorization",
+        "allow",
+        r#"privileged groups: allow (group "system:masters")"#,
+    )
+    .plugin(podflow_engine::apiserver::authz::PRIVILEGED_GROUPS);
+    let told = narrate(&rec(Record::from(s)), Lang::En);
+    assert_eq!(
+        told.body[0],
+        r#"privileged groups: allow (group "system:masters")"#
+    );
+    assert!(
+        told.body[1].contains("before asking Node or RBAC"),
+        "{told:?}"
+    );
 }

@@ -1,7 +1,8 @@
-//! Authorization: the Node authorizer and RBAC, as kube-apiserver runs them
-//! with `--authorization-mode=Node,RBAC` (the kubeadm default).
+//! Authorization: the privileged-groups authorizer, the Node authorizer and
+//! RBAC, as kube-apiserver runs them with `--authorization-mode=Node,RBAC` (the
+//! kubeadm default).
 //!
-//! The two run in turn as upstream's union authorizer does
+//! They run in turn as upstream's union authorizer does
 //! (`staging/src/k8s.io/apiserver/pkg/authorization/union/union.go`): the first
 //! to allow wins; when none does, the reasons they gave are joined with a new
 //! line and appended to the Forbidden message
@@ -126,51 +127,129 @@ pub(crate) fn field_selector_value<'s>(selector: &'s str, field: &str) -> Option
     })
 }
 
+/// The group kube-apiserver's privileged-groups authorizer allows before any
+/// other is asked (`user.SystemPrivilegedGroup`).
+pub const PRIVILEGED_GROUP: &str = "system:masters";
+
+/// The name the trace gives the privileged-groups authorizer
+/// (`authorizerfactory.NewPrivilegedGroups`), which has no mode of its own.
+pub const PRIVILEGED_GROUPS: &str = "privileged groups";
+
+/// One authorizer's answer in the chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// `privileged groups`, `Node` or `RBAC`.
+    pub authorizer: &'static str,
+    /// `DecisionAllow`; otherwise `DecisionNoOpinion` (neither Node nor RBAC
+    /// ever answers `DecisionDeny`).
+    pub allowed: bool,
+    /// The reason it gave, often empty.
+    pub reason: String,
+}
+
 /// The authorizers' answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     /// Whether the request may go on.
     pub allowed: bool,
-    /// `Node` or `RBAC`: the authorizer that allowed it; for a denial, the last
-    /// one asked (`RBAC`), since none decided.
+    /// `Node` or `RBAC` (or [`PRIVILEGED_GROUPS`]): the authorizer that allowed
+    /// it; for a denial, the last one asked (`RBAC`), since none decided.
     pub authorizer: &'static str,
     /// When allowed, the audit annotation `authorization.k8s.io/reason`
-    /// (`RBAC: allowed by ClusterRoleBinding "cluster-admin" of ClusterRole
-    /// "cluster-admin" to Group "system:masters"`; empty for the Node
-    /// authorizer, as upstream). When denied, the authorizers' reasons joined
-    /// with a new line, often empty.
+    /// (`RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of
+    /// ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"`; empty
+    /// for the Node and privileged-groups authorizers, as upstream). When
+    /// denied, the authorizers' reasons joined with a new line, often empty.
     pub reason: String,
+    /// Each authorizer asked, in order, with its answer.
+    pub chain: Vec<Verdict>,
 }
 
-/// Runs the Node authorizer, then RBAC, on a request.
+impl Decision {
+    /// The chain as the trace shows it, one entry per authorizer asked:
+    /// `Node: no opinion; RBAC: allow (allowed by ClusterRoleBinding ...)`.
+    /// The privileged-groups authorizer is named only when it allows: for
+    /// everyone else it is a silent `no opinion` ahead of `Node`.
+    pub fn chain_summary(&self) -> String {
+        self.chain
+            .iter()
+            .filter(|v| v.allowed || v.authorizer != PRIVILEGED_GROUPS)
+            .map(|v| {
+                let answer = if v.allowed { "allow" } else { "no opinion" };
+                let own = format!("{}: ", v.authorizer);
+                let reason = v.reason.strip_prefix(&own).unwrap_or(&v.reason);
+                if reason.is_empty() {
+                    format!("{}: {answer}", v.authorizer)
+                } else {
+                    format!("{}: {answer} ({reason})", v.authorizer)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// Runs the authorizer chain kube-apiserver builds for
+/// `--authorization-mode=Node,RBAC` (`pkg/kubeapiserver/authorizer/config.go`):
+/// the privileged-groups authorizer for `system:masters` first, then Node,
+/// then RBAC; the first to allow wins.
 pub fn authorize(attrs: &Attributes, cluster: &dyn ClusterView) -> Decision {
-    let mut reasons = Vec::new();
+    let mut chain = Vec::new();
+    if attrs.user.groups.iter().any(|g| g == PRIVILEGED_GROUP) {
+        chain.push(Verdict {
+            authorizer: PRIVILEGED_GROUPS,
+            allowed: true,
+            reason: format!("group {}", go_quote(PRIVILEGED_GROUP)),
+        });
+        return Decision {
+            allowed: true,
+            authorizer: PRIVILEGED_GROUPS,
+            reason: String::new(),
+            chain,
+        };
+    }
+    chain.push(Verdict {
+        authorizer: PRIVILEGED_GROUPS,
+        allowed: false,
+        reason: String::new(),
+    });
     let node = node::authorize(attrs, cluster);
+    chain.push(Verdict {
+        authorizer: "Node",
+        allowed: node.allowed,
+        reason: node.reason.clone(),
+    });
     if node.allowed {
         return Decision {
             allowed: true,
             authorizer: "Node",
             reason: node.reason,
+            chain,
         };
     }
-    if !node.reason.is_empty() {
-        reasons.push(node.reason);
-    }
     let rbac = rbac::authorize(attrs, cluster);
+    chain.push(Verdict {
+        authorizer: "RBAC",
+        allowed: rbac.allowed,
+        reason: rbac.reason.clone(),
+    });
     if rbac.allowed {
         return Decision {
             allowed: true,
             authorizer: "RBAC",
             reason: rbac.reason,
+            chain,
         };
     }
-    if !rbac.reason.is_empty() {
-        reasons.push(rbac.reason);
-    }
+    let reasons: Vec<&str> = [node.reason.as_str(), rbac.reason.as_str()]
+        .into_iter()
+        .filter(|r| !r.is_empty())
+        .collect();
     Decision {
         allowed: false,
         authorizer: "RBAC",
         reason: reasons.join("\n"),
+        chain,
     }
 }
 

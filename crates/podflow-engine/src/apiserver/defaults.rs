@@ -1,6 +1,6 @@
 //! Defaulting, as the API server applies it when it decodes a request
 //! (`pkg/apis/core/v1/defaults.go`, `SetDefaults_Pod`, `SetDefaults_PodSpec`,
-//! `SetDefaults_Container`, `SetDefaults_Probe`, ...; `SetDefaults_PriorityClass`).
+//! `SetDefaults_Container`, `SetDefaults_Probe`, `SetDefaults_LimitRangeItem`, ...; `SetDefaults_PriorityClass`).
 
 use k8s_openapi::api::core::v1::{
     Container, EmptyDirVolumeSource, HTTPGetAction, ObjectFieldSelector, PodSecurityContext,
@@ -8,6 +8,18 @@ use k8s_openapi::api::core::v1::{
 };
 
 use podflow_model::Object;
+
+mod limit_range;
+
+/// The defaults a starting cluster's object of these kinds already had when
+/// the API server stored it, before the story: a `PriorityClass`'s
+/// `preemptionPolicy`, a `LimitRange`'s defaults (the admission plugins read
+/// them). Other kinds of the cluster file are kept as written.
+pub fn stored_before(object: &mut Object) {
+    if matches!(object, Object::PriorityClass(_) | Object::LimitRange(_)) {
+        apply(object);
+    }
+}
 
 /// Fills in the defaults of `object`'s kind.
 pub fn apply(object: &mut Object) {
@@ -24,6 +36,7 @@ pub fn apply(object: &mut Object) {
             pc.preemption_policy
                 .get_or_insert_with(|| "PreemptLowerPriority".into());
         }
+        Object::LimitRange(range) => limit_range::limit_range(range),
         Object::Deployment(deployment) => {
             deployment_spec(&mut deployment.spec);
         }

@@ -284,17 +284,22 @@ impl Handling<'_, '_> {
         Ok(())
     }
 
+    /// The authorization filter: the chain's answers in one stage
+    /// (`Node: no opinion; RBAC: allow (...)`), and for a denial the 403 whose
+    /// message carries the authorizers' reasons
+    /// (`staging/src/k8s.io/apiserver/pkg/endpoints/filters/authorization.go`).
     fn authorize(&mut self, user: &UserInfo) -> Step<()> {
         let req = self.request;
         let attrs = authz::Attributes::for_request(user, req);
         let decision = authz::authorize(&attrs, &*self.store);
+        let chain = decision.chain_summary();
         if decision.allowed {
             self.stage(
                 Stage::new(
                     Actor::ApiServer,
                     StageName::Authorization,
                     Outcome::Allow,
-                    decision.reason,
+                    chain,
                 )
                 .plugin(decision.authorizer),
             );
@@ -306,11 +311,13 @@ impl Handling<'_, '_> {
                     Actor::ApiServer,
                     StageName::Authorization,
                     Outcome::Deny,
-                    reason.clone(),
+                    format!("{chain}; denied: {reason}"),
                 )
-                .plugin("RBAC"),
+                .plugin(decision.authorizer),
             );
-            Err(Box::new(status::forbidden(req.kind, &req.name, &reason)))
+            Err(Box::new(authz::forbidden_status(
+                req.kind, &attrs, &decision,
+            )))
         }
     }
 
@@ -323,7 +330,12 @@ impl Handling<'_, '_> {
                 "the body of the request was in an unknown format".into(),
             )));
         };
-        let refusal = if req.unknown_fields.is_empty() {
+        let refusal = if let Some(mismatch) = &req.type_error {
+            Some(cannot_handle(
+                req.kind,
+                &super::decode_error::unmarshal_type_error(req.kind, mismatch),
+            ))
+        } else if req.unknown_fields.is_empty() {
             super::validation::decode_errors(object).map(status::bad_request)
         } else {
             Some(cannot_handle(

@@ -5,6 +5,7 @@ pub mod admission;
 pub mod authn;
 pub mod authz;
 pub mod bootstrap_policy;
+pub mod decode_error;
 pub mod defaults;
 pub mod deprecation;
 pub mod handler;

@@ -136,6 +136,9 @@ pub struct Request {
     pub body: Option<Body>,
     /// Field paths the body held that its kind does not have (strict field validation).
     pub unknown_fields: Vec<String>,
+    /// A value in the body of the wrong JSON type for its field, which the
+    /// decoder refuses with `400 BadRequest`.
+    pub type_error: Option<podflow_scenario::TypeMismatch>,
     /// For a watch: the resourceVersion to start after.
     pub resource_version: Option<u64>,
     /// For a delete: `DeleteOptions.propagationPolicy`.
@@ -216,6 +219,7 @@ impl Request {
             subresource: None,
             body: None,
             unknown_fields: Vec::new(),
+            type_error: None,
             resource_version: None,
             propagation_policy: None,
             selector: Selector::default(),

@@ -360,6 +360,7 @@ fn created(object: podflow_model::Object, args: &Args) -> Command {
         manifests: vec![FileObject {
             object,
             unknown_fields: Vec::new(),
+            type_error: None,
             source: String::new(),
         }],
         namespace: args.namespace.clone(),

@@ -26,7 +26,23 @@ pub(super) fn starting_store(objects: Vec<Object>, seed: u64, rng: &mut Rng) -> 
     create_starting_objects(&mut store, storage, &mut storage_rng);
     reconcile_quotas(&mut store);
     bootstrap_node_leases(&mut store, seed);
+    kubeadm_cluster_admins(&mut store, seed);
     store
+}
+
+/// What `kubeadm init` adds once the API server is up: the
+/// `ClusterRoleBinding` `kubeadm:cluster-admins`, through which RBAC allows the
+/// admin (`setup::admin`); a cluster file's own is kept. Its UID comes from a
+/// random source of its own, so adding it changes no other object's.
+fn kubeadm_cluster_admins(store: &mut Store, seed: u64) {
+    let mut rng = Rng::new(seed ^ 0x006b_7562_6561_646d);
+    for mut object in crate::apiserver::bootstrap_policy::kubeadm_cluster_role_bindings() {
+        let key = key_for(object.kind(), None, object.name());
+        if store.get(&key).is_none() {
+            existing_object_metadata(&mut object, &mut rng);
+            let _ = store.create(&key, object);
+        }
+    }
 }
 
 /// Creates the built-in `PriorityClasses` as kube-apiserver's post-start hook
@@ -76,6 +92,7 @@ fn create_starting_objects(store: &mut Store, objects: Vec<Object>, rng: &mut Rn
     for mut object in objects {
         existing_object_metadata(&mut object, rng);
         namespace_as_created(&mut object);
+        crate::apiserver::defaults::stored_before(&mut object);
         let key = key_for(object.kind(), object.namespace(), object.name());
         // A cluster file may name an object twice; the last one wins, as a
         // second `kubectl apply` would make it.

@@ -18,6 +18,10 @@ use crate::component::{Cx, pod_event};
 use crate::trace::{Actor, Outcome, StageName};
 use crate::trace::{Detail, FitDetail, Stage};
 
+/// `ErrNoNodesAvailable` (`pkg/scheduler/schedule_one.go`): the whole
+/// `FailedScheduling` message when the cluster has no node at all.
+pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
+
 /// The cycle-state key of the message of the `PreFilter` plugin that
 /// rejected the pod (`Diagnosis.PreFilterMsg`).
 const PRE_FILTER_MSG: &str = "framework/preFilterMsg";
@@ -78,6 +82,12 @@ impl Scheduler {
             return;
         };
         let infos = self.cache.infos();
+        // `schedulePod`: with no node in the snapshot, `ErrNoNodesAvailable`
+        // before any plugin runs, and no preemption (`schedule_one.go`).
+        if infos.is_empty() {
+            self.unschedulable_pod(key, pod, NO_NODES_AVAILABLE, cx);
+            return;
+        }
         let mut cycle = CycleState::default();
         cycle.write(plugins::volume_binding::LISTERS, self.volumes.listers());
         let this = This {
@@ -97,7 +107,13 @@ impl Scheduler {
         if feasible.is_empty() {
             let total = infos.len();
             let pre_filter_msg = cycle.read::<String>(PRE_FILTER_MSG).cloned();
-            self.unschedulable_pod(key, pod, total, &failures, pre_filter_msg.as_deref(), cx);
+            let message = match self.profile_for(pod) {
+                Some(profile) => {
+                    self.post_filter(key, pod, &profile, &failures, pre_filter_msg.as_deref(), cx)
+                }
+                None => fit_error_message(total, &failures),
+            };
+            self.unschedulable_pod(key, pod, &message, cx);
             return;
         }
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
@@ -134,19 +150,7 @@ impl Scheduler {
     }
 
     /// No node fits: the `FailedScheduling` event, the `PodScheduled=False` condition, and a wait.
-    fn unschedulable_pod(
-        &mut self,
-        key: &str,
-        pod: &Pod,
-        total: usize,
-        failures: &BTreeMap<String, (Code, Vec<String>)>,
-        pre_filter_msg: Option<&str>,
-        cx: &mut Cx<'_>,
-    ) {
-        let message = match self.profile_for(pod) {
-            Some(profile) => self.post_filter(key, pod, &profile, failures, pre_filter_msg, cx),
-            None => fit_error_message(total, failures),
-        };
+    fn unschedulable_pod(&mut self, key: &str, pod: &Pod, message: &str, cx: &mut Cx<'_>) {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let source = self.source_for(key);
         cx.stage(
@@ -154,14 +158,14 @@ impl Scheduler {
                 Actor::Scheduler,
                 StageName::Select,
                 Outcome::Unschedulable,
-                message.clone(),
+                message.to_owned(),
             )
             .pod(key),
         );
         cx.event(pod_event(
             true,
             "FailedScheduling",
-            message.clone(),
+            message.to_owned(),
             (ns, name),
             None,
             &source,
@@ -178,7 +182,7 @@ impl Scheduler {
             .and_then(|s| s.conditions.as_ref())
             .is_some_and(|c| {
                 c.iter()
-                    .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(&message))
+                    .any(|c| c.type_ == "PodScheduled" && c.message.as_deref() == Some(message))
             });
         if !already {
             cx.send(

@@ -170,3 +170,129 @@ fn deleting_what_is_not_there_is_not_found() {
         [r#"Error from server (NotFound): pods "nope" not found"#]
     );
 }
+
+/// The authorization stage of each request kubectl sent: (plugin, detail).
+fn kubectl_authorizations(records: &[podflow_engine::trace::TraceRecord]) -> Vec<(String, String)> {
+    use podflow_engine::trace::{Record, StageName};
+    records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Stage(s) if s.stage == StageName::Authorization => Some((
+                s.plugin.as_deref().unwrap_or_default().to_owned(),
+                s.detail.text().into_owned(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// kubeadm ≥ 1.29 (`cmd/kubeadm/app/phases/kubeconfig`): `admin.conf`'s user
+/// `kubernetes-admin` is in `kubeadm:cluster-admins`, not `system:masters`, so
+/// RBAC decides its requests, through kubeadm's `ClusterRoleBinding`, after the
+/// Node authorizer had no opinion (`pkg/kubeapiserver/authorizer/config.go`).
+#[test]
+fn the_admin_is_kubeadms_and_rbac_allows_it_through_kubeadms_binding() {
+    let records = run(None, &["get pods"], |_| {});
+    assert_eq!(
+        kubectl_authorizations(&records)[0],
+        (
+            "RBAC".to_owned(),
+            r#"Node: no opinion; RBAC: allow (allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins")"#.to_owned()
+        )
+    );
+}
+
+/// `authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup)` runs
+/// before Node and RBAC: a `system:masters` member is allowed without RBAC.
+#[test]
+fn system_masters_is_allowed_by_the_privileged_groups_authorizer() {
+    let records = run(None, &["get pods"], |a| {
+        a.as_user = Some("root".into());
+        a.as_groups = vec!["system:masters".into()];
+    });
+    assert_eq!(
+        kubectl_authorizations(&records)[0],
+        (
+            "privileged groups".to_owned(),
+            r#"privileged groups: allow (group "system:masters")"#.to_owned()
+        )
+    );
+}
+
+/// A denial lists each authorizer's answer, then the Forbidden reason.
+#[test]
+fn a_denial_lists_the_chain_then_the_reason() {
+    let records = run(Some("rbac-cluster.yaml"), &["get pods -n default"], |a| {
+        a.token = Some("jane-token".into());
+    });
+    assert_eq!(
+        kubectl_authorizations(&records)[0],
+        (
+            "RBAC".to_owned(),
+            r#"Node: no opinion; RBAC: no opinion; denied: User "jane" cannot list resource "pods" in API group "" in the namespace "default""#.to_owned()
+        )
+    );
+}
+
+/// A kubelet reading a Secret no Pod on its node uses: the Node authorizer's
+/// reason (`node_authorizer.go`, "no relationship found") ends the 403's
+/// message, as `responsewriters.Forbidden` appends the authorizers' reasons.
+#[test]
+fn a_node_reading_an_unrelated_secret_is_told_why() {
+    let records = run(
+        None,
+        &["get secret db-creds -n default --as system:node:node-1 --as-group system:nodes"],
+        |_| {},
+    );
+    let reason = "no relationship found between node 'node-1' and this object";
+    assert_eq!(
+        kubectl_answers(&records),
+        [(
+            403,
+            format!(
+                r#"secrets "db-creds" is forbidden: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default": {reason}"#
+            )
+        )]
+    );
+    assert_eq!(
+        kubectl_authorizations(&records)[0].1,
+        format!(
+            r#"Node: no opinion ({reason}); RBAC: no opinion; denied: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default""#
+        )
+    );
+}
+
+/// kubectl sends a manifest without checking its types; the API server's
+/// decoder answers `400 BadRequest` (`serializer/versioning`: `Pod in version
+/// "v1" cannot be handled as a Pod: ` and Go's `UnmarshalTypeError`), and
+/// kubectl prints it as `Error from server (BadRequest): error when creating`.
+#[test]
+fn a_value_of_the_wrong_type_is_refused_by_the_api_server() {
+    let pod = crate::common::TempFile::new(
+        "eighty",
+        "apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    ports:
+    - containerPort: eighty
+",
+    );
+    let message = "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32";
+    for verb in ["create", "apply"] {
+        let records = run(None, &[&format!("{verb} -f {}", pod.path())], |_| {});
+        let answers = kubectl_answers(&records);
+        assert_eq!(answers.last(), Some(&(400, message.to_owned())), "{verb}");
+        assert_eq!(
+            kubectl_output(&records),
+            [format!(
+                "Error from server (BadRequest): error when creating \"{}\": {message}",
+                pod.path()
+            )],
+            "{verb}"
+        );
+    }
+}

@@ -25,3 +25,4 @@ mod quota;
 mod scheduling;
 mod services;
 mod storage;
+mod stored_defaults;

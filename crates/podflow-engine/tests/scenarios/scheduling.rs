@@ -96,6 +96,40 @@ fn a_pending_pod_gets_the_pod_scheduled_false_condition() {
     );
 }
 
+/// `schedulePod` (`pkg/scheduler/schedule_one.go`): with no node at all,
+/// `ErrNoNodesAvailable` is the whole message, before any plugin or preemption.
+#[test]
+fn with_no_nodes_at_all_no_nodes_are_available() {
+    let records = run(
+        None,
+        &[
+            "delete node control-plane",
+            "delete node node-1",
+            "delete node node-2",
+            "delete node node-3",
+            "wait 1s",
+            &nginx(),
+        ],
+        |_| {},
+    );
+    let failed: Vec<String> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Event(e) if e.reason == "FailedScheduling" => Some(e.message.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed[0], "no nodes available to schedule pods");
+    let pod = final_object(&records, "Pod", "nginx");
+    let scheduled = pod["status"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "PodScheduled"))
+        .cloned()
+        .expect("the scheduler's condition");
+    assert_eq!(scheduled["reason"], "Unschedulable");
+    assert_eq!(scheduled["message"], "no nodes available to schedule pods");
+}
+
 #[test]
 fn the_control_plane_taint_keeps_pods_on_workers() {
     let records = run(None, &[&nginx()], |_| {});

@@ -260,7 +260,6 @@ fn authorizes_as_node_then_rbac() {
             "RBAC: allowed by ClusterRoleBinding \"{crb}\" of ClusterRole \"{role}\" to {subject}"
         )
     };
-    let masters = allowed_by("cluster-admin", "cluster-admin", "Group \"system:masters\"");
     let scheduler = allowed_by(
         "system:kube-scheduler",
         "system:kube-scheduler",
@@ -273,9 +272,10 @@ fn authorizes_as_node_then_rbac() {
             "RBAC",
             allowed_by("kubeadm:cluster-admins", "cluster-admin", "Group \"kubeadm:cluster-admins\""),
         ),
-        (req(ADMIN, "create", "pods", "default"), true, "RBAC", masters.clone()),
-        (req(ADMIN, "delete", "nodes", "").named("node-1"), true, "RBAC", masters.clone()),
-        (req(ADMIN, "patch", "deployments", "kube-system").group("apps").sub("scale"), true, "RBAC", masters),
+        // system:masters: the privileged-groups authorizer, with no reason.
+        (req(ADMIN, "create", "pods", "default"), true, PRIVILEGED_GROUPS, String::new()),
+        (req(ADMIN, "delete", "nodes", "").named("node-1"), true, PRIVILEGED_GROUPS, String::new()),
+        (req(ADMIN, "patch", "deployments", "kube-system").group("apps").sub("scale"), true, PRIVILEGED_GROUPS, String::new()),
         (
             req(JANE, "create", "pods", "dev"),
             true,
@@ -346,6 +346,7 @@ fn authorizes_as_node_then_rbac() {
             allowed,
             authorizer,
             reason,
+            chain: decision.chain.clone(),
         };
         assert_eq!(
             decision, want,
@@ -667,6 +668,73 @@ fn node_cluster() -> StaticCluster {
     ])
 }
 
+/// `pkg/kubeapiserver/authorizer/config.go`: `NewPrivilegedGroups(user.SystemPrivilegedGroup)`
+/// comes before every mode, so a `system:masters` user is allowed even where
+/// no RBAC binding exists at all (kubeadm's `super-admin.conf`).
+#[test]
+fn system_masters_is_allowed_before_node_and_rbac() {
+    let empty = StaticCluster::default();
+    let decision = req(ADMIN, "delete", "namespaces", "")
+        .named("kube-system")
+        .with(|a| authorize(a, &empty));
+    assert!(decision.allowed);
+    assert_eq!(decision.authorizer, PRIVILEGED_GROUPS);
+    assert_eq!(decision.reason, "");
+    assert_eq!(
+        decision.chain_summary(),
+        r#"privileged groups: allow (group "system:masters")"#
+    );
+    // kubeadm's admin is not privileged: with no binding, RBAC has no opinion.
+    let decision = req(KUBEADM_ADMIN, "delete", "namespaces", "")
+        .named("kube-system")
+        .with(|a| authorize(a, &empty));
+    assert!(!decision.allowed);
+    assert_eq!(
+        decision.chain_summary(),
+        "Node: no opinion; RBAC: no opinion"
+    );
+}
+
+/// The union authorizer (`staging/src/k8s.io/apiserver/pkg/authorization/union/union.go`)
+/// asks each in turn; the trace lists their answers in that order.
+#[test]
+fn the_chain_lists_each_authorizers_answer_in_order() {
+    let cluster = node_cluster();
+    let cases = [
+        (
+            req(KUBEADM_ADMIN, "get", "pods", "default").named("web-1"),
+            r#"Node: no opinion; RBAC: allow (allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins")"#,
+        ),
+        (
+            req(NODE1, "get", "nodes", "").named("node-1"),
+            "Node: allow",
+        ),
+        (
+            req(NODE1, "get", "secrets", "default").named("db-creds"),
+            "Node: allow",
+        ),
+        (
+            req(NODE1, "get", "configmaps", "default").named("kube-root-ca.crt"),
+            "Node: allow",
+        ),
+        (
+            req(NODE1, "get", "secrets", "default").named("other"),
+            "Node: no opinion (no relationship found between node 'node-1' and this object); RBAC: no opinion",
+        ),
+        (
+            req(NODE1, "get", "pods", "default").named("web-2"),
+            "Node: no opinion (no relationship found between node 'node-1' and this object); RBAC: no opinion",
+        ),
+        (
+            req(JANE, "create", "pods", "default"),
+            "Node: no opinion; RBAC: no opinion",
+        ),
+    ];
+    for (case, want) in cases {
+        assert_eq!(case.with(|a| authorize(a, &cluster)).chain_summary(), want);
+    }
+}
+
 /// `TestNodeAuthorizer`, simplified to podflow's kinds.
 #[test]
 #[expect(clippy::too_many_lines, reason = "a table of cases")]
@@ -892,6 +960,7 @@ fn node_authorizer_table() {
             allowed,
             authorizer,
             reason: reason.to_owned(),
+            chain: decision.chain.clone(),
         };
         assert_eq!(
             decision, want,
@@ -1045,6 +1114,7 @@ fn attributes_follow_the_request() {
         subresource: Some("binding".into()),
         body: None,
         unknown_fields: Vec::new(),
+        type_error: None,
         resource_version: None,
         propagation_policy: None,
         selector: crate::store::selector::Selector::default(),

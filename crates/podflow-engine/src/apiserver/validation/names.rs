@@ -16,7 +16,9 @@ const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const QUALIFIED_NAME_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-/// `validation.RegexError`.
+/// `validation.RegexError`: each example is written `'x', ` and the next
+/// one is preceded by ` or `, so two examples read `'my-name',  or '123-abc', `
+/// (two spaces), byte for byte as the API server answers.
 fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
@@ -24,7 +26,7 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     let shown: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
     format!(
         "{msg} (e.g. {}regex used for validation is '{fmt}')",
-        shown.join("or ")
+        shown.join(" or ")
     )
 }
 
@@ -265,14 +267,17 @@ pub fn validate_labels<'a>(
 mod tests {
     use super::*;
 
-    /// Mirrors `TestIsDNS1123Label`, `TestIsDNS1123Subdomain`, `TestIsQualifiedName`.
+    /// Mirrors `TestIsDNS1123Label`, `TestIsDNS1123Subdomain`, `TestIsQualifiedName`,
+    /// with `RegexError`'s messages whole.
     #[test]
     fn messages_as_util_validation() {
         assert!(dns1123_label("my-name").is_empty());
         assert_eq!(dns1123_label("a.b"), ["must not contain dots"]);
         assert_eq!(
             dns1123_label("Nginx"),
-            ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".replace(",  or", ", or")]
+            [
+                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+            ]
         );
         assert_eq!(
             dns1123_subdomain("Nginx"),
@@ -283,6 +288,26 @@ mod tests {
         assert_eq!(
             dns1123_subdomain(&"a".repeat(254))[0],
             "must be no more than 253 characters"
+        );
+        // `RegexError`: each further example is preceded by " or " after the
+        // previous one's "', ", so two spaces, byte for byte.
+        assert_eq!(
+            dns1035_label("1web"),
+            [
+                "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+            ]
+        );
+        assert_eq!(
+            qualified_name("-x"),
+            [
+                "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+            ]
+        );
+        assert_eq!(
+            label_value("-x"),
+            [
+                "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+            ]
         );
         assert!(name_is_dns_subdomain("web-", true).is_empty());
         assert!(qualified_name("example.com/gpu").is_empty());

@@ -137,6 +137,19 @@ impl GoSchema {
         })
     }
 
+    /// The field of struct `ty` (or of a struct it inlines) that JSON calls `key`.
+    pub fn field_by_json(&self, ty: &str, key: &str) -> Option<&Field> {
+        self.structs.get(ty)?.iter().find_map(|f| {
+            if f.json == Some(key) {
+                Some(f)
+            } else if f.inline {
+                self.field_by_json(f.ty, key)
+            } else {
+                None
+            }
+        })
+    }
+
     /// Every declared type, for the tests.
     #[cfg(test)]
     pub fn struct_names(&self) -> impl Iterator<Item = &&'static str> {

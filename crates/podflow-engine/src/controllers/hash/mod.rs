@@ -10,7 +10,7 @@
 //! using a field those declarations leave out is hashed from its canonical
 //! JSON instead: stable, and of upstream's shape, but not upstream's value.
 
-mod go_types;
+pub(crate) mod go_types;
 mod spew;
 
 use k8s_openapi::api::core::v1::PodTemplateSpec;
