@@ -9,7 +9,19 @@ use podflow_engine::trace::{Actor, Record, TraceRecord};
 /// Who acts in a record, as a phase sees it: etcd with the API server, a
 /// node's actors as their node, an Event as its source.
 pub fn actor(record: &TraceRecord) -> String {
-    let component: Cow<'_, str> = match &record.body {
+    let component = component(record);
+    match component.split_once('/') {
+        Some(("kubelet" | "containerd" | "cni" | "csi" | "kube-proxy", node)) => {
+            format!("node/{node}")
+        }
+        _ if component == "etcd" => "kube-apiserver".to_owned(),
+        _ => component.into_owned(),
+    }
+}
+
+/// The component a record is of, by its trace name (`kube-proxy/node-3`).
+fn component(record: &TraceRecord) -> Cow<'_, str> {
+    match &record.body {
         Record::Message { from, .. } => from.name(),
         Record::Stage(stage) => stage.component.name(),
         Record::Response { .. } | Record::Final { .. } => Actor::ApiServer.name(),
@@ -19,13 +31,6 @@ pub fn actor(record: &TraceRecord) -> String {
             other => Cow::Borrowed(other),
         },
         Record::Log { component, .. } => component.name(),
-    };
-    match component.split_once('/') {
-        Some(("kubelet" | "containerd" | "cni" | "csi" | "kube-proxy", node)) => {
-            format!("node/{node}")
-        }
-        _ if component == "etcd" => "kube-apiserver".to_owned(),
-        _ => component.into_owned(),
     }
 }
 
@@ -90,7 +95,13 @@ pub fn title(records: &[TraceRecord], i: usize) -> String {
         _ => stage.map_or_else(String::new, |s| s.stage.as_str().to_owned()),
     };
     if let Some(node) = who.strip_prefix("node/") {
-        return format!("kubelet {node}: {what}")
+        // kube-proxy is its own agent; the rest of a node's work is the kubelet's.
+        let agent = if component(record).starts_with("kube-proxy/") {
+            "kube-proxy"
+        } else {
+            "kubelet"
+        };
+        return format!("{agent} {node}: {what}")
             .trim_end_matches(": ")
             .to_owned();
     }
@@ -191,5 +202,16 @@ mod tests {
             title(records, sandbox)
         );
         assert!(title(records, sandbox).ends_with(": sandbox"));
+
+        // kube-proxy is named as itself, not as its node's kubelet.
+        let t = crate::tui::testing::timeline(&["apply -f tests/fixtures/web-service.yaml"], None);
+        let records = t.records();
+        let sync = find(&t, "sync-proxy-rules");
+        assert!(
+            title(records, sync).starts_with("kube-proxy "),
+            "{}",
+            title(records, sync)
+        );
+        assert!(title(records, sync).ends_with(": sync-proxy-rules"));
     }
 }

@@ -8,6 +8,7 @@
 //! pod REF Running on node NODE
 //! pod REF Running on a node labelled KEY=VALUE  ("labeled" too)
 //! deployment REF has N ready replicas           status.readyReplicas >= N
+//! service REF has N ready endpoints             its EndpointSlices list N ready ones
 //! ```
 //!
 //! REF is `NAME` (namespace `default`) or `NAMESPACE/NAME`.
@@ -39,6 +40,12 @@ pub enum Check {
     DeploymentReady {
         deployment: (String, String),
         replicas: i32,
+    },
+    /// The Service's EndpointSlices (`kubernetes.io/service-name`) list at
+    /// least this many ready endpoints: what kube-proxy sends traffic to.
+    ServiceEndpoints {
+        service: (String, String),
+        endpoints: usize,
     },
 }
 
@@ -82,11 +89,17 @@ pub fn parse(text: &str) -> Result<Check, String> {
             deployment: pod_ref(name),
             replicas,
         }),
+        ["service", name, "has", n, "ready", "endpoints" | "endpoint"] => {
+            n.parse().ok().map(|endpoints| Check::ServiceEndpoints {
+                service: pod_ref(name),
+                endpoints,
+            })
+        }
         _ => None,
     };
     check.ok_or_else(|| {
         format!(
-            "unknown goal check {text:?}: want `pod NAME PHASE`, `pod NAME scheduled`, `pod NAME Running on node NODE`, `pod NAME Running on a node labelled KEY=VALUE` or `deployment NAME has N ready replicas`"
+            "unknown goal check {text:?}: want `pod NAME PHASE`, `pod NAME scheduled`, `pod NAME Running on node NODE`, `pod NAME Running on a node labelled KEY=VALUE`, `deployment NAME has N ready replicas` or `service NAME has N ready endpoints`"
         )
     })
 }
@@ -138,8 +151,30 @@ impl Check {
                 })
                 .and_then(|s| s.ready_replicas)
                 .is_some_and(|r| r >= *replicas),
+            Check::ServiceEndpoints {
+                service: (namespace, name),
+                endpoints,
+            } => ready_endpoints(store, namespace, name) >= *endpoints,
         }
     }
+}
+
+/// The ready endpoints the EndpointSlices of Service `namespace/name` list.
+fn ready_endpoints(store: &Store, namespace: &str, name: &str) -> usize {
+    use k8s_openapi::api::discovery::v1::EndpointSlice;
+    store
+        .range(&format!("/registry/endpointslices/{namespace}/"))
+        .filter_map(|(_, entry)| entry.object.get::<EndpointSlice>())
+        .filter(|s| {
+            s.metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("kubernetes.io/service-name"))
+                .is_some_and(|n| n == name)
+        })
+        .flat_map(|s| s.endpoints.iter().flatten())
+        .filter(|e| e.conditions.as_ref().and_then(|c| c.ready) == Some(true))
+        .count()
 }
 
 impl fmt::Display for Check {
@@ -166,6 +201,14 @@ impl fmt::Display for Check {
                     "deployment {} has {replicas} ready {noun}",
                     r(deployment)
                 )
+            }
+            Check::ServiceEndpoints { service, endpoints } => {
+                let noun = if *endpoints == 1 {
+                    "endpoint"
+                } else {
+                    "endpoints"
+                };
+                write!(f, "service {} has {endpoints} ready {noun}", r(service))
             }
         }
     }
@@ -209,6 +252,22 @@ mod tests {
         )
     }
 
+    /// An EndpointSlice of Service `shop` with endpoints ready or not.
+    fn slice(ready: &[bool]) -> Object {
+        let endpoints: Vec<serde_json::Value> = ready
+            .iter()
+            .enumerate()
+            .map(|(i, r)| serde_json::json!({"addresses": [format!("10.244.1.{i}")], "conditions": {"ready": r}}))
+            .collect();
+        object(
+            "EndpointSlice",
+            serde_json::json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+                "metadata": {"name": "shop-abcde", "namespace": "default",
+                    "labels": {"kubernetes.io/service-name": "shop"}},
+                "addressType": "IPv4", "endpoints": endpoints}),
+        )
+    }
+
     fn store(objects: Vec<Object>) -> Store {
         let mut store = Store::new();
         for o in objects {
@@ -228,6 +287,7 @@ mod tests {
             "pod web Running on a node labelled disktype=ssd",
             "deployment web has 3 ready replicas",
             "deployment web has 1 ready replica",
+            "service shop has 2 ready endpoints",
         ];
         let shown = [
             "pod default/web Running",
@@ -237,6 +297,7 @@ mod tests {
             "pod default/web Running on a node labelled disktype=ssd",
             "deployment default/web has 3 ready replicas",
             "deployment default/web has 1 ready replica",
+            "service default/shop has 2 ready endpoints",
         ];
         for (text, want) in cases.iter().zip(shown) {
             assert_eq!(parse(text).unwrap().to_string(), want);
@@ -284,6 +345,11 @@ mod tests {
                 "deployment web has 3 ready replicas",
                 vec![deployment(2)],
                 vec![deployment(3)],
+            ),
+            (
+                "service shop has 2 ready endpoints",
+                vec![slice(&[true, false])],
+                vec![slice(&[true, true])],
             ),
         ];
         for (text, unsolved, solved) in cases {

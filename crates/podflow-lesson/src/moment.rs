@@ -13,7 +13,7 @@ use podflow_engine::trace::Record;
 use podflow_engine::trace::{Actor, StageName};
 
 /// The stage names of the trace (docs/trace-format.md) a moment may name.
-pub const STAGES: [StageName; 21] = [
+pub const STAGES: [StageName; 23] = [
     StageName::Authentication,
     StageName::Authorization,
     StageName::Admission,
@@ -35,6 +35,8 @@ pub const STAGES: [StageName; 21] = [
     StageName::Probe,
     StageName::Status,
     StageName::Compact,
+    StageName::SyncProxyRules,
+    StageName::Connect,
 ];
 
 /// The phases of a Pod (`core/v1` `PodPhase`).
