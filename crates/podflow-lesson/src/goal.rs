@@ -41,7 +41,7 @@ pub enum Check {
         deployment: (String, String),
         replicas: i32,
     },
-    /// The Service's EndpointSlices (`kubernetes.io/service-name`) list at
+    /// The Service's `EndpointSlices` (`kubernetes.io/service-name`) list at
     /// least this many ready endpoints: what kube-proxy sends traffic to.
     ServiceEndpoints {
         service: (String, String),
@@ -159,7 +159,7 @@ impl Check {
     }
 }
 
-/// The ready endpoints the EndpointSlices of Service `namespace/name` list.
+/// The ready endpoints the `EndpointSlices` of Service `namespace/name` list.
 fn ready_endpoints(store: &Store, namespace: &str, name: &str) -> usize {
     use k8s_openapi::api::discovery::v1::EndpointSlice;
     store
@@ -252,7 +252,7 @@ mod tests {
         )
     }
 
-    /// An EndpointSlice of Service `shop` with endpoints ready or not.
+    /// An `EndpointSlice` of Service `shop` with endpoints ready or not.
     fn slice(ready: &[bool]) -> Object {
         let endpoints: Vec<serde_json::Value> = ready
             .iter()
