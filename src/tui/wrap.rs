@@ -4,6 +4,7 @@
 //! run of wide characters overflow the last column, so panes whose text may be
 //! Chinese wrap with this first.
 
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -141,6 +142,53 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// A styled line wrapped as [`wrap`] wraps its text, each piece keeping the
+/// styles of the characters it holds: what a pane measures with [`wrap`] is
+/// what it draws.
+pub fn wrap_line(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
+    let mut text = String::new();
+    let mut styles: Vec<(usize, Style)> = Vec::new();
+    for span in &line.spans {
+        styles.push((text.len(), line.style.patch(span.style)));
+        text.push_str(&span.content);
+    }
+    let style_at = |at: usize| {
+        styles
+            .iter()
+            .rev()
+            .find(|(start, _)| *start <= at)
+            .map_or(line.style, |(_, style)| *style)
+    };
+    let mut cursor = 0;
+    wrap(&text, width)
+        .into_iter()
+        .map(|piece| {
+            let start = cursor + text[cursor..].find(piece.as_str()).unwrap_or(0);
+            let end = start + piece.len();
+            cursor = end;
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            let mut run_start = start;
+            for (offset, _) in text[start..end].char_indices().skip(1) {
+                let at = start + offset;
+                if style_at(at) != style_at(run_start) {
+                    spans.push(Span::styled(
+                        text[run_start..at].to_owned(),
+                        style_at(run_start),
+                    ));
+                    run_start = at;
+                }
+            }
+            if run_start < end {
+                spans.push(Span::styled(
+                    text[run_start..end].to_owned(),
+                    style_at(run_start),
+                ));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
 /// Chinese punctuation that may not start a line (it closes what is before it).
 const NO_LINE_START: &[char] = &[
     '，', '。', '；', '：', '！', '？', '、', '）', '」', '』', '》', '】',
@@ -187,6 +235,28 @@ fn tokens(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A styled line wraps where its text wraps, and each piece keeps the
+    /// styles of its characters (the lesson panel draws what it measured).
+    #[test]
+    fn a_styled_line_wraps_as_its_text_and_keeps_its_styles() {
+        use ratatui::style::Modifier;
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        let line = Line::from(vec![
+            Span::styled("连接从客户端所在节点发出，", bold),
+            Span::raw("对端节点看不到 ClusterIP，只看到 Pod IP。"),
+        ]);
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        let wrapped = wrap_line(&line, 12);
+        let pieces: Vec<String> = wrapped
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert_eq!(pieces, wrap(&text, 12));
+        assert_eq!(wrapped[0].spans[0].style, bold);
+        let last = wrapped.last().unwrap();
+        assert_eq!(last.spans.last().unwrap().style, Style::new());
+    }
 
     #[test]
     fn a_styled_line_ends_in_an_ellipsis_where_it_is_cut() {

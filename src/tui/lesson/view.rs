@@ -253,12 +253,19 @@ pub fn panel_height(app: &App, player: &Player, width: u16) -> u16 {
     let inner = usize::from(width.saturating_sub(2)).max(1);
     let lines: usize = step_lines(player, app, &app.styles())
         .iter()
-        .map(|line| {
-            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            super::super::wrap::wrap(&text, inner).len().max(1)
-        })
+        .map(|line| wrap_or_blank(line, inner).len())
         .sum();
     u16::try_from(lines + 3).unwrap_or(u16::MAX)
+}
+
+/// A step line wrapped to `width`; an empty line stays one blank row.
+fn wrap_or_blank(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
+    let wrapped = super::super::wrap::wrap_line(line, width);
+    if wrapped.is_empty() {
+        vec![Line::default()]
+    } else {
+        wrapped
+    }
 }
 
 /// The lesson panel in `area` (the narration pane's place).
@@ -283,8 +290,12 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
         return;
     }
     let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
-    Paragraph::new(step_lines(player, app, theme))
-        .wrap(Wrap { trim: true })
-        .render(body, buf);
+    // Wrapped as `panel_height` measured it, so the panel holds it whole.
+    let width = usize::from(body.width).max(1);
+    let lines: Vec<Line<'static>> = step_lines(player, app, theme)
+        .iter()
+        .flat_map(|line| wrap_or_blank(line, width))
+        .collect();
+    Paragraph::new(lines).render(body, buf);
     Line::from(Span::styled(keys(player, app.lang), theme.dim)).render(footer, buf);
 }
