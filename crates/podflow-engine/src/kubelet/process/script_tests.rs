@@ -134,6 +134,140 @@ fn shell_tools() {
     ]);
 }
 
+/// A cluster with internet access: CoreDNS forwards a public name to the
+/// node's resolver (kubeadm's Corefile, `forward . /etc/resolv.conf`). The
+/// Kubernetes docs' "Configure Pod Initialization" init container fetches
+/// `http://info.cern.ch`; "Debugging DNS Resolution" runs `nslookup`.
+/// Special-use names (RFC 6761) fail as busybox and curl say; cut off
+/// (`Simulation` `internet: false`), CoreDNS answers `SERVFAIL`.
+#[test]
+fn public_names_resolve_through_coredns() {
+    use crate::kubelet::dns::{Dns, NodeNet, Services};
+    let services = Services::new();
+    let mut net = NodeNet::default();
+    let ip = podflow_scenario::public_address("kubernetes.io");
+    let run = |net: &NodeNet, image: &str, script: &str| {
+        let world = Dns::new(&services, "default", net);
+        let mut p = start(image, &["sh", "-c", script], &[], &[], &world);
+        let state = p.advance(secs(3600), &world);
+        (state, p.output().to_vec())
+    };
+    let ok = exited(0, "Completed");
+    let cases: [(&str, &str, State, Vec<String>); 7] = [
+        (
+            "busybox:1.36",
+            "wget -q -O- http://info.cern.ch && echo fetched",
+            ok.clone(),
+            strings(&["fetched"]),
+        ),
+        (
+            "busybox:1.36",
+            "nslookup kubernetes.io",
+            ok.clone(),
+            strings(&[
+                "Server:\t\t10.96.0.10",
+                "Address:\t10.96.0.10:53",
+                "",
+                "Non-authoritative answer:",
+                "Name:\tkubernetes.io",
+                &format!("Address: {ip}"),
+                "",
+            ]),
+        ),
+        (
+            "busybox:1.28",
+            "nslookup kubernetes.io",
+            ok.clone(),
+            strings(&[
+                "Server:    10.96.0.10",
+                "Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local",
+                "",
+                "Name:      kubernetes.io",
+                &format!("Address 1: {ip}"),
+            ]),
+        ),
+        (
+            "busybox:1.36",
+            "wget -q http://nothere.example",
+            exited(1, "Error"),
+            strings(&["wget: bad address 'nothere.example'"]),
+        ),
+        (
+            "busybox:1.36",
+            "nslookup registry.invalid",
+            exited(1, "Error"),
+            strings(&[
+                "Server:\t\t10.96.0.10",
+                "Address:\t10.96.0.10:53",
+                "",
+                "** server can't find registry.invalid: NXDOMAIN",
+                "",
+                "** server can't find registry.invalid: NXDOMAIN",
+                "",
+            ]),
+        ),
+        (
+            "busybox:1.28",
+            "nslookup a.test",
+            exited(1, "Error"),
+            strings(&[
+                "Server:    10.96.0.10",
+                "Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local",
+                "",
+                "nslookup: can't resolve 'a.test'",
+            ]),
+        ),
+        (
+            "busybox:1.36",
+            "curl -sS http://a.test/",
+            exited(6, "Error"),
+            strings(&["curl: (6) Could not resolve host: a.test"]),
+        ),
+    ];
+    for (image, script, state, lines) in &cases {
+        assert_eq!(
+            &run(&net, image, script),
+            &(state.clone(), lines.clone()),
+            "{image} {script}"
+        );
+    }
+    net.offline = true;
+    for (image, script, state, lines) in [
+        (
+            "busybox:1.36",
+            "wget -q http://info.cern.ch",
+            exited(1, "Error"),
+            strings(&["wget: bad address 'info.cern.ch'"]),
+        ),
+        (
+            "busybox:1.36",
+            "nslookup kubernetes.io",
+            exited(1, "Error"),
+            strings(&[
+                "Server:\t\t10.96.0.10",
+                "Address:\t10.96.0.10:53",
+                "",
+                "** server can't find kubernetes.io: SERVFAIL",
+                "",
+                "** server can't find kubernetes.io: SERVFAIL",
+                "",
+            ]),
+        ),
+        (
+            "busybox:1.36",
+            "curl -sS https://kubernetes.io/",
+            exited(6, "Error"),
+            strings(&["curl: (6) Could not resolve host: kubernetes.io"]),
+        ),
+    ] {
+        assert_eq!(
+            run(&net, image, script),
+            (state, lines),
+            "offline: {image} {script}"
+        );
+    }
+}
+
 /// A loop that never sleeps is busy, never a hang.
 #[test]
 fn busy_loops_stop_at_the_budget() {
