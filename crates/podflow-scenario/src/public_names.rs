@@ -2,7 +2,7 @@
 //! exists resolves (the public registries' hosts among them), one under a
 //! special-use domain (RFC 2606 and RFC 6761: `.test`, `.example`,
 //! `.invalid`, `.localhost`, and mDNS's `.local`) or an unknown one does not.
-//! CoreDNS's `forward . /etc/resolv.conf` sends such names to the node's
+//! `CoreDNS`'s `forward . /etc/resolv.conf` sends such names to the node's
 //! resolver; this is what that resolver would find.
 
 use crate::public_registries;
@@ -48,7 +48,7 @@ pub fn public_name(name: &str) -> PublicName {
 }
 
 /// Whether `name` ends in a top-level domain podflow knows, existing or
-/// special-use: a name CoreDNS forwards rather than one a Pod means inside
+/// special-use: a name `CoreDNS` forwards rather than one a Pod means inside
 /// the cluster (`myservice.otherns`).
 pub fn looks_public(name: &str) -> bool {
     let name = name.trim_end_matches('.').to_ascii_lowercase();

@@ -23,7 +23,7 @@ pub struct Simulation {
     #[serde(default)]
     pub registry: RegistrySpec,
     /// Whether the cluster reaches the internet (the default): `false`
-    /// cuts it off, and CoreDNS cannot forward a public name.
+    /// cuts it off, and `CoreDNS` cannot forward a public name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub internet: Option<bool>,
 }

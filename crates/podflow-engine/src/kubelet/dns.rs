@@ -7,7 +7,7 @@
 //! is DNAT-ed to one of its endpoints (round-robin on the node, for the
 //! kernel's `--probability` draws) or rejected when it has none; a Pod IP is
 //! reached directly. A name outside `cluster.local` is forwarded, as
-//! CoreDNS's `forward . /etc/resolv.conf` does, to the node's resolver and
+//! `CoreDNS`'s `forward . /etc/resolv.conf` does, to the node's resolver and
 //! the internet ([`podflow_scenario::public_name`]); a cluster cut off from
 //! it (`Simulation` `internet: false`) gets `SERVFAIL`.
 
@@ -161,7 +161,10 @@ impl World for Dns<'_> {
             return Answer::Cluster(cluster_ip(service).unwrap_or_else(|| "10.244.0.2".into()));
         }
         let bare = name.trim_end_matches('.');
-        if bare.ends_with(".cluster.local") || bare.ends_with(".svc") || !looks_public(bare) {
+        if bare.ends_with(".cluster.local")
+            || bare.rsplit('.').next() == Some("svc")
+            || !looks_public(bare)
+        {
             return Answer::NoSuchName;
         }
         if self.net.offline {
@@ -320,7 +323,7 @@ mod tests {
         );
     }
 
-    /// CoreDNS's Corefile (kubeadm's `forward . /etc/resolv.conf`): names
+    /// `CoreDNS`'s Corefile (kubeadm's `forward . /etc/resolv.conf`): names
     /// outside `cluster.local` go to the node's resolver. The Kubernetes
     /// docs' init-container example fetches `http://info.cern.ch`; without a
     /// way out the forward fails (`SERVFAIL`).

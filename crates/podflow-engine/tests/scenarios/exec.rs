@@ -195,7 +195,7 @@ fn exec_into_a_workload_runs_in_one_of_its_pods() {
     );
 }
 
-/// A container reaches the internet through CoreDNS's `forward` (the docs'
+/// A container reaches the internet through `CoreDNS`'s `forward` (the docs'
 /// init-container example fetches `http://info.cern.ch`), fails on a
 /// special-use name (RFC 6761 `.invalid`) in busybox's words, and a cluster
 /// file's `Simulation` `internet: false` cuts it off (`SERVFAIL`); Service

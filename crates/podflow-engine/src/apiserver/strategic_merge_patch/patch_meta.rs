@@ -32,15 +32,15 @@ pub struct Field {
 
 use ListStrategy::{MergeByKey, MergePrimitives};
 
-const fn typed(ty: GoType) -> Option<Field> {
-    Some(Field { ty, list: None })
+const fn typed(ty: GoType) -> Field {
+    Field { ty, list: None }
 }
 
-const fn keyed(ty: GoType, key: &'static str) -> Option<Field> {
-    Some(Field {
+const fn keyed(ty: GoType, key: &'static str) -> Field {
+    Field {
         ty,
         list: Some(MergeByKey(key)),
-    })
+    }
 }
 
 /// The Go type a kind's object is.
@@ -61,14 +61,14 @@ pub fn root(kind: &str) -> GoType {
 /// The field `field` of `ty`, as its struct tags describe it.
 #[allow(clippy::match_same_arms)]
 pub fn field(ty: GoType, field: &str) -> Option<Field> {
-    match (ty, field) {
+    Some(match (ty, field) {
         // Every object's metadata (`metav1.ObjectMeta`).
         (_, "metadata") if is_object(ty) => typed("v1.ObjectMeta"),
         ("v1.ObjectMeta", "ownerReferences") => keyed("v1.OwnerReference", "uid"),
-        ("v1.ObjectMeta", "finalizers") => Some(Field {
+        ("v1.ObjectMeta", "finalizers") => Field {
             ty: UNTYPED,
             list: Some(MergePrimitives),
-        }),
+        },
 
         // core/v1 Pod.
         ("v1.Pod", "spec") => typed("v1.PodSpec"),
@@ -104,10 +104,10 @@ pub fn field(ty: GoType, field: &str) -> Option<Field> {
         // core/v1 Node: `podCIDRs` merge as a set; `taints` are atomic.
         ("v1.Node", "spec") => typed("v1.NodeSpec"),
         ("v1.Node", "status") => typed("v1.NodeStatus"),
-        ("v1.NodeSpec", "podCIDRs") => Some(Field {
+        ("v1.NodeSpec", "podCIDRs") => Field {
             ty: UNTYPED,
             list: Some(MergePrimitives),
-        }),
+        },
         ("v1.NodeStatus", "conditions") => keyed("v1.NodeCondition", "type"),
         ("v1.NodeStatus", "addresses") => keyed("v1.NodeAddress", "type"),
 
@@ -137,8 +137,8 @@ pub fn field(ty: GoType, field: &str) -> Option<Field> {
         ("v1.Job", "status") => typed("v1.JobStatus"),
         ("v1.JobSpec", "template") => typed("v1.PodTemplateSpec"),
         ("v1.JobStatus", "conditions") => keyed("v1.JobCondition", "type"),
-        _ => None,
-    }
+        _ => return None,
+    })
 }
 
 /// A top-level object's type (whose `metadata` is an `ObjectMeta`).

@@ -60,13 +60,13 @@ pub struct Launch<'a> {
 /// What cluster DNS answers for a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
-    /// A Service's address, from CoreDNS's `kubernetes` plugin (authoritative).
+    /// A Service's address, from `CoreDNS`'s `kubernetes` plugin (authoritative).
     Cluster(String),
     /// A public name's address, forwarded to the node's resolver (not authoritative).
     Public(String),
     /// `NXDOMAIN`: no such name.
     NoSuchName,
-    /// `SERVFAIL`: CoreDNS could not reach the resolver it forwards to.
+    /// `SERVFAIL`: `CoreDNS` could not reach the resolver it forwards to.
     ServerFailure,
 }
 
@@ -84,7 +84,7 @@ impl Answer {
 pub trait World {
     /// Cluster DNS: a Service's name (`name`, `name.ns`,
     /// `name.ns.svc.cluster.local`) to its `ClusterIP`; a public name through
-    /// CoreDNS's `forward`.
+    /// `CoreDNS`'s `forward`.
     fn lookup(&self, name: &str) -> Answer;
     /// An HTTP GET of `url`: the status code, `None` when the connection is refused.
     fn http_get(&self, url: &str) -> Option<u16>;

@@ -2,6 +2,7 @@
 
 use super::State;
 use super::tests::{FakeWorld, exited, secs, start, strings};
+use crate::kubelet::dns::{Dns, NodeNet, Services};
 
 /// Scripts: (script, output lines, final state) at 1 hour.
 #[test]
@@ -134,24 +135,25 @@ fn shell_tools() {
     ]);
 }
 
-/// A cluster with internet access: CoreDNS forwards a public name to the
+/// Runs `script` in `image` on a node whose network is `net`, with no Services.
+fn run_on(net: &NodeNet, image: &str, script: &str) -> (State, Vec<String>) {
+    let services = Services::new();
+    let world = Dns::new(&services, "default", net);
+    let mut p = start(image, &["sh", "-c", script], &[], &[], &world);
+    let state = p.advance(secs(3600), &world);
+    (state, p.output().to_vec())
+}
+
+/// A cluster with internet access: `CoreDNS` forwards a public name to the
 /// node's resolver (kubeadm's Corefile, `forward . /etc/resolv.conf`). The
 /// Kubernetes docs' "Configure Pod Initialization" init container fetches
 /// `http://info.cern.ch`; "Debugging DNS Resolution" runs `nslookup`.
 /// Special-use names (RFC 6761) fail as busybox and curl say; cut off
-/// (`Simulation` `internet: false`), CoreDNS answers `SERVFAIL`.
+/// (`Simulation` `internet: false`), `CoreDNS` answers `SERVFAIL`.
 #[test]
 fn public_names_resolve_through_coredns() {
-    use crate::kubelet::dns::{Dns, NodeNet, Services};
-    let services = Services::new();
-    let mut net = NodeNet::default();
+    let net = NodeNet::default();
     let ip = podflow_scenario::public_address("kubernetes.io");
-    let run = |net: &NodeNet, image: &str, script: &str| {
-        let world = Dns::new(&services, "default", net);
-        let mut p = start(image, &["sh", "-c", script], &[], &[], &world);
-        let state = p.advance(secs(3600), &world);
-        (state, p.output().to_vec())
-    };
     let ok = exited(0, "Completed");
     let cases: [(&str, &str, State, Vec<String>); 7] = [
         (
@@ -226,12 +228,21 @@ fn public_names_resolve_through_coredns() {
     ];
     for (image, script, state, lines) in &cases {
         assert_eq!(
-            &run(&net, image, script),
+            &run_on(&net, image, script),
             &(state.clone(), lines.clone()),
             "{image} {script}"
         );
     }
-    net.offline = true;
+}
+
+/// The same cluster cut off (`Simulation` `internet: false`): `CoreDNS`'s
+/// forward reaches no upstream and answers `SERVFAIL`.
+#[test]
+fn a_cluster_without_internet_cannot_resolve_public_names() {
+    let net = NodeNet {
+        offline: true,
+        ..NodeNet::default()
+    };
     for (image, script, state, lines) in [
         (
             "busybox:1.36",
@@ -261,7 +272,7 @@ fn public_names_resolve_through_coredns() {
         ),
     ] {
         assert_eq!(
-            run(&net, image, script),
+            run_on(&net, image, script),
             (state, lines),
             "offline: {image} {script}"
         );

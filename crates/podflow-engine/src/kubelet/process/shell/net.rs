@@ -5,7 +5,7 @@
 //! rest) and curl's error lines. `World` answers status codes only, so the
 //! bodies fetched are empty. A public name comes back forwarded (busybox
 //! 1.36's `Non-authoritative answer:`), fails as `NXDOMAIN`, or as
-//! `SERVFAIL` when CoreDNS has no way out; wget (`bad address`) and curl
+//! `SERVFAIL` when `CoreDNS` has no way out; wget (`bad address`) and curl
 //! (`(6) Could not resolve host`) fail alike on both.
 
 use std::fmt::Write as _;
