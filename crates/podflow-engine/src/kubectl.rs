@@ -854,6 +854,7 @@ impl Kubectl {
                     .and_then(|a| a.get(LAST_APPLIED))
                     .and_then(|p| serde_json::from_str(p).ok());
                 let patch = strategic_merge_patch::three_way(
+                    strategic_merge_patch::root(live.kind().kind),
                     original.as_ref(),
                     &modified.to_json(),
                     &live.to_json(),

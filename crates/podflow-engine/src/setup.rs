@@ -181,5 +181,6 @@ pub fn build_setup_on(spec: &ClusterSpec, args: &SetupArgs) -> Result<Setup, Set
         identity,
         detail: args.detail.unwrap_or(Detail::Full),
         store_events: false,
+        internet: spec.simulation.reaches_internet(),
     })
 }

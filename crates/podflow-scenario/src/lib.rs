@@ -8,6 +8,7 @@ mod images;
 mod input;
 mod location;
 mod manifest;
+mod public_names;
 mod public_registry;
 mod simulation;
 mod text;
@@ -24,6 +25,7 @@ pub use location::{InputError, Location};
 pub use manifest::{
     DecodedObject, TypeMismatch, first_type_mismatch, parse_manifests, parse_manifests_as_sent,
 };
+pub use public_names::{PublicName, looks_public, public_address, public_name};
 pub use public_registry::{PublicRegistries, Repository, public_registries};
 pub use simulation::{RegistryImage, RegistrySpec, SIMULATION_API_VERSION, Simulation, User};
 pub use text::MAX_INPUT_BYTES;

@@ -1,6 +1,7 @@
 //! The `Simulation` object (`podflow.dev/v1alpha1`): what a cluster file needs
-//! that Kubernetes has no object for — the API server's token users and the
-//! image registry the nodes pull from (docs/cluster-files.md).
+//! that Kubernetes has no object for — the API server's token users, the
+//! image registry the nodes pull from and whether the cluster reaches the
+//! internet (docs/cluster-files.md).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,6 +22,10 @@ pub struct Simulation {
     /// The image registry the nodes pull from.
     #[serde(default)]
     pub registry: RegistrySpec,
+    /// Whether the cluster reaches the internet (the default): `false`
+    /// cuts it off, and `CoreDNS` cannot forward a public name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub internet: Option<bool>,
 }
 
 /// One line of the token file: a bearer token and the user it authenticates.
@@ -74,6 +79,14 @@ impl Simulation {
         self.registry.images.extend(other.registry.images);
         self.registry.closed |= other.registry.closed;
         self.registry.open |= other.registry.open;
+        if other.internet == Some(false) || self.internet.is_none() {
+            self.internet = other.internet;
+        }
+    }
+
+    /// Whether the cluster reaches the internet: unless a document says `internet: false`.
+    pub fn reaches_internet(&self) -> bool {
+        self.internet != Some(false)
     }
 
     /// Reads a `Simulation` document; errors name the file, line, column and field.
@@ -122,6 +135,19 @@ mod tests {
         .unwrap();
         assert_eq!(sim.users[0].groups, ["developers"]);
         assert_eq!(sim.registry.images[0].size_bytes, 72_000_000);
+        assert!(
+            sim.reaches_internet(),
+            "the internet is there unless cut off"
+        );
+        let offline = read("kind: Simulation\ninternet: false\n").unwrap();
+        assert!(!offline.reaches_internet());
+        let mut both = sim.clone();
+        both.extend(offline);
+        both.extend(read("kind: Simulation\n").unwrap());
+        assert!(
+            !both.reaches_internet(),
+            "one document cuts the cluster off"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use k8s_openapi::api::core::v1::{
 
 use podflow_model::Object;
 
+mod go_structs;
 mod limit_range;
 
 /// The defaults a starting cluster's object of these kinds already had when
@@ -24,6 +25,7 @@ pub fn stored_before(object: &mut Object) {
 /// Fills in the defaults of `object`'s kind.
 pub fn apply(object: &mut Object) {
     super::storage_strategy::apply_defaults(object);
+    go_structs::fill(object);
     match object {
         Object::Pod(pod) => {
             if let Some(spec) = pod.spec.as_mut() {

@@ -46,7 +46,7 @@ pub fn patched(
 /// The patch applied to the whole object turned into JSON, decoded and defaulted.
 fn whole(kind: &'static Kind, current: &Object, patch: &Value) -> Result<Object, String> {
     let mut json = current.to_json();
-    strategic_merge_patch::apply(&mut json, patch);
+    strategic_merge_patch::apply(strategic_merge_patch::root(kind.kind), &mut json, patch);
     let mut object = Object::from_json(kind, json).map_err(|e| e.to_string())?;
     defaults::apply(&mut object);
     Ok(object)
@@ -67,7 +67,7 @@ fn pod_status_patched(pod: &Pod, patch: &Value) -> Option<Pod> {
         json.insert("status".to_owned(), serde_json::to_value(status).ok()?);
     }
     let mut json = Value::Object(json);
-    strategic_merge_patch::apply(&mut json, patch);
+    strategic_merge_patch::apply(strategic_merge_patch::root("Pod"), &mut json, patch);
     let status: Option<PodStatus> = match json.get_mut("status").map(Value::take) {
         None | Some(Value::Null) => None,
         Some(status) => Some(serde_json::from_value(status).ok()?),

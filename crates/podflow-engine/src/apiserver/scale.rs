@@ -74,7 +74,11 @@ pub fn scale_of(object: &Object) -> Option<Scale> {
 /// `None` when it asks for none (the Scale is left as it is).
 pub fn patched_replicas(scale: &Scale, patch: &Value) -> Option<i64> {
     let mut json = serde_json::to_value(scale).ok()?;
-    super::strategic_merge_patch::apply(&mut json, patch);
+    super::strategic_merge_patch::apply(
+        super::strategic_merge_patch::root("Scale"),
+        &mut json,
+        patch,
+    );
     json.pointer("/spec/replicas").and_then(Value::as_i64)
 }
 

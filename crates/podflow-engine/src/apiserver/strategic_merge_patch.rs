@@ -9,44 +9,19 @@
 //! Applied here too: the directives real clients send (`$setElementOrder`,
 //! `$retainKeys`, `$deleteFromPrimitiveList`, `$patch: replace`).
 //!
-//! Simplified: merge keys are looked up by field name alone (upstream reads
-//! them from the Go struct tags of each type); two-way patches (the kubelet's
+//! Merge keys and strategies come from a table of `k8s.io/api`'s struct tags
+//! keyed by (Go type, field) ([`patch_meta`]), walked down from the object's
+//! kind. Simplified: two-way patches (the kubelet's
 //! and the scheduler's status patches, `kubectl edit`) carry
 //! `$setElementOrder` as upstream's do, but the three-way patch of
 //! `kubectl apply` carries no directive but `$patch: delete`.
 
 use serde_json::{Map, Value};
 
-/// The merge key of a list field, if it merges by key (`patchMergeKey` in the
-/// core/v1 and apps/v1 types).
-fn merge_key(field: &str, elements: &[Value]) -> Option<&'static str> {
-    Some(match field {
-        "containers"
-        | "initContainers"
-        | "ephemeralContainers"
-        | "volumes"
-        | "env"
-        | "imagePullSecrets"
-        | "containerStatuses"
-        | "initContainerStatuses"
-        | "ephemeralContainerStatuses"
-        | "resourceClaims" => "name",
-        "volumeMounts" => "mountPath",
-        "volumeDevices" => "devicePath",
-        "conditions" => "type",
-        "podIPs" | "hostIPs" => "ip",
-        "ownerReferences" => "uid",
-        // Container ports merge by containerPort, Service ports by port.
-        "ports" => {
-            if elements.iter().any(|e| e.get("containerPort").is_some()) {
-                "containerPort"
-            } else {
-                "port"
-            }
-        }
-        _ => return None,
-    })
-}
+mod patch_meta;
+
+pub use patch_meta::{GoType, root};
+use patch_meta::{ListStrategy, child, list_strategy, merge_key};
 
 fn key_of<'a>(element: &'a Value, key: &str) -> Option<&'a Value> {
     element.get(key)
@@ -56,7 +31,7 @@ fn key_of<'a>(element: &'a Value, key: &str) -> Option<&'a Value> {
 /// kubectl's client-side apply sends (`strategicpatch/patch.go`):
 /// `$patch: replace|delete` on an object, `$retainKeys`,
 /// `$setElementOrder/FIELD` and `$deleteFromPrimitiveList/FIELD`.
-pub fn apply(target: &mut Value, patch: &Value) {
+pub fn apply(ty: GoType, target: &mut Value, patch: &Value) {
     let Value::Object(patch) = patch else {
         *target = patch.clone();
         return;
@@ -97,25 +72,27 @@ pub fn apply(target: &mut Value, patch: &Value) {
             {
                 map.remove(field);
             }
-            Value::Array(items) => {
-                if let (Some(Value::Array(current)), Some(key)) =
-                    (map.get_mut(field), merge_key(field, items))
-                {
-                    merge_list(current, items, key);
-                } else if let (Some(Value::Array(current)), true) =
-                    (map.get_mut(field), merges_primitives(field))
-                {
+            Value::Array(items) => match (map.get_mut(field), list_strategy(ty, field)) {
+                (Some(Value::Array(current)), Some(ListStrategy::MergeByKey(key))) => {
+                    merge_list(child(ty, field), current, items, key);
+                }
+                (Some(Value::Array(current)), Some(ListStrategy::MergePrimitives)) => {
                     for item in items {
                         if !current.contains(item) {
                             current.push(item.clone());
                         }
                     }
-                } else {
+                }
+                _ => {
                     let kept = items.iter().filter(|i| !is_delete(i)).cloned().collect();
                     map.insert(field.clone(), Value::Array(kept));
                 }
-            }
-            Value::Object(_) => apply(map.entry(field.clone()).or_insert(Value::Null), value),
+            },
+            Value::Object(_) => apply(
+                child(ty, field),
+                map.entry(field.clone()).or_insert(Value::Null),
+                value,
+            ),
             _ => {
                 map.insert(field.clone(), value.clone());
             }
@@ -125,7 +102,7 @@ pub fn apply(target: &mut Value, patch: &Value) {
         if let (Some(list), Value::Array(order)) = (field.strip_prefix("$setElementOrder/"), order)
             && let Some(Value::Array(current)) = map.get_mut(list)
         {
-            set_order(current, order, merge_key(list, order));
+            set_order(current, order, merge_key(ty, list));
         }
     }
     if let Some(Value::Array(kept)) = patch.get("$retainKeys") {
@@ -140,12 +117,6 @@ fn without_directives(patch: &Map<String, Value>) -> Map<String, Value> {
         .filter(|(k, _)| !k.starts_with('$'))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
-}
-
-/// Lists of scalars that merge as sets (`patchStrategy:"merge"` on a
-/// `[]string`): an object's finalizers.
-fn merges_primitives(field: &str) -> bool {
-    field == "finalizers"
 }
 
 /// Puts `list`'s elements in the order `$setElementOrder` gives (by merge
@@ -172,7 +143,7 @@ fn is_delete(element: &Value) -> bool {
     element.get("$patch").and_then(Value::as_str) == Some("delete")
 }
 
-fn merge_list(current: &mut Vec<Value>, patch: &[Value], key: &str) {
+fn merge_list(ty: GoType, current: &mut Vec<Value>, patch: &[Value], key: &str) {
     for element in patch {
         let Some(id) = key_of(element, key) else {
             current.push(element.clone());
@@ -184,7 +155,7 @@ fn merge_list(current: &mut Vec<Value>, patch: &[Value], key: &str) {
                 current.remove(i);
             }
             (None, true) => {}
-            (Some(i), false) => apply(&mut current[i], element),
+            (Some(i), false) => apply(ty, &mut current[i], element),
             (None, false) => current.push(element.clone()),
         }
     }
@@ -223,7 +194,7 @@ fn is_empty(value: &Value) -> bool {
 /// `order`, a list that merges by key and changed (or changed its order)
 /// carries `$setElementOrder/FIELD`, as `diffLists` adds it for
 /// `CreateTwoWayMergePatch` (`DiffOptions{SetElementOrder: true}`).
-fn diff(from: &Map<String, Value>, to: &Map<String, Value>, order: bool) -> Halves {
+fn diff(ty: GoType, from: &Map<String, Value>, to: &Map<String, Value>, order: bool) -> Halves {
     let mut halves = Halves::default();
     for field in from.keys().filter(|f| !to.contains_key(*f)) {
         halves.deletions.insert(field.clone(), Value::Null);
@@ -238,7 +209,7 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>, order: bool) -> Halv
         }
         match (old, new) {
             (Value::Object(a), Value::Object(b)) => {
-                let inner = diff(a, b, order);
+                let inner = diff(child(ty, field), a, b, order);
                 halves.put(
                     field,
                     Value::Object(inner.deletions),
@@ -246,8 +217,8 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>, order: bool) -> Halv
                 );
             }
             (Value::Array(a), Value::Array(b)) => {
-                if let Some(key) = merge_key(field, b).or_else(|| merge_key(field, a)) {
-                    let (deletions, changes) = diff_list(a, b, key, order);
+                if let Some(key) = merge_key(ty, field) {
+                    let (deletions, changes) = diff_list(child(ty, field), a, b, key, order);
                     if order
                         && (!deletions.is_empty() || !changes.is_empty() || !same_order(a, b, key))
                     {
@@ -270,7 +241,13 @@ fn diff(from: &Map<String, Value>, to: &Map<String, Value>, order: bool) -> Halv
 
 /// The halves of a list that merges by `key`: changed elements carry only
 /// what changed (and their key), gone elements become `$patch: delete`.
-fn diff_list(from: &[Value], to: &[Value], key: &str, order: bool) -> (Vec<Value>, Vec<Value>) {
+fn diff_list(
+    ty: GoType,
+    from: &[Value],
+    to: &[Value],
+    key: &str,
+    order: bool,
+) -> (Vec<Value>, Vec<Value>) {
     let (mut deletions, mut changes) = (Vec::new(), Vec::new());
     // Each element's key, looked up once rather than once per comparison.
     let from_ids: Vec<Option<&Value>> = from.iter().map(|old| key_of(old, key)).collect();
@@ -281,7 +258,7 @@ fn diff_list(from: &[Value], to: &[Value], key: &str, order: bool) -> (Vec<Value
             None => changes.push(new.clone()),
             Some(old) if old != new => {
                 if let (Value::Object(a), Value::Object(b)) = (old, new) {
-                    let inner = diff(a, b, order);
+                    let inner = diff(ty, a, b, order);
                     for (half, list) in [
                         (inner.deletions, &mut deletions),
                         (inner.changes, &mut changes),
@@ -341,13 +318,13 @@ fn keyed(mut part: Map<String, Value>, key: &str, id: Option<&Value>) -> Value {
 /// object) takes every value of `modified` (the new manifest), and loses what
 /// was removed from `original` (the last-applied manifest), leaving alone what
 /// others (defaulting, admission, controllers) set.
-pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) -> Value {
+pub fn three_way(ty: GoType, original: Option<&Value>, modified: &Value, current: &Value) -> Value {
     let empty = Map::new();
     let modified = modified.as_object().unwrap_or(&empty);
     let current = current.as_object().unwrap_or(&empty);
     let original = original.and_then(Value::as_object).unwrap_or(&empty);
-    let changes = diff(current, modified, false).changes;
-    let deletions = diff(original, modified, false).deletions;
+    let changes = diff(ty, current, modified, false).changes;
+    let deletions = diff(ty, original, modified, false).deletions;
     merged(deletions, changes)
 }
 
@@ -356,9 +333,10 @@ pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) ->
 /// halves, as `three_way(Some(original), modified, original)` would, and a
 /// keyed list that changed carries `$setElementOrder/FIELD` (the order of
 /// `modified`), so the server keeps the sender's order.
-pub fn two_way(original: &Value, modified: &Value) -> Value {
+pub fn two_way(ty: GoType, original: &Value, modified: &Value) -> Value {
     let empty = Map::new();
     let Halves { deletions, changes } = diff(
+        ty,
         original.as_object().unwrap_or(&empty),
         modified.as_object().unwrap_or(&empty),
         true,
@@ -412,7 +390,7 @@ mod tests {
             {"name": "b", "$patch": "delete"},
             {"name": "c", "image": "z:1"}
         ]}});
-        apply(&mut live, &patch);
+        apply(root("Pod"), &mut live, &patch);
         assert_eq!(
             live,
             json!({"spec": {"containers": [
@@ -432,7 +410,7 @@ mod tests {
             "$setElementOrder/containers": [{"name": "b"}, {"name": "c"}, {"name": "a"}],
             "containers": [{"name": "c", "image": "z"}]
         });
-        apply(&mut live, &patch);
+        apply("v1.PodSpec", &mut live, &patch);
         let names: Vec<&str> = live["containers"]
             .as_array()
             .unwrap()
@@ -445,19 +423,19 @@ mod tests {
         let mut live =
             json!({"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}});
         let patch = json!({"strategy": {"$retainKeys": ["type"], "type": "Recreate"}});
-        apply(&mut live, &patch);
+        apply("v1.DeploymentSpec", &mut live, &patch);
         assert_eq!(live, json!({"strategy": {"type": "Recreate"}}));
 
         // `$patch: replace` replaces a map whole; `$patch: delete` removes it.
         let mut live = json!({"a": {"x": 1, "y": 2}, "b": {"z": 3}});
         let patch = json!({"a": {"$patch": "replace", "w": 0}, "b": {"$patch": "delete"}});
-        apply(&mut live, &patch);
+        apply(patch_meta::UNTYPED, &mut live, &patch);
         assert_eq!(live, json!({"a": {"w": 0}}));
 
         // Finalizers merge as a set; `$deleteFromPrimitiveList` takes one out.
         let mut live = json!({"metadata": {"finalizers": ["a", "b"]}});
         let patch = json!({"metadata": {"finalizers": ["c"], "$deleteFromPrimitiveList/finalizers": ["a"]}});
-        apply(&mut live, &patch);
+        apply(root("ConfigMap"), &mut live, &patch);
         assert_eq!(live, json!({"metadata": {"finalizers": ["b", "c"]}}));
     }
 
@@ -466,6 +444,7 @@ mod tests {
         let mut status =
             json!({"conditions": [{"type": "PodScheduled", "status": "True"}], "x": 1});
         apply(
+            "v1.PodStatus",
             &mut status,
             &json!({"conditions": [{"type": "Ready", "status": "False"}], "x": null}),
         );
@@ -485,7 +464,7 @@ mod tests {
             "spec": {"containers": [{"name": "a", "image": "x:1", "imagePullPolicy": "IfNotPresent",
                 "volumeMounts": [{"name": "kube-api-access-x", "mountPath": "/var/run"}]}],
                 "restartPolicy": "Always"}});
-        let patch = three_way(None, &manifest, &live);
+        let patch = three_way(root("Pod"), None, &manifest, &live);
         assert_eq!(patch, json!({"metadata": {"annotations": {"last": "1"}}}));
     }
 
@@ -495,10 +474,12 @@ mod tests {
             "containerStatuses": [{"name": "a", "state": {"waiting": {"reason": "ContainerCreating"}}}]});
         let new = json!({"conditions": [{"type": "Ready", "status": "True"}],
             "containerStatuses": [{"name": "a", "state": {"running": {"startedAt": "t"}}}]});
-        let patch = two_way(&old, &new);
+        let patch = two_way("v1.PodStatus", &old, &new);
         let mut result = old.clone();
-        apply(&mut result, &patch);
+        apply("v1.PodStatus", &mut result, &patch);
         assert_eq!(result, new);
+        // `containerStatuses` has no patch tags upstream: it is sent whole.
+        assert_eq!(patch["containerStatuses"], new["containerStatuses"]);
     }
 
     #[test]
@@ -510,13 +491,13 @@ mod tests {
             "containers": [{"name": "p", "v": 1, "w": 2}, {"name": "q"}], "d": "same"});
         let new = json!({"b": {"x": 2},
             "containers": [{"name": "p", "v": 3}, {"name": "r"}], "d": "same", "e": 5});
-        let patch = two_way(&old, &new);
+        let patch = two_way("v1.PodSpec", &old, &new);
         assert_eq!(
             patch.to_string(),
             r#"{"$setElementOrder/containers":[{"name":"p"},{"name":"r"}],"a":null,"b":{"x":2,"y":null},"containers":[{"name":"p","w":null},{"$patch":"delete","name":"q"},{"name":"p","v":3},{"name":"r"}],"e":5}"#
         );
         let mut result = old.clone();
-        apply(&mut result, &patch);
+        apply("v1.PodSpec", &mut result, &patch);
         assert_eq!(result, new);
         // The same patch as the three-way one, but for the directive.
         let mut plain = patch.clone();
@@ -524,7 +505,7 @@ mod tests {
             .as_object_mut()
             .unwrap()
             .remove("$setElementOrder/containers");
-        assert_eq!(plain, three_way(Some(&old), &new, &old));
+        assert_eq!(plain, three_way("v1.PodSpec", Some(&old), &new, &old));
     }
 
     #[test]
@@ -540,17 +521,18 @@ mod tests {
             {"type": "Initialized", "status": "True"},
             {"type": "Ready", "status": "False"},
             {"type": "PodScheduled", "status": "True"}]});
-        let patch = two_way(&old, &new);
+        let patch = two_way("v1.PodStatus", &old, &new);
         assert_eq!(
             patch["$setElementOrder/conditions"],
             json!([{"type": "Initialized"}, {"type": "Ready"}, {"type": "PodScheduled"}])
         );
         let mut stored = old.clone();
-        apply(&mut stored, &patch);
+        apply("v1.PodStatus", &mut stored, &patch);
         assert_eq!(stored, new);
         // Only the order changed: the directive alone.
         let moved = json!({"conditions": [{"type": "B"}, {"type": "A"}]});
         let patch = two_way(
+            "v1.PodStatus",
             &json!({"conditions": [{"type": "A"}, {"type": "B"}]}),
             &moved,
         );
@@ -559,7 +541,7 @@ mod tests {
             json!({"$setElementOrder/conditions": [{"type": "B"}, {"type": "A"}]})
         );
         // Unchanged lists carry nothing.
-        assert_eq!(two_way(&moved, &moved), json!({}));
+        assert_eq!(two_way("v1.PodStatus", &moved, &moved), json!({}));
     }
 
     #[test]
@@ -568,11 +550,11 @@ mod tests {
         // changed, and not at all when it did not.
         let same = json!({"a": {"b": [1, 2]}, "conditions": [{"type": "Ready"}, {"status": "x"}],
             "containers": [{"name": "c", "ports": [{"containerPort": 80}]}]});
-        assert_eq!(two_way(&same, &same), json!({}));
+        assert_eq!(two_way("v1.PodStatus", &same, &same), json!({}));
         let mut changed = same.clone();
         changed["conditions"][1]["status"] = json!("y");
         assert_eq!(
-            two_way(&same, &changed)["conditions"],
+            two_way("v1.PodStatus", &same, &changed)["conditions"],
             json!([{"status": "y"}])
         );
     }
@@ -582,12 +564,68 @@ mod tests {
         let original = json!({"metadata": {"labels": {"a": "1", "b": "2"}}, "spec": {"containers": [{"name": "a", "image": "x:1"}, {"name": "old", "image": "o"}]}});
         let modified = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"containers": [{"name": "a", "image": "x:2"}]}});
         let live = json!({"metadata": {"labels": {"a": "1", "b": "2"}, "uid": "u"}, "spec": {"containers": [{"name": "a", "image": "x:1", "tty": false}, {"name": "old", "image": "o"}]}});
-        let patch = three_way(Some(&original), &modified, &live);
+        let patch = three_way(root("Pod"), Some(&original), &modified, &live);
         let mut result = live.clone();
-        apply(&mut result, &patch);
+        apply(root("Pod"), &mut result, &patch);
         assert_eq!(
             result,
             json!({"metadata": {"labels": {"a": "1"}, "uid": "u"}, "spec": {"containers": [{"name": "a", "image": "x:2", "tty": false}]}})
+        );
+    }
+
+    /// `strategicpatch` reads the strategy of each field from its type's
+    /// struct tags (`PatchMetaFromStruct`): the same field name merges in one
+    /// type and is replaced whole in another.
+    #[test]
+    fn merge_keys_follow_the_type_not_the_field_name() {
+        // NodeStatus.addresses merge by `type`; NodeSpec.podCIDRs as a set.
+        let mut node = json!({"spec": {"podCIDRs": ["10.244.1.0/24"]},
+            "status": {"addresses": [{"type": "InternalIP", "address": "172.18.0.2"}]}});
+        apply(
+            root("Node"),
+            &mut node,
+            &json!({"spec": {"podCIDRs": ["fd00::/64"]},
+                "status": {"addresses": [{"type": "Hostname", "address": "node-1"}]}}),
+        );
+        assert_eq!(
+            node,
+            json!({"spec": {"podCIDRs": ["10.244.1.0/24", "fd00::/64"]},
+                "status": {"addresses": [{"type": "InternalIP", "address": "172.18.0.2"},
+                    {"type": "Hostname", "address": "node-1"}]}})
+        );
+        // PodStatus.containerStatuses and PodSpec.tolerations have no tags: replaced whole.
+        let mut pod = json!({"spec": {"tolerations": [{"key": "a", "operator": "Exists"}]},
+            "status": {"containerStatuses": [{"name": "a", "ready": false}, {"name": "b"}]}});
+        apply(
+            root("Pod"),
+            &mut pod,
+            &json!({"spec": {"tolerations": [{"key": "b", "operator": "Exists"}]},
+                "status": {"containerStatuses": [{"name": "a", "ready": true}]}}),
+        );
+        assert_eq!(
+            pod,
+            json!({"spec": {"tolerations": [{"key": "b", "operator": "Exists"}]},
+                "status": {"containerStatuses": [{"name": "a", "ready": true}]}})
+        );
+        // A `containers` list outside a PodSpec (a ConfigMap's data is free
+        // form) is no merge list; in a Deployment's template it is.
+        let mut config = json!({"data": {"containers": [{"name": "a"}]}});
+        apply(
+            root("ConfigMap"),
+            &mut config,
+            &json!({"data": {"containers": [{"name": "b"}]}}),
+        );
+        assert_eq!(config, json!({"data": {"containers": [{"name": "b"}]}}));
+        let mut deployment =
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "a", "image": "x"}]}}}});
+        apply(
+            root("Deployment"),
+            &mut deployment,
+            &json!({"spec": {"template": {"spec": {"containers": [{"name": "b"}]}}}}),
+        );
+        assert_eq!(
+            deployment["spec"]["template"]["spec"]["containers"],
+            json!([{"name": "a", "image": "x"}, {"name": "b"}])
         );
     }
 }

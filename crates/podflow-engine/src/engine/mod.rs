@@ -61,6 +61,8 @@ pub struct Setup {
     /// Whether components also send their Events to the API server as
     /// objects (`podflow serve`; the stories keep them as trace records).
     pub store_events: bool,
+    /// Whether the nodes reach the internet (the `Simulation`'s `internet`).
+    pub internet: bool,
 }
 
 /// One queued happening.
@@ -236,9 +238,11 @@ impl Engine {
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
-            engine
-                .kubelets
-                .insert(node.clone(), Kubelet::new(&node, Arc::clone(&registry)));
+            engine.kubelets.insert(node.clone(), {
+                let mut kubelet = Kubelet::new(&node, Arc::clone(&registry));
+                kubelet.set_internet(setup.internet);
+                kubelet
+            });
             engine
                 .kube_proxies
                 .insert(node.clone(), KubeProxy::new(&node));

@@ -41,7 +41,11 @@ pub fn plan(shown: &Object, saved: &Object) -> EditPlan {
     let (Ok(before), Ok(after)) = (serde_json::to_value(shown), serde_json::to_value(saved)) else {
         return EditPlan::Refused("error: the object could not be encoded".into());
     };
-    let patch = strategic_merge_patch::two_way(&before, &after);
+    let patch = strategic_merge_patch::two_way(
+        strategic_merge_patch::root(shown.kind().kind),
+        &before,
+        &after,
+    );
     if patch.as_object().is_none_or(serde_json::Map::is_empty) {
         EditPlan::Cancelled
     } else {

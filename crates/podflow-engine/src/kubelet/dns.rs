@@ -6,7 +6,10 @@
 //! the node's kube-proxy rules ([`crate::kube_proxy::rules`]): a `ClusterIP`
 //! is DNAT-ed to one of its endpoints (round-robin on the node, for the
 //! kernel's `--probability` draws) or rejected when it has none; a Pod IP is
-//! reached directly.
+//! reached directly. A name outside `cluster.local` is forwarded, as
+//! `CoreDNS`'s `forward . /etc/resolv.conf` does, to the node's resolver and
+//! the internet ([`podflow_scenario::public_name`]); a cluster cut off from
+//! it (`Simulation` `internet: false`) gets `SERVFAIL`.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,9 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use k8s_openapi::api::core::v1::Service;
 
-use super::process::World;
+use super::process::{Answer, World};
 use crate::kube_proxy::rules::{Route, Table};
 use crate::trace::{Actor, NodeName, Outcome, Stage, StageName};
+use podflow_scenario::{PublicName, looks_public, public_address, public_name};
 
 /// The Services the kubelet knows, by `NS/NAME`.
 pub type Services = BTreeMap<String, Service>;
@@ -44,6 +48,8 @@ impl Picks {
 pub struct NodeNet {
     pub rules: std::sync::Arc<Table>,
     pub picks: Picks,
+    /// The cluster has no way out (`Simulation` `internet: false`).
+    pub offline: bool,
 }
 
 /// The cluster as seen from a Pod in `namespace` on the node whose network is `net`.
@@ -149,10 +155,26 @@ pub fn kubernetes_service() -> Service {
 }
 
 impl World for Dns<'_> {
-    fn lookup(&self, name: &str) -> Option<String> {
+    fn lookup(&self, name: &str) -> Answer {
         // A headless Service answers with its Pods' addresses; one stands for them.
-        self.service(name)
-            .map(|s| cluster_ip(s).unwrap_or_else(|| "10.244.0.2".into()))
+        if let Some(service) = self.service(name) {
+            return Answer::Cluster(cluster_ip(service).unwrap_or_else(|| "10.244.0.2".into()));
+        }
+        let bare = name.trim_end_matches('.');
+        if bare.ends_with(".cluster.local")
+            || bare.rsplit('.').next() == Some("svc")
+            || !looks_public(bare)
+        {
+            return Answer::NoSuchName;
+        }
+        if self.net.offline {
+            // CoreDNS's forward plugin reaches no upstream.
+            return Answer::ServerFailure;
+        }
+        match public_name(bare) {
+            PublicName::Exists => Answer::Public(public_address(bare)),
+            PublicName::NoSuchDomain | PublicName::NotPublic => Answer::NoSuchName,
+        }
     }
 
     fn http_get(&self, url: &str) -> Option<u16> {
@@ -163,15 +185,20 @@ impl World for Dns<'_> {
             None => (authority, None),
         };
         let port = port.unwrap_or(if scheme == "https" { 443 } else { 80 });
-        let ip = if host.parse::<std::net::IpAddr>().is_ok() {
+        let ip = if let Ok(ip) = host.parse::<std::net::IpAddr>() {
+            if is_public(ip) {
+                return (!self.net.offline).then_some(200);
+            }
             host.to_owned()
-        } else {
-            let service = self.service(host)?;
+        } else if let Some(service) = self.service(host) {
             match cluster_ip(service) {
                 Some(ip) => ip,
                 // A headless Service's name resolves to its Pods: reached directly.
                 None => return Some(200),
             }
+        } else {
+            // A public server answers (podflow knows no paths of it).
+            return matches!(self.lookup(host), Answer::Public(_)).then_some(200);
         };
         match self.net.rules.route(&ip, port, self.net.picks.next()) {
             Route::Reject(p) => {
@@ -204,6 +231,17 @@ impl World for Dns<'_> {
                 pod.then_some(200)
             }
         }
+    }
+}
+
+/// An address beyond the cluster's networks and the node's (not private,
+/// loopback or link-local).
+fn is_public(ip: std::net::IpAddr) -> bool {
+    match ip {
+        std::net::IpAddr::V4(v4) => {
+            !(v4.is_private() || v4.is_loopback() || v4.is_link_local() || v4.is_unspecified())
+        }
+        std::net::IpAddr::V6(v6) => !(v6.is_loopback() || v6.is_unspecified()),
     }
 }
 
@@ -249,6 +287,7 @@ mod tests {
                 port("default/empty:http", "10.96.12.8", vec![]),
             ])),
             picks: Picks::default(),
+            offline: false,
         };
         let dns = Dns::new(&services, "default", &net);
         for name in [
@@ -257,10 +296,14 @@ mod tests {
             "myservice.default.svc",
             "myservice.default.svc.cluster.local",
         ] {
-            assert_eq!(dns.lookup(name).as_deref(), Some("10.96.12.7"), "{name}");
+            assert_eq!(
+                dns.lookup(name),
+                Answer::Cluster("10.96.12.7".into()),
+                "{name}"
+            );
         }
-        assert_eq!(dns.lookup("mydb"), None);
-        assert_eq!(dns.lookup("myservice.other"), None);
+        assert_eq!(dns.lookup("mydb"), Answer::NoSuchName);
+        assert_eq!(dns.lookup("myservice.other"), Answer::NoSuchName);
         assert_eq!(dns.http_get("http://myservice:80/"), Some(200));
         assert_eq!(dns.http_get("http://10.96.12.7/"), Some(200));
         assert_eq!(dns.http_get("http://10.96.12.7:8080/"), None);
@@ -278,5 +321,41 @@ mod tests {
             [Outcome::Dnat, Outcome::Dnat, Outcome::Reject],
             "a Service port without endpoints is rejected"
         );
+    }
+
+    /// `CoreDNS`'s Corefile (kubeadm's `forward . /etc/resolv.conf`): names
+    /// outside `cluster.local` go to the node's resolver. The Kubernetes
+    /// docs' init-container example fetches `http://info.cern.ch`; without a
+    /// way out the forward fails (`SERVFAIL`).
+    #[test]
+    fn public_names_are_forwarded_to_the_node_resolver() {
+        let services = Services::new();
+        let mut net = NodeNet::default();
+        let dns = Dns::new(&services, "default", &net);
+        assert!(matches!(dns.lookup("info.cern.ch"), Answer::Public(_)));
+        assert!(matches!(dns.lookup("kubernetes.io."), Answer::Public(_)));
+        for name in [
+            "nothere.example",
+            "registry.invalid",
+            "a.test",
+            "x.svc.cluster.local",
+            "web",
+        ] {
+            assert_eq!(dns.lookup(name), Answer::NoSuchName, "{name}");
+        }
+        assert_eq!(dns.http_get("http://info.cern.ch"), Some(200));
+        assert_eq!(dns.http_get("https://kubernetes.io/docs/"), Some(200));
+        assert_eq!(dns.http_get("http://1.1.1.1/"), Some(200));
+        assert_eq!(dns.http_get("http://nothere.example/"), None);
+        net.offline = true;
+        let dns = Dns::new(&services, "default", &net);
+        assert_eq!(dns.lookup("info.cern.ch"), Answer::ServerFailure);
+        assert_eq!(
+            dns.lookup("web"),
+            Answer::NoSuchName,
+            "the cluster zone still answers"
+        );
+        assert_eq!(dns.http_get("http://info.cern.ch"), None);
+        assert_eq!(dns.http_get("http://1.1.1.1/"), None);
     }
 }

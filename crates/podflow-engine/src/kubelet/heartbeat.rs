@@ -331,7 +331,7 @@ impl Kubelet {
         self.heartbeat.last_report_ms = Some(now_ms);
         let old = serde_json::to_value(&current).unwrap_or_default();
         let new = serde_json::to_value(&status).unwrap_or_default();
-        let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &new);
+        let patch = crate::apiserver::strategic_merge_patch::two_way("v1.NodeStatus", &old, &new);
         let request = Request::new(
             self.me(),
             self.identity(),

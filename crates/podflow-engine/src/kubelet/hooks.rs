@@ -252,8 +252,8 @@ mod tests {
 
     struct NoWorld;
     impl World for NoWorld {
-        fn lookup(&self, _: &str) -> Option<String> {
-            None
+        fn lookup(&self, _: &str) -> crate::kubelet::process::Answer {
+            crate::kubelet::process::Answer::NoSuchName
         }
         fn http_get(&self, _: &str) -> Option<u16> {
             None

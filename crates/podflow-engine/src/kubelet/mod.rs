@@ -173,6 +173,11 @@ impl Kubelet {
         }
     }
 
+    /// Whether the node's containers reach the internet.
+    pub fn set_internet(&mut self, internet: bool) {
+        self.net.offline = !internet;
+    }
+
     /// The rules the node's kube-proxy wrote before the story started.
     pub fn set_proxy_rules(&mut self, rules: Arc<crate::kube_proxy::rules::Table>) {
         self.net.rules = rules;

@@ -121,7 +121,7 @@ impl Kubelet {
             w.running_reported = Some(now);
         }
         let old = api_status(w);
-        let patch = crate::apiserver::strategic_merge_patch::two_way(&old, &status);
+        let patch = crate::apiserver::strategic_merge_patch::two_way("v1.PodStatus", &old, &status);
         w.last_status = Some(sent.into_boxed_str());
         let pod = w.pod.clone();
         if stop_sandbox {

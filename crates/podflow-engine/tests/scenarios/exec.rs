@@ -194,3 +194,42 @@ fn exec_into_a_workload_runs_in_one_of_its_pods() {
         "{out:#?}"
     );
 }
+
+/// A container reaches the internet through `CoreDNS`'s `forward` (the docs'
+/// init-container example fetches `http://info.cern.ch`), fails on a
+/// special-use name (RFC 6761 `.invalid`) in busybox's words, and a cluster
+/// file's `Simulation` `internet: false` cuts it off (`SERVFAIL`); Service
+/// names keep resolving either way.
+#[test]
+fn exec_reaches_the_internet_unless_cut_off() {
+    let steps = [
+        nginx(),
+        "wait 10s".to_owned(),
+        "exec nginx -- wget -q -O- http://info.cern.ch".to_owned(),
+        "exec nginx -- wget -q -O- http://nothere.invalid".to_owned(),
+        "exec nginx -- nslookup kubernetes.default.svc.cluster.local".to_owned(),
+    ];
+    let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+    let online = kubectl_output(&run(None, &steps, |_| {}));
+    assert!(
+        !online.iter().any(|l| l.contains("info.cern.ch")),
+        "{online:#?}"
+    );
+    assert!(
+        online.contains(&"wget: bad address 'nothere.invalid'".to_owned()),
+        "{online:#?}"
+    );
+    assert!(
+        online.contains(&"Address: 10.96.0.1".to_owned()),
+        "{online:#?}"
+    );
+    let offline = kubectl_output(&run(Some("offline-cluster.yaml"), &steps, |_| {}));
+    assert!(
+        offline.contains(&"wget: bad address 'info.cern.ch'".to_owned()),
+        "{offline:#?}"
+    );
+    assert!(
+        offline.contains(&"Address: 10.96.0.1".to_owned()),
+        "{offline:#?}"
+    );
+}

@@ -103,3 +103,47 @@ spec:
         "set priority to 1000 and preemptionPolicy to PreemptLowerPriority (from PriorityClass high)"
     ));
 }
+
+/// Go's `encoding/json` writes a non-pointer struct even when empty
+/// (`k8s.io/api/core/v1/types.go`: `Container.Resources`,
+/// `PodTemplateSpec.ObjectMeta`, `ServiceStatus.LoadBalancer`), so
+/// `kubectl get -o yaml` shows `resources: {}` and `status: {loadBalancer: {}}`
+/// for objects sent without them; the pod-template-hash (go-spew's dump of
+/// the same struct) does not change.
+#[test]
+fn empty_go_structs_are_stored_as_go_writes_them() {
+    let records = run(
+        None,
+        &[
+            &apply("web-deployment.yaml"),
+            &apply("web-service.yaml"),
+            "wait 10s",
+        ],
+        |_| {},
+    );
+    let deployment = final_object(&records, "Deployment", "web");
+    let template = &deployment["spec"]["template"];
+    assert_eq!(
+        template["spec"]["containers"][0]["resources"],
+        serde_json::json!({})
+    );
+    let rs = final_object(&records, "ReplicaSet", "web-69c6f74b8b");
+    assert_eq!(
+        rs["spec"]["template"]["spec"]["containers"][0]["resources"],
+        serde_json::json!({})
+    );
+    let pods = crate::common::of_kind(&records, "Pod");
+    assert!(!pods.is_empty());
+    for pod in pods {
+        assert_eq!(
+            pod["spec"]["containers"][0]["resources"],
+            serde_json::json!({})
+        );
+        assert_eq!(
+            pod["status"]["containerStatuses"][0]["lastState"],
+            serde_json::json!({})
+        );
+    }
+    let service = final_object(&records, "Service", "web");
+    assert_eq!(service["status"], serde_json::json!({"loadBalancer": {}}));
+}

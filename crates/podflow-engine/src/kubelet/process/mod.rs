@@ -57,10 +57,35 @@ pub struct Launch<'a> {
     pub memory_limit_bytes: Option<u64>,
 }
 
+/// What cluster DNS answers for a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A Service's address, from `CoreDNS`'s `kubernetes` plugin (authoritative).
+    Cluster(String),
+    /// A public name's address, forwarded to the node's resolver (not authoritative).
+    Public(String),
+    /// `NXDOMAIN`: no such name.
+    NoSuchName,
+    /// `SERVFAIL`: `CoreDNS` could not reach the resolver it forwards to.
+    ServerFailure,
+}
+
+impl Answer {
+    /// The address, when the name resolved.
+    pub fn address(&self) -> Option<&str> {
+        match self {
+            Answer::Cluster(ip) | Answer::Public(ip) => Some(ip),
+            Answer::NoSuchName | Answer::ServerFailure => None,
+        }
+    }
+}
+
 /// What the cluster answers from inside a container.
 pub trait World {
-    /// Cluster DNS: a Service's name (`name`, `name.ns`, `name.ns.svc.cluster.local`) to its `ClusterIP`.
-    fn lookup(&self, name: &str) -> Option<String>;
+    /// Cluster DNS: a Service's name (`name`, `name.ns`,
+    /// `name.ns.svc.cluster.local`) to its `ClusterIP`; a public name through
+    /// `CoreDNS`'s `forward`.
+    fn lookup(&self, name: &str) -> Answer;
     /// An HTTP GET of `url`: the status code, `None` when the connection is refused.
     fn http_get(&self, url: &str) -> Option<u16>;
 }

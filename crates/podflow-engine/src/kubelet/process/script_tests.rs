@@ -2,6 +2,7 @@
 
 use super::State;
 use super::tests::{FakeWorld, exited, secs, start, strings};
+use crate::kubelet::dns::{Dns, NodeNet, Services};
 
 /// Scripts: (script, output lines, final state) at 1 hour.
 #[test]
@@ -132,6 +133,150 @@ fn shell_tools() {
             exited(0, "Completed"),
         ),
     ]);
+}
+
+/// Runs `script` in `image` on a node whose network is `net`, with no Services.
+fn run_on(net: &NodeNet, image: &str, script: &str) -> (State, Vec<String>) {
+    let services = Services::new();
+    let world = Dns::new(&services, "default", net);
+    let mut p = start(image, &["sh", "-c", script], &[], &[], &world);
+    let state = p.advance(secs(3600), &world);
+    (state, p.output().to_vec())
+}
+
+/// A cluster with internet access: `CoreDNS` forwards a public name to the
+/// node's resolver (kubeadm's Corefile, `forward . /etc/resolv.conf`). The
+/// Kubernetes docs' "Configure Pod Initialization" init container fetches
+/// `http://info.cern.ch`; "Debugging DNS Resolution" runs `nslookup`.
+/// Special-use names (RFC 6761) fail as busybox and curl say; cut off
+/// (`Simulation` `internet: false`), `CoreDNS` answers `SERVFAIL`.
+#[test]
+fn public_names_resolve_through_coredns() {
+    let net = NodeNet::default();
+    let ip = podflow_scenario::public_address("kubernetes.io");
+    let ok = exited(0, "Completed");
+    let cases: [(&str, &str, State, Vec<String>); 7] = [
+        (
+            "busybox:1.36",
+            "wget -q -O- http://info.cern.ch && echo fetched",
+            ok.clone(),
+            strings(&["fetched"]),
+        ),
+        (
+            "busybox:1.36",
+            "nslookup kubernetes.io",
+            ok.clone(),
+            strings(&[
+                "Server:\t\t10.96.0.10",
+                "Address:\t10.96.0.10:53",
+                "",
+                "Non-authoritative answer:",
+                "Name:\tkubernetes.io",
+                &format!("Address: {ip}"),
+                "",
+            ]),
+        ),
+        (
+            "busybox:1.28",
+            "nslookup kubernetes.io",
+            ok.clone(),
+            strings(&[
+                "Server:    10.96.0.10",
+                "Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local",
+                "",
+                "Name:      kubernetes.io",
+                &format!("Address 1: {ip}"),
+            ]),
+        ),
+        (
+            "busybox:1.36",
+            "wget -q http://nothere.example",
+            exited(1, "Error"),
+            strings(&["wget: bad address 'nothere.example'"]),
+        ),
+        (
+            "busybox:1.36",
+            "nslookup registry.invalid",
+            exited(1, "Error"),
+            strings(&[
+                "Server:\t\t10.96.0.10",
+                "Address:\t10.96.0.10:53",
+                "",
+                "** server can't find registry.invalid: NXDOMAIN",
+                "",
+                "** server can't find registry.invalid: NXDOMAIN",
+                "",
+            ]),
+        ),
+        (
+            "busybox:1.28",
+            "nslookup a.test",
+            exited(1, "Error"),
+            strings(&[
+                "Server:    10.96.0.10",
+                "Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local",
+                "",
+                "nslookup: can't resolve 'a.test'",
+            ]),
+        ),
+        (
+            "busybox:1.36",
+            "curl -sS http://a.test/",
+            exited(6, "Error"),
+            strings(&["curl: (6) Could not resolve host: a.test"]),
+        ),
+    ];
+    for (image, script, state, lines) in &cases {
+        assert_eq!(
+            &run_on(&net, image, script),
+            &(state.clone(), lines.clone()),
+            "{image} {script}"
+        );
+    }
+}
+
+/// The same cluster cut off (`Simulation` `internet: false`): `CoreDNS`'s
+/// forward reaches no upstream and answers `SERVFAIL`.
+#[test]
+fn a_cluster_without_internet_cannot_resolve_public_names() {
+    let net = NodeNet {
+        offline: true,
+        ..NodeNet::default()
+    };
+    for (image, script, state, lines) in [
+        (
+            "busybox:1.36",
+            "wget -q http://info.cern.ch",
+            exited(1, "Error"),
+            strings(&["wget: bad address 'info.cern.ch'"]),
+        ),
+        (
+            "busybox:1.36",
+            "nslookup kubernetes.io",
+            exited(1, "Error"),
+            strings(&[
+                "Server:\t\t10.96.0.10",
+                "Address:\t10.96.0.10:53",
+                "",
+                "** server can't find kubernetes.io: SERVFAIL",
+                "",
+                "** server can't find kubernetes.io: SERVFAIL",
+                "",
+            ]),
+        ),
+        (
+            "busybox:1.36",
+            "curl -sS https://kubernetes.io/",
+            exited(6, "Error"),
+            strings(&["curl: (6) Could not resolve host: kubernetes.io"]),
+        ),
+    ] {
+        assert_eq!(
+            run_on(&net, image, script),
+            (state, lines),
+            "offline: {image} {script}"
+        );
+    }
 }
 
 /// A loop that never sleeps is busy, never a hang.

@@ -21,13 +21,13 @@ impl FakeWorld {
 }
 
 impl World for FakeWorld {
-    fn lookup(&self, name: &str) -> Option<String> {
+    fn lookup(&self, name: &str) -> Answer {
         let short = name.split('.').next().unwrap_or(name);
         let services = self.services.borrow();
         services
             .iter()
             .find(|(n, _)| n == short)
-            .map(|(_, ip)| ip.clone())
+            .map_or(Answer::NoSuchName, |(_, ip)| Answer::Cluster(ip.clone()))
     }
 
     fn http_get(&self, url: &str) -> Option<u16> {
@@ -37,6 +37,7 @@ impl World for FakeWorld {
             .next()
             .unwrap_or("");
         self.lookup(host)
+            .address()
             .map(|_| if url.ends_with("/missing") { 404 } else { 200 })
     }
 }
@@ -52,7 +53,7 @@ pub(super) fn start(
     command: &[&str],
     args: &[&str],
     env: &[(&str, &str)],
-    world: &FakeWorld,
+    world: &dyn World,
 ) -> Process {
     start_limited(image, command, args, env, None, world)
 }
@@ -63,7 +64,7 @@ fn start_limited(
     args: &[&str],
     env: &[(&str, &str)],
     limit: Option<u64>,
-    world: &FakeWorld,
+    world: &dyn World,
 ) -> Process {
     let catalog = image_catalog();
     let (command, args) = (strings(command), strings(args));

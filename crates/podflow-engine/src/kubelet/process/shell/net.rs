@@ -3,12 +3,15 @@
 //! [`World::http_get`]), and `date`/`hostname`. Output follows busybox's
 //! (`nslookup` as 1.28 printed it for old images, as 1.36 prints it for the
 //! rest) and curl's error lines. `World` answers status codes only, so the
-//! bodies fetched are empty.
+//! bodies fetched are empty. A public name comes back forwarded (busybox
+//! 1.36's `Non-authoritative answer:`), fails as `NXDOMAIN`, or as
+//! `SERVFAIL` when `CoreDNS` has no way out; wget (`bad address`) and curl
+//! (`(6) Could not resolve host`) fail alike on both.
 
 use std::fmt::Write as _;
 
 use super::{Io, Shell, Sys};
-use crate::kubelet::process::World;
+use crate::kubelet::process::{Answer, World};
 
 /// Where the service-account volume puts the Pod's namespace.
 pub const NAMESPACE_FILE: &str = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
@@ -65,32 +68,59 @@ fn nslookup(sys: &mut Sys, args: &[String], io: &mut Io) -> i32 {
     let dns = sys
         .world
         .lookup("kube-dns.kube-system.svc.cluster.local")
-        .unwrap_or_else(|| "10.96.0.10".to_string());
+        .address()
+        .map_or_else(|| "10.96.0.10".to_string(), ToString::to_string);
     let full = fqdn(sys, name);
     let answer = sys.world.lookup(name);
+    // A name CoreDNS forwarded is shown as asked; a cluster one as the search path completed it.
+    let shown = if podflow_scenario::looks_public(name) {
+        name.trim_end_matches('.').to_string()
+    } else {
+        full.clone()
+    };
     if sys.old_busybox {
         let _ = write!(
             io.out,
             "Server:    {dns}\nAddress 1: {dns} kube-dns.kube-system.svc.cluster.local\n\n"
         );
-        return if let Some(ip) = answer {
-            let _ = write!(io.out, "Name:      {name}\nAddress 1: {ip} {full}\n");
-            0
-        } else {
-            let _ = writeln!(io.err, "nslookup: can't resolve '{name}'");
-            1
+        return match answer {
+            Answer::Cluster(ip) => {
+                let _ = write!(io.out, "Name:      {name}\nAddress 1: {ip} {full}\n");
+                0
+            }
+            Answer::Public(ip) => {
+                let _ = write!(io.out, "Name:      {name}\nAddress 1: {ip}\n");
+                0
+            }
+            Answer::NoSuchName | Answer::ServerFailure => {
+                let _ = writeln!(io.err, "nslookup: can't resolve '{name}'");
+                1
+            }
         };
     }
     let _ = write!(io.out, "Server:\t\t{dns}\nAddress:\t{dns}:53\n\n");
-    if let Some(ip) = answer {
-        let _ = write!(io.out, "Name:\t{full}\nAddress: {ip}\n\n");
-        0
-    } else {
+    // busybox 1.36 asks for A and AAAA and prints each reply's failure.
+    let failed = |io: &mut Io, rcode: &str| {
         let _ = write!(
             io.out,
-            "** server can't find {full}: NXDOMAIN\n\n** server can't find {full}: NXDOMAIN\n\n"
+            "** server can't find {shown}: {rcode}\n\n** server can't find {shown}: {rcode}\n\n"
         );
         1
+    };
+    match answer {
+        Answer::Cluster(ip) => {
+            let _ = write!(io.out, "Name:\t{full}\nAddress: {ip}\n\n");
+            0
+        }
+        Answer::Public(ip) => {
+            let _ = write!(
+                io.out,
+                "Non-authoritative answer:\nName:\t{shown}\nAddress: {ip}\n\n"
+            );
+            0
+        }
+        Answer::NoSuchName => failed(io, "NXDOMAIN"),
+        Answer::ServerFailure => failed(io, "SERVFAIL"),
     }
 }
 
@@ -127,7 +157,7 @@ fn resolve(world: &dyn World, host: &str) -> Option<String> {
     if host.parse::<std::net::IpAddr>().is_ok() {
         return Some(host.to_string());
     }
-    world.lookup(host)
+    world.lookup(host).address().map(ToString::to_string)
 }
 
 fn reason_phrase(code: u16) -> &'static str {

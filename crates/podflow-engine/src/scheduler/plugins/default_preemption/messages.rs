@@ -108,5 +108,9 @@ pub fn disruption_target_patch(victim: &Pod, scheduler_name: &str, now: Time) ->
         return None;
     }
     let as_pod = |status: &PodStatus| json!({"status": status});
-    Some(strategic_merge_patch::two_way(&as_pod(&old), &as_pod(&new)))
+    Some(strategic_merge_patch::two_way(
+        strategic_merge_patch::root("Pod"),
+        &as_pod(&old),
+        &as_pod(&new),
+    ))
 }
