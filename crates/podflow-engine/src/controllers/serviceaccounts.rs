@@ -3,7 +3,8 @@
 //! added or updated, or a `ServiceAccount` deleted, queues its namespace;
 //! `syncNamespace` creates `default` there when the cache lacks it. An
 //! `AlreadyExists`, or a refusal because the namespace is terminating, is
-//! not a failure. Pods in a new namespace wait in the `ServiceAccount`
+//! not a failure; other refusals bring the namespace back after the rate
+//! limiter's delay. Pods in a new namespace wait in the `ServiceAccount`
 //! admission plugin for this create ([`crate::apiserver::admission::service_account`]).
 
 use std::collections::BTreeMap;
@@ -52,10 +53,10 @@ pub fn active(ns: &Namespace) -> bool {
     ns.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Active")
 }
 
-/// Whether a create's refusal is no failure: the account is there already,
-/// or the namespace is terminating (`NamespaceTerminatingCause`) or gone.
-pub fn harmless(response: &Response) -> bool {
-    let terminating = response
+/// Whether a create was refused because its namespace is terminating
+/// (`apierrors.HasStatusCause(err, v1.NamespaceTerminatingCause)`).
+pub fn namespace_terminating(response: &Response) -> bool {
+    response
         .status
         .as_ref()
         .and_then(|s| s.details.as_ref())
@@ -63,8 +64,7 @@ pub fn harmless(response: &Response) -> bool {
         .is_some_and(|c| {
             c.iter()
                 .any(|c| c.reason.as_deref() == Some("NamespaceTerminating"))
-        });
-    response.code < 300 || response.code == 409 || response.code == 404 || terminating
+        })
 }
 
 impl Controller for ServiceAccountsController {
@@ -148,11 +148,13 @@ impl Controller for ServiceAccountsController {
         _cx: &mut Cx<'_>,
     ) -> Option<(String, Progress)> {
         let key = self.inflight.remove(&id)?;
-        let progress = if harmless(response) {
-            Progress::Done
-        } else {
-            Progress::Failed(response.message())
-        };
+        // `AlreadyExists`, and a terminating namespace, are no failure.
+        let progress =
+            if response.code < 300 || response.code == 409 || namespace_terminating(response) {
+                Progress::Done
+            } else {
+                Progress::Failed(response.message())
+            };
         Some((key, progress))
     }
 }

@@ -167,3 +167,54 @@ fn without_an_account_admission_gives_up_after_ten_lookups() {
         kubectl_answers(&records)
     );
 }
+
+/// `kubectl create -f` of the same file POSTs the Pod at once after the
+/// namespace's answer, before the serviceaccount controller's create has
+/// landed: the `ServiceAccount` plugin waits one retry interval, finds
+/// `default` on its next GET, and the Pod is created (the race of
+/// kubernetes/kubernetes#66689 that the plugin's retries absorb).
+#[test]
+fn a_pod_created_with_its_namespace_waits_for_default_then_runs() {
+    let records = run(
+        None,
+        &[
+            &format!(
+                "create -f {}",
+                crate::common::fixture("namespace-and-pod.yaml")
+            ),
+            "wait 30s",
+        ],
+        |_| {},
+    );
+    let waits = admission_waits(&records);
+    assert_eq!(waits.len(), 1, "{waits:?}");
+    assert!(
+        waits[0].contains("not found in web (GET 1 of 10)"),
+        "{}",
+        waits[0]
+    );
+    // The same plugin's next record, after the wait, sets the account and mounts the token.
+    let resumed = records.iter().find_map(|r| match &r.body {
+        Record::Stage(s)
+            if s.stage == StageName::Admission
+                && s.plugin.as_deref() == Some("ServiceAccount")
+                && s.outcome == Outcome::Mutate =>
+        {
+            Some((r.t_ms, s.detail.to_string()))
+        }
+        _ => None,
+    });
+    let (at, detail) = resumed.expect("the plugin went on");
+    assert!((100..300).contains(&at), "{at}");
+    assert!(
+        detail.starts_with(r#"set serviceAccountName to "default""#),
+        "{detail}"
+    );
+    let output = kubectl_output(&records);
+    assert!(
+        output.contains(&"pod/nginx created".to_owned()),
+        "{output:?}"
+    );
+    assert_eq!(pod_phase(&records, "web", "nginx"), "Running");
+    assert_namespace_defaults(&records, "web");
+}
