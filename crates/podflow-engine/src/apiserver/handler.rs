@@ -921,6 +921,16 @@ impl Handling<'_, '_> {
             let verdict = plugin.admit(&areq, object, self.rng);
             let pass = areq.attempt;
             self.admission_record("mutating", plugin.name(), &verdict);
+            if matches!(verdict, Verdict::Wait { .. })
+                && let Some(Record::Stage(stage)) = self.records.pop()
+            {
+                // The waiting stage names the object, which the trace's
+                // readers need: this handling ends with no answer.
+                let mut stage = (*stage).clone();
+                let namespace = namespace.as_deref().unwrap_or_default();
+                stage.extra_mut().pod = Some(format!("{namespace}/{name}"));
+                self.stage(stage);
+            }
             match verdict {
                 Verdict::Deny(status) => return Err(Box::new(status)),
                 Verdict::Wait { retry_ms, detail } => {
