@@ -282,6 +282,7 @@ fn admission(s: &Stage, lang: Lang) -> Narration {
     let (verdict_en, verdict_zh) = match s.outcome {
         Outcome::Mutate => ("changes the object", "修改了对象"),
         Outcome::Deny => ("refuses the request", "拒绝了请求"),
+        Outcome::Waiting => ("holds the request", "让请求等待"),
         _ => ("lets it pass", "放行"),
     };
     let mut body = Vec::new();
@@ -295,6 +296,11 @@ fn admission(s: &Stage, lang: Lang) -> Narration {
             lang,
             format!("{plugin} said no: {}", s.detail),
             format!("{plugin} 拒绝：{}", s.detail),
+        )),
+        Outcome::Waiting => body.push(tr(
+            lang,
+            format!("{plugin} waits: {}. The request stays inside the API server meanwhile; kubectl gets no answer until the plugin finds the ServiceAccount or gives up after its 10th GET.", s.detail),
+            format!("{plugin} 等待：{}。在此期间请求停留在 API server 内，kubectl 收不到应答，直到插件找到该 ServiceAccount，或在第 10 次 GET 之后放弃。", s.detail),
         )),
         _ => {}
     }

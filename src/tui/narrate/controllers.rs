@@ -2,7 +2,7 @@
 //! `sync`), after client-go's shared informers and work queues
 //! (`staging/src/k8s.io/client-go/tools/cache`, `util/workqueue`) and the
 //! controllers of `pkg/controller/` (deployment, replicaset, garbagecollector,
-//! resourcequota, namespace).
+//! resourcequota, namespace, serviceaccount, rootcacertpublisher).
 
 use super::{Narration, apiserver, tr};
 use crate::tui::lang::Lang;
@@ -110,6 +110,14 @@ fn purpose(controller: &str) -> Option<(&'static str, &'static str)> {
         "namespace-controller" => (
             "The namespace controller empties a Terminating namespace: it deletes every object in it through the API server, records its progress in the namespace's conditions, and then removes the kubernetes finalizer through namespaces/finalize, which deletes the namespace.",
             "命名空间控制器清空处于 Terminating 的命名空间：通过 API server 删除其中的每个对象，把进度写入命名空间的 conditions，最后经由 namespaces/finalize 去掉 kubernetes finalizer，命名空间随之被删除。",
+        ),
+        "serviceaccount-controller" | "service-account-controller" => (
+            "The serviceaccount controller makes sure every Active namespace holds the default ServiceAccount: a new namespace, or a deleted default account, makes it create one through the API server. Pods that name no account get default, and wait in ServiceAccount admission until it exists.",
+            "ServiceAccount 控制器确保每个 Active 命名空间都有名为 default 的 ServiceAccount：出现新命名空间或 default 被删除时，它会通过 API server 创建一个。未指定账号的 Pod 会使用 default，并在 ServiceAccount 准入中等待它出现。",
+        ),
+        "root-ca-cert-publisher" => (
+            "The root CA publisher puts the ConfigMap kube-root-ca.crt, holding the cluster's CA certificate (ca.crt), in every namespace, and writes it back if it is changed or deleted. Each Pod's projected kube-api-access volume reads it, so programs in the Pod can verify the API server.",
+            "根 CA 发布器在每个命名空间中放置 ConfigMap kube-root-ca.crt，其中的 ca.crt 是集群的 CA 证书；它被修改或删除时会被写回。每个 Pod 的投射卷 kube-api-access 读取它，让 Pod 中的程序能够验证 API server。",
         ),
         _ => return None,
     })

@@ -103,6 +103,26 @@ pub struct Handled {
     pub response: Response,
     /// The store changes it made, in order, for the watch fan-out.
     pub changes: Vec<Change>,
+    /// Set when an admission plugin asked to wait: the request is not
+    /// answered yet (`response` means nothing) and goes on after
+    /// [`Parked::retry_ms`] through [`ApiServer::resume`].
+    pub parked: Option<Box<Parked>>,
+}
+
+/// A create waiting inside its mutating admission phase (upstream's handler
+/// goroutine sleeping in the plugin): what it resumes from.
+#[derive(Debug, Clone)]
+pub struct Parked {
+    /// Who sent it, as authenticated.
+    user: UserInfo,
+    /// The object as the waiting plugin first received it.
+    object: Object,
+    /// The waiting plugin's place in the chain.
+    plugin: usize,
+    /// The pass the plugin makes when resumed.
+    attempt: u32,
+    /// How long until then, in simulated milliseconds.
+    pub retry_ms: u64,
 }
 
 /// How much the trace records of persistence carry.
@@ -131,6 +151,12 @@ struct Handling<'a, 'b> {
     stages: &'b mut SharedStages,
     records: Vec<Record>,
     changes: Vec<Change>,
+    /// The parked create this handling resumes.
+    resume: Option<Box<Parked>>,
+    /// Set when a plugin asked to wait.
+    parked: Option<Box<Parked>>,
+    /// The interval the resumed plugin chose on its first pass.
+    retry_ms: Option<u64>,
 }
 
 impl ApiServer<'_> {
@@ -145,6 +171,31 @@ impl ApiServer<'_> {
         id: RequestId,
         request: &Request,
     ) -> Handled {
+        self.handle_from(store, rng, stages, now, (id, request), None)
+    }
+
+    /// Goes on with request number `id`, parked in admission, from the plugin that waited.
+    pub fn resume(
+        &self,
+        store: &mut Store,
+        rng: &mut Rng,
+        stages: &mut SharedStages,
+        now: SimTime,
+        (id, request): (RequestId, &Request),
+        parked: Box<Parked>,
+    ) -> Handled {
+        self.handle_from(store, rng, stages, now, (id, request), Some(parked))
+    }
+
+    fn handle_from(
+        &self,
+        store: &mut Store,
+        rng: &mut Rng,
+        stages: &mut SharedStages,
+        now: SimTime,
+        (id, request): (RequestId, &Request),
+        resume: Option<Box<Parked>>,
+    ) -> Handled {
         let mut h = Handling {
             server: self,
             store,
@@ -154,8 +205,19 @@ impl ApiServer<'_> {
             stages,
             records: Vec::new(),
             changes: Vec::new(),
+            retry_ms: resume.as_ref().map(|p| p.retry_ms),
+            resume,
+            parked: None,
         };
         let response = h.run().unwrap_or_else(|status| Response::failed(*status));
+        if h.parked.is_some() {
+            return Handled {
+                records: h.records,
+                response,
+                changes: h.changes,
+                parked: h.parked,
+            };
+        }
         h.records.push(Record::Response {
             to: request.client.clone(),
             code: response.code,
@@ -166,6 +228,7 @@ impl ApiServer<'_> {
             records: h.records,
             response,
             changes: h.changes,
+            parked: None,
         }
     }
 }
@@ -200,6 +263,9 @@ impl Handling<'_, '_> {
     }
 
     fn run(&mut self) -> Step<Response> {
+        if let Some(parked) = self.resume.take() {
+            return self.create_from(*parked);
+        }
         let user = self.authenticate()?;
         self.authorize(&user)?;
         let kind = self.request.kind;
@@ -381,8 +447,34 @@ impl Handling<'_, '_> {
             object.metadata_mut().namespace = ns;
         }
         prepare_for_create(&mut object, self.rng, self.now);
+        self.create_admitted(user, object, 0, 1)
+    }
+
+    /// A parked create goes on at the plugin that waited.
+    fn create_from(&mut self, parked: Parked) -> Step<Response> {
+        let Parked {
+            user,
+            object,
+            plugin,
+            attempt,
+            ..
+        } = parked;
+        self.create_admitted(&user, object, plugin, attempt)
+    }
+
+    /// A create from its mutating admission on (from plugin number `from`,
+    /// whose pass is `attempt`) to its write.
+    fn create_admitted(
+        &mut self,
+        user: &UserInfo,
+        mut object: Object,
+        from: usize,
+        attempt: u32,
+    ) -> Step<Response> {
+        let req = self.request;
+        let kind = req.kind;
         let name = object.name().to_owned();
-        self.admit(Operation::Create, user, &mut object, None)?;
+        self.admit(Operation::Create, user, &mut object, None, (from, attempt))?;
         if let Object::Pod(pod) = &mut object {
             // Upstream's PrepareForCreate runs after mutating admission, so the
             // class counts the requests and limits LimitRanger filled in.
@@ -467,7 +559,7 @@ impl Handling<'_, '_> {
             .as_deref()
             .and_then(|rv| rv.parse::<u64>().ok());
         prepare_for_update(&mut object, &current, req.subresource.as_deref());
-        self.admit(Operation::Update, user, &mut object, Some(&current))?;
+        self.admit(Operation::Update, user, &mut object, Some(&current), (0, 1))?;
         let status_update = req.subresource.as_deref() == Some("status");
         self.validate(
             |o| {
@@ -566,7 +658,7 @@ impl Handling<'_, '_> {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
         let mut object = (*current).clone();
-        self.admit(Operation::Create, user, &mut object, Some(&current))?;
+        self.admit(Operation::Create, user, &mut object, Some(&current), (0, 1))?;
         let Object::Pod(pod) = &mut object else {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
@@ -684,7 +776,7 @@ impl Handling<'_, '_> {
             return Err(Box::new(status::not_found(kind, &req.name)));
         };
         let mut object = (*current).clone();
-        self.admit(Operation::Delete, user, &mut object, Some(&current))?;
+        self.admit(Operation::Delete, user, &mut object, Some(&current), (0, 1))?;
         self.admit_validating(Operation::Delete, user, &object, Some(&current))?;
         // A Pod bound to a node and not yet told to stop ends gracefully: the
         // API server sets deletionTimestamp and the kubelet deletes it once its
@@ -790,16 +882,19 @@ impl Handling<'_, '_> {
         Ok(Response::ok(200, last))
     }
 
-    /// The mutating admission phase: one record per plugin that handles the request.
+    /// The mutating admission phase: one record per plugin that handles the
+    /// request, from plugin number `from` on, whose pass is `attempt` (`(0, 1)`
+    /// but for a parked create resumed). A plugin that waits parks the request.
     fn admit(
         &mut self,
         op: Operation,
         user: &UserInfo,
         object: &mut Object,
         old: Option<&Object>,
+        (from, attempt): (usize, u32),
     ) -> Step<()> {
         let req = self.request;
-        for plugin in self.server.admission {
+        for (index, plugin) in self.server.admission.iter().enumerate().skip(from) {
             if !plugin.mutating() || !plugin.handles(op, req.kind, req.subresource.as_deref()) {
                 continue;
             }
@@ -808,6 +903,8 @@ impl Handling<'_, '_> {
                 .namespace()
                 .or(req.namespace.as_deref())
                 .map(str::to_owned);
+            let resumed = index == from && from > 0;
+            let retry_ms = self.retry_ms.filter(|_| resumed).unwrap_or(0);
             let areq = AdmissionRequest {
                 operation: op,
                 kind: req.kind,
@@ -817,11 +914,40 @@ impl Handling<'_, '_> {
                 user,
                 old,
                 cluster: &*self.store,
+                attempt: if resumed { attempt } else { 1 },
+                retry_ms,
             };
+            let before = (plugin.may_wait() && op == Operation::Create).then(|| object.clone());
             let verdict = plugin.admit(&areq, object, self.rng);
+            let pass = areq.attempt;
             self.admission_record("mutating", plugin.name(), &verdict);
-            if let Verdict::Deny(status) = verdict {
-                return Err(Box::new(status));
+            if matches!(verdict, Verdict::Wait { .. })
+                && let Some(Record::Stage(stage)) = self.records.pop()
+            {
+                // The waiting stage names the object, which the trace's
+                // readers need: this handling ends with no answer.
+                let mut stage = (*stage).clone();
+                let namespace = namespace.as_deref().unwrap_or_default();
+                stage.extra_mut().pod = Some(format!("{namespace}/{name}"));
+                self.stage(stage);
+            }
+            match verdict {
+                Verdict::Deny(status) => return Err(Box::new(status)),
+                Verdict::Wait { retry_ms, detail } => {
+                    let Some(before) = before else {
+                        // Only a create may wait; anything else is refused.
+                        return Err(Box::new(status::internal_error(detail)));
+                    };
+                    self.parked = Some(Box::new(Parked {
+                        user: user.clone(),
+                        object: before,
+                        plugin: index,
+                        attempt: pass + 1,
+                        retry_ms,
+                    }));
+                    return Err(Box::new(Status::default()));
+                }
+                Verdict::Allow | Verdict::Mutate(_) => {}
             }
         }
         Ok(())
@@ -850,6 +976,8 @@ impl Handling<'_, '_> {
                 user,
                 old,
                 cluster: &*self.store,
+                attempt: 1,
+                retry_ms: 0,
             };
             let verdict = plugin.validate(&areq, object, &mut effects);
             self.admission_record("validating", plugin.name(), &verdict);
@@ -865,6 +993,7 @@ impl Handling<'_, '_> {
             Verdict::Allow => (Outcome::Allow, String::new()),
             Verdict::Mutate(detail) => (Outcome::Mutate, detail.clone()),
             Verdict::Deny(status) => (Outcome::Deny, status.message.clone().unwrap_or_default()),
+            Verdict::Wait { detail, .. } => (Outcome::Waiting, detail.clone()),
         };
         let mut stage =
             Stage::new(Actor::ApiServer, StageName::Admission, outcome, detail).plugin(plugin);
@@ -951,6 +1080,87 @@ mod tests {
 
     fn admin() -> Credentials {
         Credentials::Certificate(UserInfo::new("kubernetes-admin", &["system:masters"]))
+    }
+
+    /// `getServiceAccount` (`plugin/pkg/admission/serviceaccount/admission.go`):
+    /// `default` missing, the create parks in the plugin with a retry interval
+    /// of 100–199 ms; resumed once the account exists, it goes on from that
+    /// plugin (the `serviceAccountName` it set again) to its write.
+    #[test]
+    fn a_create_parked_in_admission_resumes_at_its_plugin() {
+        use crate::apiserver::admission::testing::{pod, service_account};
+        let mut store = Store::new();
+        let roles = crate::apiserver::bootstrap_policy::cluster_roles();
+        let bindings = crate::apiserver::bootstrap_policy::cluster_role_bindings();
+        let ns = Object::from_json(
+            kind_of("Namespace"),
+            serde_json::json!({"metadata": {"name": "dev"}, "status": {"phase": "Active"}}),
+        )
+        .unwrap();
+        for object in roles.into_iter().chain(bindings).chain([ns]) {
+            let key = key_for(object.kind(), object.namespace(), object.name());
+            store.create(&key, object).unwrap();
+        }
+        let authn = TokenAuthenticator::default();
+        let chain = default_chain();
+        let server = ApiServer {
+            authn: &authn,
+            admission: &chain,
+            detail: Detail::Full,
+        };
+        let body = pod(serde_json::json!({
+            "metadata": {"name": "x", "namespace": "dev"},
+            "spec": {"containers": [{"name": "x", "image": "nginx"}]}
+        }));
+        let create = Request::new(
+            Actor::Kubectl,
+            admin(),
+            Verb::Create,
+            kind_of("Pod"),
+            Some("dev".into()),
+            "",
+        )
+        .body(Body::Object(Box::new(body)));
+        let mut rng = Rng::new(1);
+        let mut stages = SharedStages::default();
+        let id = RequestId::MIN;
+        let handled = server.handle(
+            &mut store,
+            &mut rng,
+            &mut stages,
+            SimTime::ZERO,
+            id,
+            &create,
+        );
+        let parked = handled.parked.expect("the create waits for default");
+        assert!((100..200).contains(&parked.retry_ms), "{}", parked.retry_ms);
+        assert!(handled.changes.is_empty());
+        assert!(
+            !handled
+                .records
+                .iter()
+                .any(|r| matches!(r, Record::Response { .. }))
+        );
+        let account = service_account("dev", "default");
+        store
+            .create(&key_for(account.kind(), Some("dev"), "default"), account)
+            .unwrap();
+        let at = SimTime(parked.retry_ms);
+        let handled = server.resume(&mut store, &mut rng, &mut stages, at, (id, &create), parked);
+        assert_eq!(handled.response.code, 201, "{}", handled.response.message());
+        let stored = handled.response.object.expect("the Pod");
+        let spec = stored
+            .as_pod()
+            .and_then(|p| p.spec.as_ref())
+            .expect("a spec");
+        assert_eq!(spec.service_account_name.as_deref(), Some("default"));
+        // No second authentication: the request goes on where it stopped.
+        assert!(
+            !handled
+                .records
+                .iter()
+                .any(|r| matches!(r, Record::Stage(s) if s.stage == StageName::Authentication))
+        );
     }
 
     #[test]

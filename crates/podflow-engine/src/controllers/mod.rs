@@ -38,7 +38,9 @@ pub mod replica_counts;
 pub mod replica_failure;
 pub mod replicaset;
 pub mod resourcequota;
+pub mod root_ca_publisher;
 pub mod service_pods;
+pub mod serviceaccounts;
 pub mod slow_start;
 pub mod taint_eviction;
 pub mod taint_eviction_plan;
@@ -74,7 +76,7 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
 }
 
 /// The kinds kube-controller-manager's informers watch.
-pub const WATCHED: [&str; 14] = [
+pub const WATCHED: [&str; 16] = [
     "Deployment",
     "ReplicaSet",
     "Pod",
@@ -89,6 +91,8 @@ pub const WATCHED: [&str; 14] = [
     "StorageClass",
     "ResourceQuota",
     "Namespace",
+    "ServiceAccount",
+    "ConfigMap",
 ];
 
 /// The shared informers' caches.
@@ -108,6 +112,8 @@ pub struct Informers {
     pub storageclasses: Informer,
     pub quotas: Informer,
     pub namespaces: Informer,
+    pub serviceaccounts: Informer,
+    pub configmaps: Informer,
 }
 
 impl Informers {
@@ -128,6 +134,8 @@ impl Informers {
             "StorageClass" => Some(&self.storageclasses),
             "ResourceQuota" => Some(&self.quotas),
             "Namespace" => Some(&self.namespaces),
+            "ServiceAccount" => Some(&self.serviceaccounts),
+            "ConfigMap" => Some(&self.configmaps),
             _ => None,
         }
     }
@@ -148,6 +156,8 @@ impl Informers {
             "StorageClass" => Some(&mut self.storageclasses),
             "ResourceQuota" => Some(&mut self.quotas),
             "Namespace" => Some(&mut self.namespaces),
+            "ServiceAccount" => Some(&mut self.serviceaccounts),
+            "ConfigMap" => Some(&mut self.configmaps),
             _ => None,
         }
     }
@@ -284,6 +294,8 @@ pub struct ControllerManager {
     provisioner: csi_provisioner::CsiProvisioner,
     resourcequota: resourcequota::ResourceQuotaController,
     namespace: namespace::NamespaceController,
+    serviceaccounts: serviceaccounts::ServiceAccountsController,
+    root_ca_publisher: root_ca_publisher::RootCaCertPublisher,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -312,7 +324,7 @@ impl ControllerManager {
         &self.informers
     }
 
-    fn controllers(&mut self) -> [&mut dyn Controller; 10] {
+    fn controllers(&mut self) -> [&mut dyn Controller; 12] {
         [
             &mut self.deployment,
             &mut self.replicaset,
@@ -324,6 +336,8 @@ impl ControllerManager {
             &mut self.provisioner,
             &mut self.resourcequota,
             &mut self.namespace,
+            &mut self.serviceaccounts,
+            &mut self.root_ca_publisher,
         ]
     }
 

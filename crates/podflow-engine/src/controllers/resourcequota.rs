@@ -229,10 +229,11 @@ mod tests {
             "count/deployments.apps",
             "services",
             "persistentvolumeclaims",
+            "count/configmaps",
         ] {
             assert!(counted(key), "{key}");
         }
-        for key in ["count/configmaps", "secrets"] {
+        for key in ["secrets", "count/secrets"] {
             assert!(!counted(key), "{key}");
         }
     }

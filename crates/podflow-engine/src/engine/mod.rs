@@ -10,7 +10,7 @@ use std::sync::Arc;
 use self::faults::Held;
 use super::apiserver::admission::Plugin;
 use super::apiserver::authn::TokenAuthenticator;
-use super::apiserver::handler::{ApiServer, Detail, Response};
+use super::apiserver::handler::{ApiServer, Detail, Parked, Response};
 use super::apiserver::request::{Credentials, Request, Verb};
 use super::clock::SimTime;
 use super::component::{ComponentId, Cx, KubectlTimer, Outgoing, RequestId, Timer};
@@ -73,6 +73,13 @@ enum Event {
         id: RequestId,
         from: ComponentId,
         request: Box<Request>,
+    },
+    /// A request parked in admission goes on ([`Parked`]).
+    Resume {
+        id: RequestId,
+        from: ComponentId,
+        request: Box<Request>,
+        parked: Box<Parked>,
     },
     /// An answer reaches the client.
     Response {
@@ -487,7 +494,13 @@ impl Engine {
         };
         self.now = self.now.max(at);
         match event {
-            Event::Request { id, from, request } => self.serve(id, from, &request),
+            Event::Request { id, from, request } => self.serve(id, from, request, None),
+            Event::Resume {
+                id,
+                from,
+                request,
+                parked,
+            } => self.serve(id, from, request, Some(parked)),
             Event::Response {
                 id,
                 to: ComponentId::Remote { .. },
@@ -615,21 +628,56 @@ impl Engine {
 
     /// The API server handles a request; the answer and the watch events it
     /// caused are queued for their receivers.
-    fn serve(&mut self, id: RequestId, from: ComponentId, request: &Request) -> Vec<TraceRecord> {
+    /// A request parked in admission is queued again for when its plugin
+    /// looks again, and answers nothing yet.
+    fn serve(
+        &mut self,
+        id: RequestId,
+        from: ComponentId,
+        request: Box<Request>,
+        resume: Option<Box<Parked>>,
+    ) -> Vec<TraceRecord> {
         let remote = matches!(from, ComponentId::Remote { .. });
+        let resumed = resume.is_some();
         let server = ApiServer {
             authn: &self.authn,
             admission: &self.admission,
             detail: self.detail,
         };
-        let mut handled = server.handle(
-            &mut self.store,
-            &mut self.rng,
-            &mut self.shared_stages,
-            self.now,
-            id,
-            request,
-        );
+        let mut handled = match resume {
+            None => server.handle(
+                &mut self.store,
+                &mut self.rng,
+                &mut self.shared_stages,
+                self.now,
+                id,
+                &request,
+            ),
+            Some(parked) => server.resume(
+                &mut self.store,
+                &mut self.rng,
+                &mut self.shared_stages,
+                self.now,
+                (id, &request),
+                parked,
+            ),
+        };
+        if let Some(parked) = handled.parked.take() {
+            let mut records = handled.records;
+            if remote && !resumed {
+                records.insert(0, arrival(&request, id));
+            }
+            let at = self.now.plus(parked.retry_ms);
+            let event = Event::Resume {
+                id,
+                from,
+                request,
+                parked,
+            };
+            self.queue.push(at, event, false);
+            return self.stamp(records);
+        }
+        let request = &*request;
         let via_kubelet = matches!(request.subresource.as_deref(), Some("log" | "exec"));
         if via_kubelet && handled.response.code == 200 {
             // The answer waits for the kubelet: its record comes after the kubelet's.
@@ -677,17 +725,8 @@ impl Engine {
         self.fan_out(&handled.changes);
         self.expire_events_later(&handled.changes);
         let mut records = handled.records;
-        if remote {
-            // An outside client's arrow is drawn when its request arrives.
-            records.insert(
-                0,
-                Record::Message {
-                    from: request.client.clone(),
-                    to: Actor::ApiServer,
-                    label: request.label(),
-                    request: Some(id),
-                },
-            );
+        if remote && !resumed {
+            records.insert(0, arrival(request, id));
         }
         self.stamp(records)
     }
@@ -932,6 +971,16 @@ impl Comp<'_> {
             (Comp::ControllerManager(m), Timer::ControllerManager(t)) => m.on_timer(t, cx),
             (_, timer) => unreachable!("{timer:?} fired at a component that did not set it"),
         }
+    }
+}
+
+/// An outside client's arrow, drawn when its request arrives.
+fn arrival(request: &Request, id: RequestId) -> Record {
+    Record::Message {
+        from: request.client.clone(),
+        to: Actor::ApiServer,
+        label: request.label(),
+        request: Some(id),
     }
 }
 

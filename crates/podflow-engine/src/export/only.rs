@@ -5,7 +5,7 @@
 //! kubelet's stages about it (a Pod's) and the node's calls that lead to
 //! them (CRI, CNI, the registry); the Events about it; kubectl's output.
 
-use crate::trace::{Actor, Record, TraceRecord};
+use crate::trace::{Actor, Outcome, Record, TraceRecord};
 use podflow_model::Kind;
 
 /// The object a story is about.
@@ -96,7 +96,8 @@ pub fn only(records: &[TraceRecord], target: &Target) -> Vec<TraceRecord> {
     // The requests sent and not yet answered: (id, arrow, names the target).
     let mut open: Vec<(u64, usize, bool)> = Vec::new();
     // The API server handles one request at a time: its records since its
-    // last answer are the handling of the request it answers next.
+    // last answer (or a request's parking in admission) are the handling of
+    // the request it answers next.
     let (mut handling_from, mut handling_names) = (0, false);
     // A node's calls waiting for the kubelet's next stage to say whose they were.
     let mut calls: Vec<(String, usize)> = Vec::new();
@@ -128,6 +129,19 @@ pub fn only(records: &[TraceRecord], target: &Target) -> Vec<TraceRecord> {
                         for j in handling_from.max(arrow + 1)..i {
                             keep[j] |= is_handling(&records[j].body);
                         }
+                    }
+                }
+                (handling_from, handling_names) = (i + 1, false);
+            }
+            // A request parked in admission: its handling so far ends here
+            // with no answer (it goes on later, up to its answer), and the
+            // stage names the object it creates.
+            Record::Stage(stage)
+                if stage.component == Actor::ApiServer && stage.outcome == Outcome::Waiting =>
+            {
+                if stage.extra().pod.as_deref() == Some(reference.as_str()) {
+                    for j in handling_from..=i {
+                        keep[j] |= is_handling(&records[j].body);
                     }
                 }
                 (handling_from, handling_names) = (i + 1, false);
@@ -225,6 +239,40 @@ mod tests {
         );
         assert!(missing.iter().any(|r| matches!(&r.body,
             Record::Event(e) if e.reason == "Failed" && e.object.name == "missing")));
+    }
+
+    /// A Pod created with its namespace parks in `ServiceAccount` admission
+    /// until `default` exists: both parts of its handling are its story, the
+    /// serviceaccount controller's create in between is not.
+    #[test]
+    fn a_parked_create_keeps_both_parts_of_its_handling() {
+        let fixture = crate::testing::fixture("namespace-and-pod.yaml");
+        let told = story(&[&format!("create -f {fixture}")], "pod/web/nginx");
+        let admission: Vec<(String, String)> = told
+            .iter()
+            .filter_map(|r| match &r.body {
+                Record::Stage(s) if s.plugin.as_deref() == Some("ServiceAccount") => Some((
+                    s.outcome.to_string(),
+                    s.phase.as_deref().unwrap_or_default().to_owned(),
+                )),
+                _ => None,
+            })
+            .collect();
+        let want = [
+            ("waiting", "mutating"),
+            ("mutate", "mutating"),
+            ("allow", "validating"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(o, p)| ((*o).to_owned(), (*p).to_owned()))
+            .collect();
+        assert_eq!(admission, want);
+        let said = labels(&told);
+        assert!(
+            !said.iter().any(|l| l.contains("serviceaccounts")),
+            "{said:?}"
+        );
     }
 
     #[test]

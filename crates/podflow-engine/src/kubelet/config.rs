@@ -77,8 +77,10 @@ impl ConfigCache {
     }
 
     /// `GetConfigMap`: the `ConfigMap`'s `data` (what the environment reads).
-    /// `kube-root-ca.crt` is there until the informer lists one, as the
-    /// root-ca-cert-publisher makes it in every namespace.
+    /// `kube-root-ca.crt` is there even before the informer lists one: the
+    /// root-ca-cert-publisher makes it in namespaces created during the
+    /// story, and the default cluster's namespaces stand for having it
+    /// (docs/simplified.md).
     pub fn config_map_data(&self, namespace: &str, name: &str) -> Result<Data, String> {
         match self.config_maps.get(&format!("{namespace}/{name}")) {
             Some(cm) => Ok(cm.data.clone().unwrap_or_default()),

@@ -23,6 +23,7 @@ mod node_lifecycle;
 mod node_verbs;
 mod quota;
 mod scheduling;
+mod serviceaccounts;
 mod services;
 mod storage;
 mod stored_defaults;

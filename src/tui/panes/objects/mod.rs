@@ -284,11 +284,16 @@ fn step_writes(records: &[TraceRecord]) -> Vec<Write> {
 
 /// The key the request being handled will write, when the API server is
 /// still on its way there (authenticating, admitting, validating): its
-/// `persist` stage later in the same event, before the response.
+/// `persist` stage later in the same event, before the response (none for
+/// a request that parks in admission: it writes later, if at all).
 fn heading_to(later: &[TraceRecord]) -> Option<String> {
     later
         .iter()
-        .take_while(|r| !matches!(r.body, Record::Response { .. }))
+        .take_while(|r| match &r.body {
+            Record::Response { .. } => false,
+            Record::Stage(s) => !(s.component == Actor::ApiServer && s.outcome == Outcome::Waiting),
+            _ => true,
+        })
         .find_map(|r| match &r.body {
             Record::Stage(s) if s.component == Actor::Etcd && s.stage == StageName::Persist => {
                 s.extra().key.clone()

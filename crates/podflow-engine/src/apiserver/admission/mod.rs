@@ -56,6 +56,11 @@ pub enum Verdict {
     Mutate(String),
     /// Refuse it with this answer.
     Deny(Status),
+    /// Not yet: the plugin looks again after `retry_ms` simulated
+    /// milliseconds (upstream's plugin sleeps inside the request; podflow's
+    /// API server parks the request and resumes it at this plugin). Only a
+    /// create's mutating phase may wait.
+    Wait { detail: String, retry_ms: u64 },
 }
 
 /// Everything an admission plugin sees of a request.
@@ -71,6 +76,11 @@ pub struct AdmissionRequest<'a> {
     pub old: Option<&'a Object>,
     /// The API server's view of the cluster (its watch cache).
     pub cluster: &'a dyn ClusterView,
+    /// Which pass of a plugin that waits this is (1 on the first; the
+    /// request was parked `attempt - 1` times, [`Verdict::Wait`]).
+    pub attempt: u32,
+    /// The interval the waiting plugin chose on its first pass (0 before).
+    pub retry_ms: u64,
 }
 
 /// Writes a plugin asks the API server to make besides the object itself
@@ -96,6 +106,11 @@ pub trait Plugin: Send + Sync {
 
     /// Whether it has a validating phase.
     fn validating(&self) -> bool {
+        false
+    }
+
+    /// Whether its mutating phase may answer [`Verdict::Wait`].
+    fn may_wait(&self) -> bool {
         false
     }
 
@@ -229,6 +244,8 @@ pub(crate) mod testing {
             user: &ADMIN,
             old: None,
             cluster,
+            attempt: 1,
+            retry_ms: 0,
         }
     }
 

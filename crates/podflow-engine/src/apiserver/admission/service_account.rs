@@ -2,6 +2,12 @@
 //! Pod the `default` `ServiceAccount` when it names none, refuses Pods whose
 //! `ServiceAccount` does not exist, and mounts the projected API token volume
 //! `kube-api-access-xxxxx` into every container and init container.
+//!
+//! `getServiceAccount` looks in its informer cache, then GETs the account;
+//! for `default`, which the serviceaccount controller creates in a new
+//! namespace, it tries the GET 10 times, one interval of 100–199 ms apart,
+//! before refusing the Pod. podflow's API server reads the store for both,
+//! and parks the request between tries ([`Verdict::Wait`]).
 
 use k8s_openapi::api::core::v1::{Container, Pod, ServiceAccount as Account, Volume, VolumeMount};
 
@@ -19,6 +25,11 @@ pub const VOLUME_PREFIX: &str = "kube-api-access-";
 pub const DEFAULT_SERVICE_ACCOUNT: &str = "default";
 /// The lifetime of the projected token (`serviceaccount.WarnOnlyBoundTokenExpirationSeconds`).
 pub const TOKEN_EXPIRATION_SECONDS: i64 = 3607;
+/// How many GETs `getServiceAccount` tries for `default` (`numAttempts`).
+pub const DEFAULT_LOOKUP_ATTEMPTS: u32 = 10;
+/// Its `retryInterval`: 100 ms plus up to 99 ms, drawn once per lookup.
+const RETRY_BASE_MS: u64 = 100;
+const RETRY_SPREAD_MS: u64 = 100;
 /// Marks a mirror (static) Pod.
 const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
 /// A `ServiceAccount` annotation that limits Pods to the secrets it lists.
@@ -48,6 +59,10 @@ impl Plugin for ServiceAccount {
         true
     }
 
+    fn may_wait(&self) -> bool {
+        true
+    }
+
     fn admit(&self, req: &AdmissionRequest<'_>, object: &mut Object, rng: &mut Rng) -> Verdict {
         if req.operation != Operation::Create || req.subresource.is_some() {
             return Verdict::Allow;
@@ -74,6 +89,9 @@ impl Plugin for ServiceAccount {
         let name = spec.service_account_name.clone().unwrap_or_default();
         let account = match lookup(req, &name) {
             Ok(account) => account,
+            Err(_) if name == DEFAULT_SERVICE_ACCOUNT && req.attempt < DEFAULT_LOOKUP_ATTEMPTS => {
+                return wait_for_default(req, rng);
+            }
             Err(reason) => return deny(req, &reason),
         };
         if should_automount(&account, pod) {
@@ -118,6 +136,24 @@ impl Plugin for ServiceAccount {
             }
             _ => Verdict::Allow,
         }
+    }
+}
+
+/// The `default` account is not there yet: look again after the interval
+/// (`time.Sleep(retryInterval)` between GETs), drawn on the first pass.
+fn wait_for_default(req: &AdmissionRequest<'_>, rng: &mut Rng) -> Verdict {
+    let retry_ms = if req.retry_ms > 0 {
+        req.retry_ms
+    } else {
+        RETRY_BASE_MS + rng.below(RETRY_SPREAD_MS)
+    };
+    let namespace = req.namespace.unwrap_or_default();
+    Verdict::Wait {
+        detail: format!(
+            "serviceaccount \"{DEFAULT_SERVICE_ACCOUNT}\" not found in {namespace} (GET {} of {DEFAULT_LOOKUP_ATTEMPTS}); waiting {retry_ms} ms for the serviceaccount controller to create it",
+            req.attempt
+        ),
+        retry_ms,
     }
 }
 

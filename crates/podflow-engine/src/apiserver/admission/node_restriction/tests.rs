@@ -122,6 +122,8 @@ fn run(case: &Case, who: &UserInfo) {
         user: who,
         old: case.old.as_ref(),
         cluster: &cluster,
+        attempt: 1,
+        retry_ms: 0,
     };
     let mut object = case.object.clone();
     let verdict = NodeRestriction.admit(&req, &mut object, &mut Rng::new(1));
