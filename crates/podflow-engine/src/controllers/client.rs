@@ -14,7 +14,7 @@ use podflow_model::Kind;
 pub const ME: Actor = Actor::ControllerManager;
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 12] = [
+pub const CONTROLLERS: [&str; 13] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
@@ -26,6 +26,7 @@ pub const CONTROLLERS: [&str; 12] = [
     "persistent-volume-binder",
     "resourcequota-controller",
     "namespace-controller",
+    "pod-garbage-collector",
     // The CSI driver's external-provisioner sidecar (simulated in
     // kube-controller-manager; its RBAC comes with the driver, in the default cluster).
     "csi-provisioner",
