@@ -132,34 +132,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                 Vec::new()
             }
         };
-        let mut quit = false;
-        for action in actions {
-            tracing::debug!(?action, "update");
-            for effect in app.update(action) {
-                match effect {
-                    Effect::Quit => quit = true,
-                    Effect::Ticking(Some(ms)) => {
-                        let mut interval =
-                            tokio::time::interval(std::time::Duration::from_millis(ms));
-                        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
-                        interval.reset();
-                        ticker = Some(interval);
-                    }
-                    Effect::Ticking(None) => ticker = None,
-                    Effect::RunCommand(line) => {
-                        tracing::info!(%line, "command bar");
-                        if let Some(ms) = run_command(app, &line) {
-                            let mut interval =
-                                tokio::time::interval(std::time::Duration::from_millis(ms));
-                            interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
-                            interval.reset();
-                            ticker = Some(interval);
-                        }
-                    }
-                    Effect::SaveProgress => save_progress(app),
-                }
-            }
-        }
+        let quit = apply(app, actions, &mut ticker);
         if quit {
             break;
         }
@@ -176,6 +149,36 @@ pub async fn run(app: &mut App) -> io::Result<()> {
     }
     drop(tui);
     Ok(())
+}
+
+/// Updates the app with `actions` and carries out their effects; whether one
+/// of them quits.
+fn apply(app: &mut App, actions: Vec<Action>, ticker: &mut Option<Interval>) -> bool {
+    let every = |ms: u64| {
+        let mut interval = tokio::time::interval(Duration::from_millis(ms));
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        interval.reset();
+        interval
+    };
+    let mut quit = false;
+    for action in actions {
+        tracing::debug!(?action, "update");
+        for effect in app.update(action) {
+            match effect {
+                Effect::Quit => quit = true,
+                Effect::Ticking(Some(ms)) => *ticker = Some(every(ms)),
+                Effect::Ticking(None) => *ticker = None,
+                Effect::RunCommand(line) => {
+                    tracing::info!(%line, "command bar");
+                    if let Some(ms) = run_command(app, &line) {
+                        *ticker = Some(every(ms));
+                    }
+                }
+                Effect::SaveProgress => save_progress(app),
+            }
+        }
+    }
+    quit
 }
 
 async fn tick(ticker: &mut Option<Interval>) {

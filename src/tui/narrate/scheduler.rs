@@ -111,7 +111,7 @@ fn filter(s: &Stage, lang: Lang) -> Narration {
     Narration::new(headline, body)
 }
 
-/// A PreFilter or PreScore plugin answered Skip (`RunPreFilterPlugins`,
+/// A `PreFilter` or `PreScore` plugin answered Skip (`RunPreFilterPlugins`,
 /// `RunPreScorePlugins` in `pkg/scheduler/framework/runtime/framework.go`).
 fn skipped(s: &Stage, lang: Lang) -> Narration {
     let plugin = s.plugin.clone().unwrap_or_default();

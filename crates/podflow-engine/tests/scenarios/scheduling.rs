@@ -535,8 +535,8 @@ fn scheduling_gates_keep_a_pod_out_of_the_queue_until_the_last_is_removed() {
 }
 
 /// `RunPreFilterPlugins` / `RunPreScorePlugins`
-/// (`pkg/scheduler/framework/runtime/framework.go`): a plugin whose PreFilter
-/// or PreScore answers Skip is left out of Filter or Score for the cycle
+/// (`pkg/scheduler/framework/runtime/framework.go`): a plugin whose `PreFilter`
+/// or `PreScore` answers Skip is left out of Filter or Score for the cycle
 /// (`SkipFilterPlugins`, `SkipScorePlugins`). nginx has no nodeSelector, no
 /// affinity, no host port, no claim and no spread constraint, so
 /// `NodeAffinity`'s `PreFilter` (`pkg/scheduler/framework/plugins/nodeaffinity`)

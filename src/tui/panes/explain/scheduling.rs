@@ -32,7 +32,7 @@ pub struct ScoreCell {
     pub weight: i64,
 }
 
-/// A PreFilter or PreScore plugin that answered Skip this cycle, so its
+/// A `PreFilter` or `PreScore` plugin that answered Skip this cycle, so its
 /// Filter or Score did not run (`SkipFilterPlugins`, `SkipScorePlugins` in
 /// `pkg/scheduler/framework/runtime/framework.go`).
 #[derive(Debug, Clone, PartialEq, Eq)]

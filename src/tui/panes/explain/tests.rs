@@ -477,7 +477,7 @@ fn a_failed_pull_is_explained_with_the_registrys_answer() {
     assert_eq!(pull.backoff.as_deref(), Some("next pull in 9s"));
 }
 
-/// A plugin whose PreFilter or PreScore answered Skip is listed as skipped,
+/// A plugin whose `PreFilter` or `PreScore` answered Skip is listed as skipped,
 /// with why, rather than left out (`RunPreFilterPlugins` /
 /// `RunPreScorePlugins` in `pkg/scheduler/framework/runtime/framework.go`
 /// leave its Filter or Score out of the cycle).
