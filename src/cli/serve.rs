@@ -3,7 +3,7 @@
 //! serves until SIGINT or SIGTERM.
 
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -206,7 +206,11 @@ fn serve_in_tui(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Resul
         crate::tui::run::run(&mut app)
             .await
             .map_err(|e| format!("error: the terminal: {e}"))?;
-        println!("podflow serve: stopped (it listened on {url})");
+        // Not `println!`: after a hang-up the terminal is gone, and a failed write must not panic.
+        let _ = writeln!(
+            std::io::stdout(),
+            "podflow serve: stopped (it listened on {url})"
+        );
         Ok(())
     })
 }

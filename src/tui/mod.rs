@@ -5,6 +5,7 @@
 pub mod action;
 pub mod app;
 pub mod edit_object;
+pub mod hangup;
 pub mod help;
 pub mod jump_list;
 pub mod jumps;

@@ -1,8 +1,10 @@
 //! The event loop: crossterm's `EventStream`, a play timer that ticks only
 //! while playing, and the signals that close the terminal window (SIGTERM,
-//! SIGINT, SIGHUP). Nothing is redrawn while nothing happens.
+//! SIGINT, SIGHUP), or the terminal going away without one ([`super::hangup`]:
+//! a failed read or draw, or `POLLHUP`, ends the loop as a hang-up, status 0).
+//! Nothing is redrawn while nothing happens.
 
-use std::io;
+use std::io::{self, IsTerminal};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, EventStream, MouseButton, MouseEvent, MouseEventKind};
@@ -12,6 +14,7 @@ use tokio::time::{Interval, MissedTickBehavior};
 
 use super::action::{Action, Effect};
 use super::app::{App, Overlay};
+use super::hangup::{self, Input};
 use super::keymap;
 use super::lesson::editor::EditKey;
 use super::panes::PaneId;
@@ -24,19 +27,55 @@ use podflow_engine::kubectl::Command;
 const COMPUTE_SLICE: usize = 2_000;
 /// How often the screen is redrawn while only the computation goes on.
 const COMPUTE_REDRAW: Duration = Duration::from_millis(150);
+/// How often the loop looks whether the terminal is gone ([`hangup::hung_up`]).
+const HANG_UP_CHECK: Duration = Duration::from_millis(250);
 
-/// Runs the interface until the user quits or a signal arrives.
+/// `?` for the terminal's I/O: an error that says the terminal is gone
+/// ([`hangup::is_hang_up`]) ends the loop as a hang-up, with `Ok`.
+macro_rules! or_hang_up {
+    ($tui:ident, $result:expr) => {
+        match $result {
+            Ok(value) => value,
+            Err(e) if hangup::is_hang_up(&e) => {
+                drop($tui);
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        }
+    };
+}
+
+/// Runs the interface until the user quits, a signal arrives or the terminal hangs up.
 pub async fn run(app: &mut App) -> io::Result<()> {
     // The handlers first: a SIGTERM right after the terminal is taken over must
     // still find them, or it ends podflow with the terminal in raw mode.
     let mut signals = Signals::new()?;
-    let mut tui = Tui::enter()?;
+    // The reader before the terminal is taken over: crossterm's
+    // `EventStream::new` panics when it cannot open its source, as on a
+    // terminal already gone.
+    if hangup::hung_up() {
+        return Ok(());
+    }
     let mut events = EventStream::new();
+    let mut tui = match Tui::enter() {
+        Ok(tui) => tui,
+        Err(e) if hangup::is_hang_up(&e) => return Ok(()),
+        Err(e) => return Err(e),
+    };
     let mut ticker: Option<Interval> = None;
-    let size = tui.terminal.size()?;
+    // Only a terminal can hang up (a `POLLHUP` of a pipe is not one).
+    let mut hang_up_check = io::stdout().is_terminal().then(|| {
+        let mut interval = tokio::time::interval(HANG_UP_CHECK);
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        interval
+    });
+    let size = or_hang_up!(tui, tui.terminal.size());
     app.update(Action::Resize(size.width, size.height));
-    tui.terminal
-        .draw(|frame| frame.render_widget(&*app, frame.area()))?;
+    or_hang_up!(
+        tui,
+        tui.terminal
+            .draw(|frame| frame.render_widget(&*app, frame.area()))
+    );
     // Test-only, not a user setting: `tests/cli/terminal_restore.rs` sets it to check
     // that the panic hook gives the terminal back after a frame was drawn.
     assert!(
@@ -57,13 +96,16 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         let actions: Vec<Action> = tokio::select! {
             // Keys and timers first; the run is computed when nothing waits.
             biased;
-            event = events.next() => match event {
-                Some(Ok(event)) => {
-                    let area = tui.terminal.size().map(|s| Rect::new(0, 0, s.width, s.height))?;
-                    actions_for(app, &event, area)
+            event = events.next() => match hangup::classify(event) {
+                Input::Event(event) => {
+                    let s = or_hang_up!(tui, tui.terminal.size());
+                    actions_for(app, &event, Rect::new(0, 0, s.width, s.height))
                 }
-                Some(Err(e)) => return Err(e),
-                None => break,
+                Input::HangUp => {
+                    drop(tui);
+                    return Ok(());
+                }
+                Input::Error(e) => return Err(e),
             },
             () = tick(&mut ticker) => vec![Action::Tick],
             () = tick(&mut serving) => {
@@ -76,6 +118,13 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                 Vec::new()
             }
             () = signals.any() => break,
+            () = tick(&mut hang_up_check) => {
+                if hangup::hung_up() {
+                    drop(tui);
+                    return Ok(());
+                }
+                continue;
+            }
             () = std::future::ready(()), if computing => {
                 app.timeline.advance(COMPUTE_SLICE);
                 app.remember_steps(1);
@@ -83,34 +132,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                 Vec::new()
             }
         };
-        let mut quit = false;
-        for action in actions {
-            tracing::debug!(?action, "update");
-            for effect in app.update(action) {
-                match effect {
-                    Effect::Quit => quit = true,
-                    Effect::Ticking(Some(ms)) => {
-                        let mut interval =
-                            tokio::time::interval(std::time::Duration::from_millis(ms));
-                        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
-                        interval.reset();
-                        ticker = Some(interval);
-                    }
-                    Effect::Ticking(None) => ticker = None,
-                    Effect::RunCommand(line) => {
-                        tracing::info!(%line, "command bar");
-                        if let Some(ms) = run_command(app, &line) {
-                            let mut interval =
-                                tokio::time::interval(std::time::Duration::from_millis(ms));
-                            interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
-                            interval.reset();
-                            ticker = Some(interval);
-                        }
-                    }
-                    Effect::SaveProgress => save_progress(app),
-                }
-            }
-        }
+        let quit = apply(app, actions, &mut ticker);
         if quit {
             break;
         }
@@ -118,12 +140,45 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         if computed && !app.timeline.is_complete() && drawn.elapsed() < COMPUTE_REDRAW {
             continue;
         }
-        tui.terminal
-            .draw(|frame| frame.render_widget(&*app, frame.area()))?;
+        or_hang_up!(
+            tui,
+            tui.terminal
+                .draw(|frame| frame.render_widget(&*app, frame.area()))
+        );
         drawn = Instant::now();
     }
     drop(tui);
     Ok(())
+}
+
+/// Updates the app with `actions` and carries out their effects; whether one
+/// of them quits.
+fn apply(app: &mut App, actions: Vec<Action>, ticker: &mut Option<Interval>) -> bool {
+    let every = |ms: u64| {
+        let mut interval = tokio::time::interval(Duration::from_millis(ms));
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        interval.reset();
+        interval
+    };
+    let mut quit = false;
+    for action in actions {
+        tracing::debug!(?action, "update");
+        for effect in app.update(action) {
+            match effect {
+                Effect::Quit => quit = true,
+                Effect::Ticking(Some(ms)) => *ticker = Some(every(ms)),
+                Effect::Ticking(None) => *ticker = None,
+                Effect::RunCommand(line) => {
+                    tracing::info!(%line, "command bar");
+                    if let Some(ms) = run_command(app, &line) {
+                        *ticker = Some(every(ms));
+                    }
+                }
+                Effect::SaveProgress => save_progress(app),
+            }
+        }
+    }
+    quit
 }
 
 async fn tick(ticker: &mut Option<Interval>) {

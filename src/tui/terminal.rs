@@ -1,8 +1,10 @@
 //! The terminal: taken over (raw mode, alternate screen, mouse, bracketed
 //! paste, cursor hidden) and always given back exactly as found — on quit, on
-//! drop, and on panic (a panic hook restores it before the message prints).
+//! drop, and on panic (a panic hook restores it before the message prints) —
+//! or as far as it can be when the terminal is gone (a hang-up).
 
 use std::io::{self, Stdout};
+use std::mem::ManuallyDrop;
 
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
@@ -16,7 +18,11 @@ use ratatui::backend::CrosstermBackend;
 
 /// The terminal while podflow owns it; dropping it gives it back.
 pub struct Tui {
-    pub terminal: Terminal<CrosstermBackend<Stdout>>,
+    /// Never dropped: all ratatui's `Terminal` does when dropped is show the
+    /// cursor, which [`restore`] does too, and `eprintln!` a failure to — and
+    /// `eprintln!` panics (exit 101) when the terminal it writes to is gone (a
+    /// hang-up). One `Tui` is made a run, so nothing piles up.
+    pub terminal: ManuallyDrop<Terminal<CrosstermBackend<Stdout>>>,
 }
 
 impl Tui {
@@ -36,7 +42,9 @@ impl Tui {
             return Err(e);
         }
         match Terminal::new(CrosstermBackend::new(stdout)) {
-            Ok(terminal) => Ok(Tui { terminal }),
+            Ok(terminal) => Ok(Tui {
+                terminal: ManuallyDrop::new(terminal),
+            }),
             Err(e) => {
                 restore();
                 Err(e)

@@ -45,7 +45,7 @@ fn the_scheduler_choosing_a_node() {
             "-f",
             "assets/manifests/nginx-pod.yaml",
             "--at-step",
-            "59",
+            "68",
         ],
     );
     // The README shows the same screen in its Gallery.
@@ -76,7 +76,7 @@ fn a_deployment_as_an_owner_tree() {
             "-f",
             "tests/fixtures/web-deployment.yaml",
             "--at-step",
-            "658",
+            "685",
         ],
     );
 }

@@ -189,3 +189,32 @@ fn a_panic_gives_the_terminal_back_before_its_message() {
         "the panic message went to the alternate screen"
     );
 }
+
+/// The terminal goes away without a signal (`tmux kill-session`, an ssh
+/// drop): the pseudo-terminal's master is closed, podflow's reads end and its
+/// writes fail with `EIO`, and no SIGHUP comes (the pty is not its controlling
+/// terminal). Like a shell on a hung-up line, podflow ends, with status 0 —
+/// not 101, the panic of ratatui's `eprintln!` on the gone terminal when its
+/// `Terminal` is dropped, nor spinning on crossterm's reads for ever.
+#[test]
+fn closing_the_terminal_ends_podflow_with_status_0() {
+    let mut session = Session::start("hang-up", false);
+    session.wait_for_first_frame();
+    let Session {
+        master,
+        mut child,
+        state,
+        ..
+    } = session;
+    drop(master);
+    let pid = Pid::from_child(&child);
+    let (done, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait()));
+    let Ok(status) = ended.recv_timeout(DEADLINE) else {
+        let _ = kill_process(pid, Signal::KILL);
+        panic!("podflow still runs {DEADLINE:?} after its terminal closed");
+    };
+    let status = status.unwrap();
+    let _ = std::fs::remove_dir_all(&state);
+    assert_eq!(status.code(), Some(0), "{status}");
+}

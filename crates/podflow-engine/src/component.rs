@@ -100,6 +100,11 @@ pub enum ControllerManagerTimer {
     /// A taint eviction deadline, by the number the controller gave it when it
     /// scheduled the deletion (a cancelled one no longer matches).
     TaintEviction(u64),
+    /// The pod garbage collector's pass (`gcCheckPeriod`).
+    PodGc,
+    /// Nothing to do: it keeps the cluster busy until the pod garbage
+    /// collector's next pass (after a Node with Pods was deleted).
+    PodGcHold,
 }
 
 impl From<KubectlTimer> for Timer {

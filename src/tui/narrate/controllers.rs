@@ -83,6 +83,10 @@ fn purpose(controller: &str) -> Option<(&'static str, &'static str)> {
             "The taint eviction controller deletes Pods from nodes with NoExecute taints they do not tolerate, once their tolerationSeconds (300 s by default, from DefaultTolerationSeconds) run out.",
             "污点驱逐控制器会删除位于带 NoExecute 污点节点上、又不容忍该污点的 Pod：在 tolerationSeconds（默认 300 秒，来自 DefaultTolerationSeconds）到期之后。",
         ),
+        "pod-garbage-collector" => (
+            "The pod garbage collector looks every 20 s for Pods bound to a node that no longer exists: such a node is quarantined for 40 s, then checked with a GET; on 404 each of its Pods is marked Failed with the DisruptionTarget condition (DeletionByPodGC) and deleted at once (grace period 0).",
+            "Pod 垃圾回收器每 20 秒查找绑定在已不存在节点上的 Pod：这样的节点先被隔离 40 秒，再用 GET 确认；若返回 404，就把其上每个 Pod 标记为 Failed、加上 DisruptionTarget 状况（DeletionByPodGC），并立即删除（宽限期 0）。",
+        ),
         "job-controller" => (
             "The Job controller runs Pods until the Job has its completions, parallelism at a time, and counts failures against backoffLimit.",
             "Job 控制器按 parallelism 并行运行 Pod，直到达到 completions，并把失败计入 backoffLimit。",

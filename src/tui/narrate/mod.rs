@@ -60,6 +60,7 @@ fn stage(s: &Stage, lang: Lang) -> Narration {
         | S::PreFilter
         | S::Filter
         | S::PostFilter
+        | S::PreScore
         | S::Score
         | S::Select
         | S::Reserve

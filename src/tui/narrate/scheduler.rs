@@ -17,6 +17,9 @@ pub fn stage(s: &Stage, lang: Lang) -> Narration {
         StageName::Select => select(s, lang),
         StageName::Bind => bind(s, lang),
         StageName::PostFilter => post_filter(s, lang),
+        StageName::PreFilter | StageName::PreScore if s.outcome == Outcome::Skip => {
+            skipped(s, lang)
+        }
         _ => apiserver::generic(s, lang),
     }
 }
@@ -105,6 +108,53 @@ fn filter(s: &Stage, lang: Lang) -> Narration {
         "节点必须通过所有 Filter 插件才算可行；一旦某个过滤插件失败，该节点就被淘汰，后面的插件不再检查。".into(),
     ));
     body.truncate(3);
+    Narration::new(headline, body)
+}
+
+/// A `PreFilter` or `PreScore` plugin answered Skip (`RunPreFilterPlugins`,
+/// `RunPreScorePlugins` in `pkg/scheduler/framework/runtime/framework.go`).
+fn skipped(s: &Stage, lang: Lang) -> Narration {
+    let plugin = s.plugin.clone().unwrap_or_default();
+    let pod = pod_of(s);
+    let reason = s
+        .extra()
+        .reason
+        .clone()
+        .unwrap_or_else(|| s.detail.to_string());
+    let pre_filter = s.stage == StageName::PreFilter;
+    let headline = if pre_filter {
+        tr(
+            lang,
+            format!("PreFilter {plugin}: skipped for {pod}"),
+            format!("PreFilter {plugin}：对 {pod} 跳过"),
+        )
+    } else {
+        tr(
+            lang,
+            format!("PreScore {plugin}: skipped for {pod}"),
+            format!("PreScore {plugin}：对 {pod} 跳过"),
+        )
+    };
+    let mut body = vec![tr(
+        lang,
+        format!("{plugin} answered Skip: {reason}."),
+        format!("{plugin} 返回 Skip：{reason}。"),
+    )];
+    body.push(if pre_filter {
+        tr(
+            lang,
+            format!(
+                "So {plugin}'s Filter does not run on any node this cycle: it has nothing to check."
+            ),
+            format!("因此本周期 {plugin} 的 Filter 不在任何节点上运行：它没有要检查的内容。"),
+        )
+    } else {
+        tr(
+            lang,
+            format!("So {plugin} gives no score this cycle: it has nothing to prefer."),
+            format!("因此本周期 {plugin} 不打分：它没有偏好可言。"),
+        )
+    });
     Narration::new(headline, body)
 }
 

@@ -174,6 +174,13 @@ fn samples() -> Vec<TraceRecord> {
         stage("kube-scheduler", "score", "scored", "97 × 1").plugin("NodeResourcesFit"),
         stage(
             "kube-scheduler",
+            "prescore",
+            "skip",
+            "the pod has no preferred node affinity",
+        )
+        .plugin("NodeAffinity"),
+        stage(
+            "kube-scheduler",
             "select",
             "selected",
             "node-3 with total 497 (node-1=497)",

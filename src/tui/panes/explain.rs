@@ -55,7 +55,7 @@ pub use probe::{Kind as ProbeKind, ProbeFailure};
 pub use proxy::ProxyRules;
 pub use pull::{Cause, PullFailure};
 pub use refusal::{RbacHint, Refusal};
-pub use scheduling::{Cycle, FilterVerdict, NodeRow, Preemption, ScoreCell};
+pub use scheduling::{Cycle, FilterVerdict, NodeRow, Preemption, ScoreCell, SkippedPlugin};
 
 use super::{PaneCx, PaneId, block};
 use crate::tui::lang::Lang;
@@ -366,6 +366,14 @@ fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
             theme.dim,
         )));
     }
+    // Last: the plugins that answered Skip at PreFilter or PreScore, and why.
+    notes.extend(cycle.skipped.iter().map(|s| {
+        Line::from(vec![
+            Span::styled(lang.pick("skipped: ", "已跳过："), theme.dim),
+            Span::styled(format!("{} {}", s.at, s.plugin), theme.text),
+            Span::styled(format!(" — {}", s.reason), theme.dim),
+        ])
+    }));
     notes
 }
 

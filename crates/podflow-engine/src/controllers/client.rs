@@ -14,7 +14,7 @@ use podflow_model::Kind;
 pub const ME: Actor = Actor::ControllerManager;
 
 /// The controllers that send requests, by their service account's name.
-pub const CONTROLLERS: [&str; 14] = [
+pub const CONTROLLERS: [&str; 15] = [
     "deployment-controller",
     "replicaset-controller",
     "endpointslice-controller",
@@ -28,6 +28,7 @@ pub const CONTROLLERS: [&str; 14] = [
     "namespace-controller",
     "service-account-controller",
     "root-ca-cert-publisher",
+    "pod-garbage-collector",
     // The CSI driver's external-provisioner sidecar (simulated in
     // kube-controller-manager; its RBAC comes with the driver, in the default cluster).
     "csi-provisioner",

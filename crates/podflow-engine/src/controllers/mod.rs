@@ -31,6 +31,8 @@ pub mod namespace_plan;
 pub mod node_lifecycle;
 pub mod node_lifecycle_plan;
 pub mod own_writes;
+pub mod pod_gc;
+pub mod pod_gc_plan;
 pub mod pods;
 pub mod pv_controller;
 pub mod ranking;
@@ -73,6 +75,11 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
         ControllerManagerTimer::NodeMonitor,
         node_lifecycle_plan::MONITOR_PERIOD_MS,
     )
+}
+
+/// The pod garbage collector's first pass.
+pub fn first_pod_gc_timer() -> (ControllerManagerTimer, u64) {
+    pod_gc::first_timer()
 }
 
 /// The kinds kube-controller-manager's informers watch.
@@ -296,6 +303,7 @@ pub struct ControllerManager {
     namespace: namespace::NamespaceController,
     serviceaccounts: serviceaccounts::ServiceAccountsController,
     root_ca_publisher: root_ca_publisher::RootCaCertPublisher,
+    pod_gc: pod_gc::PodGcController,
     /// When the retry timer is set for.
     timer_at: Option<SimTime>,
 }
@@ -372,6 +380,7 @@ impl ControllerManager {
         }
         self.node_lifecycle.on_delta(&delta, cx);
         self.taint_eviction.on_delta(&delta, &informers, cx);
+        self.pod_gc.on_delta(&delta, &informers, cx);
         self.run(cx);
     }
 
@@ -379,6 +388,7 @@ impl ControllerManager {
     pub fn on_response(&mut self, id: RequestId, response: &Response, cx: &mut Cx<'_>) {
         if self.node_lifecycle.on_response(id, response)
             || self.taint_eviction.on_response(id, response, cx)
+            || self.pod_gc.on_response(id, response, &self.informers, cx)
         {
             return self.run(cx);
         }
@@ -408,6 +418,8 @@ impl ControllerManager {
             ControllerManagerTimer::TaintEviction(deadline) => {
                 self.taint_eviction.on_timer(deadline, cx);
             }
+            ControllerManagerTimer::PodGc => self.pod_gc.on_timer(&self.informers, cx),
+            ControllerManagerTimer::PodGcHold => {}
             ControllerManagerTimer::RetryDelayOver => {
                 self.timer_at = None;
                 for controller in self.controllers() {

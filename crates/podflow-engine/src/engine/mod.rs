@@ -369,7 +369,8 @@ impl Engine {
     }
 
     /// Arms the periodic background work: each kubelet's Lease renewal and
-    /// node status sync, and the node lifecycle controller's monitor.
+    /// node status sync, the node lifecycle controller's monitor and the pod
+    /// garbage collector's pass.
     fn start_heartbeats(&mut self) {
         use super::kubelet::heartbeat;
         for node in self.kubelets.keys() {
@@ -384,15 +385,19 @@ impl Engine {
                 );
             }
         }
-        let (timer, delay) = super::controllers::first_monitor_timer();
-        self.queue.push(
-            SimTime(delay),
-            Event::Timer {
-                to: ComponentId::ControllerManager,
-                timer: timer.into(),
-            },
-            true,
-        );
+        for (timer, delay) in [
+            super::controllers::first_monitor_timer(),
+            super::controllers::first_pod_gc_timer(),
+        ] {
+            self.queue.push(
+                SimTime(delay),
+                Event::Timer {
+                    to: ComponentId::ControllerManager,
+                    timer: timer.into(),
+                },
+                true,
+            );
+        }
     }
 
     /// Simulated time now.

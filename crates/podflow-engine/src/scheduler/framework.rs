@@ -61,6 +61,14 @@ impl Status {
         }
     }
 
+    /// `Skip`: the plugin has nothing to do for this pod. Upstream's Skip
+    /// status carries no message (`framework.NewStatus(framework.Skip)`); the
+    /// reason here is podflow's words for the condition that made the plugin
+    /// skip, for the trace's `skip` stage and the Explain pane.
+    pub fn skip(reason: impl Into<String>) -> Status {
+        Status::new(Code::Skip, reason)
+    }
+
     /// Whether the code is `Success`.
     pub fn is_success(&self) -> bool {
         self.code == Code::Success

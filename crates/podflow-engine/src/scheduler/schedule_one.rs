@@ -230,7 +230,8 @@ fn run_filters<'a>(
         let status = plugin.pre_filter(pod, infos, cycle);
         match status.code {
             Code::Success => active.push(plugin),
-            Code::Skip => {}
+            // `RunPreFilterPlugins` leaves a skipping plugin's Filter out (`SkipFilterPlugins`).
+            Code::Skip => record_skip(cx, StageName::PreFilter, plugin.name(), key, &status),
             code => {
                 let mut stage = Stage::new(
                     Actor::Scheduler,
@@ -311,6 +312,20 @@ fn run_filters<'a>(
     (feasible, failures)
 }
 
+/// A `prefilter` or `prescore` stage with outcome `skip`: the plugin answered
+/// Skip (`pkg/scheduler/framework/runtime/framework.go`, `RunPreFilterPlugins`
+/// and `RunPreScorePlugins` put it in `SkipFilterPlugins` / `SkipScorePlugins`),
+/// so its Filter or Score does not run this cycle; the detail says why.
+fn record_skip(cx: &mut Cx<'_>, at: StageName, plugin: &'static str, pod: &str, status: &Status) {
+    let reason = status.reasons.join(", ");
+    let mut stage = Stage::new(Actor::Scheduler, at, Outcome::Skip, reason.clone())
+        .plugin(plugin)
+        .pod(pod);
+    stage.extra_mut().code = Some(status.code.as_str().into());
+    stage.extra_mut().reason = Some(reason);
+    cx.stage(stage);
+}
+
 /// One `filter` record: a plugin's verdict on a node.
 fn record_filter(
     cx: &mut Cx<'_>,
@@ -360,11 +375,18 @@ fn run_scores<'a>(
     }
     // One list of scores for every plugin in turn.
     let mut normalized = Vec::with_capacity(feasible.len());
+    // `RunPreScorePlugins` first, for every plugin: one that answers Skip
+    // is left out of `RunScorePlugins` (`SkipScorePlugins`).
+    let mut scoring = Vec::with_capacity(profile.scorers.len());
     for (plugin, weight) in &profile.scorers {
-        let weight = *weight;
-        if plugin.pre_score(pod, feasible, infos, cycle).code == Code::Skip {
-            continue;
+        let status = plugin.pre_score(pod, feasible, infos, cycle);
+        if status.code == Code::Skip {
+            record_skip(cx, StageName::PreScore, plugin.name(), key, &status);
+        } else {
+            scoring.push((plugin, *weight));
         }
+    }
+    for (plugin, weight) in scoring {
         normalized.clear();
         plugin.score_nodes(cycle, pod, feasible, &mut normalized);
         // The raw scores are kept only for the records of `--detail full`.

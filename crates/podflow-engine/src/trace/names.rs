@@ -65,6 +65,7 @@ trace_names! {
         PreFilter = "prefilter",
         Filter = "filter",
         PostFilter = "postfilter",
+        PreScore = "prescore",
         Score = "score",
         Select = "select",
         Reserve = "reserve",

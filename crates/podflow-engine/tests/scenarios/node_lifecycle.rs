@@ -347,3 +347,87 @@ fn fault_names_a_node_that_exists() {
         Record::Log { line, .. } if line == "error: no node \"node-9\" to fault"
     )));
 }
+
+/// `kubectl delete node` leaves the node's Pods to the pod garbage collector
+/// (`pkg/controller/podgc/gc_controller.go`, `gcOrphaned`): its pass every
+/// 20 s (`gcCheckPeriod`) finds nginx bound to a node its cache lacks and
+/// quarantines the node for 40 s (`quarantineTime`); the pass after that GETs
+/// the node (404), marks the Pod `Failed` with `DisruptionTarget`
+/// (`DeletionByPodGC`) through `pods/status` and deletes it with a grace
+/// period of 0. Meanwhile the deleted node's kubelet keeps posting its status
+/// and gets 404 each time, as upstream's `tryUpdateNodeStatus` does (it does
+/// not register again until restarted: `registrationCompleted`).
+#[test]
+fn a_deleted_nodes_pods_are_deleted_by_the_pod_garbage_collector() {
+    let records = run(
+        None,
+        &[
+            &format!(
+                "apply -f {}/assets/manifests/nginx-pod.yaml",
+                crate::common::REPO
+            ),
+            "wait idle",
+            "delete node node-3",
+            "wait idle",
+        ],
+        |_| {},
+    );
+    let gc_stage = |outcome: Outcome| {
+        records.iter().find_map(|r| match &r.body {
+            Record::Stage(s)
+                if s.stage == StageName::Sync
+                    && s.plugin.as_deref() == Some("pod-garbage-collector")
+                    && s.outcome == outcome =>
+            {
+                Some((r.t_ms, s.detail.to_string()))
+            }
+            _ => None,
+        })
+    };
+    let (quarantined, detail) = gc_stage(Outcome::Scheduled).expect("a quarantine");
+    assert_eq!(quarantined, 20_000, "{detail}");
+    assert!(detail.contains("node node-3"), "{detail}");
+    let gets = sent(
+        &records,
+        "kube-controller-manager",
+        "GET /api/v1/nodes/node-3",
+    );
+    assert_eq!(gets, [60_000]);
+    let (_, orphan) = gc_stage(Outcome::Orphan).expect("an orphan");
+    assert_eq!(
+        orphan,
+        "Found orphaned Pod default/nginx assigned to the Node node-3, deleting"
+    );
+    let patch = sent(
+        &records,
+        "kube-controller-manager",
+        "PATCH /api/v1/namespaces/default/pods/nginx/status",
+    );
+    let delete = sent(
+        &records,
+        "kube-controller-manager",
+        "DELETE /api/v1/namespaces/default/pods/nginx",
+    );
+    assert_eq!(patch.len(), 1);
+    assert_eq!(delete.len(), 1);
+    assert!(patch[0] < delete[0]);
+    assert!(gc_stage(Outcome::Delete).is_some());
+    assert!(
+        !final_objects(&records)
+            .iter()
+            .any(|o| o["kind"] == "Pod" && o["metadata"]["name"] == "nginx"),
+        "nginx is gone"
+    );
+    // The kubelet of node-3 keeps trying: its node status patches get 404.
+    let not_found = records
+        .iter()
+        .filter(|r| {
+            matches!(&r.body, Record::Response { to, code: 404, message, .. }
+                if to.to_string() == "kubelet/node-3" && message == "nodes \"node-3\" not found")
+        })
+        .count();
+    assert!(
+        not_found >= 5,
+        "{not_found} answers 404 to node-3's kubelet"
+    );
+}

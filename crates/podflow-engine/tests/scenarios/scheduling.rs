@@ -533,3 +533,66 @@ fn scheduling_gates_keep_a_pod_out_of_the_queue_until_the_last_is_removed() {
     assert_eq!(condition["status"], "True", "{condition}");
     assert!(out.contains("Running"), "{out}");
 }
+
+/// `RunPreFilterPlugins` / `RunPreScorePlugins`
+/// (`pkg/scheduler/framework/runtime/framework.go`): a plugin whose `PreFilter`
+/// or `PreScore` answers Skip is left out of Filter or Score for the cycle
+/// (`SkipFilterPlugins`, `SkipScorePlugins`). nginx has no nodeSelector, no
+/// affinity, no host port, no claim and no spread constraint, so
+/// `NodeAffinity`'s `PreFilter` (`pkg/scheduler/framework/plugins/nodeaffinity`)
+/// and `PreScore` skip, as do `PodTopologySpread`'s; the trace says so, and
+/// no `filter` or `score` record of theirs follows.
+#[test]
+fn skipped_plugins_have_a_skip_record_and_no_verdicts() {
+    let records = run(None, &[&nginx(), "wait idle"], |_| {});
+    let skips: Vec<(StageName, String, String)> = records
+        .iter()
+        .filter_map(|r| match &r.body {
+            Record::Stage(s) if s.outcome == Outcome::Skip && s.component == Actor::Scheduler => {
+                Some((
+                    s.stage,
+                    s.plugin.as_deref().unwrap_or_default().to_owned(),
+                    s.extra().reason.clone().unwrap_or_default(),
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    let has = |stage: StageName, plugin: &str| {
+        skips
+            .iter()
+            .find(|(s, p, _)| *s == stage && p == plugin)
+            .map(|(_, _, reason)| reason.clone())
+    };
+    assert_eq!(
+        has(StageName::PreFilter, "NodeAffinity").as_deref(),
+        Some("the pod has no nodeSelector and no required node affinity"),
+        "{skips:?}"
+    );
+    assert_eq!(
+        has(StageName::PreScore, "NodeAffinity").as_deref(),
+        Some("the pod has no preferred node affinity"),
+        "{skips:?}"
+    );
+    assert!(
+        has(StageName::PreFilter, "NodePorts").is_some(),
+        "{skips:?}"
+    );
+    assert!(
+        has(StageName::PreFilter, "PodTopologySpread").is_some(),
+        "{skips:?}"
+    );
+    assert!(
+        has(StageName::PreScore, "PodTopologySpread").is_some(),
+        "{skips:?}"
+    );
+    let verdicts_of = |plugin: &str, stage: StageName| {
+        records.iter().any(|r| {
+            matches!(&r.body, Record::Stage(s)
+                if s.stage == stage && s.plugin.as_deref() == Some(plugin))
+        })
+    };
+    assert!(!verdicts_of("NodeAffinity", StageName::Filter));
+    assert!(!verdicts_of("NodeAffinity", StageName::Score));
+    assert!(verdicts_of("TaintToleration", StageName::Filter));
+}

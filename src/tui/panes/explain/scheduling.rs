@@ -32,6 +32,17 @@ pub struct ScoreCell {
     pub weight: i64,
 }
 
+/// A `PreFilter` or `PreScore` plugin that answered Skip this cycle, so its
+/// Filter or Score did not run (`SkipFilterPlugins`, `SkipScorePlugins` in
+/// `pkg/scheduler/framework/runtime/framework.go`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedPlugin {
+    /// `PreFilter` or `PreScore`.
+    pub at: &'static str,
+    pub plugin: String,
+    pub reason: String,
+}
+
 /// One node of the cycle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeRow {
@@ -70,6 +81,8 @@ pub struct Cycle {
     pub queue: Option<String>,
     /// What `PostFilter` (`DefaultPreemption`) did when no node fit.
     pub preemption: Option<Preemption>,
+    /// The plugins that skipped, in the order they answered.
+    pub skipped: Vec<SkippedPlugin>,
 }
 
 /// `DefaultPreemption`'s outcome (`pkg/scheduler/framework/plugins/defaultpreemption`):
@@ -160,7 +173,7 @@ fn phase(s: &Stage) -> u8 {
         StageName::PreFilter | StageName::Filter => 0,
         // PostFilter (preemption) runs when no node passed the filters.
         StageName::PostFilter => 1,
-        StageName::Score => 2,
+        StageName::PreScore | StageName::Score => 2,
         StageName::Select => 3,
         StageName::Reserve | StageName::Permit | StageName::PreBind => 4,
         _ => 5,
@@ -178,6 +191,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         unschedulable: false,
         queue: None,
         preemption: None,
+        skipped: Vec::new(),
     };
     for s in records.iter().filter_map(scheduler_stage) {
         let plugin = s.plugin.as_deref().unwrap_or_default().to_owned();
@@ -228,6 +242,21 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
             StageName::Bind if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
             StageName::Queue => cycle.queue = Some(s.detail.to_string()),
             StageName::PostFilter => cycle.preemption = Some(preemption(s)),
+            StageName::PreFilter | StageName::PreScore if s.outcome == Outcome::Skip => {
+                cycle.skipped.push(SkippedPlugin {
+                    at: if s.stage == StageName::PreFilter {
+                        "PreFilter"
+                    } else {
+                        "PreScore"
+                    },
+                    plugin,
+                    reason: s
+                        .extra()
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| s.detail.to_string()),
+                });
+            }
             _ => {}
         }
     }

@@ -477,6 +477,39 @@ fn a_failed_pull_is_explained_with_the_registrys_answer() {
     assert_eq!(pull.backoff.as_deref(), Some("next pull in 9s"));
 }
 
+/// A plugin whose `PreFilter` or `PreScore` answered Skip is listed as skipped,
+/// with why, rather than left out (`RunPreFilterPlugins` /
+/// `RunPreScorePlugins` in `pkg/scheduler/framework/runtime/framework.go`
+/// leave its Filter or Score out of the cycle).
+#[test]
+fn skipped_plugins_are_listed_with_their_reason() {
+    let t = nginx_timeline();
+    let i = find(&t, "select node-3");
+    let c = cycle(model(&t, i, Lang::En));
+    let skipped: Vec<(&str, &str)> = c
+        .skipped
+        .iter()
+        .map(|s| (s.at, s.plugin.as_str()))
+        .collect();
+    assert!(
+        skipped.contains(&("PreFilter", "NodeAffinity")),
+        "{skipped:?}"
+    );
+    assert!(
+        skipped.contains(&("PreScore", "NodeAffinity")),
+        "{skipped:?}"
+    );
+    let text = render_pane(&t, i, PaneId::Explain, 160, 60);
+    assert!(
+        text.contains(
+            "skipped: PreFilter NodeAffinity — the pod has no nodeSelector and no required node affinity"
+        ),
+        "{text}"
+    );
+    let zh = text_at(&t, i, 160, 60, Lang::Zh);
+    assert!(zh.contains("已跳过：PreScore NodeAffinity"), "{zh}");
+}
+
 fn fixture_run(steps: &[&str]) -> Timeline {
     timeline(steps, None)
 }
@@ -760,7 +793,7 @@ fn long_rows_end_with_an_ellipsis_and_hidden_lines_are_counted() {
     // with `…`, and the pane's title counts the lines below.
     let text = render_pane(&t, at, PaneId::Explain, 34, 4);
     let rows: Vec<&str> = text.lines().collect();
-    assert!(rows[0].contains("Explain ↓ 20 more"), "{text}");
+    assert!(rows[0].contains("Explain ↓ 52 more"), "{text}");
     assert!(
         rows[1].trim_end_matches('│').trim_end().ends_with('…'),
         "{text}"

@@ -11,7 +11,7 @@ use super::node_resources_fit::resolved::{Kind, score_all, with_pairs};
 use super::node_resources_fit::{ResourceSpec, default_resources, pod_request_list};
 use crate::scheduler::config::{aggregate, child};
 use crate::scheduler::framework::{
-    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
 };
 
 /// The plugin's name.
@@ -160,10 +160,7 @@ impl ScorePlugin for BalancedAllocation {
     ) -> Status {
         let requests = pod_request_list(pod, &self.args.resources, true);
         if requests.iter().all(|&r| r == 0) {
-            return Status {
-                code: Code::Skip,
-                reasons: Vec::new(),
-            };
+            return Status::skip("the pod requests none of the balanced resources");
         }
         state.write(PRE_SCORE_KEY, requests);
         Status::success()
@@ -219,6 +216,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::scheduler::framework::Code;
     use crate::scheduler::plugins::node_resources_fit::tests::{node_info, pod};
 
     fn run(args: &BalancedArgs, want: &Pod, node: &NodeInfo) -> Option<i64> {

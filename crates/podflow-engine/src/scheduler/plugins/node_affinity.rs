@@ -39,13 +39,10 @@ pub struct PreFilterResult {
     pub node_names: BTreeSet<String>,
 }
 
-/// A `Skip` status, without reasons.
-fn skip() -> Status {
-    Status {
-        code: Code::Skip,
-        reasons: Vec::new(),
-    }
-}
+/// `PreFilter`'s Skip: no `nodeSelector` and no required terms.
+pub const SKIP_PRE_FILTER: &str = "the pod has no nodeSelector and no required node affinity";
+/// `PreScore`'s Skip: no preferred terms.
+pub const SKIP_PRE_SCORE: &str = "the pod has no preferred node affinity";
 
 /// The node names `PreFilter` narrowed this cycle to, if it did.
 pub fn pre_filter_result(state: &CycleState) -> Option<&BTreeSet<String>> {
@@ -264,7 +261,7 @@ impl FilterPlugin for NodeAffinity {
     fn pre_filter(&self, pod: &Pod, _nodes: &[NodeInfo], state: &mut CycleState) -> Status {
         let terms = required_terms(pod);
         if terms.is_none() && node_selector(pod).is_none() {
-            return skip();
+            return Status::skip(SKIP_PRE_FILTER);
         }
         let Some(terms) = terms.filter(|t| !t.is_empty()) else {
             return Status::success();
@@ -303,7 +300,7 @@ impl ScorePlugin for NodeAffinity {
         _state: &mut CycleState,
     ) -> Status {
         if preferred_terms(pod).is_none() {
-            return skip();
+            return Status::skip(SKIP_PRE_SCORE);
         }
         Status::success()
     }
@@ -534,7 +531,7 @@ mod tests {
                 "",
                 vec![("foo", "bar")],
                 Code::Skip,
-                None,
+                Some(SKIP_PRE_FILTER),
                 None,
                 None,
             ),
@@ -544,7 +541,7 @@ mod tests {
                 "",
                 vec![("foo", "bar")],
                 Code::Skip,
-                None,
+                Some(SKIP_PRE_FILTER),
                 None,
                 None,
             ),

@@ -83,10 +83,7 @@ impl FilterPlugin for NodePorts {
     fn pre_filter(&self, pod: &Pod, _nodes: &[NodeInfo], state: &mut CycleState) -> Status {
         let wanted = host_ports(pod);
         if wanted.is_empty() {
-            return Status {
-                code: Code::Skip,
-                reasons: Vec::new(),
-            };
+            return Status::skip("the pod asks for no host port");
         }
         state.write(PRE_FILTER_KEY, wanted);
         Status::success()
@@ -293,7 +290,7 @@ mod tests {
             let pre = NodePorts.pre_filter(&pod, std::slice::from_ref(&node), &mut state);
             if skip {
                 assert_eq!(pre.code, Code::Skip, "{name}");
-                assert!(pre.reasons.is_empty(), "{name}");
+                assert_eq!(pre.reasons, ["the pod asks for no host port"], "{name}");
                 continue;
             }
             assert!(pre.is_success(), "{name}: {pre:?}");

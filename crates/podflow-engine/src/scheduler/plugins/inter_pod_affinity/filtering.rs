@@ -94,10 +94,9 @@ pub fn pre_filter(pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Stat
         }
     }
     if existing_anti.is_empty() && !has_required {
-        return Status {
-            code: Code::Skip,
-            reasons: Vec::new(),
-        };
+        return Status::skip(
+            "neither the pod nor any pod on the nodes has required pod (anti-)affinity",
+        );
     }
     let matches_own_affinity = matches_all(&terms.required_affinity, pod);
     state.write(

@@ -99,10 +99,9 @@ pub fn pre_score(pod: &Pod, all: &[NodeInfo], state: &mut CycleState) -> Status 
         }
     }
     if s.topology_score.is_empty() {
-        return Status {
-            code: Code::Skip,
-            reasons: Vec::new(),
-        };
+        return Status::skip(
+            "no preferred pod (anti-)affinity term, the pod's or an existing pod's, applies",
+        );
     }
     state.write(PRE_SCORE_STATE_KEY, s);
     Status::success()

@@ -59,10 +59,7 @@ pub fn pre_filter(pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Stat
         }
     };
     if constraints.is_empty() {
-        return Status {
-            code: Code::Skip,
-            reasons: Vec::new(),
-        };
+        return Status::skip("the pod has no DoNotSchedule topology spread constraint");
     }
     let mut counts = vec![BTreeMap::new(); constraints.len()];
     for info in nodes {

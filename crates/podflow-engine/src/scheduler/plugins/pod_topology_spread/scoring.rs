@@ -28,11 +28,8 @@ pub struct PreScoreState {
     pub topology_normalizing_weight: Vec<f64>,
 }
 
-fn skip() -> Status {
-    Status {
-        code: Code::Skip,
-        reasons: Vec::new(),
-    }
+fn skip(reason: &str) -> Status {
+    Status::skip(reason)
 }
 
 /// `topologyNormalizingWeight`: `ln(size + 2)`.
@@ -57,7 +54,7 @@ pub fn pre_score(
     state: &mut CycleState,
 ) -> Status {
     if all.is_empty() {
-        return skip();
+        return skip("no node to score");
     }
     let constraints = match constraints(pod, SCHEDULE_ANYWAY) {
         Ok(c) => c,
@@ -71,7 +68,7 @@ pub fn pre_score(
         }
     };
     if constraints.is_empty() {
-        return skip();
+        return skip("the pod has no ScheduleAnyway topology spread constraint");
     }
     // Upstream requires every topology key unless the constraints are the
     // system defaults; podflow never applies those (see `common::constraints`).

@@ -152,7 +152,7 @@ impl FilterPlugin for VolumeBinding {
     fn pre_filter(&self, pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Status {
         let names = claim_names(pod);
         if names.is_empty() {
-            return Status::new(Code::Skip, "");
+            return Status::skip("the pod has no PersistentVolumeClaim");
         }
         let Some(listers) = listers(state) else {
             return Status::new(Code::Skip, "");
