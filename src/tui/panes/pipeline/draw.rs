@@ -40,7 +40,15 @@ fn resource_short(resource: &str) -> &str {
         "pods" => "po",
         "services" => "svc",
         "endpointslices" => "eps",
+        "endpoints" => "ep",
         "nodes" => "no",
+        "namespaces" => "ns",
+        "serviceaccounts" => "sa",
+        "configmaps" => "cm",
+        "resourcequotas" => "quota",
+        "persistentvolumeclaims" => "pvc",
+        "persistentvolumes" => "pv",
+        "storageclasses" => "sc",
         other => other,
     }
 }
@@ -579,12 +587,15 @@ impl Pen<'_> {
             .into_iter()
             .find(|r| r.width <= width)
             .unwrap_or_else(|| informers(true));
-        self.put_line(buf, 0, y, &Line::from(first.spans), usize::MAX);
+        // Still too wide: cut with `…`, never silently.
+        let first = crate::tui::wrap::truncate_line(Line::from(first.spans), width);
+        self.put_line(buf, 0, y, &first, usize::MAX);
         let second = [queues(true), queues(false)]
             .into_iter()
             .find(|r| r.width <= width)
             .unwrap_or_else(|| queues(false));
-        self.put_line(buf, 0, y + 1, &Line::from(second.spans), usize::MAX);
+        let second = crate::tui::wrap::truncate_line(Line::from(second.spans), width);
+        self.put_line(buf, 0, y + 1, &second, usize::MAX);
     }
 
     /// `+2 more`.

@@ -252,3 +252,31 @@ fn renders_at_every_size_without_panic() {
         }
     }
 }
+
+/// The informers' line takes kubectl's short names, and where even those do
+/// not fit it ends with `…`, never cut silently.
+#[test]
+fn the_informers_line_is_never_cut_silently() {
+    let t = timeline(
+        &["apply -f tests/fixtures/web-service.yaml", "wait idle"],
+        None,
+    );
+    let end = t.len() - 1;
+    for width in [60, 70, 80, 100] {
+        let text = render_pane(&t, end, PaneId::Pipeline, width, 20);
+        let Some(line) = text.lines().find(|l| l.contains("informers")) else {
+            continue;
+        };
+        let inner = line.trim_end_matches(['┃', '│']).trim_end();
+        assert!(
+            inner.ends_with('…')
+                || inner
+                    .split('/')
+                    .next_back()
+                    .is_some_and(|s| s.chars().all(|c| c.is_ascii_digit())),
+            "{width}: {line}"
+        );
+    }
+    let text = render_pane(&t, end, PaneId::Pipeline, 60, 20);
+    assert!(text.contains("· ep 3"), "{text}");
+}
