@@ -12,6 +12,7 @@ pub mod handler;
 pub mod namespace_strategy;
 pub mod patch_request;
 pub mod request;
+pub mod response;
 pub mod reviews;
 pub mod scale;
 pub mod service_alloc;

@@ -262,6 +262,17 @@ pub fn wait_for_own_write(
     true
 }
 
+/// How a sync that sent one write ends: done when the API server took it
+/// (or answered a way the controller counts as done, `benign`), failed with
+/// the API server's message otherwise, to come back after the rate limiter.
+pub fn written(response: &Response, benign: bool) -> Progress {
+    if response.code < 300 || benign {
+        Progress::Done
+    } else {
+        Progress::Failed(response.message())
+    }
+}
+
 /// A `queue` stage of `controller`'s work queue about `key`, which then holds `size`.
 fn queue_stage(
     controller: &'static str,

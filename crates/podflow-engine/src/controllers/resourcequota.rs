@@ -194,13 +194,8 @@ impl Controller for ResourceQuotaController {
         _cx: &mut Cx<'_>,
     ) -> Option<(String, Progress)> {
         let key = self.inflight.remove(&id)?;
-        let progress = if response.code < 300 {
-            Progress::Done
-        } else {
-            // A conflict with admission's charge, say: the rate limiter brings it back.
-            Progress::Failed(response.message())
-        };
-        Some((key, progress))
+        // A conflict with admission's charge, say: the rate limiter brings it back.
+        Some((key, super::written(response, false)))
     }
 }
 

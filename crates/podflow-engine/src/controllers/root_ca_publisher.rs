@@ -164,15 +164,9 @@ impl Controller for RootCaCertPublisher {
     ) -> Option<(String, Progress)> {
         let key = self.inflight.remove(&id)?;
         // "don't retry a create if the namespace doesn't exist or is terminating"
-        let progress = if response.code < 300
-            || response.code == 404
-            || super::serviceaccounts::namespace_terminating(response)
-        {
-            Progress::Done
-        } else {
-            Progress::Failed(response.message())
-        };
-        Some((key, progress))
+        let benign =
+            response.code == 404 || super::serviceaccounts::namespace_terminating(response);
+        Some((key, super::written(response, benign)))
     }
 }
 

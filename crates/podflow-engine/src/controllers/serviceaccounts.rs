@@ -149,13 +149,8 @@ impl Controller for ServiceAccountsController {
     ) -> Option<(String, Progress)> {
         let key = self.inflight.remove(&id)?;
         // `AlreadyExists`, and a terminating namespace, are no failure.
-        let progress =
-            if response.code < 300 || response.code == 409 || namespace_terminating(response) {
-                Progress::Done
-            } else {
-                Progress::Failed(response.message())
-            };
-        Some((key, progress))
+        let benign = response.code == 409 || namespace_terminating(response);
+        Some((key, super::written(response, benign)))
     }
 }
 
