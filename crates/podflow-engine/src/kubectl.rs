@@ -829,8 +829,16 @@ impl Kubectl {
         response: &Response,
         cx: &mut Cx<'_>,
     ) {
-        let config = last_applied(&manifest.object);
+        // The resource builder gives a namespaced object the namespace it
+        // goes to (`resource.SetNamespace`), before anything is computed from it.
         let mut modified = manifest.object.clone();
+        if let Some(ns) = namespace.as_deref().filter(|_| modified.kind().namespaced) {
+            modified
+                .metadata_mut()
+                .namespace
+                .get_or_insert_with(|| ns.to_owned());
+        }
+        let config = last_applied(&modified);
         modified
             .metadata_mut()
             .annotations
@@ -847,12 +855,23 @@ impl Kubectl {
                 self.send(req, meaning, cx);
             }
             (200, Some(live)) => {
-                let original: Option<Value> = live
+                let last = live
                     .metadata()
                     .annotations
                     .as_ref()
-                    .and_then(|a| a.get(LAST_APPLIED))
-                    .and_then(|p| serde_json::from_str(p).ok());
+                    .and_then(|a| a.get(LAST_APPLIED));
+                if last.is_none() {
+                    // `apply.go`'s `warningNoLastAppliedConfigAnnotation`:
+                    // without it nothing the manifest dropped is deleted.
+                    let object = format!("{}/{}", live.kind().resource, live.name());
+                    Self::print(
+                        cx,
+                        format!(
+                            "Warning: resource {object} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically."
+                        ),
+                    );
+                }
+                let original: Option<Value> = last.and_then(|p| serde_json::from_str(p).ok());
                 let patch = strategic_merge_patch::three_way(
                     strategic_merge_patch::root(live.kind().kind),
                     original.as_ref(),
@@ -896,7 +915,7 @@ impl Kubectl {
             Some(o) => vec![Arc::clone(o)],
             None => response.items.clone(),
         };
-        if objects.is_empty() && !matches!(options.output, Output::Yaml | Output::Json) {
+        if objects.is_empty() && options.output.human_readable() {
             let line = match namespace {
                 Some(ns) => format!("No resources found in {ns} namespace."),
                 None => "No resources found".to_owned(),
@@ -924,19 +943,19 @@ fn resolve_namespace(manifest: &FileObject, flag: Option<&str>) -> Result<Option
     }
 }
 
-/// The last-applied configuration: the manifest as JSON, keys sorted, without
-/// the annotation itself, and a trailing newline, as kubectl writes it.
+/// The last-applied configuration, as kubectl's `GetModifiedConfiguration`
+/// (`kubectl/pkg/util/apply.go`) writes it: the object as the resource
+/// builder left it, its annotations without this one — an empty map when
+/// none are left, so `"annotations":{}` —, as JSON with keys sorted and a
+/// trailing newline.
 pub fn last_applied(object: &Object) -> String {
     let mut json = object.to_json();
-    if let Some(annotations) = json
-        .pointer_mut("/metadata/annotations")
-        .and_then(Value::as_object_mut)
-    {
-        annotations.remove(LAST_APPLIED);
-        if annotations.is_empty() {
-            json["metadata"]
-                .as_object_mut()
-                .map(|m| m.remove("annotations"));
+    if let Some(metadata) = json["metadata"].as_object_mut() {
+        let annotations = metadata
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if let Some(annotations) = annotations.as_object_mut() {
+            annotations.remove(LAST_APPLIED);
         }
     }
     let mut text = sorted(&json).to_string();

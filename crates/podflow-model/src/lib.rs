@@ -1,6 +1,7 @@
 //! Helpers over the `k8s-openapi` types: the kinds podflow serves, objects as
 //! one enum, Kubernetes `Status` answers, and resource quantities.
 
+mod go_nulls;
 pub mod image;
 pub mod kinds;
 pub mod object;

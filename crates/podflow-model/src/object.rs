@@ -42,9 +42,15 @@ macro_rules! objects {
         }
 
         /// Serialized as its typed object: `apiVersion` and `kind` first, then
-        /// the fields in k8s-openapi's (alphabetical) order.
+        /// the fields in k8s-openapi's (alphabetical) order; a Pod's zero
+        /// times as Go writes them ([`super::go_nulls`]).
         impl serde::Serialize for Object {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                if let Object::Pod(pod) = self
+                    && let Some(value) = super::go_nulls::pod(pod)
+                {
+                    return value.serialize(serializer);
+                }
                 match self {
                     $(Object::$variant(o) => o.serialize(serializer),)*
                 }

@@ -53,7 +53,7 @@ pub enum RolloutAction {
 }
 
 /// How `get` prints (`-o`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Output {
     #[default]
     Table,
@@ -61,6 +61,17 @@ pub enum Output {
     Yaml,
     Json,
     Name,
+    /// `-o jsonpath=TEMPLATE`.
+    JsonPath(crate::kubectl_printers::jsonpath::Template),
+}
+
+impl Output {
+    /// Whether kubectl prints a table (and says "No resources found" when
+    /// nothing is found), rather than the objects in a format (`get.go`:
+    /// `IsHumanReadablePrinter`).
+    pub fn human_readable(&self) -> bool {
+        matches!(self, Output::Table | Output::Wide)
+    }
 }
 
 /// `get`'s options besides kind, name and namespace.
@@ -635,9 +646,15 @@ fn get_options(args: &Args) -> Result<GetOptions, ParseError> {
         Some("yaml") => Output::Yaml,
         Some("json") => Output::Json,
         Some("name") => Output::Name,
+        Some(other) if other.starts_with("jsonpath=") => {
+            let template = &other["jsonpath=".len()..];
+            Output::JsonPath(
+                crate::kubectl_printers::jsonpath::parse(template).map_err(ParseError)?,
+            )
+        }
         Some(other) => {
             return err(format!(
-                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: json,name,wide,yaml"
+                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: json,jsonpath,name,wide,yaml"
             ));
         }
     };

@@ -12,8 +12,9 @@
 //! (`processDeletingDependentsItem`); an owner deleting with `orphan` has its
 //! reference removed from each dependent, then loses the finalizer
 //! (`orphanDependents`, `orphanFinalizer`). Losing the last finalizer deletes
-//! it. The graph covers `ReplicaSets`, Pods and `EndpointSlices` as
-//! dependents, and Deployments, `ReplicaSets`, Jobs and Services as owners.
+//! it. The graph covers `ReplicaSets`, Pods, `EndpointSlices` and Leases as
+//! dependents, and Deployments, `ReplicaSets`, Jobs, Services and Nodes as
+//! owners (a Node owns its kubelet's Lease in `kube-node-lease`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -102,9 +103,11 @@ fn waiting_owners<'a>(
         let Some(informer) = informer_for(informers, &r.kind) else {
             continue;
         };
+        let namespaced =
+            Kind::from_type_meta(&r.api_version, &r.kind).is_some_and(|k| k.namespaced);
         let owner_key = match dependent.namespace() {
-            Some(ns) => format!("{ns}/{}", r.name),
-            None => r.name.clone(),
+            Some(ns) if namespaced => format!("{ns}/{}", r.name),
+            _ => r.name.clone(),
         };
         if let Some(owner) = informer.get(&owner_key)
             && owner.metadata().uid.as_deref() == Some(r.uid.as_str())
@@ -116,7 +119,8 @@ fn waiting_owners<'a>(
     keys
 }
 
-/// Every cached dependent of the owner with `uid`, across the dependents' informers.
+/// Every cached dependent of the owner with `uid`, across the dependents'
+/// informers: in the owner's namespace, or in any for a cluster-scoped owner.
 fn all_dependents<'a>(
     informers: &'a Informers,
     namespace: &'a str,
@@ -125,15 +129,15 @@ fn all_dependents<'a>(
     dependents_of(&informers.replicasets, namespace, uid)
         .chain(dependents_of(&informers.pods, namespace, uid))
         .chain(dependents_of(&informers.endpointslices, namespace, uid))
+        .chain(dependents_of(&informers.leases, namespace, uid))
         .collect()
 }
 
 /// The informer holding objects of `kind`, for the kinds the graph covers.
 fn informer_for<'a>(informers: &'a Informers, kind: &str) -> Option<&'a Informer> {
     match kind {
-        "Deployment" | "ReplicaSet" | "Pod" | "EndpointSlice" | "Job" | "Service" => {
-            informers.of_kind(kind)
-        }
+        "Deployment" | "ReplicaSet" | "Pod" | "EndpointSlice" | "Job" | "Service" | "Lease"
+        | "Node" => informers.of_kind(kind),
         _ => None,
     }
 }
@@ -145,7 +149,7 @@ fn dependents_of<'a>(
 ) -> impl Iterator<Item = &'a Arc<Object>> + 'a {
     informer
         .owned_by(uid)
-        .filter(move |o| o.namespace().unwrap_or_default() == namespace)
+        .filter(move |o| namespace.is_empty() || o.namespace().unwrap_or_default() == namespace)
 }
 
 impl GarbageCollector {

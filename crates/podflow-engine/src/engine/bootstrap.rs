@@ -73,7 +73,7 @@ fn bootstrap_node_leases(store: &mut Store, seed: u64) {
         let Some(node) = node.as_node() else {
             continue;
         };
-        let mut lease = crate::kubelet::heartbeat::node_lease(node, SimTime::ZERO);
+        let mut lease = crate::kubelet::heartbeat::node_lease(node, false, SimTime::ZERO);
         let key = key_for(
             podflow_model::kinds::kind_of("Lease"),
             lease.metadata.namespace.as_deref(),

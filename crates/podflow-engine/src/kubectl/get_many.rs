@@ -94,7 +94,7 @@ impl Kubectl {
         let lines = gathered_lines(g, cx.now);
         let nothing = lines.is_empty();
         Self::print_all(cx, lines);
-        if nothing && g.errors.is_empty() {
+        if nothing && g.errors.is_empty() && g.options.output.human_readable() {
             let all_namespaced =
                 !g.options.all_namespaces && g.targets.iter().all(|(k, _)| k.namespaced);
             let line = match (&g.namespace, all_namespaced) {
@@ -135,7 +135,7 @@ fn gathered_lines(g: &Gathering, now: crate::clock::SimTime) -> Vec<String> {
             .iter()
             .map(|o| format!("{}/{}", type_name(o.kind()), o.name()))
             .collect(),
-        Output::Yaml | Output::Json => {
+        Output::Yaml | Output::Json | Output::JsonPath(_) => {
             let single = all.len() == 1 && g.targets.len() == 1 && g.targets[0].1.is_some();
             get_output::lines(&all, single, &g.options, now)
         }

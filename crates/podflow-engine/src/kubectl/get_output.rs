@@ -1,6 +1,6 @@
 //! What `kubectl get` prints for each `-o`: the table (with `-o wide`,
 //! `-A`'s NAMESPACE and `--show-labels`' LABELS), `-o name`'s `kind/name`
-//! lines, and `-o yaml`/`-o json` of the object, or of a `List` of them
+//! lines, and `-o yaml`/`-o json`/`-o jsonpath` of the object, or of a `List` of them
 //! (`staging/src/k8s.io/cli-runtime/pkg/printers`: keys sorted, as Go
 //! marshals the unstructured maps; JSON indented by four spaces).
 
@@ -21,7 +21,7 @@ pub fn lines(
     options: &GetOptions,
     now: SimTime,
 ) -> Vec<String> {
-    match options.output {
+    match &options.output {
         Output::Table | Output::Wide => {
             let columns = TableOptions {
                 wide: options.output == Output::Wide,
@@ -50,6 +50,10 @@ pub fn lines(
             .into_iter()
             .map(|line| line.text)
             .collect(),
+        Output::JsonPath(template) => {
+            let text = template.execute(&document(objects, single));
+            text.lines().map(str::to_owned).collect()
+        }
     }
 }
 

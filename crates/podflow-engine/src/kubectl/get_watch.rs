@@ -73,7 +73,7 @@ impl Kubectl {
         let rows = match watching.options.output {
             // The header was printed with the list.
             Output::Table | Output::Wide => lines.into_iter().skip(1).collect(),
-            Output::Name | Output::Yaml | Output::Json => lines,
+            Output::Name | Output::Yaml | Output::Json | Output::JsonPath(_) => lines,
         };
         Self::print_all(cx, rows);
     }

@@ -11,12 +11,14 @@
 pub mod config;
 pub mod describe;
 pub mod events;
+pub mod jsonpath;
 pub mod network;
 pub mod rbac;
 pub mod storage;
 pub mod wide;
 pub mod workloads;
 pub mod yaml;
+pub mod yaml_scalar;
 
 use std::fmt::Write as _;
 use std::sync::Arc;

@@ -4,12 +4,14 @@
 //! fields; `kubectl get -o yaml` prints with it after sorting the keys.
 //!
 //! Lists are written as `kubectl get -o yaml` writes them: the `- ` at the
-//! parent key's indentation; strings are quoted only where plain YAML would
-//! read them as something else (`"80"`, `"true"`, timestamps).
+//! parent key's indentation; strings in go-yaml's styles, long ones broken
+//! past column 80 and multi-line ones as `|` blocks ([`super::yaml_scalar`]).
 
 use std::collections::HashSet;
 
 use serde_json::Value;
+
+use super::yaml_scalar;
 
 /// One printed line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,12 +31,20 @@ pub fn lines(value: &Value, changed: &[String]) -> Vec<YamlLine> {
     match value {
         Value::Object(map) if !map.is_empty() => printer.map(&mut out, 0, "", value, false),
         Value::Array(items) if !items.is_empty() => printer.seq(&mut out, 0, "", value, false),
-        other => out.push(YamlLine {
-            text: scalar(other),
-            changed: changed.contains(""),
-        }),
+        other => push_scalar(&mut out, "", other, 0, changed.contains("")),
     }
     out
+}
+
+/// `head` (a key and colon, or a dash) and the scalar `value` after it, on
+/// as many lines as the value takes; continuation lines at `indent`.
+fn push_scalar(out: &mut Vec<YamlLine>, head: &str, value: &Value, indent: usize, changed: bool) {
+    let texts = match value {
+        Value::String(s) => yaml_scalar::value_lines(head, s, indent),
+        other if head.is_empty() => vec![scalar(other)],
+        other => vec![format!("{head} {}", scalar(other))],
+    };
+    out.extend(texts.into_iter().map(|text| YamlLine { text, changed }));
 }
 
 struct Printer<'a> {
@@ -52,7 +62,7 @@ impl Printer<'_> {
                 format!("{path}.{key}")
             };
             let lit = lit || self.changed.contains(child_path.as_str());
-            let head = format!("{:indent$}{}:", "", plain_or_quoted(key));
+            let head = format!("{:indent$}{}:", "", yaml_scalar::key(key));
             match child {
                 Value::Object(m) if !m.is_empty() => {
                     out.push(YamlLine {
@@ -68,10 +78,7 @@ impl Printer<'_> {
                     });
                     self.seq(out, indent, &child_path, child, lit);
                 }
-                scalar_value => out.push(YamlLine {
-                    text: format!("{head} {}", scalar(scalar_value)),
-                    changed: lit,
-                }),
+                scalar_value => push_scalar(out, &head, scalar_value, indent + 2, lit),
             }
         }
     }
@@ -91,10 +98,8 @@ impl Printer<'_> {
                     self.seq(out, indent + 2, &item_path, item, lit);
                 }
                 scalar_value => {
-                    out.push(YamlLine {
-                        text: format!("{:indent$}- {}", "", scalar(scalar_value)),
-                        changed: lit,
-                    });
+                    let dash = format!("{:indent$}-", "");
+                    push_scalar(out, &dash, scalar_value, indent + 2, lit);
                     continue;
                 }
             }
@@ -107,50 +112,16 @@ impl Printer<'_> {
     }
 }
 
-/// A scalar (or an empty map or list) as YAML writes it inline.
+/// A non-string scalar (or an empty map or list) as YAML writes it inline.
 fn scalar(value: &Value) -> String {
     match value {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        Value::String(s) => plain_or_quoted(s),
+        Value::String(s) => yaml_scalar::key(s),
         Value::Array(_) => "[]".to_owned(),
         Value::Object(_) => "{}".to_owned(),
     }
-}
-
-/// `s` plain when YAML reads it back as the same string, else double-quoted.
-fn plain_or_quoted(s: &str) -> String {
-    if needs_quotes(s) {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
-    } else {
-        s.to_owned()
-    }
-}
-
-fn needs_quotes(s: &str) -> bool {
-    const RESERVED: [&str; 11] = [
-        "true", "false", "null", "yes", "no", "on", "off", "y", "n", "~", "",
-    ];
-    let Some(first) = s.chars().next() else {
-        return true;
-    };
-    RESERVED.iter().any(|r| s.eq_ignore_ascii_case(r))
-        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
-        || s.starts_with(char::is_whitespace)
-        || s.ends_with(char::is_whitespace)
-        || s.ends_with(':')
-        || s.contains(": ")
-        || s.contains(" #")
-        || s.chars().any(char::is_control)
-        || s.parse::<f64>().is_ok()
-        || looks_like_timestamp(s)
-}
-
-/// `2026-11-30…`: YAML 1.1 would read it as a timestamp.
-fn looks_like_timestamp(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
 }
 
 /// The paths of the fields that differ between `before` and `after`: leaves
@@ -229,7 +200,7 @@ metadata:
 spec:
   containers:
   - args:
-    - \"-g\"
+    - -g
     - daemon off;
     image: nginx:1.27
     name: nginx
@@ -241,39 +212,16 @@ spec:
   nodeSelector: {}
   tolerations: []
 status:
-  msg: \"a: b\"
-  multi: \"x\\ny\"
+  msg: 'a: b'
+  multi: |-
+    x
+    y
   note: \"80\"
   phase: Pending
   podIP: 10.244.3.2
   ready: true
 ";
         assert_eq!(text(&pod), want);
-    }
-
-    #[test]
-    fn quoting_table() {
-        let cases = [
-            ("nginx", "nginx"),
-            ("", "\"\""),
-            ("true", "\"true\""),
-            ("No", "\"No\""),
-            ("1.5", "\"1.5\""),
-            ("10.244.3.2", "10.244.3.2"),
-            ("-x", "\"-x\""),
-            ("a #b", "\"a #b\""),
-            (
-                "docker.io/library/nginx:1.27",
-                "docker.io/library/nginx:1.27",
-            ),
-            (
-                "kubectl.kubernetes.io/last-applied-configuration",
-                "kubectl.kubernetes.io/last-applied-configuration",
-            ),
-        ];
-        for (input, want) in cases {
-            assert_eq!(plain_or_quoted(input), want, "{input}");
-        }
     }
 
     #[test]

@@ -64,6 +64,8 @@ pub struct Heartbeat {
     faulted: bool,
     /// The latest Node the kubelet saw.
     node: Option<Arc<Node>>,
+    /// Its Node was deleted: a Lease made from now on has no owner.
+    node_gone: bool,
     /// The conditions the kubelet posts (as the node stood at the start):
     /// type → (status, reason, message).
     own_conditions: Vec<(String, String, String, String)>,
@@ -75,10 +77,15 @@ pub struct Heartbeat {
 }
 
 /// The Lease a node's kubelet keeps (`newLease` of the lease controller with
-/// the kubelet's `setNodeOwnerFunc`).
-pub fn node_lease(node: &Node, renewed: SimTime) -> Lease {
+/// the kubelet's `setNodeOwnerFunc`). The Node owns it, so the garbage
+/// collector deletes it with the Node; made after the Node is gone, it has
+/// no owner (`setNodeOwnerFunc` cannot get the Node, logs "Failed to get
+/// node when trying to set owner ref to the node lease", and the Lease is
+/// created without one).
+pub fn node_lease(node: &Node, node_gone: bool, renewed: SimTime) -> Lease {
     let name = node.metadata.name.clone().unwrap_or_default();
-    let owner = node.metadata.uid.clone().map(|uid| OwnerReference {
+    let uid = node.metadata.uid.clone().filter(|_| !node_gone);
+    let owner = uid.map(|uid| OwnerReference {
         api_version: "v1".into(),
         kind: "Node".into(),
         name: name.clone(),
@@ -249,6 +256,12 @@ impl Heartbeat {
             self.last_report_ms = crate::controllers::node_lifecycle_plan::last_heartbeat(node);
         }
         self.node = Some(Arc::new(node.clone()));
+        self.node_gone = false;
+    }
+
+    /// The kubelet's informer saw its Node deleted.
+    pub fn node_deleted(&mut self) {
+        self.node_gone = true;
     }
 }
 
@@ -370,7 +383,9 @@ impl Kubelet {
                 let request =
                     self.lease_request(Verb::Create)
                         .body(Body::Object(Box::new(Object::Lease(node_lease(
-                            &node, cx.now,
+                            &node,
+                            self.heartbeat.node_gone,
+                            cx.now,
                         )))));
                 let id = cx.send(request);
                 self.heartbeat.pending.push((id, Pending::WriteLease));
@@ -501,7 +516,7 @@ mod tests {
             },
             ..Node::default()
         };
-        let lease = node_lease(&node, SimTime::ZERO);
+        let lease = node_lease(&node, false, SimTime::ZERO);
         let spec = lease.spec.unwrap();
         assert_eq!(spec.holder_identity.as_deref(), Some("node-1"));
         assert_eq!(spec.lease_duration_seconds, Some(40));

@@ -337,6 +337,10 @@ impl Kubelet {
     /// A watch event about this node's pods, the node itself, or a Service arrived.
     pub fn on_watch(&mut self, event: &WatchEvent, cx: &mut Cx<'_>) {
         match &*event.object {
+            Object::Node(node) if event.event_type == EventType::Deleted => {
+                self.heartbeat.node_deleted();
+                return;
+            }
             Object::Node(node) => {
                 self.learn_node(node);
                 return;

@@ -141,8 +141,14 @@ fn creating_twice_is_already_exists_and_applying_twice_is_unchanged() {
         "{}",
         output[1]
     );
-    // The created Pod has no last-applied annotation, so apply patches it in.
-    assert_eq!(output[2], "pod/big configured");
+    // The created Pod has no last-applied annotation: apply warns
+    // (`warningNoLastAppliedConfigAnnotation`) and patches it in.
+    assert!(
+        output[2].starts_with("Warning: resource pods/big is missing the kubectl.kubernetes.io/last-applied-configuration annotation"),
+        "{}",
+        output[2]
+    );
+    assert_eq!(output[3], "pod/big configured");
 }
 
 #[test]

@@ -149,7 +149,7 @@ fn a_verb_kubectl_lacks_is_refused_and_node_failure_is_pointed_to() {
     assert!(shutdown.contains("fault node NODE"), "{shutdown}");
     assert_eq!(
         e("get pods -o table"),
-        r#"error: unable to match a printer suitable for the output format "table", allowed formats are: json,name,wide,yaml"#
+        r#"error: unable to match a printer suitable for the output format "table", allowed formats are: json,jsonpath,name,wide,yaml"#
     );
 }
 
@@ -175,6 +175,8 @@ fn imperative_creates_and_delete_f() {
         "configmap/settings created",
         "secret/creds created",
         "Error from server (AlreadyExists): pods \"box\" already exists",
+        // `apply.go`'s warning: `create` saved no last-applied configuration.
+        "Warning: resource deployments/web is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
         "deployment.apps/web configured",
         "deployment.apps \"web\" deleted from default namespace",
     ];

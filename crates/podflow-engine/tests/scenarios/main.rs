@@ -11,6 +11,7 @@ mod classroom;
 mod controllers;
 mod deployment;
 mod determinism;
+mod docs_examples;
 mod endpoints;
 mod exec;
 mod kubectl_verbs;

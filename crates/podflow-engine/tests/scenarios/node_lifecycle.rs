@@ -392,7 +392,11 @@ fn a_deleted_nodes_pods_are_deleted_by_the_pod_garbage_collector() {
         "kube-controller-manager",
         "GET /api/v1/nodes/node-3",
     );
-    assert_eq!(gets, [60_000]);
+    // The garbage collector's live look-up of the Lease's owner, at once;
+    // the pod garbage collector's after the quarantine.
+    assert_eq!(gets.len(), 2, "{gets:?}");
+    assert!(gets[0] < 20_000, "{gets:?}");
+    assert_eq!(gets[1], 60_000);
     let (_, orphan) = gc_stage(Outcome::Orphan).expect("an orphan");
     assert_eq!(
         orphan,
@@ -430,4 +434,42 @@ fn a_deleted_nodes_pods_are_deleted_by_the_pod_garbage_collector() {
         not_found >= 5,
         "{not_found} answers 404 to node-3's kubelet"
     );
+}
+
+/// A Node owns its kubelet's Lease (`setNodeOwnerFunc`), so the garbage
+/// collector deletes the Lease with the Node (`garbagecollector.go`,
+/// `attemptToDeleteItem`: its only owner is gone). The kubelet, still
+/// running, finds its Lease missing at the next renewal and creates it again
+/// (`backoffEnsureLease`), now without an owner: it cannot get its Node.
+#[test]
+fn a_deleted_nodes_lease_is_collected_and_made_again_without_an_owner() {
+    let records = run(None, &["delete node node-2", "wait 30s"], |_| {});
+    let deleted = sent(
+        &records,
+        "kube-controller-manager",
+        "DELETE /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2",
+    );
+    assert_eq!(deleted.len(), 1, "the garbage collector deletes the Lease");
+    let created = sent(
+        &records,
+        "kubelet/node-2",
+        "POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases",
+    );
+    assert_eq!(created.len(), 1, "the kubelet makes it again");
+    assert!(deleted[0] < created[0]);
+    let lease = final_objects(&records)
+        .into_iter()
+        .find(|o| o["kind"] == "Lease" && o["metadata"]["name"] == "node-2")
+        .expect("node-2's Lease is back");
+    assert_eq!(
+        lease["metadata"]["ownerReferences"],
+        serde_json::Value::Null,
+        "{lease}"
+    );
+    // The other nodes' Leases keep their owners.
+    let node1 = final_objects(&records)
+        .into_iter()
+        .find(|o| o["kind"] == "Lease" && o["metadata"]["name"] == "node-1")
+        .expect("node-1's Lease");
+    assert_eq!(node1["metadata"]["ownerReferences"][0]["kind"], "Node");
 }
