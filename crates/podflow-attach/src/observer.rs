@@ -314,9 +314,11 @@ impl Observer {
     /// told yet, after its reporter's `message`.
     fn event(&mut self, object: &Value) -> Vec<Record> {
         let uid = text(object, &["metadata", "uid"]).to_owned();
+        // `events.k8s.io/v1` fields first, then their `core/v1` names.
         let count = object
             .pointer("/series/count")
             .or_else(|| object.get("deprecatedCount"))
+            .or_else(|| object.get("count"))
             .and_then(Value::as_i64)
             .unwrap_or(1);
         let told = self.events.get(&uid).copied();
@@ -332,23 +334,30 @@ impl Observer {
             }
         }
         self.events.insert(uid, count);
-        let source_of = |field: &str, deprecated: &str| {
-            Some(text(object, &[field]))
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| text(object, &["deprecatedSource", deprecated]))
-                .to_owned()
-        };
-        let source = source_of("reportingController", "component");
-        let instance = source_of("reportingInstance", "host");
-        let regarding = |field: &str| {
-            Some(text(object, &["regarding", field]))
-                .filter(|s| !s.is_empty())
+        let first = |paths: &[&[&str]]| {
+            paths
+                .iter()
+                .map(|path| text(object, path))
+                .find(|s| !s.is_empty())
                 .map(str::to_owned)
         };
+        let source = first(&[
+            &["reportingController"],
+            &["reportingComponent"],
+            &["deprecatedSource", "component"],
+            &["source", "component"],
+        ])
+        .unwrap_or_default();
+        let instance = first(&[
+            &["reportingInstance"],
+            &["deprecatedSource", "host"],
+            &["source", "host"],
+        ]);
+        let regarding = |field: &str| first(&[&["regarding", field], &["involvedObject", field]]);
         let record = EventRecord {
             event_type: text(object, &["type"]).to_owned(),
             reason: text(object, &["reason"]).to_owned(),
-            message: text(object, &["note"]).to_owned(),
+            message: first(&[&["note"], &["message"]]).unwrap_or_default(),
             object: EventObject {
                 kind: regarding("kind").unwrap_or_default(),
                 namespace: regarding("namespace"),
@@ -357,7 +366,7 @@ impl Observer {
             },
             source: source.clone(),
         };
-        let from = actor::of_reporter(&source, Some(&instance));
+        let from = actor::of_reporter(&source, instance.as_deref());
         let label = format!(
             "{} event {} {}/{}",
             if told.is_some() { "update" } else { "create" },

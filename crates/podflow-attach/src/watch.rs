@@ -15,7 +15,7 @@ use std::fmt::Debug;
 use futures_util::StreamExt;
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{Node, Pod, Service};
+use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::events::v1::Event;
 use kube::api::{Api, ListParams};
@@ -68,9 +68,10 @@ impl Drop for Watches {
 /// How many inputs may wait between the watchers and the observer.
 const CHANNEL: usize = 4096;
 
-/// Starts the watches of every [`Watched`] resource in `scope`. The first
-/// inputs are the notices of what is hidden.
-pub async fn start(client: &Client, scope: &Scope) -> Watches {
+/// Starts the watches of every [`Watched`] resource in `scope`, each with
+/// `config` (`watcher::Config::default()`: bookmarks on, client-go's
+/// timeouts). The first inputs are the notices of what is hidden.
+pub async fn start(client: &Client, scope: &Scope, config: &watcher::Config) -> Watches {
     let (sender, inputs) = mpsc::channel(CHANNEL);
     let mut reach = Vec::new();
     let mut tasks = Vec::new();
@@ -80,6 +81,7 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 spawn(
                     client,
                     scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -88,12 +90,22 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 .await
             }
             Watched::Nodes => {
-                spawn(client, scope, watched, &sender, &mut tasks, cluster::<Node>).await
-            }
-            Watched::Events => {
                 spawn(
                     client,
                     scope,
+                    config,
+                    watched,
+                    &sender,
+                    &mut tasks,
+                    cluster::<Node>,
+                )
+                .await
+            }
+            Watched::Events if events_v1_served(client).await => {
+                spawn(
+                    client,
+                    scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -101,10 +113,29 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 )
                 .await
             }
+            Watched::Events => {
+                let (reach, mut notices) = spawn(
+                    client,
+                    scope,
+                    config,
+                    watched,
+                    &sender,
+                    &mut tasks,
+                    namespaced::<CoreEvent>,
+                )
+                .await;
+                notices.insert(
+                    0,
+                    "events: events.k8s.io/v1 is not served (404); watching core/v1 Events"
+                        .to_owned(),
+                );
+                (reach, notices)
+            }
             Watched::Deployments => {
                 spawn(
                     client,
                     scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -116,6 +147,7 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 spawn(
                     client,
                     scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -127,6 +159,7 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 spawn(
                     client,
                     scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -138,6 +171,7 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 spawn(
                     client,
                     scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -149,6 +183,7 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
                 spawn(
                     client,
                     scope,
+                    config,
                     watched,
                     &sender,
                     &mut tasks,
@@ -167,6 +202,16 @@ pub async fn start(client: &Client, scope: &Scope) -> Watches {
         reach,
         tasks,
     }
+}
+
+/// Whether the server serves `events.k8s.io/v1` (every Kubernetes since
+/// 1.19 does; `podflow serve` serves Events as `core/v1` only).
+async fn events_v1_served(client: &Client) -> bool {
+    let probe = ListParams::default().limit(1);
+    !matches!(
+        Api::<Event>::all(client.clone()).list(&probe).await,
+        Err(kube::Error::Api(status)) if status.code == 404
+    )
 }
 
 /// A resource that a watcher can watch.
@@ -207,6 +252,7 @@ fn cluster<K: Watchable>(client: Client, _: Option<&str>) -> Api<K> {
 async fn spawn<K: Watchable>(
     client: &Client,
     scope: &Scope,
+    config: &watcher::Config,
     watched: Watched,
     sender: &mpsc::Sender<Input>,
     tasks: &mut Vec<JoinHandle<()>>,
@@ -218,7 +264,12 @@ async fn spawn<K: Watchable>(
         Reach::Namespace(ns) => make(client.clone(), Some(ns)),
         Reach::Hidden => return (reach, notices),
     };
-    tasks.push(tokio::spawn(run(api, watched, sender.clone())));
+    tasks.push(tokio::spawn(run(
+        api,
+        config.clone(),
+        watched,
+        sender.clone(),
+    )));
     (reach, notices)
 }
 
@@ -307,10 +358,15 @@ fn gone(error: &watcher::Error) -> bool {
 
 /// One resource's watcher, started again after a 410 at its watch's start,
 /// until the observer goes.
-async fn run<K: Watchable>(api: Api<K>, watched: Watched, sender: mpsc::Sender<Input>) {
+async fn run<K: Watchable>(
+    api: Api<K>,
+    config: watcher::Config,
+    watched: Watched,
+    sender: mpsc::Sender<Input>,
+) {
     let resource = watched.resource();
     loop {
-        let mut events = watcher(api.clone(), watcher::Config::default())
+        let mut events = watcher(api.clone(), config.clone())
             .default_backoff()
             .boxed();
         let mut restart = false;
