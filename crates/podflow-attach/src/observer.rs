@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry;
-use podflow_engine::store::key_for;
+use podflow_engine::store::{Store, key_for};
 use podflow_engine::trace::{Actor, EventObject, EventRecord, Record, TraceRecord, WatchRecord};
 use podflow_model::Object;
 use serde_json::Value;
@@ -79,6 +79,9 @@ pub struct Observer {
     events: HashMap<String, i64>,
     event_order: VecDeque<String>,
     full_cap: usize,
+    /// The objects kept whole as a store, for the TUI's panes (a clone is
+    /// cheap: its maps are persistent).
+    store: Store,
 }
 
 impl Default for Observer {
@@ -104,6 +107,7 @@ impl Observer {
             events: HashMap::new(),
             event_order: VecDeque::new(),
             full_cap,
+            store: Store::default(),
         }
     }
 
@@ -117,6 +121,11 @@ impl Observer {
         self.objects
             .iter()
             .filter_map(|(key, kept)| Some((key.as_str(), kept.object.as_ref()?)))
+    }
+
+    /// The objects kept whole, as a store at their own resourceVersions.
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     /// The records `input`, arriving at `t_ms`, makes.
@@ -232,6 +241,10 @@ impl Observer {
         } else {
             None
         };
+        match &object {
+            Some(object) => self.store.put_observed(&key, Arc::clone(object)),
+            None => self.store.remove_observed(&key),
+        }
         match (was_whole, object.is_some()) {
             (false, true) => self.whole += 1,
             (true, false) => self.whole -= 1,
@@ -264,6 +277,7 @@ impl Observer {
         {
             self.whole -= 1;
         }
+        self.store.remove_observed(&key);
         let rv = text(object, &["metadata", "resourceVersion"]);
         vec![watch(watched, "DELETED", &namespace, &name, rv, Vec::new())]
     }
@@ -285,6 +299,7 @@ impl Observer {
             .collect();
         let mut bodies = Vec::new();
         for key in &gone {
+            self.store.remove_observed(key);
             if let Some(kept) = self.objects.remove(key) {
                 if kept.object.is_some() {
                     self.whole -= 1;

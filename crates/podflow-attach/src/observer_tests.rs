@@ -191,6 +191,12 @@ fn a_relist_finds_what_changed_and_what_went_while_away() {
         ]
     );
     assert_eq!(observer.census(), (1, 1));
+    let kept: Vec<(&str, u64)> = observer
+        .store()
+        .iter()
+        .map(|(k, e)| (k, e.mod_revision))
+        .collect();
+    assert_eq!(kept, [("/registry/pods/default/b", 9)]);
 }
 
 /// Past the cap, objects are kept as summaries: changes are still told
@@ -218,4 +224,79 @@ fn memory_stays_bounded_past_the_cap() {
     assert!(matches!(&last[1].body, Record::Final { objects } if objects.len() == 2));
     observer.observe(3, Input::Deleted(Watched::Nodes, node("n1", "10", "True")));
     assert_eq!(observer.census(), (2, 1));
+}
+
+/// A recording keeps each change's object: read back, the observed
+/// timeline shows the Pod as it was at each step, and the same records.
+#[test]
+fn a_recording_replays_with_its_objects_at_each_step() {
+    let mut observer = Observer::new();
+    let mut lines = Vec::new();
+    let managers = [("kubelet", "status", "2026-12-05T10:00:04Z")];
+    for (t, input) in [
+        (1, Input::Notice("pods: watching".into())),
+        (
+            2,
+            Input::Applied(
+                Watched::Pods,
+                pod("10", Some("node-1"), "Pending", &managers),
+            ),
+        ),
+        (
+            3,
+            Input::Applied(
+                Watched::Pods,
+                pod("11", Some("node-1"), "Running", &managers),
+            ),
+        ),
+        (
+            4,
+            Input::Deleted(
+                Watched::Pods,
+                pod("12", Some("node-1"), "Running", &managers),
+            ),
+        ),
+    ] {
+        for record in observer.observe(t, input) {
+            lines.push(crate::replay::line(&record, observer.store()));
+        }
+    }
+    for record in observer.final_records(5) {
+        lines.push(crate::replay::line(&record, observer.store()));
+    }
+    assert!(
+        lines[2].contains(r#""object":{"apiVersion":"v1","kind":"Pod""#),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[4].contains("DELETED") && !lines[4].contains(r#""object""#),
+        "{}",
+        lines[4]
+    );
+    let text = lines.join("\n");
+    let recorded = crate::replay::read(text.as_bytes(), "rec.jsonl").unwrap();
+    assert_eq!(recorded.len(), lines.len());
+    let timeline = crate::replay::timeline(recorded);
+    let phase = |i: usize| {
+        timeline
+            .view(i)
+            .store
+            .get("/registry/pods/default/nginx")
+            .map(|e| e.object.to_json()["status"]["phase"].clone())
+    };
+    // The notice, the kubelet's message, then ADDED, MODIFIED, DELETED.
+    assert_eq!(phase(1), None);
+    assert_eq!(phase(2), Some(json!("Pending")));
+    assert_eq!(phase(3), Some(json!("Running")));
+    assert_eq!(phase(4), None);
+    assert!(matches!(
+        timeline.records().last().map(|r| &r.body),
+        Some(Record::Final { .. })
+    ));
+    let err = crate::replay::read("{\"seq\":0}\n".as_bytes(), "bad.jsonl").unwrap_err();
+    assert_eq!(
+        err,
+        "bad.jsonl:1: not a record of podflow attach's observation"
+    );
 }

@@ -1,16 +1,75 @@
-//! A recorded observation (`podflow attach --record FILE`, JSON Lines)
-//! read back, for `podflow play --observed FILE`: each line's record, the
-//! `final` record's objects as podflow's typed objects.
+//! A recorded observation (`podflow attach --record FILE`, JSON Lines):
+//! written with each `watch` record's object as observed ([`line`]), and
+//! read back into an observed timeline for `podflow play --observed FILE`
+//! ([`timeline`]), its store at every step rebuilt from those objects.
 
 use std::io::BufRead;
 use std::sync::Arc;
 
+use podflow_engine::clock::SimTime;
+use podflow_engine::store::{Store, key_for};
+use podflow_engine::timeline::Timeline;
 use podflow_engine::trace::{Actor, EventObject, EventRecord, Record, TraceRecord, WatchRecord};
 use podflow_model::Object;
 use serde_json::Value;
 
-/// The records of a recording, in order; an error names the line.
-pub fn read(input: impl BufRead, name: &str) -> Result<Vec<TraceRecord>, String> {
+use crate::watched::Watched;
+
+/// The etcd key of a watch record's object.
+fn key_of(watch: &WatchRecord) -> Option<String> {
+    let watched = Watched::parse(&watch.resource)?;
+    Some(key_for(
+        watched.kind(),
+        watch.namespace.as_deref(),
+        &watch.name,
+    ))
+}
+
+/// One line of a recording: the record, and for a `watch` record (but a
+/// `DELETED` one) the object as `store` holds it after the change, as
+/// `object` (left out for an object kept only as a summary).
+pub fn line(record: &TraceRecord, store: &Store) -> String {
+    let Record::Watch(watch) = &record.body else {
+        return record.to_json_line();
+    };
+    let object = (watch.event_type != "DELETED")
+        .then(|| key_of(watch))
+        .flatten()
+        .and_then(|key| store.get(&key).map(|e| e.object.to_json()));
+    match (serde_json::to_value(record), object) {
+        (Ok(Value::Object(mut map)), Some(object)) => {
+            map.insert("object".into(), object);
+            Value::Object(map).to_string()
+        }
+        _ => record.to_json_line(),
+    }
+}
+
+/// An observed timeline of a recording's records: one step each, the
+/// store after it rebuilt from the `watch` records' objects.
+pub fn timeline(recorded: Vec<(TraceRecord, Option<Object>)>) -> Timeline {
+    let mut timeline = Timeline::observed();
+    let mut store = Store::default();
+    for (record, object) in recorded {
+        if let Record::Watch(watch) = &record.body
+            && let Some(key) = key_of(watch)
+        {
+            match object {
+                Some(object) if watch.event_type != "DELETED" => {
+                    store.put_observed(&key, Arc::new(object));
+                }
+                _ => store.remove_observed(&key),
+            }
+        }
+        let now = SimTime(record.t_ms);
+        timeline.push_observed(vec![record], store.clone(), now);
+    }
+    timeline
+}
+
+/// The records of a recording, in order, each `watch` record's object
+/// with it; an error names the line.
+pub fn read(input: impl BufRead, name: &str) -> Result<Vec<(TraceRecord, Option<Object>)>, String> {
     let mut records = Vec::new();
     for (n, line) in input.lines().enumerate() {
         let line = line.map_err(|e| format!("{name}: {e}"))?;
@@ -25,7 +84,10 @@ pub fn read(input: impl BufRead, name: &str) -> Result<Vec<TraceRecord>, String>
                 n + 1
             )
         })?;
-        records.push(record);
+        let object = matches!(record.body, Record::Watch(_))
+            .then(|| value.get("object").and_then(typed))
+            .flatten();
+        records.push((record, object));
     }
     Ok(records)
 }
@@ -34,8 +96,11 @@ fn s(value: &Value, key: &str) -> Option<String> {
     value.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// A trace name as its actor; any other name (`podflow-attach`, `helm`)
+/// is a client's.
 fn actor(value: &Value, key: &str) -> Option<Actor> {
-    Actor::parse(value.get(key)?.as_str()?)
+    let name = value.get(key)?.as_str()?;
+    Some(Actor::parse(name).unwrap_or_else(|| Actor::Client(Arc::from(name))))
 }
 
 /// One line's record.
