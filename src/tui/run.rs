@@ -27,6 +27,8 @@ use podflow_engine::kubectl::Command;
 const COMPUTE_SLICE: usize = 2_000;
 /// How often the screen is redrawn while only the computation goes on.
 const COMPUTE_REDRAW: Duration = Duration::from_millis(150);
+/// How often an observed cluster's new records are taken (`podflow attach`).
+const OBSERVE_TICK: Duration = Duration::from_millis(100);
 /// How often the loop looks whether the terminal is gone ([`hangup::hung_up`]).
 const HANG_UP_CHECK: Duration = Duration::from_millis(250);
 
@@ -89,6 +91,12 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
         interval
     });
+    // An observed cluster's records are taken a few times a second.
+    let mut observing = app.observing.is_some().then(|| {
+        let mut interval = tokio::time::interval(OBSERVE_TICK);
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        interval
+    });
     loop {
         // A served cluster's run is computed as time goes, by `serve_tick`.
         let computing = !app.timeline.is_complete() && app.live.is_none();
@@ -112,6 +120,14 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                 let before = (app.timeline.len(), app.cursor);
                 app.serve_tick();
                 // Redraw only when something new is there to see.
+                if (app.timeline.len(), app.cursor) == before {
+                    continue;
+                }
+                Vec::new()
+            }
+            () = tick(&mut observing) => {
+                let before = (app.timeline.len(), app.cursor);
+                app.observe_tick();
                 if (app.timeline.len(), app.cursor) == before {
                     continue;
                 }

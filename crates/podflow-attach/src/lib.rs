@@ -13,6 +13,7 @@
 //! - [`replay`]: a recorded observation read back.
 
 pub mod actor;
+pub mod connect;
 pub mod fields;
 pub mod fit_error;
 pub mod managers;

@@ -57,6 +57,8 @@ fn quoted(message: &str) -> &str {
 /// The narration of an Event with this reason and message about `object`
 /// (`pod/nginx`); `None` for a reason the flow does not tell.
 pub fn narrate(reason: &str, message: &str, object: &str) -> Option<Narration> {
+    // Messages are quoted inside sentences that end with their own stop.
+    let message = message.trim_end_matches('.');
     let (stage, en, zh) = match reason {
         "ScalingReplicaSet" => (
             Stage::Controllers,

@@ -27,6 +27,8 @@ use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+pub use kube::runtime::watcher::Config as WatchConfig;
+
 use crate::observer::Input;
 use crate::watched::Watched;
 
