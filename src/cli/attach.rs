@@ -1,6 +1,6 @@
 //! `podflow attach`: podflow's panes on a real cluster. Connects with a
 //! kubeconfig as kubectl reads it, watches Pods, Nodes, Events,
-//! Deployments, ReplicaSets, Services, EndpointSlices and Jobs
+//! Deployments, `ReplicaSets`, Services, `EndpointSlices` and Jobs
 //! (`podflow_attach`), and shows what it observes: the TUI, or with
 //! `--format` the records as `trace` prints them, until `--until` or SIGINT.
 //! `--record FILE` saves the observation for `podflow play --observed FILE`.

@@ -27,8 +27,6 @@ use podflow_engine::kubectl::Command;
 const COMPUTE_SLICE: usize = 2_000;
 /// How often the screen is redrawn while only the computation goes on.
 const COMPUTE_REDRAW: Duration = Duration::from_millis(150);
-/// How often an observed cluster's new records are taken (`podflow attach`).
-const OBSERVE_TICK: Duration = Duration::from_millis(100);
 /// How often the loop looks whether the terminal is gone ([`hangup::hung_up`]).
 const HANG_UP_CHECK: Duration = Duration::from_millis(250);
 
@@ -85,15 +83,10 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
     );
     let mut drawn = Instant::now();
-    // A served cluster's requests are taken a few times a frame.
-    let mut serving = app.live.is_some().then(|| {
+    // A served cluster's requests, or an observed one's records
+    // (`podflow attach`), are taken a few times a frame.
+    let mut serving = (app.live.is_some() || app.observing.is_some()).then(|| {
         let mut interval = tokio::time::interval(podflow_server::driver::TICK);
-        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        interval
-    });
-    // An observed cluster's records are taken a few times a second.
-    let mut observing = app.observing.is_some().then(|| {
-        let mut interval = tokio::time::interval(OBSERVE_TICK);
         interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
         interval
     });
@@ -119,15 +112,8 @@ pub async fn run(app: &mut App) -> io::Result<()> {
             () = tick(&mut serving) => {
                 let before = (app.timeline.len(), app.cursor);
                 app.serve_tick();
-                // Redraw only when something new is there to see.
-                if (app.timeline.len(), app.cursor) == before {
-                    continue;
-                }
-                Vec::new()
-            }
-            () = tick(&mut observing) => {
-                let before = (app.timeline.len(), app.cursor);
                 app.observe_tick();
+                // Redraw only when something new is there to see.
                 if (app.timeline.len(), app.cursor) == before {
                     continue;
                 }

@@ -49,7 +49,7 @@ fn walk(value: &Value, path: &str, depth: usize, out: &mut Summary) {
     }
 }
 
-/// A hash of a JSON value (of its text: serde_json writes an object's keys
+/// A hash of a JSON value (of its text: `serde_json` writes an object's keys
 /// in one order).
 pub fn hash_of(value: &Value) -> u64 {
     let mut hasher = DefaultHasher::new();

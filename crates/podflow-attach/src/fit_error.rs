@@ -1,9 +1,9 @@
 //! A `FailedScheduling` Event's message read back into its per-reason
 //! table. The scheduler writes it from its `FitError`
 //! (`pkg/scheduler/framework/types.go`, `FitError.Error`): `0/N nodes are
-//! available:`, then either a PreFilter plugin's message or the histogram of
-//! the Filter plugins' reasons (`COUNT REASON`, sorted, joined by `, `), a
-//! `.`, and when PostFilter ran its message (DefaultPreemption's `preemption:
+//! available:`, then either a `PreFilter` plugin's message or the histogram of
+//! the `Filter` plugins' reasons (`COUNT REASON`, sorted, joined by `, `), a
+//! `.`, and when `PostFilter` ran its message (`DefaultPreemption`'s `preemption:
 //! 0/N nodes are available: …`, `pkg/scheduler/framework/preemption/preemption.go`).
 
 /// One row: how many nodes gave this reason.
@@ -18,9 +18,9 @@ pub struct Row {
 pub struct FitError {
     /// The `N` of `0/N nodes are available`.
     pub nodes: u32,
-    /// The Filter plugins' reasons; empty when a PreFilter plugin refused.
+    /// The `Filter` plugins' reasons; empty when a `PreFilter` plugin refused.
     pub rows: Vec<Row>,
-    /// A PreFilter plugin's message, when one refused the Pod before any node.
+    /// A `PreFilter` plugin's message, when one refused the Pod before any node.
     pub prefilter: Option<String>,
     /// What preemption found, row by row (`Preemption is not helpful for
     /// scheduling`, `No preemption victims found for incoming pod`).

@@ -2,8 +2,8 @@
 //! as podflow's trace records (docs/trace-format.md, "Observed records").
 //!
 //! - [`watch`] (IO): kube-runtime watchers of Pods, Nodes, Events
-//!   (`events.k8s.io/v1`), Deployments, ReplicaSets, Services,
-//!   EndpointSlices and Jobs, with the scope the user's RBAC allows;
+//!   (`events.k8s.io/v1`), Deployments, `ReplicaSets`, Services,
+//!   `EndpointSlices` and Jobs, with the scope the user's RBAC allows;
 //! - [`observer`] (sans IO): their events in, `watch`, `event`, `message`,
 //!   `log` and `final` records out, memory bounded;
 //! - [`actor`], [`managers`]: who did a change, from `managedFields` and

@@ -65,8 +65,8 @@ mod tests {
         }
     }
 
-    /// A Pod's life as a kind cluster writes its managedFields: created by
-    /// the ReplicaSet controller, its PodScheduled condition by the
+    /// A Pod's life as a kind cluster writes its `managedFields`: created by
+    /// the `ReplicaSet` controller, its `PodScheduled` condition by the
     /// scheduler, its status by the kubelet, then the kubelet again.
     #[test]
     fn the_changed_entry_names_the_writer() {

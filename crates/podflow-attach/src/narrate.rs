@@ -5,7 +5,7 @@
 //! kubelet's `Pulling`, `Pulled`, `Created`, `Started`, `BackOff`, `Killing`,
 //! `Unhealthy` (`pkg/kubelet/events/event.go`), the Deployment controller's
 //! `ScalingReplicaSet` (`pkg/controller/deployment/sync.go`) and the
-//! ReplicaSet and Job controllers' `SuccessfulCreate`
+//! `ReplicaSet` and Job controllers' `SuccessfulCreate`
 //! (`pkg/controller/replicaset/replica_set.go`, `pkg/controller/job/job_controller.go`).
 
 use crate::fit_error;
@@ -13,7 +13,7 @@ use crate::fit_error;
 /// The part of the flow an Event belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
-    /// Controllers turn a Deployment into ReplicaSets and Pods (lesson 07).
+    /// Controllers turn a Deployment into `ReplicaSets` and Pods (lesson 07).
     Controllers,
     /// The scheduler picks a node, or cannot (lesson 04).
     Scheduling,

@@ -230,7 +230,7 @@ impl Observer {
         bodies.push(watch(
             watched,
             event_type,
-            &namespace,
+            namespace.as_ref(),
             &name,
             &resource_version,
             touched,
@@ -279,7 +279,14 @@ impl Observer {
         }
         self.store.remove_observed(&key);
         let rv = text(object, &["metadata", "resourceVersion"]);
-        vec![watch(watched, "DELETED", &namespace, &name, rv, Vec::new())]
+        vec![watch(
+            watched,
+            "DELETED",
+            namespace.as_ref(),
+            &name,
+            rv,
+            Vec::new(),
+        )]
     }
 
     /// A list is complete: what it did not see was deleted while the watch
@@ -307,7 +314,7 @@ impl Observer {
                 bodies.push(watch(
                     watched,
                     "DELETED",
-                    &kept.namespace,
+                    kept.namespace.as_ref(),
                     &kept.name,
                     &kept.resource_version,
                     Vec::new(),
@@ -408,7 +415,7 @@ fn notice(line: String) -> Record {
 fn watch(
     watched: Watched,
     event_type: &str,
-    namespace: &Option<String>,
+    namespace: Option<&String>,
     name: &str,
     resource_version: &str,
     fields: Vec<String>,
@@ -417,7 +424,7 @@ fn watch(
         watcher: Actor::Client(Arc::from(WATCHER)),
         event_type: event_type.to_owned(),
         resource: watched.resource().to_owned(),
-        namespace: namespace.clone(),
+        namespace: namespace.cloned(),
         name: name.to_owned(),
         resource_version: resource_version.to_owned(),
         fields,

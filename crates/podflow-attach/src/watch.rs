@@ -76,56 +76,22 @@ const CHANNEL: usize = 4096;
 pub async fn start(client: &Client, scope: &Scope, config: &watcher::Config) -> Watches {
     let (sender, inputs) = mpsc::channel(CHANNEL);
     let mut reach = Vec::new();
-    let mut tasks = Vec::new();
+    let mut starting = Starting {
+        client,
+        scope,
+        config,
+        sender: &sender,
+        tasks: Vec::new(),
+    };
     for watched in Watched::ALL {
         let (where_, notices) = match watched {
-            Watched::Pods => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<Pod>,
-                )
-                .await
-            }
-            Watched::Nodes => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    cluster::<Node>,
-                )
-                .await
-            }
+            Watched::Pods => starting.spawn(watched, namespaced::<Pod>).await,
+            Watched::Nodes => starting.spawn(watched, cluster::<Node>).await,
             Watched::Events if events_v1_served(client).await => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<Event>,
-                )
-                .await
+                starting.spawn(watched, namespaced::<Event>).await
             }
             Watched::Events => {
-                let (reach, mut notices) = spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<CoreEvent>,
-                )
-                .await;
+                let (reach, mut notices) = starting.spawn(watched, namespaced::<CoreEvent>).await;
                 notices.insert(
                     0,
                     "events: events.k8s.io/v1 is not served (404); watching core/v1 Events"
@@ -133,66 +99,11 @@ pub async fn start(client: &Client, scope: &Scope, config: &watcher::Config) -> 
                 );
                 (reach, notices)
             }
-            Watched::Deployments => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<Deployment>,
-                )
-                .await
-            }
-            Watched::ReplicaSets => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<ReplicaSet>,
-                )
-                .await
-            }
-            Watched::Services => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<Service>,
-                )
-                .await
-            }
-            Watched::EndpointSlices => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<EndpointSlice>,
-                )
-                .await
-            }
-            Watched::Jobs => {
-                spawn(
-                    client,
-                    scope,
-                    config,
-                    watched,
-                    &sender,
-                    &mut tasks,
-                    namespaced::<Job>,
-                )
-                .await
-            }
+            Watched::Deployments => starting.spawn(watched, namespaced::<Deployment>).await,
+            Watched::ReplicaSets => starting.spawn(watched, namespaced::<ReplicaSet>).await,
+            Watched::Services => starting.spawn(watched, namespaced::<Service>).await,
+            Watched::EndpointSlices => starting.spawn(watched, namespaced::<EndpointSlice>).await,
+            Watched::Jobs => starting.spawn(watched, namespaced::<Job>).await,
         };
         for line in notices {
             let _ = sender.send(Input::Notice(line)).await;
@@ -202,7 +113,36 @@ pub async fn start(client: &Client, scope: &Scope, config: &watcher::Config) -> 
     Watches {
         inputs,
         reach,
-        tasks,
+        tasks: starting.tasks,
+    }
+}
+
+/// What starting each resource's watcher needs.
+struct Starting<'a> {
+    client: &'a Client,
+    scope: &'a Scope,
+    config: &'a watcher::Config,
+    sender: &'a mpsc::Sender<Input>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Starting<'_> {
+    /// Finds where `K` may be listed and starts its watcher there.
+    async fn spawn<K: Watchable>(
+        &mut self,
+        watched: Watched,
+        make: MakeApi<K>,
+    ) -> (Reach, Vec<String>) {
+        let client = self.client;
+        let (reach, notices) = reach_of(client, self.scope, watched, make).await;
+        let api: Api<K> = match &reach {
+            Reach::Cluster => make(client.clone(), None),
+            Reach::Namespace(ns) => make(client.clone(), Some(ns)),
+            Reach::Hidden => return (reach, notices),
+        };
+        let task = run(api, self.config.clone(), watched, self.sender.clone());
+        self.tasks.push(tokio::spawn(task));
+        (reach, notices)
     }
 }
 
@@ -250,31 +190,6 @@ fn cluster<K: Watchable>(client: Client, _: Option<&str>) -> Api<K> {
     Api::all(client)
 }
 
-/// Finds where `K` may be listed and starts its watcher there.
-async fn spawn<K: Watchable>(
-    client: &Client,
-    scope: &Scope,
-    config: &watcher::Config,
-    watched: Watched,
-    sender: &mpsc::Sender<Input>,
-    tasks: &mut Vec<JoinHandle<()>>,
-    make: MakeApi<K>,
-) -> (Reach, Vec<String>) {
-    let (reach, notices) = reach_of(client, scope, watched, make).await;
-    let api: Api<K> = match &reach {
-        Reach::Cluster => make(client.clone(), None),
-        Reach::Namespace(ns) => make(client.clone(), Some(ns)),
-        Reach::Hidden => return (reach, notices),
-    };
-    tasks.push(tokio::spawn(run(
-        api,
-        config.clone(),
-        watched,
-        sender.clone(),
-    )));
-    (reach, notices)
-}
-
 /// Where the user may list `K`: probed with a list of one, as a watcher's
 /// first list would be refused.
 async fn reach_of<K: Watchable>(
@@ -296,9 +211,8 @@ async fn reach_of<K: Watchable>(
         Reach::Namespace(ns) => make(client.clone(), Some(ns)).list(&probe).await,
         _ => make(client.clone(), None).list(&probe).await,
     };
-    let refusal = match tried {
-        Ok(_) => return (first, Vec::new()),
-        Err(e) => e,
+    let Err(refusal) = tried else {
+        return (first, Vec::new());
     };
     let mut notices = Vec::new();
     if first == Reach::Cluster
@@ -353,7 +267,7 @@ fn gone(error: &watcher::Error) -> bool {
         watcher::Error::WatchStartFailed(kube::Error::Api(s))
         | watcher::Error::InitialListFailed(kube::Error::Api(s))
         | watcher::Error::WatchFailed(kube::Error::Api(s)) => s.code == 410,
-        watcher::Error::WatchError(s) => s.code == 410,
+        watcher::Error::WatchError(s) => s.as_ref().code == 410,
         _ => false,
     }
 }

@@ -176,12 +176,48 @@ async fn a_deployment_applied_through_the_api_is_observed() {
         .create(&PostParams::default(), &web())
         .await
         .expect("the Deployment is created");
-    observe_until(&mut watches, &mut observer, &mut records, |observer, _| {
-        running_web_pods(observer) == 2
-    })
+    // Each resource has its own watch, and one may be ahead of another:
+    // done when each has told its part (the Pods Running, their containers'
+    // Started Events, the Deployment's status counting them ready).
+    observe_until(
+        &mut watches,
+        &mut observer,
+        &mut records,
+        |observer, records| {
+            let started = records
+                .iter()
+                .filter(|r| matches!(&r.body, Record::Event(e) if e.reason == "Started"))
+                .count();
+            let ready = observer.objects().any(|(key, object)| {
+                key == "/registry/deployments/default/web"
+                    && object.to_json().pointer("/status/readyReplicas") == Some(&json!(2))
+            });
+            let replicaset = watches_of(records, "replicasets")
+                .iter()
+                .any(|(t, name, _)| *t == "ADDED" && name.starts_with("web-"));
+            running_web_pods(observer) == 2 && started == 2 && ready && replicaset
+        },
+    )
     .await;
     let seen = &records[listed..];
+    the_changes_have_resource_versions_and_fields(seen);
+    the_events_come_in_the_flows_order(seen);
 
+    // The final record holds the objects as last seen.
+    let last = observer.final_records(u64::MAX);
+    let Some(Record::Final { objects }) = last.last().map(|r| &r.body) else {
+        panic!("no final record");
+    };
+    assert!(
+        objects
+            .iter()
+            .any(|o| o.kind().kind == "Deployment" && o.metadata().name.as_deref() == Some("web"))
+    );
+    drop(watches);
+    running.stop().await;
+}
+
+fn the_changes_have_resource_versions_and_fields(seen: &[TraceRecord]) {
     // The Deployment: ADDED, then MODIFIED at higher resourceVersions.
     let deployment = watches_of(seen, "deployments");
     assert_eq!(deployment[0].0, "ADDED", "{deployment:?}");
@@ -218,29 +254,54 @@ async fn a_deployment_applied_through_the_api_is_observed() {
             if w.resource == "pods" && w.fields.iter().any(|f| f == "spec.nodeName"))),
         "no binding among the Pods' changes"
     );
+}
 
-    // The Events, in the flow's order, each after its reporter's message.
-    let events: Vec<(&str, &str)> = seen
+fn the_events_come_in_the_flows_order(seen: &[TraceRecord]) {
+    // The Events, each after its reporter's message. Each component sends
+    // its own as it goes, so only one Pod's story has an order to keep:
+    // the scheduler's verdict, then its kubelet's steps.
+    let events: Vec<(&str, &str, &str)> = seen
         .iter()
         .filter_map(|r| match &r.body {
-            Record::Event(e) => Some((e.reason.as_str(), e.source.as_str())),
+            Record::Event(e) => {
+                Some((e.reason.as_str(), e.source.as_str(), e.object.name.as_str()))
+            }
             _ => None,
         })
         .collect();
-    let reasons: Vec<&str> = events.iter().map(|(reason, _)| *reason).collect();
-    let position = |reason: &str| {
-        reasons
+    for (reason, source) in [
+        ("ScalingReplicaSet", "deployment-controller"),
+        ("SuccessfulCreate", "replicaset-controller"),
+    ] {
+        assert!(
+            events.iter().any(|(r, s, _)| (*r, *s) == (reason, source)),
+            "no {reason} from {source}: {events:?}"
+        );
+    }
+    let pods: std::collections::BTreeSet<&str> = events
+        .iter()
+        .filter(|(r, _, _)| *r == "Scheduled")
+        .map(|(_, _, pod)| *pod)
+        .collect();
+    assert_eq!(pods.len(), 2, "{events:?}");
+    for pod in pods {
+        let story: Vec<(&str, &str)> = events
             .iter()
-            .position(|r| *r == reason)
-            .unwrap_or_else(|| panic!("no {reason} in {reasons:?}"))
-    };
-    assert!(position("ScalingReplicaSet") < position("SuccessfulCreate"));
-    assert!(position("SuccessfulCreate") < position("Scheduled"));
-    assert!(position("Scheduled") < position("Pulling"));
-    assert!(position("Pulling") < position("Started"));
-    assert_eq!(reasons.iter().filter(|r| **r == "Scheduled").count(), 2);
-    assert!(events.contains(&("Scheduled", "default-scheduler")));
-    assert!(events.contains(&("ScalingReplicaSet", "deployment-controller")));
+            .filter(|(_, _, name)| *name == pod)
+            .map(|(r, s, _)| (*r, *s))
+            .collect();
+        assert_eq!(
+            story,
+            [
+                ("Scheduled", "default-scheduler"),
+                ("Pulling", "kubelet"),
+                ("Pulled", "kubelet"),
+                ("Created", "kubelet"),
+                ("Started", "kubelet"),
+            ],
+            "{pod}"
+        );
+    }
     let reporters: Vec<String> = seen
         .windows(2)
         .filter_map(|pair| match (&pair[0].body, &pair[1].body) {
@@ -260,19 +321,6 @@ async fn a_deployment_applied_through_the_api_is_observed() {
         reporters.iter().any(|r| r.starts_with("kubelet/node-")),
         "{reporters:?}"
     );
-
-    // The final record holds the objects as last seen.
-    let last = observer.final_records(u64::MAX);
-    let Some(Record::Final { objects }) = last.last().map(|r| &r.body) else {
-        panic!("no final record");
-    };
-    assert!(
-        objects
-            .iter()
-            .any(|o| o.kind().kind == "Deployment" && o.metadata().name.as_deref() == Some("web"))
-    );
-    drop(watches);
-    running.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
