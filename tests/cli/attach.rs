@@ -121,6 +121,20 @@ fn attach_prints_records_and_its_recording_replays() {
         String::from_utf8_lossy(&no_tui.stderr),
         "error: podflow attach needs a terminal for its TUI; use --format jsonl or --format text\n"
     );
+    let no_context = podflow(&[
+        "attach",
+        "--kubeconfig",
+        kc,
+        "--context",
+        "nope",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(no_context.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&no_context.stderr),
+        "Error in configuration: context was not found for specified context: nope\n"
+    );
     runtime.block_on(running.stop());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -18,15 +18,24 @@ pub async fn connect(
         context: context.map(str::to_owned),
         ..KubeConfigOptions::default()
     };
-    let config = match kubeconfig {
-        Some(path) => {
-            let file = Kubeconfig::read_from(path)
-                .map_err(|e| format!("error: --kubeconfig {}: {e}", path.display()))?;
-            Config::from_custom_kubeconfig(file, &options).await
-        }
-        None => Config::from_kubeconfig(&options).await,
+    let file = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path)
+            .map_err(|e| format!("error: --kubeconfig {}: {e}", path.display()))?,
+        None => Kubeconfig::read().map_err(|e| format!("error: {e}"))?,
+    };
+    // kubectl's words for a context the kubeconfig lacks (`kubectl
+    // --context nope get pods`: client-go's `ErrConfigurationInvalid`,
+    // `staging/src/k8s.io/client-go/tools/clientcmd/validation.go`).
+    if let Some(name) = context
+        && !file.contexts.iter().any(|c| c.name == name)
+    {
+        return Err(format!(
+            "Error in configuration: context was not found for specified context: {name}"
+        ));
     }
-    .map_err(|e| format!("error: {e}"))?;
+    let config = Config::from_custom_kubeconfig(file, &options)
+        .await
+        .map_err(|e| format!("error: {e}"))?;
     let namespace = config.default_namespace.clone();
     let client = Client::try_from(config).map_err(|e| format!("error: {e}"))?;
     Ok((client, namespace))
