@@ -115,6 +115,13 @@ fn attach_prints_records_and_its_recording_replays() {
     );
     assert!(String::from_utf8_lossy(&shot.stdout).contains("podflow-attach"));
 
+    refusals(kc);
+    runtime.block_on(running.stop());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What `attach` refuses, in kubectl's words where kubectl has some.
+fn refusals(kc: &str) {
     let no_tui = podflow(&["attach", "--kubeconfig", kc]);
     assert_eq!(no_tui.status.code(), Some(2));
     assert_eq!(
@@ -135,6 +142,4 @@ fn attach_prints_records_and_its_recording_replays() {
         String::from_utf8_lossy(&no_context.stderr),
         "Error in configuration: context was not found for specified context: nope\n"
     );
-    runtime.block_on(running.stop());
-    let _ = std::fs::remove_dir_all(&dir);
 }
