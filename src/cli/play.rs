@@ -116,6 +116,10 @@ pub struct PlayArgs {
     /// the same cluster, and the same requests at the same moments.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["files", "steps", "cluster", "lesson"])]
     pub session: Option<String>,
+    /// Replay an observation of a real cluster saved by `podflow attach
+    /// --record FILE`, offline: its watch events, Events and objects.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["files", "steps", "cluster", "lesson", "session"])]
+    pub observed: Option<String>,
 }
 
 /// `podflow play`'s options as the command line gives them with no flag
@@ -183,6 +187,13 @@ fn sandbox_timeline(
     args: &PlayArgs,
     embedded: Vec<(&'static str, &'static str)>,
 ) -> Result<Timeline, String> {
+    if let Some(path) = &args.observed {
+        let file =
+            std::fs::File::open(path).map_err(|e| format!("error: --observed {path}: {e}"))?;
+        let recorded = podflow_attach::replay::read(std::io::BufReader::new(file), path)
+            .map_err(|e| format!("error: {e}"))?;
+        return Ok(podflow_attach::replay::timeline(recorded));
+    }
     let Some(path) = &args.session else {
         let mut timeline = Timeline::started(sandbox_engine(args, embedded)?);
         if let UntilArg::For(ms) = args.until {

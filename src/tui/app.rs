@@ -91,6 +91,9 @@ pub struct App {
     pub presenter: super::present::Presenter,
     /// The server, when the run is a served cluster's (`podflow serve`).
     pub live: Option<Box<super::live::Live>>,
+    /// What `podflow attach` observes of a real cluster, when the run is
+    /// an observation (its timeline is [`Timeline::observed`]).
+    pub observing: Option<Box<super::observed::Observing>>,
     /// The terminal's area, as last resized (a page of a zoomed pane, the
     /// help's scrolling).
     pub area: Rect,
@@ -127,6 +130,7 @@ impl App {
             stop_at: None,
             presenter: super::present::Presenter::default(),
             live: None,
+            observing: None,
             area: Rect::new(0, 0, 120, 40),
             commands_typed: 0,
             heartbeats: Heartbeats::Folded,
@@ -279,6 +283,10 @@ impl App {
                 effects
             }
             Action::OpenJumps => self.open_jumps(),
+            Action::OpenCommand if self.timeline.is_observed() => {
+                self.notice = Some(super::observed::no_commands(self.lang).to_owned());
+                Vec::new()
+            }
             Action::OpenCommand => {
                 let effects = self.pause();
                 self.overlay = Overlay::Command(String::new());
@@ -416,7 +424,7 @@ impl App {
     /// Whether the run has ended: computed to its end, and not a served
     /// cluster's, which goes on as long as the server does.
     pub fn run_is_over(&self) -> bool {
-        self.live.is_none() && self.timeline.is_complete()
+        self.live.is_none() && self.observing.is_none() && self.timeline.is_complete()
     }
 
     /// The step a navigation action goes to.
@@ -649,6 +657,10 @@ impl App {
     /// Replaces the future after the current step with `command`'s, computed
     /// as far as `compute` takes it, and moves to its first new step.
     fn submit_then(&mut self, command: Command, compute: impl FnOnce(&mut Timeline)) {
+        if self.timeline.is_observed() {
+            self.notice = Some(super::observed::no_commands(self.lang).to_owned());
+            return;
+        }
         let at = (!self.timeline.is_empty()).then_some(self.cursor);
         let first_new = self.timeline.resubmit(at, command);
         compute(&mut self.timeline);

@@ -17,6 +17,9 @@ pub mod layout;
 pub mod lesson;
 pub mod live;
 pub mod narrate;
+pub mod observed;
+#[cfg(test)]
+mod observed_tests;
 pub mod panes;
 pub mod phases;
 pub mod present;

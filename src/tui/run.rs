@@ -83,8 +83,9 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
     );
     let mut drawn = Instant::now();
-    // A served cluster's requests are taken a few times a frame.
-    let mut serving = app.live.is_some().then(|| {
+    // A served cluster's requests, or an observed one's records
+    // (`podflow attach`), are taken a few times a frame.
+    let mut serving = (app.live.is_some() || app.observing.is_some()).then(|| {
         let mut interval = tokio::time::interval(podflow_server::driver::TICK);
         interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
         interval
@@ -111,6 +112,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
             () = tick(&mut serving) => {
                 let before = (app.timeline.len(), app.cursor);
                 app.serve_tick();
+                app.observe_tick();
                 // Redraw only when something new is there to see.
                 if (app.timeline.len(), app.cursor) == before {
                     continue;

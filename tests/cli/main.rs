@@ -3,6 +3,7 @@
 //! lessons, the README's gallery, the terminal restored after a crash or a
 //! signal, and the fuzz corpora replayed.
 
+mod attach;
 mod bad_input;
 mod cli;
 mod fuzz_corpus;

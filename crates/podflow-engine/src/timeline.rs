@@ -74,6 +74,9 @@ pub struct Timeline {
     /// A replayed session's inputs not handed over yet, each at its moment
     /// ([`Timeline::schedule`]); nobody waits for their answers.
     scheduled: VecDeque<(SimTime, Input)>,
+    /// An observed run (`podflow attach`): its records and stores are
+    /// pushed ([`Timeline::push_observed`]); no engine computes them.
+    observed: bool,
 }
 
 /// The cluster as it stands at one record.
@@ -130,7 +133,47 @@ impl Timeline {
             engine,
             submitted: Vec::new(),
             scheduled: VecDeque::new(),
+            observed: false,
         }
+    }
+
+    /// An observed run, empty: what `podflow attach` sees of a real cluster
+    /// is pushed into it ([`Timeline::push_observed`]). It starts from an
+    /// empty store and is complete whenever looked at; it has no engine to
+    /// hand commands to (its engine, the default cluster's, never runs).
+    pub fn observed() -> Timeline {
+        let setup = crate::setup::build_setup(&crate::setup::SetupArgs::default())
+            .expect("the built-in default cluster builds");
+        let mut timeline = Timeline::started(Engine::new(setup));
+        timeline.marks[0].store = Kept::Whole(Box::default());
+        timeline.marks[0].now = SimTime(0);
+        timeline.newest = Store::default();
+        timeline.observed = true;
+        timeline.complete = true;
+        timeline
+    }
+
+    /// Whether it is an observed run ([`Timeline::observed`]).
+    pub fn is_observed(&self) -> bool {
+        self.observed
+    }
+
+    /// Appends what was observed at `now`: `records`, and `store`, the
+    /// objects as they stand after them (one mark; a view of any of the
+    /// records shows this store).
+    pub fn push_observed(&mut self, records: Vec<TraceRecord>, store: Store, now: SimTime) {
+        if records.is_empty() {
+            return;
+        }
+        let first = self.records.len();
+        self.records.extend(records);
+        let kept = self.keep(&store);
+        self.newest = store;
+        self.marks.push(Mark {
+            first,
+            store: kept,
+            now,
+        });
     }
 
     /// Hands the engine `inputs` (a saved session's, in order) each at its
@@ -183,6 +226,9 @@ impl Timeline {
     /// Computes up to `events` more engine events, marking each that made
     /// records; returns whether the run is now complete.
     pub fn advance(&mut self, events: usize) -> bool {
+        if self.observed {
+            return true;
+        }
         for _ in 0..events {
             let Some(records) = self.next_step() else {
                 self.complete = true;
@@ -328,7 +374,7 @@ impl Timeline {
         let written = self.records[event.start..=index]
             .iter()
             .any(|r| matches!(&r.body, Record::Stage(s) if s.component == Actor::Etcd));
-        let mark = if written { at } else { at - 1 };
+        let mark = if written || self.observed { at } else { at - 1 };
         View {
             records: &self.records[..=index],
             later_in_event: &self.records[index + 1..event.end],
@@ -468,6 +514,50 @@ mod tests {
             && a.compacted() == b.compacted()
             && a.iter().eq(b.iter())
             && history(a) == history(b)
+    }
+
+    /// An observed run (`podflow attach`): each pushed batch is one mark,
+    /// its records see its store, time is what was pushed, and nothing is
+    /// computed.
+    #[test]
+    fn an_observed_run_shows_each_pushed_store_at_its_records() {
+        use crate::clock::SimTime;
+        use crate::trace::{Actor, Record, TraceRecord};
+        use podflow_model::Object;
+        use std::sync::Arc;
+        let pod = |rv: &str| -> Arc<Object> {
+            let value = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "nginx", "namespace": "default", "resourceVersion": rv}});
+            Arc::new(Object::from_json(podflow_model::kinds::kind_of("Pod"), value).unwrap())
+        };
+        let record = |seq: u64, t_ms: u64| TraceRecord {
+            seq,
+            t_ms,
+            body: Record::message(
+                Actor::Kubectl,
+                Actor::ApiServer,
+                "Update pods/default/nginx",
+            ),
+        };
+        let key = "/registry/pods/default/nginx";
+        let mut observed = Timeline::observed();
+        assert!(observed.is_observed() && observed.is_complete());
+        assert!(
+            observed.start().store.is_empty(),
+            "it starts with nothing seen"
+        );
+        let mut store = Store::default();
+        store.put_observed(key, pod("812"));
+        observed.push_observed(vec![record(0, 5), record(1, 5)], store.clone(), SimTime(5));
+        store.put_observed(key, pod("815"));
+        observed.push_observed(vec![record(2, 40)], store, SimTime(40));
+        observed.push_observed(Vec::new(), Store::default(), SimTime(50));
+        assert!(observed.advance(100));
+        assert_eq!(observed.len(), 3);
+        let rv = |i: usize| observed.view(i).store.get(key).map(|e| e.mod_revision);
+        assert_eq!((rv(0), rv(1), rv(2)), (Some(812), Some(812), Some(815)));
+        assert_eq!(observed.view(2).now, SimTime(40));
+        assert_eq!(observed.event_range(1), 0..2);
     }
 
     #[test]

@@ -451,6 +451,7 @@ fn samples() -> Vec<TraceRecord> {
                 namespace: Some("default".into()),
                 name: "nginx".into(),
                 resource_version: "59".into(),
+                fields: Vec::new(),
             }))));
         }
     }

@@ -34,6 +34,7 @@
 mod crash;
 mod fit;
 mod kubelet;
+mod observed_fit;
 mod oom;
 mod probe;
 mod proxy;
@@ -78,6 +79,8 @@ pub enum Model {
     Probe(Box<ProbeFailure>),
     /// A node's kube-proxy step, with the node's rules.
     Proxy(Box<ProxyRules>),
+    /// A `FailedScheduling` Event of an observed cluster, read.
+    ObservedFit(Box<observed_fit::ObservedFit>),
     /// Nothing to explain here.
     #[default]
     Nothing,
@@ -98,13 +101,19 @@ impl Model {
         if let Some(p) = proxy::at(records) {
             return Model::Proxy(Box::new(p));
         }
+        let cycle = scheduling::latest(records);
+        if cycle.is_none()
+            && let Some(o) = observed_fit::at(records)
+        {
+            return Model::ObservedFit(Box::new(o));
+        }
         let failure = kubelet::latest_failure(records);
         if failure > scheduling::anchor(records)
             && let Some(model) = failure.and_then(|at| kubelet_failure(cx, at))
         {
             return model;
         }
-        scheduling::latest(records).map_or(Model::Nothing, Model::Scheduling)
+        cycle.map_or(Model::Nothing, Model::Scheduling)
     }
 }
 
@@ -165,6 +174,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         Model::Oom(o) => oom::lines(o, cx),
         Model::Probe(p) => probe::lines(p, cx),
         Model::Proxy(p) => proxy::lines(p, cx),
+        Model::ObservedFit(o) => observed_fit::lines(o, cx),
         Model::Nothing => vec![fit::prose(Line::from(Span::styled(
             cx.lang.pick(
                 "Nothing to explain at this step. Step to a scheduling decision, a refused request or a failing container to see why.",

@@ -998,5 +998,6 @@ fn watch_record(to: &ComponentId, event: &WatchEvent) -> Record {
         namespace: event.object.namespace().map(str::to_owned),
         name: event.object.name().into(),
         resource_version: event.revision.to_string(),
+        fields: Vec::new(),
     }))
 }

@@ -355,6 +355,37 @@ impl Store {
         Ok(&self.entries[key])
     }
 
+    /// Sets `key` to an object as another cluster's API server served it
+    /// (`podflow attach`): its `resourceVersion` is kept as that cluster's
+    /// revision, and no watch history is written.
+    pub fn put_observed(&mut self, key: &str, object: Arc<Object>) {
+        let revision = object
+            .metadata()
+            .resource_version
+            .as_deref()
+            .and_then(|rv| rv.parse().ok())
+            .unwrap_or(0);
+        let (create_revision, version) = self
+            .entries
+            .get(key)
+            .map_or((revision, 1), |e| (e.create_revision, e.version + 1));
+        self.entries.insert(
+            Arc::from(key),
+            Entry {
+                object,
+                create_revision,
+                mod_revision: revision,
+                version,
+            },
+        );
+        self.revision = self.revision.max(revision);
+    }
+
+    /// Removes an observed object's `key` ([`Store::put_observed`]).
+    pub fn remove_observed(&mut self, key: &str) {
+        self.entries.remove(key);
+    }
+
     /// Deletes `key`, returning its last state; the delete gets its own revision.
     pub fn delete(&mut self, key: &str) -> Result<Arc<Object>, StoreError> {
         let entry = self.entries.remove(key).ok_or(StoreError::NotFound)?;

@@ -93,6 +93,7 @@ mod tests {
             namespace: Some("kube-node-lease".into()),
             name: "node-1".into(),
             resource_version: "85".into(),
+            fields: Vec::new(),
         })))
     }
 

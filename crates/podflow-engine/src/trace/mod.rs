@@ -311,6 +311,11 @@ pub struct WatchRecord {
     pub name: String,
     #[serde(rename = "resourceVersion")]
     pub resource_version: String,
+    /// The fields the change touched (`spec.nodeName`, `status.phase`), when
+    /// the watcher tells them: `podflow attach` does; the simulation's
+    /// watchers leave it empty and it is not written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
 }
 
 impl WatchRecord {
