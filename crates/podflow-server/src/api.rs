@@ -32,6 +32,15 @@ use podflow_model::{Kind, Object, status};
 /// The API server's limit on a request body (`--max-request-body-bytes`, 3 MiB).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
 
+/// A `Status` as the API server writes it: `kind`, `apiVersion` and empty `metadata`.
+fn status_body(status: &Status) -> Value {
+    let mut body = serde_json::to_value(status).unwrap_or_default();
+    body["kind"] = json!("Status");
+    body["apiVersion"] = json!("v1");
+    body["metadata"] = json!({});
+    body
+}
+
 /// The body of an answer: whole, or a watch's stream.
 pub type ResponseBody = BoxBody<Bytes, Infallible>;
 
@@ -206,6 +215,11 @@ async fn answer(
         now,
         watch,
     } = reply;
+    if response.code == 410 && verb == Verb::Watch {
+        return watch_stream::expired(&status_body(
+            &response.status.clone().unwrap_or_else(stopping),
+        ));
+    }
     if response.code >= 400 {
         return status_response(&response.status.clone().unwrap_or_else(stopping));
     }
@@ -340,10 +354,7 @@ pub fn status_response(status: &Status) -> HttpResponse {
         .code
         .and_then(|c| u16::try_from(c).ok())
         .unwrap_or(500);
-    let mut body = serde_json::to_value(status).unwrap_or_default();
-    body["kind"] = json!("Status");
-    body["apiVersion"] = json!("v1");
-    body["metadata"] = json!({});
+    let body = status_body(status);
     json_response(
         StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
         &body,

@@ -113,6 +113,22 @@ pub fn respond(opened: Opened<'_>) -> HttpResponse {
     response
 }
 
+/// A watch from a resourceVersion etcd has compacted away: as the watch
+/// cache does (`newErrWatcher` in `cacher.go`), the API server answers
+/// `200 OK` and the stream's one event is an `ERROR` carrying the `410`
+/// `Status` (`too old resource version: 1 (100)`, reason `Expired`); clients
+/// relist on it (client-go's reflector, kube-runtime's watcher).
+pub fn expired(status: &Value) -> HttpResponse {
+    let line = encode("ERROR", status);
+    let body = futures_util::stream::iter([Ok::<_, Infallible>(Frame::data(line))]);
+    let mut response = hyper::Response::new(BodyExt::boxed(StreamBody::new(body)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
 /// A receiver as a stream.
 fn tokio_stream_of<T: Send + 'static>(
     mut receiver: mpsc::Receiver<T>,
@@ -177,4 +193,30 @@ fn encode(event_type: &str, object: &Value) -> Bytes {
     let mut line = json!({"type": event_type, "object": object}).to_string();
     line.push('\n');
     Bytes::from(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What kubectl's `get -w --resource-version=1` meets after a compaction:
+    /// `200 OK`, then one `ERROR` event whose object is the `Expired` Status
+    /// (the reflector's `watchHandler` turns it into `apierrors.FromObject`).
+    #[tokio::test]
+    async fn a_compacted_watch_is_a_stream_with_one_error() {
+        let status = json!({
+            "kind": "Status", "apiVersion": "v1", "metadata": {},
+            "status": "Failure", "message": "too old resource version: 1 (100)",
+            "reason": "Expired", "code": 410
+        });
+        let response = expired(&status);
+        assert_eq!(response.status(), hyper::StatusCode::OK);
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        let lines: Vec<serde_json::Value> = body
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines, [json!({"type": "ERROR", "object": status})]);
+    }
 }
