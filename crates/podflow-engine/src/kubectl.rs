@@ -209,8 +209,14 @@ pub enum Command {
         spec: ExposeSpec,
     },
     /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
-    /// request; the node's kubelet loses (or regains) the API server.
-    NodeFault { node: String, faulted: bool },
+    /// request; the node's kubelet loses (or regains) the API server. With
+    /// `memory` (`fault node NODE memory-pressure`), something outside the
+    /// pods takes the node's memory instead; `recover` ends both.
+    NodeFault {
+        node: String,
+        faulted: bool,
+        memory: bool,
+    },
     /// `wait DURATION` / `wait idle`
     Wait(Wait),
     /// A command with `--as USER [--as-group G]…`: its requests carry
@@ -579,7 +585,11 @@ impl Kubectl {
                     });
                 }
             }
-            Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
+            Command::NodeFault {
+                node,
+                faulted,
+                memory,
+            } => cx.fault_node(&node, faulted, memory),
             Command::As { user, command } => {
                 self.acting_as = Some(user);
                 self.start(*command, cx);
