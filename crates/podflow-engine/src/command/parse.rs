@@ -931,7 +931,10 @@ mod tests {
             r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#
         );
         assert_eq!(e(""), "error: empty command");
-        assert_eq!(e("fault node-1"), "error: USAGE: fault node NODE");
+        assert_eq!(
+            e("fault node-1"),
+            "error: USAGE: fault node NODE [memory-pressure]"
+        );
         assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
     }
