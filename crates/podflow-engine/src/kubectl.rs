@@ -585,11 +585,7 @@ impl Kubectl {
                     });
                 }
             }
-            Command::NodeFault {
-                node,
-                faulted,
-                memory,
-            } => cx.fault_node(&node, faulted, memory),
+            fault @ Command::NodeFault { .. } => fault_node(fault, cx),
             Command::As { user, command } => {
                 self.acting_as = Some(user);
                 self.start(*command, cx);
@@ -1024,4 +1020,16 @@ fn retrieving(manifest: &FileObject, namespace: Option<&str>) -> String {
         namespace.unwrap_or_default(),
         manifest.source
     )
+}
+
+/// `fault node` / `recover node`: handed to the engine, not a request.
+fn fault_node(command: Command, cx: &mut Cx<'_>) {
+    if let Command::NodeFault {
+        node,
+        faulted,
+        memory,
+    } = command
+    {
+        cx.fault_node(&node, faulted, memory);
+    }
 }

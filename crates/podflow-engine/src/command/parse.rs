@@ -884,14 +884,6 @@ mod tests {
             })
         );
         assert_eq!(
-            parse("fault node node-2 memory-pressure").unwrap(),
-            Parsed::Ready(Command::NodeFault {
-                node: "node-2".into(),
-                faulted: true,
-                memory: true,
-            })
-        );
-        assert_eq!(
             parse("recover node/node-1").unwrap(),
             Parsed::Ready(Command::NodeFault {
                 node: "node-1".into(),
@@ -937,6 +929,19 @@ mod tests {
         );
         assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
+    }
+
+    /// podflow's own `fault node NODE memory-pressure`.
+    #[test]
+    fn a_memory_fault_parses() {
+        assert_eq!(
+            parse("fault node node-2 memory-pressure").unwrap(),
+            Parsed::Ready(Command::NodeFault {
+                node: "node-2".into(),
+                faulted: true,
+                memory: true,
+            })
+        );
     }
 
     /// `TestPodAndContainer` (`pkg/cmd/exec/exec_test.go`): where the pod

@@ -6,6 +6,8 @@
 //! then the larger use beyond the request), and the `Evicted` message.
 //! The kubelet that acts on them: [`super::eviction_manager`].
 
+use std::fmt::Write as _;
+
 use podflow_model::quantity::{Format, ParsedQuantity};
 
 /// `memory.available<100Mi`: the kubelet's default `evictionHard` threshold
@@ -112,12 +114,13 @@ pub fn eviction_message(pod: &PodUsage, available: u64) -> String {
         bytes(available)
     );
     for c in pod.containers.iter().filter(|c| c.working_set > c.request) {
-        message.push_str(&format!(
+        let _ = write!(
+            message,
             "Container {} was using {}, request is {}, has larger consumption of memory. ",
             c.name,
             bytes(c.working_set),
             bytes(c.request)
-        ));
+        );
     }
     message
 }

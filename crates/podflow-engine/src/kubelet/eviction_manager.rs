@@ -26,14 +26,24 @@ use crate::trace::{EventObject, EventRecord, Outcome, StageName};
 /// `v1.TaintNodeMemoryPressure`.
 const MEMORY_PRESSURE_TAINT: &str = PRESSURE_TAINTS[0].1;
 
+/// Memory held outside the pods (`fault node NODE memory-pressure`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Outside {
+    #[default]
+    Nothing,
+    /// Asked for: the next synchronize measures the pods and takes the rest.
+    Asked,
+    /// This many bytes.
+    Holding(u64),
+}
+
 /// The eviction manager's state.
 #[derive(Debug, Clone, Default)]
 pub struct EvictionState {
     /// When the memory threshold was last met, in ms of simulated time.
     last_met_ms: Option<u64>,
-    /// `fault node NODE memory-pressure`: memory held outside the pods, in
-    /// bytes; `Some(None)` until the next synchronize measures the pods.
-    outside: Option<Option<u64>>,
+    /// `fault node NODE memory-pressure`: memory held outside the pods.
+    outside: Outside,
     /// The node reports `MemoryPressure` (as of the last synchronize).
     pressure: bool,
 }
@@ -43,12 +53,12 @@ impl Kubelet {
     /// node's memory until 1 MiB less than the threshold is left, so the
     /// first pod evicted relieves it (`recover node` frees it).
     pub fn set_memory_hog(&mut self, on: bool) {
-        self.eviction.outside = on.then_some(None);
+        self.eviction.outside = if on { Outside::Asked } else { Outside::Nothing };
     }
 
     /// Whether something outside the pods holds the node's memory.
     pub fn memory_hogged(&self) -> bool {
-        self.eviction.outside.is_some()
+        self.eviction.outside != Outside::Nothing
     }
 
     /// The eviction manager's `Admit`: under memory pressure a `BestEffort`
@@ -132,12 +142,12 @@ impl Kubelet {
         let mut pods = self.pods_in_use(cx.now);
         let by_pods = pods.iter().map(PodUsage::working_set).sum::<u64>();
         let outside = match self.eviction.outside {
-            None => 0,
-            Some(Some(bytes)) => bytes,
-            Some(None) => {
+            Outside::Nothing => 0,
+            Outside::Holding(bytes) => bytes,
+            Outside::Asked => {
                 let left = eviction::MEMORY_AVAILABLE_HARD - eviction::HOG_SHORT_BY;
                 let bytes = capacity.saturating_sub(by_pods).saturating_sub(left);
-                self.eviction.outside = Some(Some(bytes));
+                self.eviction.outside = Outside::Holding(bytes);
                 bytes
             }
         };

@@ -847,9 +847,9 @@ spec:
 ";
 
 /// The chosen node's total plugin by plugin, and the per-resource figures
-/// behind NodeResourcesFit (`least_allocated.go`: (allocatable − requested)
+/// behind `NodeResourcesFit` (`least_allocated.go`: (allocatable − requested)
 /// × 100 / allocatable per resource, then the weighted mean) and
-/// NodeResourcesBalancedAllocation (`balanced_allocation.go`: the fractions' spread).
+/// `NodeResourcesBalancedAllocation` (`balanced_allocation.go`: the fractions' spread).
 #[test]
 fn the_chosen_nodes_score_shows_its_parts_and_resources() {
     let args = SetupArgs {
