@@ -1,6 +1,7 @@
 //! `podflow lessons list`, `podflow lessons show ID` and `podflow lessons check [PATH]...`.
 
 use clap::Subcommand;
+use std::io::Write as _;
 
 use podflow_lesson::{self as lesson, Lesson, embedded};
 
@@ -48,8 +49,22 @@ fn files(paths: &[String]) -> Vec<String> {
 pub fn run(command: &LessonsCommand) -> Result<(), String> {
     match command {
         LessonsCommand::List => {
-            for lesson in embedded::all().map_err(|e| e.to_string())? {
-                println!("{:<24} {}", lesson.id(), lesson.doc.title.value.pick(false));
+            let lessons = embedded::all().map_err(|e| e.to_string())?;
+            // The ids in a column as wide as the longest.
+            let width = lessons.iter().map(|l| l.id().len()).max().unwrap_or(0);
+            let mut out = std::io::stdout().lock();
+            for lesson in lessons {
+                // A closed pipe (`| head`) ends the list quietly.
+                if writeln!(
+                    out,
+                    "{:<width$} {}",
+                    lesson.id(),
+                    lesson.doc.title.value.pick(false)
+                )
+                .is_err()
+                {
+                    break;
+                }
             }
             Ok(())
         }

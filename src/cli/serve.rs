@@ -59,6 +59,10 @@ pub struct ServeArgs {
     /// The colours: dark, light, or high contrast for projectors.
     #[arg(long, value_enum, default_value_t)]
     pub theme: ThemeArg,
+    /// Serve a lesson's cluster (a built-in lesson's id, or a file) with the
+    /// lesson beside it: its goals are reached by what the real kubectl sends.
+    #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["cluster", "files", "headless"])]
+    pub lesson: Option<String>,
 }
 
 /// `--speed`'s value.
@@ -82,7 +86,15 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     let epoch = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
-    let (setup, users) = served_setup(args.cluster.as_deref(), &args.files, args.seed, epoch)?;
+    // A bad lesson is refused before anything listens, with the checker's message.
+    let lesson = match &args.lesson {
+        Some(id) => Some(podflow_lesson::embedded::open(id).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let (setup, users) = match &lesson {
+        Some(lesson) => served_lesson_setup(lesson, epoch)?,
+        None => served_setup(args.cluster.as_deref(), &args.files, args.seed, epoch)?,
+    };
     let listen = Listen {
         address: args.address.clone(),
         port: args.port,
@@ -124,6 +136,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         engine,
         sink,
         session,
+        lesson,
     };
     if args.headless {
         serve_headless(args, parts, &kubeconfig_path)
@@ -138,6 +151,36 @@ struct Parts {
     engine: Engine,
     sink: Option<podflow_server::driver::TraceSink>,
     session: Option<(Header, podflow_server::session::SessionSink)>,
+    /// `--lesson`: shown beside the served cluster.
+    lesson: Option<podflow_lesson::Lesson>,
+}
+
+/// The served setup of a lesson: its cluster and files, Events stored as
+/// objects, time from the wall clock's `epoch`; the cluster's token users.
+fn served_lesson_setup(
+    lesson: &podflow_lesson::Lesson,
+    epoch: i64,
+) -> Result<
+    (
+        podflow_engine::engine::Setup,
+        Vec<podflow_server::kubeconfig::TokenUser>,
+    ),
+    String,
+> {
+    podflow_engine::clock::start_at_unix(epoch);
+    let spec = podflow_lesson::run::cluster(lesson).map_err(|e| e.to_string())?;
+    let mut setup = podflow_lesson::run::setup(lesson).map_err(|e| e.to_string())?;
+    setup.store_events = true;
+    let users = spec
+        .simulation
+        .users
+        .iter()
+        .map(|u| podflow_server::kubeconfig::TokenUser {
+            name: u.name.clone(),
+            token: u.token.clone(),
+        })
+        .collect();
+    Ok((setup, users))
 }
 
 fn serve_headless(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Result<(), String> {
@@ -182,12 +225,23 @@ fn serve_in_tui(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Resul
         write_private(kubeconfig_path, &running.kubeconfig)?;
         let url = running.url();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let timeline = Timeline::started(parts.engine);
         let mut app = App::new(
-            Timeline::started(parts.engine),
+            timeline.clone(),
             args.lang.lang(),
             args.theme.theme(),
             no_color,
         );
+        match parts.lesson {
+            Some(lesson) => {
+                app.progress_path = podflow_lesson::progress::default_path();
+                if let Some(path) = &app.progress_path {
+                    app.progress = podflow_lesson::progress::load(path).0;
+                }
+                app.open_lesson_on(lesson, timeline)?;
+            }
+            None => app.timeline = timeline,
+        }
         let mut switchboard = Switchboard::new(args.speed.0, parts.sink);
         if let Some((header, sink)) = parts.session {
             switchboard = switchboard.saving_session(header, sink);

@@ -172,7 +172,7 @@ impl App {
     }
 
     /// Sets the animation frame of the current step (`None` when paused).
-    fn set_frame(&mut self, frame: Option<u8>) {
+    pub(crate) fn set_frame(&mut self, frame: Option<u8>) {
         self.frame = frame.unwrap_or(0);
         let progress = frame.map(|f| (f + 1) * (100 / FRAMES_PER_STEP));
         self.pane_mut(PaneId::Pipeline).progress = progress;

@@ -79,10 +79,16 @@ fn lessons_check_exits_non_zero_on_the_first_bad_lesson() {
         .output()
         .unwrap();
     assert!(out.status.success());
+    // The ids in a column as wide as the longest, `storage-from-claim-to-mount`.
+    let list = String::from_utf8_lossy(&out.stdout);
     assert!(
-        String::from_utf8_lossy(&out.stdout)
-            .starts_with("apply-to-running         From kubectl apply to Running\n")
+        list.starts_with(&format!(
+            "{:<27} From kubectl apply to Running\n",
+            "apply-to-running"
+        )),
+        "{list}"
     );
+    assert_eq!(list.lines().count(), 12, "{list}");
 }
 
 /// `lessons show ID` prints the built-in file as written (a template for a

@@ -158,7 +158,11 @@ pub enum Outgoing {
     },
     /// Cut `node` off from the control plane (`faulted`), or reconnect it
     /// (the cluster language's `fault node` / `recover node`).
-    NodeFault { node: String, faulted: bool },
+    NodeFault {
+        node: String,
+        faulted: bool,
+        memory: bool,
+    },
     /// Close the watches this component opened with a request (`get -w`).
     StopWatching,
 }
@@ -239,10 +243,12 @@ impl<'a> Cx<'a> {
     }
 
     /// Cuts `node`'s kubelet off from the API server, or reconnects it.
-    pub fn fault_node(&mut self, node: &str, faulted: bool) {
+    /// With `memory`, its memory is taken instead (`fault node NODE memory-pressure`).
+    pub fn fault_node(&mut self, node: &str, faulted: bool, memory: bool) {
         self.outgoing.push(Outgoing::NodeFault {
             node: node.to_owned(),
             faulted,
+            memory,
         });
     }
 

@@ -209,8 +209,14 @@ pub enum Command {
         spec: ExposeSpec,
     },
     /// `fault node NODE` (`true`) or `recover node NODE` (`false`): not a
-    /// request; the node's kubelet loses (or regains) the API server.
-    NodeFault { node: String, faulted: bool },
+    /// request; the node's kubelet loses (or regains) the API server. With
+    /// `memory` (`fault node NODE memory-pressure`), something outside the
+    /// pods takes the node's memory instead; `recover` ends both.
+    NodeFault {
+        node: String,
+        faulted: bool,
+        memory: bool,
+    },
     /// `wait DURATION` / `wait idle`
     Wait(Wait),
     /// A command with `--as USER [--as-group G]…`: its requests carry
@@ -579,7 +585,7 @@ impl Kubectl {
                     });
                 }
             }
-            Command::NodeFault { node, faulted } => cx.fault_node(&node, faulted),
+            fault @ Command::NodeFault { .. } => fault_node(fault, cx),
             Command::As { user, command } => {
                 self.acting_as = Some(user);
                 self.start(*command, cx);
@@ -1033,4 +1039,16 @@ fn retrieving(manifest: &FileObject, namespace: Option<&str>) -> String {
         namespace.unwrap_or_default(),
         manifest.source
     )
+}
+
+/// `fault node` / `recover node`: handed to the engine, not a request.
+fn fault_node(command: Command, cx: &mut Cx<'_>) {
+    if let Command::NodeFault {
+        node,
+        faulted,
+        memory,
+    } = command
+    {
+        cx.fault_node(&node, faulted, memory);
+    }
 }

@@ -141,9 +141,9 @@ fn statics(lesson: &Lesson) -> Result<(), InputError> {
     Ok(())
 }
 
-/// The store at the end of the run holds the goal?
-fn goal_holds(check: &goal::Check, timeline: &Timeline) -> bool {
-    check.holds(&timeline.view(usize::MAX).store)
+/// The end of the run holds the goal that began at record `since`?
+fn goal_holds(check: &goal::Check, timeline: &Timeline, since: Option<usize>) -> bool {
+    check.holds_in(&timeline.view(usize::MAX), since)
 }
 
 /// Checks a lesson: statics, then every step run headless from the start.
@@ -156,7 +156,8 @@ pub fn check(lesson: &Lesson) -> Result<Summary, InputError> {
         if let Step::Goal(g) = &step.value {
             let at = lesson.at(&g.check);
             let check = goal::parse(&g.check.value).map_err(|e| InputError::at(&at, e))?;
-            if goal_holds(&check, &timeline) {
+            let since = (!timeline.is_empty()).then(|| timeline.len() - 1);
+            if goal_holds(&check, &timeline, since) {
                 return Err(InputError::at(
                     &at,
                     format!("goal `{check}` already holds when the goal starts"),
@@ -167,7 +168,7 @@ pub fn check(lesson: &Lesson) -> Result<Summary, InputError> {
                 run::submit(&mut timeline, end, run::command(lesson, line)?);
                 end = (!timeline.is_empty()).then(|| timeline.len() - 1);
             }
-            if !goal_holds(&check, &timeline) {
+            if !goal_holds(&check, &timeline, since) {
                 return Err(InputError::at(
                     &at,
                     format!("goal `{check}` does not hold after its solution"),

@@ -9,14 +9,21 @@
 //! pod REF Running on a node labelled KEY=VALUE  ("labeled" too)
 //! deployment REF has N ready replicas           status.readyReplicas >= N
 //! service REF has N ready endpoints             its EndpointSlices list N ready ones
+//! request VERB RESOURCE                         a client sent it since the goal began
 //! ```
+//!
+//! `request watch pods` ([`request_check`]) is met by what a client sends
+//! (`kubectl get pods -w`, podflow's or the real one through `podflow serve`),
+//! not by the store: it is read with [`Check::holds_in`].
 //!
 //! REF is `NAME` (namespace `default`) or `NAMESPACE/NAME`.
 
 use std::fmt;
 
 use super::moment::{PHASES, pod_ref};
+use super::request_check::{self, RequestCheck};
 use podflow_engine::store::Store;
+use podflow_engine::timeline::View;
 
 /// A goal check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +54,9 @@ pub enum Check {
         service: (String, String),
         endpoints: usize,
     },
+    // ---- Checks on what clients sent (lesson 12, `podflow serve --lesson`) ----
+    /// A client sent this request since the goal began.
+    Request(RequestCheck),
 }
 
 /// Reads a check; the error lists the forms there are.
@@ -95,11 +105,15 @@ pub fn parse(text: &str) -> Result<Check, String> {
                 endpoints,
             })
         }
+        // ---- Checks on what clients sent ----
+        words if words.first() == Some(&"request") => {
+            request_check::parse(words).map(Check::Request)
+        }
         _ => None,
     };
     check.ok_or_else(|| {
         format!(
-            "unknown goal check {text:?}: want `pod NAME PHASE`, `pod NAME scheduled`, `pod NAME Running on node NODE`, `pod NAME Running on a node labelled KEY=VALUE`, `deployment NAME has N ready replicas` or `service NAME has N ready endpoints`"
+            "unknown goal check {text:?}: want `pod NAME PHASE`, `pod NAME scheduled`, `pod NAME Running on node NODE`, `pod NAME Running on a node labelled KEY=VALUE`, `deployment NAME has N ready replicas`, `service NAME has N ready endpoints` or `request VERB RESOURCE` (VERB: get list watch create update patch delete)"
         )
     })
 }
@@ -120,9 +134,26 @@ fn pod(store: &Store, (namespace, name): &(String, String)) -> Option<(String, O
 }
 
 impl Check {
-    /// Whether the check holds in `store`.
+    /// Whether the check holds at `view`, for a goal that began at record
+    /// `since` (`None`: before any): a request check looks at what clients
+    /// sent after it, the others at the store.
+    pub fn holds_in(&self, view: &View<'_>, since: Option<usize>) -> bool {
+        match self {
+            Check::Request(request) => {
+                let from = since.map_or(0, |s| s + 1);
+                view.records
+                    .get(from..)
+                    .is_some_and(|records| request.arrived(records))
+            }
+            other => other.holds(&view.store),
+        }
+    }
+
+    /// Whether the check holds in `store` (a request check never does: it
+    /// needs the records, [`Check::holds_in`]).
     pub fn holds(&self, store: &Store) -> bool {
         match self {
+            Check::Request(_) => false,
             Check::PodPhase { pod: p, phase } => pod(store, p).is_some_and(|(ph, _)| &ph == phase),
             Check::PodScheduled { pod: p } => pod(store, p).is_some_and(|(_, n)| n.is_some()),
             Check::PodOnNode { pod: p, node } => {
@@ -210,6 +241,7 @@ impl fmt::Display for Check {
                 };
                 write!(f, "service {} has {endpoints} ready {noun}", r(service))
             }
+            Check::Request(request) => write!(f, "{request}"),
         }
     }
 }

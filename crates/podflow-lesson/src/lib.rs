@@ -9,6 +9,7 @@ pub mod goal;
 pub mod load;
 pub mod moment;
 pub mod progress;
+pub mod request_check;
 pub mod run;
 
 pub use check::{Summary, check};

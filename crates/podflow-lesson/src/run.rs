@@ -15,7 +15,7 @@ use podflow_engine::timeline::Timeline;
 use podflow_scenario::{self as scenario, ClusterSpec, InputError};
 
 /// The lesson's cluster: the default one, or the default merged with its own.
-fn cluster(lesson: &Lesson) -> Result<ClusterSpec, InputError> {
+pub fn cluster(lesson: &Lesson) -> Result<ClusterSpec, InputError> {
     let Some(source) = &lesson.doc.cluster else {
         return Ok(scenario::default_cluster());
     };

@@ -254,6 +254,8 @@ impl Player {
     /// goal): the cluster as the panes show it, not the end of the computed
     /// run, so "done" never shows before the animation has reached it.
     pub fn solved(&self, timeline: &Timeline, cursor: usize) -> Option<bool> {
-        self.check().map(|c| c.holds(&timeline.view(cursor).store))
+        let since = self.goal.start.as_ref().and_then(|(t, c)| opt(t, *c));
+        self.check()
+            .map(|c| c.holds_in(&timeline.view(cursor), since))
     }
 }

@@ -20,7 +20,19 @@ impl App {
 
     /// Opens a checked lesson: its timeline replaces the app's, at its first step.
     pub fn open_lesson(&mut self, lesson: Lesson) -> Result<Vec<Effect>, String> {
-        let mut timeline = run::timeline(&lesson).map_err(|e| e.to_string())?;
+        let timeline = run::timeline(&lesson).map_err(|e| e.to_string())?;
+        self.open_lesson_on(lesson, timeline)
+    }
+
+    /// Opens any lesson value (a built-in one, a file, a generated drill) on
+    /// `timeline`: its own fresh run, or a served cluster's (`podflow serve
+    /// --lesson`), whose goals are then checked against what the real
+    /// clients did to the served store.
+    pub fn open_lesson_on(
+        &mut self,
+        lesson: Lesson,
+        mut timeline: podflow_engine::timeline::Timeline,
+    ) -> Result<Vec<Effect>, String> {
         let (player, cursor) = Player::start(lesson, &mut timeline)?;
         let mut effects = self.pause();
         self.timeline = timeline;
@@ -227,7 +239,21 @@ impl App {
         if moved {
             effects.extend(self.reached());
         }
+        if self.live.is_some() && !self.playing && !matches!(self.overlay, Overlay::Editor(_)) {
+            effects.extend(self.keep_serving());
+        }
         effects
+    }
+
+    /// A served lesson (`podflow serve --lesson`) never holds the cluster
+    /// still: after a step, time follows the wall clock again and the real
+    /// clients' requests are answered (Space still pauses, to walk one through).
+    fn keep_serving(&mut self) -> Vec<Effect> {
+        self.stop_at = None;
+        self.resume_live();
+        self.playing = true;
+        self.set_frame(Some(0));
+        vec![Effect::Ticking(Some(self.tick_ms()))]
     }
 
     /// A key of the open editor: edits, Ctrl-S saves the shown file for the

@@ -347,6 +347,8 @@ fn notes_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
     let (lang, theme) = (cx.lang, cx.theme);
     let mut notes = outcome_lines(cycle, cx);
     notes.extend(tie_line(cycle, cx));
+    notes.extend(parts_lines(cycle, cx));
+    notes.extend(nodes_to_score_line(cycle, cx));
     notes.extend(filtered_out(cycle, cx));
     let legend = |label: &str, plugins: &mut dyn Iterator<Item = &String>| {
         let items: Vec<String> = plugins
@@ -494,6 +496,117 @@ fn tie_line<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Option<Line<'a>> {
         Lang::Zh => format!(
             "{chosen}、{} 总分并列 {total}：调度器在其中随机选中了 {chosen}",
             others.join("、")
+        ),
+    };
+    Some(Line::from(Span::styled(text, cx.theme.text)))
+}
+
+/// The chosen node's total, plugin by plugin (score × weight), then the
+/// per-resource figures behind `NodeResourcesFit`'s and
+/// `NodeResourcesBalancedAllocation`'s scores (`cpu 0.35 of 4 → 91`).
+fn parts_lines<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Vec<Line<'a>> {
+    let Some(row) = cycle.rows.iter().find(|r| r.chosen) else {
+        return Vec::new();
+    };
+    let (Some(total), false) = (row.total, row.scores.is_empty()) else {
+        return Vec::new();
+    };
+    let theme = cx.theme;
+    let parts: Vec<String> = row
+        .scores
+        .iter()
+        .map(|s| match s.weight {
+            1 => format!("{} {}", scheduling::short(&s.plugin), s.score),
+            w => format!("{} {}×{w}", scheduling::short(&s.plugin), s.score),
+        })
+        .collect();
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{} = ", row.node), theme.ok),
+        Span::styled(format!("{} = {total}", parts.join(" + ")), theme.text),
+    ])];
+    for cell in row.scores.iter().filter(|s| !s.resources.is_empty()) {
+        let figures: Vec<String> = cell
+            .resources
+            .iter()
+            .map(|r| match r.score {
+                // NodeResourcesFit: each resource scored, then their weighted mean.
+                Some(score) => format!(
+                    "{} {} of {} → {score}",
+                    r.resource,
+                    quantity(&r.resource, r.requested),
+                    quantity(&r.resource, r.allocatable)
+                ),
+                // BalancedAllocation: the fractions, whose spread is the score.
+                None => format!("{} {}", r.resource, fraction(r.requested, r.allocatable)),
+            })
+            .collect();
+        let how = if cell.resources.iter().all(|r| r.score.is_none()) {
+            match cx.lang {
+                Lang::En => format!(" → 100 × (1 − their spread) = {}", cell.score),
+                Lang::Zh => format!(" → 100 × (1 − 离散度) = {}", cell.score),
+            }
+        } else {
+            match cx.lang {
+                Lang::En => format!("; weighted mean {}", cell.score),
+                Lang::Zh => format!("；加权平均 {}", cell.score),
+            }
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {}: ", scheduling::short(&cell.plugin)),
+                theme.dim,
+            ),
+            Span::styled(figures.join(", "), theme.text),
+            Span::styled(how, theme.dim),
+        ]));
+    }
+    lines
+}
+
+/// `requested / allocatable`, at most 1, two decimals (`0.35`).
+#[allow(clippy::cast_precision_loss)]
+fn fraction(requested: i64, allocatable: i64) -> String {
+    if allocatable == 0 {
+        return "0".to_owned();
+    }
+    format!("{:.2}", (requested as f64 / allocatable as f64).min(1.0))
+}
+
+/// `1000` → `1,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The Filter phase stopped early: how many feasible nodes
+/// `percentageOfNodesToScore` asked for (`numFeasibleNodesToFind` in
+/// `pkg/scheduler/schedule_one.go`).
+fn nodes_to_score_line<'a>(cycle: &Cycle, cx: &PaneCx<'_>) -> Option<Line<'a>> {
+    let n = cycle.nodes_to_score?;
+    let (found, nodes) = (thousands(n.feasible), thousands(n.nodes));
+    let text = match (cx.lang, n.adaptive) {
+        (Lang::En, true) => format!(
+            "stopped after {found} feasible nodes: percentageOfNodesToScore, adaptive {} % at {nodes} nodes",
+            n.percentage
+        ),
+        (Lang::En, false) => format!(
+            "stopped after {found} feasible nodes: percentageOfNodesToScore {} % of {nodes} nodes",
+            n.percentage
+        ),
+        (Lang::Zh, true) => format!(
+            "找到 {found} 个可行节点后停止过滤：percentageOfNodesToScore，{nodes} 个节点时自适应为 {} %",
+            n.percentage
+        ),
+        (Lang::Zh, false) => format!(
+            "找到 {found} 个可行节点后停止过滤：percentageOfNodesToScore 为 {nodes} 个节点的 {} %",
+            n.percentage
         ),
     };
     Some(Line::from(Span::styled(text, cx.theme.text)))

@@ -157,6 +157,21 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
         validate_pod_update(n, o, &mut errs);
         return dedup(errs);
     }
+    if let (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(o)) = (new, old) {
+        validate_object_meta(new.metadata(), true, name_fn(new), &mut errs);
+        validate_kind(new, &mut errs);
+        if let Some((old_spec, new_spec)) = storage::claim_spec_change(n, o) {
+            let detail = format!(
+                "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n{}",
+                // cmp.Diff prints the *string fields as pointers.
+                spec_diff_of("core.PersistentVolumeClaimSpec", &old_spec, &new_spec)
+                    .replace("StorageClassName: \"", "StorageClassName: &\"")
+                    .replace("VolumeMode: \"", "VolumeMode: &\"")
+            );
+            errs.push(forbidden("spec", &detail));
+        }
+        return dedup(errs);
+    }
     // `ValidatePriorityClassUpdate` alone (the strategy runs no create checks).
     if let (Object::PriorityClass(n), Object::PriorityClass(o)) = (new, old) {
         scheduling::validate_priority_class_update(n, o, &mut errs);
@@ -325,13 +340,18 @@ fn to_json(spec: &PodSpec) -> Value {
 /// A diff in the shape of `cmp.Diff(oldPod.Spec, mungedPodSpec)`: the changed
 /// top-level fields of `core.PodSpec`, old then new.
 fn spec_diff(old: &Value, new: &Value) -> String {
+    spec_diff_of("core.PodSpec", old, new)
+}
+
+/// [`spec_diff`] for any spec type (`core.PersistentVolumeClaimSpec`).
+fn spec_diff_of(type_name: &str, old: &Value, new: &Value) -> String {
     let mut keys: Vec<&String> = old.as_object().into_iter().flat_map(|o| o.keys()).collect();
     for k in new.as_object().into_iter().flat_map(|o| o.keys()) {
         if !keys.contains(&k) {
             keys.push(k);
         }
     }
-    let mut out = String::from("  core.PodSpec{\n");
+    let mut out = format!("  {type_name}{{\n");
     for k in keys {
         let (o, n) = (old.get(k), new.get(k));
         if o == n {

@@ -199,8 +199,12 @@ fn patch(args: &Args) -> Result<Command, ParseError> {
     })))
 }
 
-/// `fault node NODE` / `recover node NODE` (also `node/NODE`).
+/// `fault node NODE [memory-pressure]` / `recover node NODE` (also `node/NODE`).
 fn node_fault(verb: &str, positional: &[String]) -> Result<Command, ParseError> {
+    let (positional, memory) = match positional {
+        [rest @ .., last] if verb == "fault" && last == "memory-pressure" => (rest, true),
+        _ => (positional, false),
+    };
     let node = match positional {
         [kind, node] if is_node_kind(kind) => Some(node.clone()),
         [one] => one
@@ -213,7 +217,9 @@ fn node_fault(verb: &str, positional: &[String]) -> Result<Command, ParseError> 
         Some(node) => Ok(Command::NodeFault {
             node,
             faulted: verb == "fault",
+            memory,
         }),
+        None if verb == "fault" => err("error: USAGE: fault node NODE [memory-pressure]"),
         None => err(format!("error: USAGE: {verb} node NODE")),
     }
 }
@@ -566,7 +572,7 @@ fn unknown_command(verb: &str) -> String {
     let mut message = format!("error: unknown command \"{verb}\" for \"kubectl\"");
     if NODE_FAILURE_WORDS.contains(&verb) {
         message.push_str(
-            "\npodflow: to make a node fail, type `fault node NODE` (its kubelet loses the API server); `recover node NODE` brings it back",
+            "\npodflow: to make a node fail, type `fault node NODE` (its kubelet loses the API server) or `fault node NODE memory-pressure` (its memory runs short); `recover node NODE` brings it back",
         );
     }
     message
@@ -891,6 +897,7 @@ mod tests {
             Parsed::Ready(Command::NodeFault {
                 node: "node-1".into(),
                 faulted: true,
+                memory: false,
             })
         );
         assert_eq!(
@@ -898,6 +905,7 @@ mod tests {
             Parsed::Ready(Command::NodeFault {
                 node: "node-1".into(),
                 faulted: false,
+                memory: false,
             })
         );
         assert_eq!(
@@ -932,9 +940,25 @@ mod tests {
             r#"error: invalid duration "forever": use 500ms, 30s, 10m or idle"#
         );
         assert_eq!(e(""), "error: empty command");
-        assert_eq!(e("fault node-1"), "error: USAGE: fault node NODE");
+        assert_eq!(
+            e("fault node-1"),
+            "error: USAGE: fault node NODE [memory-pressure]"
+        );
         assert_eq!(e("recover pod x"), "error: USAGE: recover node NODE");
         assert_eq!(e("get pod 'x"), "error: unterminated quote");
+    }
+
+    /// podflow's own `fault node NODE memory-pressure`.
+    #[test]
+    fn a_memory_fault_parses() {
+        assert_eq!(
+            parse("fault node node-2 memory-pressure").unwrap(),
+            Parsed::Ready(Command::NodeFault {
+                node: "node-2".into(),
+                faulted: true,
+                memory: true,
+            })
+        );
     }
 
     /// `TestPodAndContainer` (`pkg/cmd/exec/exec_test.go`): where the pod

@@ -22,7 +22,8 @@ use super::Informers;
 use super::client::request;
 use super::informer::InformerDelta;
 use super::node_lifecycle_plan::{
-    NOT_READY, UNREACHABLE, last_heartbeat, stale_node, taints_for_ready,
+    NOT_READY, PRESSURE_TAINTS, UNREACHABLE, last_heartbeat, pressure_taints, stale_node,
+    taints_for_ready,
 };
 use crate::apiserver::handler::Response;
 use crate::apiserver::request::{Body, Verb};
@@ -88,7 +89,11 @@ pub fn retainted(node: &Node, wanted: &[Taint]) -> Option<Vec<Taint>> {
         .as_ref()
         .and_then(|s| s.taints.clone())
         .unwrap_or_default();
-    let ours = |t: &Taint| t.key == UNREACHABLE || t.key == NOT_READY;
+    let ours = |t: &Taint| {
+        t.key == UNREACHABLE
+            || t.key == NOT_READY
+            || PRESSURE_TAINTS.iter().any(|(_, key)| t.key == *key)
+    };
     let same = |a: &Taint, b: &Taint| a.key == b.key && a.effect == b.effect;
     let have: Vec<&Taint> = current.iter().filter(|t| ours(t)).collect();
     if have.len() == wanted.len() && wanted.iter().all(|w| have.iter().any(|h| same(h, w))) {
@@ -217,11 +222,27 @@ impl NodeLifecycleController {
         if self.busy.contains(&name) || ready_condition(node).is_none() {
             return;
         }
-        let wanted = taints_for_ready(ready_status(node), cx.now);
+        let mut wanted = taints_for_ready(ready_status(node), cx.now);
+        wanted.extend(pressure_taints(node));
         let Some(taints) = retainted(node, &wanted) else {
             return;
         };
-        let detail = if wanted.is_empty() {
+        let had_pressure: Vec<&str> = node
+            .spec
+            .as_ref()
+            .and_then(|s| s.taints.as_deref())
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| PRESSURE_TAINTS.iter().any(|(_, key)| t.key == *key))
+            .filter(|t| !wanted.iter().any(|w| w.key == t.key))
+            .map(|t| t.key.as_str())
+            .collect();
+        let detail = if wanted.is_empty() && !had_pressure.is_empty() {
+            format!(
+                "{name} is Ready: its {} taint removed",
+                had_pressure.join(", ")
+            )
+        } else if wanted.is_empty() {
             format!("{name} is Ready: its {UNREACHABLE} and {NOT_READY} taints removed")
         } else {
             let keys: Vec<String> = wanted
@@ -257,13 +278,17 @@ impl NodeLifecycleController {
     pub fn on_delta(&mut self, delta: &InformerDelta, cx: &mut Cx<'_>) {
         if let InformerDelta::Updated { old, new } = delta
             && let (Some(old), Some(new)) = (old.as_node(), new.as_node())
-            && ready_status(old) != ready_status(new)
         {
-            if ready_status(new) == "True" && ready_status(old) != "True" {
-                let name = new.metadata.name.clone().unwrap_or_default();
-                cx.event(node_event(&name, "NodeReady"));
+            if ready_status(old) != ready_status(new) {
+                if ready_status(new) == "True" && ready_status(old) != "True" {
+                    let name = new.metadata.name.clone().unwrap_or_default();
+                    cx.event(node_event(&name, "NodeReady"));
+                }
+                self.reconcile_taints(new, cx);
+            } else if pressure_taints(old) != pressure_taints(new) {
+                // `doNoScheduleTaintingPass` runs on every node update.
+                self.reconcile_taints(new, cx);
             }
-            self.reconcile_taints(new, cx);
         }
     }
 

@@ -17,6 +17,13 @@ pub const GRACE_PERIOD_MS: i64 = 50_000;
 pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 /// `v1.TaintNodeNotReady`.
 pub const NOT_READY: &str = "node.kubernetes.io/not-ready";
+/// `v1.TaintNodeMemoryPressure`, `TaintNodeDiskPressure`, `TaintNodePIDPressure`:
+/// the `NoSchedule` taints of the pressure conditions (`nodeConditionToTaintKeyStatusMap`).
+pub const PRESSURE_TAINTS: [(&str, &str); 3] = [
+    ("MemoryPressure", "node.kubernetes.io/memory-pressure"),
+    ("DiskPressure", "node.kubernetes.io/disk-pressure"),
+    ("PIDPressure", "node.kubernetes.io/pid-pressure"),
+];
 /// The conditions the controller marks `Unknown` with `Ready`.
 const WATCHED_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
 
@@ -98,6 +105,31 @@ pub fn taints_for_ready(ready: &str, now: SimTime) -> Vec<Taint> {
             value: None,
         },
     ]
+}
+
+/// `doNoScheduleTaintingPass` for the pressure conditions: a `NoSchedule`
+/// taint for each that is `True` (while the node is `Ready`: an unreachable
+/// node's conditions are all `Unknown`).
+pub fn pressure_taints(node: &Node) -> Vec<Taint> {
+    let conditions = node
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_deref())
+        .unwrap_or_default();
+    PRESSURE_TAINTS
+        .iter()
+        .filter(|(type_, _)| {
+            conditions
+                .iter()
+                .any(|c| c.type_ == *type_ && c.status == "True")
+        })
+        .map(|(_, key)| Taint {
+            key: (*key).into(),
+            effect: "NoSchedule".into(),
+            time_added: None,
+            value: None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -184,6 +216,25 @@ mod tests {
             ..silent
         };
         assert_eq!(stale_node(&marked, now_ms - 60_000, now), None);
+    }
+
+    /// After `node_lifecycle_controller_test.go`, `TestTaintsNodeByCondition`:
+    /// `MemoryPressure=True` taints `memory-pressure:NoSchedule`.
+    #[test]
+    fn pressure_conditions_taint_no_schedule() {
+        let mut n = node("True", 0);
+        assert!(pressure_taints(&n).is_empty());
+        if let Some(c) = n.status.as_mut().and_then(|s| s.conditions.as_mut()) {
+            c.push(NodeCondition {
+                type_: "MemoryPressure".into(),
+                status: "True".into(),
+                ..NodeCondition::default()
+            });
+        }
+        let taints = pressure_taints(&n);
+        assert_eq!(taints.len(), 1);
+        assert_eq!(taints[0].key, "node.kubernetes.io/memory-pressure");
+        assert_eq!(taints[0].effect, "NoSchedule");
     }
 
     #[test]

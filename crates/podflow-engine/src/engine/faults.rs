@@ -21,6 +21,53 @@ pub(super) struct Held {
 }
 
 impl Engine {
+    /// `fault node NODE memory-pressure` (`on`) / `recover node NODE`: a
+    /// process outside the pods takes the node's memory (its kubelet's
+    /// eviction manager notices at its next synchronize), or lets it go.
+    pub(super) fn set_memory_fault(
+        &mut self,
+        node: &str,
+        on: bool,
+        asked: bool,
+        records: &mut Vec<Record>,
+    ) {
+        let Some(kubelet) = self.kubelets.get_mut(node) else {
+            if asked {
+                records.push(Record::Log {
+                    component: Actor::Kubectl,
+                    node: None,
+                    line: format!("error: no node \"{node}\" to fault"),
+                });
+            }
+            return;
+        };
+        if !on && !kubelet.memory_hogged() {
+            return;
+        }
+        kubelet.set_memory_hog(on);
+        let me = Actor::Kubelet(NodeName::from(node));
+        let detail = if on {
+            format!(
+                "a process outside the pods takes {node}'s memory: memory.available falls below the kubelet's hard eviction threshold (memory.available<100Mi)"
+            )
+        } else {
+            format!("the process outside the pods ends: {node}'s memory is free again")
+        };
+        records.push(Record::from(
+            Stage::new(
+                me,
+                StageName::Fault,
+                if on {
+                    Outcome::Failed
+                } else {
+                    Outcome::Recovered
+                },
+                detail,
+            )
+            .node(node.to_owned()),
+        ));
+    }
+
     /// `fault node` / `recover node`: cuts a node's kubelet off from the API
     /// server, or reconnects it and delivers what it missed.
     pub(super) fn set_fault(&mut self, node: &str, faulted: bool, records: &mut Vec<Record>) {

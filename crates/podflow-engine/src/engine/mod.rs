@@ -880,8 +880,17 @@ impl Engine {
                         background,
                     );
                 }
-                Outgoing::NodeFault { node, faulted } => {
-                    self.set_fault(&node, faulted, &mut records);
+                Outgoing::NodeFault {
+                    node,
+                    faulted,
+                    memory,
+                } => {
+                    if memory || !faulted {
+                        self.set_memory_fault(&node, faulted, memory, &mut records);
+                    }
+                    if !memory {
+                        self.set_fault(&node, faulted, &mut records);
+                    }
                 }
                 Outgoing::StopWatching => self.watches.remove(|c| c == who),
             }

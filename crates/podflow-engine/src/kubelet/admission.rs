@@ -156,7 +156,10 @@ impl Kubelet {
                     .map(|(_, p)| p.clone()),
             )
             .collect();
-        let Err(rejection) = admit(pod, &node, others) else {
+        let refused = self
+            .refused_under_pressure(pod)
+            .map(|(reason, message)| Rejection { reason, message });
+        let Err(rejection) = refused.map_or_else(|| admit(pod, &node, others), Err) else {
             return true;
         };
         Self::event(

@@ -282,11 +282,53 @@ impl Kubelet {
 
     /// The node status timer fired: the next is set, and the status synced
     /// unless the node is cut off or a sync is in flight.
+    ///
+    /// The eviction manager synchronizes first (its monitoring period is the
+    /// same 10 s), and the `MemoryPressure` condition follows it.
     pub(super) fn node_status_sync_due(&mut self, cx: &mut Cx<'_>) {
         cx.after_background(STATUS_UPDATE_MS, KubeletTimer::NodeStatusSync);
-        if !self.heartbeat.faulted && !self.heartbeat_pending(Pending::Status) {
+        if self.heartbeat.faulted {
+            return;
+        }
+        let pressure = self.eviction_synchronize(cx);
+        self.set_memory_pressure(pressure);
+        if !self.heartbeat_pending(Pending::Status) {
             self.sync_node_status(cx);
         }
+    }
+
+    /// `nodestatus.MemoryPressureCondition`: `True` while the eviction manager
+    /// reports memory pressure.
+    fn set_memory_pressure(&mut self, pressure: bool) {
+        let Some(entry) = self
+            .heartbeat
+            .own_conditions
+            .iter_mut()
+            .find(|c| c.0 == "MemoryPressure")
+        else {
+            return;
+        };
+        let (status, reason, message) = if pressure {
+            (
+                "True",
+                "KubeletHasInsufficientMemory",
+                "kubelet has insufficient memory available",
+            )
+        } else if entry.1 == "True" {
+            (
+                "False",
+                "KubeletHasSufficientMemory",
+                "kubelet has sufficient memory available",
+            )
+        } else {
+            return;
+        };
+        *entry = (
+            entry.0.clone(),
+            status.to_owned(),
+            reason.to_owned(),
+            message.to_owned(),
+        );
     }
 
     fn heartbeat_pending(&self, what: Pending) -> bool {

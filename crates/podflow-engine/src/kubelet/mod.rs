@@ -23,6 +23,8 @@ mod csi;
 pub mod dns;
 pub mod env;
 pub mod etc_files;
+pub mod eviction;
+mod eviction_manager;
 mod exec;
 pub mod heartbeat;
 pub mod hooks;
@@ -133,6 +135,8 @@ pub struct Kubelet {
     heartbeat: heartbeat::Heartbeat,
     /// The claims and volumes its pods use, and the pods waiting for a claim.
     claims: csi::Claims,
+    /// Node-pressure eviction ([`eviction_manager`]).
+    eviction: eviction_manager::EvictionState,
 }
 
 fn pod_key(pod: &Pod) -> String {
@@ -170,6 +174,7 @@ impl Kubelet {
             known: admission::Known::default(),
             heartbeat: heartbeat::Heartbeat::default(),
             claims: csi::Claims::default(),
+            eviction: eviction_manager::EvictionState::default(),
         }
     }
 

@@ -65,7 +65,12 @@ impl Kubelet {
         let w = self.workers.get_mut(key)?;
         let restart_policy = w.restart_policy();
         let (init, regular, details) = reported_views(&w.ctrs, &restart_policy);
-        let phase = status::phase_with(&init, &regular, &details, &restart_policy);
+        let evicted = w.evicted.clone();
+        let phase = if evicted.is_some() {
+            "Failed"
+        } else {
+            status::phase_with(&init, &regular, &details, &restart_policy)
+        };
         let mut stop_sandbox = false;
         if matches!(phase, "Succeeded" | "Failed") && !w.finished {
             w.finished = true;
@@ -81,7 +86,14 @@ impl Kubelet {
             .flatten()
             .map(|g| g.condition_type.clone())
             .collect();
-        let other_conditions = foreign_conditions(&w.pod);
+        let mut other_conditions = foreign_conditions(&w.pod);
+        if let Some((message, at)) = &evicted
+            && !other_conditions
+                .iter()
+                .any(|c| c["type"] == "DisruptionTarget")
+        {
+            other_conditions.push(disruption_target(message, *at));
+        }
         let view = PodView {
             host_ip: &self.host_ip,
             pod_ip: w.pod_ip.as_deref(),
@@ -107,6 +119,13 @@ impl Kubelet {
             // generateAPIPodStatus keeps the conditions it does not own, first.
             list.splice(0..0, other_conditions);
         }
+        if let Some((message, _)) = &evicted {
+            // `TerminatePodAbnormallyAndWait` with `Evict`: the terminal phase,
+            // the eviction's reason and message.
+            status["phase"] = Value::String(phase.to_owned());
+            status["reason"] = Value::String(super::eviction::REASON.to_owned());
+            status["message"] = Value::String(message.clone());
+        }
         let sent = status.to_string();
         if !force && w.last_status.as_deref() == Some(&*sent) {
             return None;
@@ -129,6 +148,9 @@ impl Kubelet {
         }
         if changed_phase && phase != "Pending" {
             let detail = match phase {
+                "Failed" if evicted.is_some() => {
+                    "phase Failed: evicted by the kubelet (reason Evicted)".to_owned()
+                }
                 // The docs' rule (concepts/workloads/pods/pod-lifecycle.md):
                 // every container created, at least one running.
                 "Running" => format!(
@@ -279,6 +301,19 @@ fn foreign_conditions(pod: &k8s_openapi::api::core::v1::Pod) -> Vec<Value> {
         .filter(|c| !status::owned_by_kubelet(&c.type_))
         .filter_map(|c| serde_json::to_value(c).ok())
         .collect()
+}
+
+/// The `DisruptionTarget` condition of a pod the kubelet evicted
+/// (`eviction_manager.go`, `synchronize`: `TerminationByKubelet`).
+fn disruption_target(message: &str, at: SimTime) -> Value {
+    serde_json::json!({
+        "type": "DisruptionTarget",
+        "status": "True",
+        "lastProbeTime": null,
+        "lastTransitionTime": at.rfc3339(),
+        "reason": super::eviction::TERMINATION_BY_KUBELET,
+        "message": message,
+    })
 }
 
 /// Gives each condition its `lastTransitionTime` (when its status last

@@ -323,6 +323,8 @@ pub struct PodWorker {
     /// (8 KB a Pod, in every checkpoint of a large run).
     pub last_status: Option<Box<str>>,
     pub last_phase: String,
+    /// Evicted by the eviction manager: the message, and when.
+    pub evicted: Option<(String, SimTime)>,
 }
 
 impl PodWorker {
@@ -358,6 +360,7 @@ impl PodWorker {
             wake_at: None,
             last_status: None,
             last_phase: String::new(),
+            evicted: None,
         }
     }
 

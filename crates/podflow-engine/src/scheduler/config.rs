@@ -645,12 +645,22 @@ pub fn num_feasible_nodes_to_find(percentage: Option<i32>, num_all_nodes: usize)
         return num_all_nodes;
     }
     let all = i64::try_from(num_all_nodes).unwrap_or(i64::MAX);
-    let mut percentage = i64::from(percentage.unwrap_or(0));
-    if percentage == 0 {
-        percentage = (50 - all / 125).max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
-    }
+    let (percentage, _) = percentage_used(percentage, num_all_nodes);
     let found = usize::try_from(all.saturating_mul(percentage) / 100).unwrap_or(0);
     found.max(MIN_FEASIBLE_NODES_TO_FIND)
+}
+
+/// The percentage [`num_feasible_nodes_to_find`] applies to `num_all_nodes`,
+/// and whether it is the adaptive one (`percentageOfNodesToScore` 0 or unset).
+pub fn percentage_used(percentage: Option<i32>, num_all_nodes: usize) -> (i64, bool) {
+    let all = i64::try_from(num_all_nodes).unwrap_or(i64::MAX);
+    match i64::from(percentage.unwrap_or(0)) {
+        0 => (
+            (50 - all / 125).max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND),
+            true,
+        ),
+        given => (given, false),
+    }
 }
 
 #[cfg(test)]
@@ -710,6 +720,14 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    /// The percentage behind the same rows, for the trace's `nodes_to_score`.
+    #[test]
+    fn the_percentage_used_is_adaptive_when_unset() {
+        assert_eq!(percentage_used(None, 1000), (42, true));
+        assert_eq!(percentage_used(Some(0), 6000), (5, true));
+        assert_eq!(percentage_used(Some(40), 1000), (40, false));
     }
 
     fn names(list: &[(String, i64)]) -> Vec<(&str, i64)> {

@@ -317,6 +317,17 @@ pub trait ScorePlugin {
     /// Turns raw scores into 0..=100 (`ScoreExtensions.NormalizeScore`); by
     /// default the raw scores are already in range.
     fn normalize(&self, _state: &CycleState, _scores: &mut [NodeScore<'_>]) {}
+    /// The per-resource figures behind `node`'s score, for the trace
+    /// (`NodeResourcesFit`, `NodeResourcesBalancedAllocation`); `None` for
+    /// plugins that do not score resources.
+    fn resource_parts(
+        &self,
+        _state: &CycleState,
+        _pod: &Pod,
+        _node: &NodeInfo,
+    ) -> Option<Vec<crate::trace::ResourcePart>> {
+        None
+    }
 }
 
 /// One feasible node's score for one plugin (`framework.NodeScore`).

@@ -136,7 +136,8 @@ impl Resources {
     }
 }
 
-fn container_requests(c: &Container, non_zero: bool) -> Resources {
+/// One container's requests; `non_zero` applies the scoring defaults.
+pub fn container_requests(c: &Container, non_zero: bool) -> Resources {
     let requests = c.resources.as_ref().and_then(|r| r.requests.as_ref());
     let mut r = Resources::from_list(requests);
     if non_zero {

@@ -16,7 +16,7 @@ use super::{Scheduler, config, plugins, pod_request, priority_of};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
 use crate::trace::{Actor, Outcome, StageName};
-use crate::trace::{Detail, FitDetail, Stage};
+use crate::trace::{Detail, FitDetail, NodesToScore, Stage};
 
 /// `ErrNoNodesAvailable` (`pkg/scheduler/schedule_one.go`): the whole
 /// `FailedScheduling` message when the cluster has no node at all.
@@ -116,6 +116,7 @@ impl Scheduler {
             self.unschedulable_pod(key, pod, &message, cx);
             return;
         }
+        let stopped = stopped_early(&profile, feasible.len(), infos.len());
         let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
         let (chosen, total) = match select_host(&totals, cx) {
             Some(at) => (totals[at].0, Some(totals[at].1)),
@@ -145,6 +146,7 @@ impl Scheduler {
         .node(chosen.clone())
         .pod(key);
         stage.extra_mut().score = total;
+        stage.extra_mut().nodes_to_score = stopped;
         cx.stage(stage);
         self.bind(key, pod, &chosen, &profile, &mut cycle, cx);
     }
@@ -312,6 +314,23 @@ fn run_filters<'a>(
     (feasible, failures)
 }
 
+/// Whether the Filter phase stopped at `numFeasibleNodesToFind` before it
+/// went through all `nodes`: how many it found, and the percentage that asked
+/// for them (`percentageOfNodesToScore`, or the adaptive one).
+fn stopped_early(profile: &ProfilePlugins, feasible: usize, nodes: usize) -> Option<NodesToScore> {
+    let wanted = config::num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, nodes);
+    (wanted < nodes && feasible >= wanted).then(|| {
+        let (percentage, adaptive) =
+            config::percentage_used(profile.percentage_of_nodes_to_score, nodes);
+        NodesToScore {
+            feasible,
+            nodes,
+            percentage,
+            adaptive,
+        }
+    })
+}
+
 /// A `prefilter` or `prescore` stage with outcome `skip`: the plugin answered
 /// Skip (`pkg/scheduler/framework/runtime/framework.go`, `RunPreFilterPlugins`
 /// and `RunPreScorePlugins` put it in `SkipFilterPlugins` / `SkipScorePlugins`),
@@ -411,6 +430,9 @@ fn run_scores<'a>(
                 stage.extra_mut().raw = raw.get(at).copied();
                 stage.extra_mut().score = Some(score);
                 stage.extra_mut().weight = Some(weight);
+                stage.extra_mut().resources = feasible
+                    .get(at)
+                    .and_then(|info| plugin.resource_parts(cycle, pod, info));
                 cx.stage(stage);
             }
             total.1 += score * weight;

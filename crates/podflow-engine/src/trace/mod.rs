@@ -172,6 +172,40 @@ pub struct StageExtra {
     /// kube-proxy's rules after a sync, as `iptables-restore` input lines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<String>>,
+    /// A `score` of `NodeResourcesFit` or `NodeResourcesBalancedAllocation`:
+    /// each resource's figures behind it (`--detail full`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Vec<ResourcePart>>,
+    /// A `select` after the Filter phase stopped early: how many feasible
+    /// nodes `percentageOfNodesToScore` asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_to_score: Option<NodesToScore>,
+}
+
+/// One resource's part of a node's score: what the node would have
+/// requested with the Pod, of what it can allocate (millicores for `cpu`,
+/// bytes for `memory`, units for the rest), the resource's score where the
+/// strategy scores resources one by one (`NodeResourcesFit`), and its weight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResourcePart {
+    pub resource: String,
+    pub requested: i64,
+    pub allocatable: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    pub weight: i64,
+}
+
+/// Why a cycle's Filter phase stopped before every node
+/// (`numFeasibleNodesToFind` in `pkg/scheduler/schedule_one.go`): it found
+/// `feasible` nodes, the `percentage` of the cluster's `nodes` asked for
+/// (`adaptive`: `percentageOfNodesToScore` unset, `50 - nodes/125`, at least 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NodesToScore {
+    pub feasible: usize,
+    pub nodes: usize,
+    pub percentage: i64,
+    pub adaptive: bool,
 }
 
 /// What a stage without extras reads.
@@ -189,6 +223,8 @@ static NO_EXTRA: StageExtra = StageExtra {
     item: None,
     size: None,
     rules: None,
+    resources: None,
+    nodes_to_score: None,
 };
 
 /// Equal when every field reads the same (an empty box is no box).

@@ -21,6 +21,7 @@ mod kubelet_hooks;
 mod namespaces;
 mod nginx_pod;
 mod node_lifecycle;
+mod node_pressure;
 mod node_verbs;
 mod quota;
 mod scheduling;

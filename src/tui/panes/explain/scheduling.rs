@@ -4,7 +4,7 @@
 //! `prioritizeNodes`, `selectHost`).
 
 use podflow_engine::trace::StageName;
-use podflow_engine::trace::{Actor, Detail, Outcome, Shortfall};
+use podflow_engine::trace::{Actor, Detail, NodesToScore, Outcome, ResourcePart, Shortfall};
 use podflow_engine::trace::{Record, Stage, TraceRecord};
 
 /// How far back the pane looks for a scheduling cycle.
@@ -30,6 +30,9 @@ pub struct ScoreCell {
     pub plugin: String,
     pub score: i64,
     pub weight: i64,
+    /// `NodeResourcesFit`'s and `NodeResourcesBalancedAllocation`'s figures
+    /// per resource (empty for the other plugins).
+    pub resources: Vec<ResourcePart>,
 }
 
 /// A `PreFilter` or `PreScore` plugin that answered Skip this cycle, so its
@@ -83,6 +86,8 @@ pub struct Cycle {
     pub preemption: Option<Preemption>,
     /// The plugins that skipped, in the order they answered.
     pub skipped: Vec<SkippedPlugin>,
+    /// The Filter phase stopped at `percentageOfNodesToScore`'s count.
+    pub nodes_to_score: Option<NodesToScore>,
 }
 
 /// `DefaultPreemption`'s outcome (`pkg/scheduler/framework/plugins/defaultpreemption`):
@@ -192,6 +197,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
         queue: None,
         preemption: None,
         skipped: Vec::new(),
+        nodes_to_score: None,
     };
     for s in records.iter().filter_map(scheduler_stage) {
         let plugin = s.plugin.as_deref().unwrap_or_default().to_owned();
@@ -231,6 +237,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                     plugin,
                     score,
                     weight,
+                    resources: s.extra().resources.clone().unwrap_or_default(),
                 });
                 r.total = Some(r.total.unwrap_or_default() + score * weight);
             }
@@ -238,6 +245,7 @@ fn collect(pod: &str, records: &[TraceRecord]) -> Cycle {
                 cycle.unschedulable = s.outcome == Outcome::Unschedulable;
                 cycle.verdict = Some(s.detail.to_string());
                 cycle.chosen.clone_from(&s.extra().node);
+                cycle.nodes_to_score = s.extra().nodes_to_score;
             }
             StageName::Bind if cycle.chosen.is_none() => cycle.chosen.clone_from(&s.extra().node),
             StageName::Queue => cycle.queue = Some(s.detail.to_string()),

@@ -793,7 +793,7 @@ fn long_rows_end_with_an_ellipsis_and_hidden_lines_are_counted() {
     // with `…`, and the pane's title counts the lines below.
     let text = render_pane(&t, at, PaneId::Explain, 34, 4);
     let rows: Vec<&str> = text.lines().collect();
-    assert!(rows[0].contains("Explain ↓ 52 more"), "{text}");
+    assert!(rows[0].contains("Explain ↓ 57 more"), "{text}");
     assert!(
         rows[1].trim_end_matches('│').trim_end().ends_with('…'),
         "{text}"
@@ -833,5 +833,73 @@ fn at_a_kube_proxy_sync_the_nodes_rules() {
         ) && r.ends_with("-j REJECT")),
         "{:#?}",
         p.rules
+    );
+}
+
+const REQUESTING_POD: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: req}
+spec:
+  containers:
+  - name: c
+    image: nginx:1.27
+    resources: {requests: {cpu: 250m, memory: 512Mi}}
+";
+
+/// The chosen node's total plugin by plugin, and the per-resource figures
+/// behind `NodeResourcesFit` (`least_allocated.go`: (allocatable − requested)
+/// × 100 / allocatable per resource, then the weighted mean) and
+/// `NodeResourcesBalancedAllocation` (`balanced_allocation.go`: the fractions' spread).
+#[test]
+fn the_chosen_nodes_score_shows_its_parts_and_resources() {
+    let args = SetupArgs {
+        embedded: vec![("req.yaml", REQUESTING_POD)],
+        seed: 1,
+        ..Default::default()
+    };
+    let t = Timeline::new(Engine::new(build_setup(&args).expect("setup builds")));
+    let i = find(&t, "select node-");
+    let text = render_pane(&t, i, PaneId::Explain, 110, 40);
+    assert!(
+        text.contains("= TT 100×3 + NRF 93 + NRBA 100 + IL 0 = 493"),
+        "{text}"
+    );
+    assert!(
+        text.contains("NRF: cpu 0.25 of 4 → 93, memory 512Mi of 8Gi → 93; weighted mean 93"),
+        "{text}"
+    );
+    assert!(
+        text.contains("NRBA: cpu 0.06, memory 0.06 → 100 × (1 − their spread) = 100"),
+        "{text}"
+    );
+}
+
+/// `numFeasibleNodesToFind` stopped the Filter phase: the line names
+/// `percentageOfNodesToScore` and its adaptive value.
+#[test]
+fn a_cycle_that_stopped_early_names_percentage_of_nodes_to_score() {
+    let theme = Theme::new(ThemeName::Dark, false);
+    let state = PaneState::default();
+    let t = nginx_timeline();
+    let view = t.view(0);
+    let cx = PaneCx {
+        view: &view,
+        lang: Lang::En,
+        theme: &theme,
+        focused: false,
+        state: &state,
+    };
+    let mut cycle = scheduling::latest(t.view(find(&t, "select node-3")).records).expect("a cycle");
+    cycle.nodes_to_score = Some(podflow_engine::trace::NodesToScore {
+        feasible: 420,
+        nodes: 1000,
+        percentage: 42,
+        adaptive: true,
+    });
+    let line = nodes_to_score_line(&cycle, &cx).expect("a line");
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    assert_eq!(
+        text,
+        "stopped after 420 feasible nodes: percentageOfNodesToScore, adaptive 42 % at 1,000 nodes"
     );
 }

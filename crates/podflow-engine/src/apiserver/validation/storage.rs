@@ -4,7 +4,7 @@
 //! path depends on: access modes, the claim's storage request, the volume's
 //! capacity and source, a class's provisioner, reclaim policy and binding mode.
 //! Out of scope: selectors, data sources, volume modes, node affinity contents,
-//! per-source details, update rules.
+//! per-source details, update rules beyond the claim's immutable spec.
 
 use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
 use k8s_openapi::api::storage::v1::StorageClass;
@@ -27,6 +27,53 @@ fn access_modes(modes: Option<&Vec<String>>, path: &str, errs: &mut Vec<FieldErr
             errs.push(not_supported(path, mode, &ACCESS_MODES));
         }
     }
+}
+
+/// `ValidatePersistentVolumeClaimUpdate`'s immutable spec: the old and new
+/// specs as JSON when they differ beyond what an update may change — the
+/// `volumeName` once (the PV controller binds), a `storageClassName` set
+/// where there was none, and for a bound claim its storage request and
+/// `volumeAttributesClassName`.
+pub fn claim_spec_change(
+    new: &PersistentVolumeClaim,
+    old: &PersistentVolumeClaim,
+) -> Option<(serde_json::Value, serde_json::Value)> {
+    let old_spec = old.spec.clone().unwrap_or_default();
+    let mut munged = new.spec.clone().unwrap_or_default();
+    if old_spec
+        .volume_name
+        .as_deref()
+        .unwrap_or_default()
+        .is_empty()
+    {
+        munged.volume_name.clone_from(&old_spec.volume_name);
+    }
+    if old_spec.storage_class_name.is_none() {
+        munged
+            .storage_class_name
+            .clone_from(&old_spec.storage_class_name);
+    }
+    let bound = old.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Bound");
+    if bound {
+        let old_storage = old_spec
+            .resources
+            .as_ref()
+            .and_then(|r| r.requests.as_ref())
+            .and_then(|r| r.get("storage"))
+            .cloned();
+        if let (Some(requests), Some(storage)) = (
+            munged.resources.as_mut().and_then(|r| r.requests.as_mut()),
+            old_storage,
+        ) {
+            requests.insert("storage".into(), storage);
+        }
+        munged
+            .volume_attributes_class_name
+            .clone_from(&old_spec.volume_attributes_class_name);
+    }
+    let old_json = serde_json::to_value(&old_spec).unwrap_or_default();
+    let new_json = serde_json::to_value(&munged).unwrap_or_default();
+    (old_json != new_json).then_some((old_json, new_json))
 }
 
 /// `ValidatePersistentVolumeClaimSpec`'s access modes and storage request.
@@ -126,6 +173,38 @@ mod tests {
         errs.iter()
             .map(|e| format!("{}: {}", e.field, e.body))
             .collect()
+    }
+
+    /// Rows of `TestValidatePersistentVolumeClaimUpdate`
+    /// (`pkg/apis/core/validation/validation_test.go`): the binder may set
+    /// `volumeName` once, a class may be set where there was none, but a class
+    /// may not be changed or removed.
+    #[test]
+    fn a_claims_spec_is_immutable() {
+        let claim = |class: Option<&str>, volume: Option<&str>| PersistentVolumeClaim {
+            spec: Some(k8s_openapi::api::core::v1::PersistentVolumeClaimSpec {
+                storage_class_name: class.map(str::to_owned),
+                volume_name: volume.map(str::to_owned),
+                access_modes: Some(vec!["ReadWriteOnce".into()]),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        assert!(
+            claim_spec_change(
+                &claim(Some("fast"), Some("pv-1")),
+                &claim(Some("fast"), None)
+            )
+            .is_none()
+        );
+        assert!(claim_spec_change(&claim(Some("fast"), None), &claim(None, None)).is_none());
+        let (old, new) = claim_spec_change(&claim(None, None), &claim(Some("fast"), None))
+            .expect("removing the class is refused");
+        assert_eq!(old["storageClassName"], "fast");
+        assert!(new.get("storageClassName").is_none());
+        assert!(
+            claim_spec_change(&claim(Some("standard"), None), &claim(Some("fast"), None)).is_some()
+        );
     }
 
     /// Rows of `TestValidatePersistentVolumeClaim` / `TestValidatePersistentVolumes`

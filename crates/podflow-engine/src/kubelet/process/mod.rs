@@ -436,6 +436,16 @@ impl Process {
         }
     }
 
+    /// Memory in use at `now` (at or after the process's own clock), without
+    /// running it: what the summary API would report.
+    pub fn memory_bytes_at(&self, now: SimTime) -> u64 {
+        match (&self.state, &self.kind) {
+            (State::Exited { .. }, _) => 0,
+            (_, Kind::Shell(_)) => SHELL_MEMORY,
+            (_, Kind::Program(p)) => p.memory(self.elapsed(now.max(self.clock))),
+        }
+    }
+
     /// CPU in use now, in millicores.
     pub fn cpu_millis(&self) -> u64 {
         match (&self.state, &self.kind) {

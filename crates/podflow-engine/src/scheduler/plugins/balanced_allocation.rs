@@ -203,6 +203,34 @@ impl ScorePlugin for BalancedAllocation {
             out,
         );
     }
+
+    /// Each balanced resource the node has: requested with the pod, of
+    /// allocatable (their fractions' spread is the score); no score of its own.
+    fn resource_parts(
+        &self,
+        state: &CycleState,
+        _pod: &Pod,
+        node: &NodeInfo,
+    ) -> Option<Vec<crate::trace::ResourcePart>> {
+        let wants = state.read::<Vec<i64>>(PRE_SCORE_KEY)?;
+        with_pairs(node, &self.kinds, wants, true, |requested, allocatable| {
+            Some(
+                self.args
+                    .resources
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| allocatable[*i] != 0)
+                    .map(|(i, r)| crate::trace::ResourcePart {
+                        resource: r.name.clone(),
+                        requested: requested[i],
+                        allocatable: allocatable[i],
+                        score: None,
+                        weight: r.weight,
+                    })
+                    .collect(),
+            )
+        })
+    }
 }
 
 #[cfg(test)]

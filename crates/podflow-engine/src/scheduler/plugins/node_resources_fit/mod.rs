@@ -441,6 +441,20 @@ pub fn requested_to_capacity_ratio(
     ratio_of_scaled(resources, &scale_shape(shape), requested, allocatable)
 }
 
+/// One resource's score under `RequestedToCapacityRatio`: the scaled shape
+/// at its utilization (full, or over capacity: the shape at 100).
+fn ratio_resource_score(scaled: &[ShapePoint], req: i64, cap: i64) -> i64 {
+    if cap == 0 || req > cap {
+        return broken_linear(scaled, MAX_UTILIZATION);
+    }
+    let utilization = if req <= 0 {
+        0
+    } else {
+        mul_div(req, MAX_UTILIZATION, cap)
+    };
+    broken_linear(scaled, utilization)
+}
+
 /// [`requested_to_capacity_ratio`] with the shape already scaled to 0..=100.
 fn ratio_of_scaled(
     resources: &[ResourceSpec],
@@ -448,17 +462,7 @@ fn ratio_of_scaled(
     requested: &[i64],
     allocatable: &[i64],
 ) -> i64 {
-    let resource_score = |req: i64, cap: i64| {
-        if cap == 0 || req > cap {
-            return broken_linear(scaled, MAX_UTILIZATION);
-        }
-        let utilization = if req <= 0 {
-            0
-        } else {
-            mul_div(req, MAX_UTILIZATION, cap)
-        };
-        broken_linear(scaled, utilization)
-    };
+    let resource_score = |req: i64, cap: i64| ratio_resource_score(scaled, req, cap);
     let (mut total, mut weights) = (0i64, 0i64);
     for (i, r) in resources.iter().enumerate() {
         if allocatable[i] == 0 {
@@ -494,6 +498,17 @@ impl NodeResourcesFit {
             Strategy::LeastAllocated => {
                 weighted(resources, requested, allocatable, least_requested_score)
             }
+        }
+    }
+
+    /// One resource's score by the configured strategy (before the weighted mean).
+    fn resource_score(&self, requested: i64, allocatable: i64) -> i64 {
+        match self.scoring.strategy {
+            Strategy::MostAllocated => most_requested_score(requested, allocatable),
+            Strategy::RequestedToCapacityRatio => {
+                ratio_resource_score(&self.scoring.scaled_shape, requested, allocatable)
+            }
+            Strategy::LeastAllocated => least_requested_score(requested, allocatable),
         }
     }
 
@@ -542,6 +557,41 @@ impl ScorePlugin for NodeResourcesFit {
     /// The strategy's score, with the non-zero request defaults for cpu and memory.
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {
         self.with_wants(state, pod, |wants| self.score_node(wants, node))
+    }
+
+    /// Each configured resource the node has: requested with the pod, of
+    /// allocatable, its score and weight (the score is their weighted mean).
+    fn resource_parts(
+        &self,
+        state: &CycleState,
+        pod: &Pod,
+        node: &NodeInfo,
+    ) -> Option<Vec<crate::trace::ResourcePart>> {
+        let resources = &self.args.scoring_strategy.resources;
+        self.with_wants(state, pod, |wants| {
+            with_pairs(
+                node,
+                &self.scoring.kinds,
+                wants,
+                false,
+                |requested, allocatable| {
+                    Some(
+                        resources
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| allocatable[*i] != 0)
+                            .map(|(i, r)| crate::trace::ResourcePart {
+                                resource: r.name.clone(),
+                                requested: requested[i],
+                                allocatable: allocatable[i],
+                                score: Some(self.resource_score(requested[i], allocatable[i])),
+                                weight: r.weight,
+                            })
+                            .collect(),
+                    )
+                },
+            )
+        })
     }
 
     /// Every node scored with one read of the cycle state.
