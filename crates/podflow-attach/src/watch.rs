@@ -6,9 +6,10 @@
 //! notice saying what is hidden.
 //!
 //! kube-runtime relists by itself when a watch stream says `410 Gone`
-//! (an `ERROR` event, as the API server's watch cache sends it). When the
-//! watch request itself is answered 410, its watcher would retry the same
-//! resourceVersion for ever; this module then starts it again, which lists.
+//! (an `ERROR` event, as the API server's watch cache and `podflow serve`
+//! send it). Should a server answer the watch request itself with a 410,
+//! its watcher would retry the same resourceVersion for ever; this module
+//! then starts it again, which lists.
 
 use std::fmt::Debug;
 
