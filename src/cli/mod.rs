@@ -1,5 +1,6 @@
 //! The command line (clap): one file per subcommand.
 
+mod drill;
 mod gen_cluster;
 mod lessons;
 mod play;
@@ -35,6 +36,8 @@ pub enum Commands {
     Record(record::RecordArgs),
     /// Serve the mini-cluster over HTTPS to the real kubectl (and any Kubernetes client).
     Serve(serve::ServeArgs),
+    /// Practise troubleshooting: a broken cluster from a seed; find the cause and fix it.
+    Drill(drill::DrillArgs),
 }
 
 impl Commands {
@@ -47,6 +50,7 @@ impl Commands {
             Commands::GenCluster(_) => "gen-cluster",
             Commands::Record(_) => "record",
             Commands::Serve(_) => "serve",
+            Commands::Drill(_) => "drill",
         }
     }
 }
@@ -79,6 +83,7 @@ pub fn main() -> ExitCode {
         Some(Commands::GenCluster(args)) => gen_cluster::run(&args),
         Some(Commands::Record(args)) => record::run(&args),
         Some(Commands::Serve(args)) => serve::run(&args),
+        Some(Commands::Drill(args)) => drill::run(&args),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };
