@@ -1,6 +1,6 @@
 //! Faults between a client and its server: a Service whose selector matches
-//! no Pod (no endpoints), a Service whose `targetPort` is not the server's
-//! port (endpoints, but connections refused), and the frontend a level-3
+//! no Pod (no endpoints), a Service whose named `targetPort` no container
+//! port has (endpoints without the port: connections refused), and the frontend a level-3
 //! drill puts in front of any fault, whose readiness probe fetches the
 //! broken service, so the symptom shows far from the cause.
 
@@ -86,54 +86,56 @@ pub(super) fn wrong_service_selector(app: App, cx: &mut Cx<'_>) -> Fault {
 }
 
 pub(super) fn wrong_target_port(app: App, cx: &mut Cx<'_>) -> Fault {
-    let port = *cx.choose(&[8080, 8000, 443]);
+    // A named targetPort the container does not name: `FindPort` finds no
+    // port, so the endpoint has none for it and kube-proxy rejects.
+    let (wanted, named) = *cx.choose(&[("http", "web"), ("web", "http"), ("http-web", "http")]);
     let mut f = on_deployment(
         Kind::WrongTargetPort,
         app.clone(),
         &Shape {
-            container: "ports:\n  - containerPort: 80\n".into(),
+            container: format!("ports:\n  - {{name: {named}, containerPort: 80}}\n"),
             ..Shape::default()
         },
     );
     f.files[0].1.push_str("---\n");
-    f.files[0].1.push_str(&app::service(&app, &app.name, port));
+    f.files[0]
+        .1
+        .push_str(&app::service(&app, &app.name, 80).replace("targetPort: 80", &format!("targetPort: {wanted}")));
     f.serves = true;
     f.hints = vec![
         say(
             format!(
-                "Service {name} has endpoints (:get endpointslices -l kubernetes.io/service-name={name}); read their PORTS.",
+                "Service {name}: :describe svc {name} — its TargetPort and its Endpoints. :get endpointslices -l kubernetes.io/service-name={name} — its PORTS.",
                 name = app.name
             ),
             format!(
-                "Service {name} 有端点（:get endpointslices -l kubernetes.io/service-name={name}）；看它们的 PORTS。",
+                "Service {name}：:describe svc {name} —— 看它的 TargetPort 和 Endpoints。:get endpointslices -l kubernetes.io/service-name={name} —— 看 PORTS。",
                 name = app.name
             ),
         ),
         say(
             format!(
-                "Which port does {} listen on, and which port does the Service send to (targetPort)?",
-                app.image
+                "A named targetPort is looked up among the container's ports by name. What are {}'s ports called?",
+                app.name
             ),
             format!(
-                "{} 监听哪个端口？Service 又把流量发到哪个端口（targetPort）？",
-                app.image
+                "命名的 targetPort 会按名字在容器的端口中查找。{} 的端口叫什么名字？",
+                app.name
             ),
         ),
     ];
     f.cause = say(
         format!(
-            "Service {name} sends port 80 to targetPort {port}, but {image} listens on port 80: kube-proxy forwards every connection to a port nothing listens on, and it is refused. Set targetPort to 80.",
-            name = app.name,
-            image = app.image
+            "Service {name} sends port 80 to targetPort {wanted}, a port name; the container names its port 80 {named}. The EndpointSlice controller finds no port called {wanted} in the Pods (FindPort), so the endpoints carry no port for the Service and kube-proxy rejects the connections. Set targetPort to {named} (or 80).",
+            name = app.name
         ),
         format!(
-            "Service {name} 把 80 端口转发到 targetPort {port}，但 {image} 监听的是 80 端口：kube-proxy 把每个连接都转发到了一个没有进程监听的端口，连接被拒绝。把 targetPort 改为 80。",
-            name = app.name,
-            image = app.image
+            "Service {name} 把 80 端口转发到 targetPort {wanted}，这是一个端口名；而容器把 80 端口命名为 {named}。EndpointSlice 控制器在 Pod 中找不到名为 {wanted} 的端口（FindPort），所以端点没有这个 Service 的端口，kube-proxy 拒绝连接。把 targetPort 改为 {named}（或 80）。",
+            name = app.name
         ),
     );
     f.fix = vec![format!(
-        "patch service {}{} --type json -p '[{{\"op\":\"replace\",\"path\":\"/spec/ports/0/targetPort\",\"value\":80}}]'",
+        "patch service {}{} --type json -p '[{{\"op\":\"replace\",\"path\":\"/spec/ports/0/targetPort\",\"value\":\"{named}\"}}]'",
         app.name,
         app.ns_flag()
     )];

@@ -12,7 +12,8 @@
 //! event until the scheduler names a node), or an external provisioner is
 //! asked to make a volume (`volume.kubernetes.io/storage-provisioner`
 //! annotation and the `ExternalProvisioning` event), or there is nothing to
-//! do (`FailedBinding`).
+//! do (`FailedBinding`, looked at again every 15 s as upstream's periodic
+//! resync does, so a volume that comes to match binds then).
 //!
 //! Left out: the `kubernetes.io/pv-protection`/`pvc-protection` finalizers,
 //! reclaiming released volumes (`Retain`/`Delete`), claims pre-bound by
@@ -46,6 +47,11 @@ use podflow_model::storage::{
 pub const NAME: &str = "persistent-volume-binder";
 /// Its events' source (`kubectl describe` shows `persistentvolume-controller`).
 pub const SOURCE: &str = "persistentvolume-controller";
+
+/// `--pvclaimbinder-sync-period`'s default
+/// (`cmd/kube-controller-manager/app/options/persistentvolumebindercontroller.go`):
+/// how often the controller looks at every claim and volume again.
+pub const CLAIM_BINDER_SYNC_PERIOD_MS: u64 = 15_000;
 
 /// `claimrefs` keys are `claim/NS/NAME`, volume keys `volume/NAME`.
 const CLAIM: &str = "claim/";
@@ -434,6 +440,10 @@ impl PvController {
                 "no persistent volumes available for this claim and no storage class is set".into(),
                 cx,
             );
+            // Upstream's `resync` queues every claim again each
+            // `--pvclaimbinder-sync-period`: a volume that comes to match
+            // (a label fixed, a volume created) binds then.
+            self.queue.add_after(key, CLAIM_BINDER_SYNC_PERIOD_MS, cx.now);
             return Progress::Done;
         }
         let Some(class) = class else {
