@@ -65,8 +65,8 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
         en.push(' ');
         zh.push_str(&fault.symptom.zh);
     }
-    en.push_str("Find the cause with the panes and the : bar (get, describe, logs), then fix it. Hints (i) cost points; s shows the cause and a fix.");
-    zh.push_str("借助各个面板和 : 命令栏（get、describe、logs）找到原因，然后修复。提示（i）会扣分；s 显示原因和一种修复方法。");
+    en.push_str("Find the cause with the panes and the : bar (get, describe, logs), then fix it; :wait 1m lets the cluster settle after a fix. Hints (i) cost points; s shows the cause and a fix.");
+    zh.push_str("借助各个面板和 : 命令栏（get、describe、logs）找到原因，然后修复；修复之后用 :wait 1m 让集群稳定下来。提示（i）会扣分；s 显示原因和一种修复方法。");
     steps.push(json!({"narrate": {"until": "2m", "text": {"en": en, "zh": zh}}}));
     for fault in faults {
         let mut goal = json!({
@@ -74,7 +74,9 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
                      "zh": format!("{}{}", fault.symptom.zh, fault.task.zh)},
             "check": fault.check,
             "hints": fault.hints.iter().map(text).collect::<Vec<_>>(),
-            "solution": fault.fix,
+            // Probes and back-offs go on after the run is idle: a minute
+            // lets the fix show (the student types the same `:wait 1m`).
+            "solution": fault.fix.iter().cloned().chain(["wait 1m".to_owned()]).collect::<Vec<_>>(),
             "cause": text(&fault.cause),
         });
         if let Some((name, _)) = fault.files.first() {

@@ -12,8 +12,9 @@
 //! event until the scheduler names a node), or an external provisioner is
 //! asked to make a volume (`volume.kubernetes.io/storage-provisioner`
 //! annotation and the `ExternalProvisioning` event), or there is nothing to
-//! do (`FailedBinding`, looked at again every 15 s as upstream's periodic
-//! resync does, so a volume that comes to match binds then).
+//! do (`FailedBinding`). Every 15 s the `Pending` claims are looked at
+//! again, as upstream's periodic resync does, so a volume that comes to
+//! match binds then.
 //!
 //! Left out: the `kubernetes.io/pv-protection`/`pvc-protection` finalizers,
 //! reclaiming released volumes (`Retain`/`Delete`), claims pre-bound by
@@ -440,10 +441,6 @@ impl PvController {
                 "no persistent volumes available for this claim and no storage class is set".into(),
                 cx,
             );
-            // Upstream's `resync` queues every claim again each
-            // `--pvclaimbinder-sync-period`: a volume that comes to match
-            // (a label fixed, a volume created) binds then.
-            self.queue.add_after(key, CLAIM_BINDER_SYNC_PERIOD_MS, cx.now);
             return Progress::Done;
         }
         let Some(class) = class else {
@@ -510,6 +507,26 @@ impl PvController {
             cx,
         );
         progress
+    }
+}
+
+impl PvController {
+    /// `resync` (`pv_controller_base.go`): every `--pvclaimbinder-sync-period`
+    /// the claims are queued again, so a volume that comes to match (a label
+    /// fixed, a volume created) binds. podflow queues only the `Pending`
+    /// claims: a bound claim's sync has nothing to do.
+    pub fn resync(&mut self, informers: &Informers, cx: &mut Cx<'_>) {
+        let pending: Vec<String> = informers
+            .pvcs
+            .iter()
+            .filter_map(|o| o.get::<PersistentVolumeClaim>())
+            .filter(|c| matches!(claim_phase(c), "" | "Pending"))
+            .map(|c| format!("{CLAIM}{}", claim_key(c)))
+            .filter(|key| !self.binds.contains_key(key))
+            .collect();
+        for key in pending {
+            enqueue(NAME, &mut self.queue, &key, cx);
+        }
     }
 }
 
