@@ -103,7 +103,7 @@ pub fn id(seed: u64, level: Level) -> String {
 pub fn generate(seed: u64, level: Level) -> Drill {
     // Each level draws from its own stream, so level 2 of a seed is not level 1 plus more.
     let mut rng = Rng::new(seed.wrapping_mul(4).wrapping_add(u64::from(level.number())));
-    let (faults, nodes) = faults::pick(&mut rng, level);
+    let (faults, nodes) = faults::pick(seed, &mut rng, level);
     let lesson = lesson::build(seed, level, &faults, &nodes);
     Drill {
         seed,

@@ -210,11 +210,26 @@ fn build(kind: Kind, app: App, cx: &mut Cx<'_>) -> Fault {
     }
 }
 
-/// The faults of a drill at `level`, drawn from `rng`, and the nodes they changed.
-pub fn pick(rng: &mut Rng, level: Level) -> (Vec<Fault>, Nodes) {
+/// The first fault's kind of drill `seed`: the level's kinds in a fixed
+/// shuffled order, so any run of as many seeds as there are kinds meets
+/// every kind once.
+fn first_kind(seed: u64, level: Level) -> Kind {
+    let mut kinds = Kind::at(level);
+    let mut shuffle = Rng::new(0x0D21_11ED);
+    for i in (1..kinds.len()).rev() {
+        let j = usize::try_from(shuffle.below(i as u64 + 1)).unwrap_or(0);
+        kinds.swap(i, j);
+    }
+    let at = usize::try_from(seed % kinds.len() as u64).unwrap_or(0);
+    kinds[at]
+}
+
+/// The faults of drill `seed` at `level` (the first by [`first_kind`], any
+/// other drawn from `rng`), and the nodes they changed.
+pub fn pick(seed: u64, rng: &mut Rng, level: Level) -> (Vec<Fault>, Nodes) {
     let mut nodes = Nodes::default();
     let count = if level == Level::Two { 2 } else { 1 };
-    let mut kinds: Vec<Kind> = Vec::new();
+    let mut kinds: Vec<Kind> = vec![first_kind(seed, level)];
     while kinds.len() < count {
         let kind = Kind::ALL[usize::try_from(rng.below(Kind::ALL.len() as u64)).unwrap_or(0)];
         let fits = !kinds.contains(&kind)
