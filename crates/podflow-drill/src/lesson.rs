@@ -88,7 +88,7 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
     let symptoms_zh: Vec<&str> = faults.iter().map(|f| f.symptom.zh.as_str()).collect();
     json!({
         "id": crate::id(seed, level),
-        "title": {"en": format!("Drill {seed} · level {n}"), "zh": format!("演练 {seed} · 第 {n} 级")},
+        "title": {"en": format!("seed {seed} · level {n}"), "zh": format!("种子 {seed} · 第 {n} 级")},
         "summary": {"en": symptoms.join(" "), "zh": symptoms_zh.concat()},
         "minutes": 5 * u32::from(n),
         "cluster": {"yaml": cluster(faults, nodes)},
