@@ -121,7 +121,7 @@ pub fn deployment(app: &App, shape: &Shape) -> String {
     )
 }
 
-/// A ClusterIP Service for the app on port 80 (`targetPort` given).
+/// A `ClusterIP` Service for the app on port 80 (`targetPort` given).
 pub fn service(app: &App, selector: &str, target_port: u16) -> String {
     let namespace = if app.namespace == "default" {
         String::new()

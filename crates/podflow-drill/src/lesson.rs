@@ -4,6 +4,8 @@
 //! fault. Written as JSON (which is YAML) and read by the lesson loader, so
 //! a drill is exactly what a lesson file could say.
 
+use std::fmt::Write as _;
+
 use serde_json::{Value, json};
 
 use crate::faults::Fault;
@@ -58,8 +60,8 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
     );
     for (i, fault) in faults.iter().enumerate() {
         if faults.len() > 1 {
-            en.push_str(&format!("({}) ", i + 1));
-            zh.push_str(&format!("（{}）", i + 1));
+            let _ = write!(en, "({}) ", i + 1);
+            let _ = write!(zh, "（{}）", i + 1);
         }
         en.push_str(&fault.symptom.en);
         en.push(' ');

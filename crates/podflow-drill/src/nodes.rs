@@ -2,6 +2,8 @@
 //! default cluster (4 CPU, 8Gi, 110 Pods), with what faults change on them
 //! (labels, taints, `spec.unschedulable`) written into the cluster file.
 
+use std::fmt::Write as _;
+
 use crate::yaml::quote;
 
 /// The workers' names.
@@ -48,7 +50,10 @@ impl Nodes {
         let mut docs = vec![node_yaml(
             "control-plane",
             0,
-            &[("node-role.kubernetes.io/control-plane".into(), String::new())],
+            &[(
+                "node-role.kubernetes.io/control-plane".into(),
+                String::new(),
+            )],
             &[(
                 "node-role.kubernetes.io/control-plane".into(),
                 String::new(),
@@ -80,9 +85,9 @@ fn node_yaml(
         "apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels:\n    kubernetes.io/hostname: {name}\n    kubernetes.io/os: linux\n    kubernetes.io/arch: amd64\n"
     );
     for (k, v) in labels {
-        text.push_str(&format!("    {k}: {}\n", quote(v)));
+        let _ = writeln!(text, "    {k}: {}", quote(v));
     }
-    text.push_str(&format!("spec:\n  podCIDR: 10.244.{index}.0/24\n"));
+    let _ = writeln!(text, "spec:\n  podCIDR: 10.244.{index}.0/24");
     if unschedulable {
         text.push_str("  unschedulable: true\n");
     }
@@ -100,9 +105,10 @@ fn node_yaml(
         text.push_str("  taints:\n");
         text.push_str(&taints.concat());
     }
-    text.push_str(&format!(
+    let _ = write!(
+        text,
         "status:\n  capacity: {{cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n  allocatable: {{cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n  addresses: [{{type: InternalIP, address: 172.18.0.{}}}]\n",
         index + 2
-    ));
+    );
     text
 }

@@ -11,9 +11,10 @@ pub const SOLUTION_COST: u32 = 60;
 /// The score of a drill solved after `hints` hints, with the solution shown or not.
 pub fn score(hints: usize, solution: bool) -> u32 {
     let hints = u32::try_from(hints).unwrap_or(u32::MAX);
-    let cost = hints
-        .saturating_mul(HINT_COST)
-        .saturating_add(if solution { SOLUTION_COST } else { 0 });
+    let cost =
+        hints
+            .saturating_mul(HINT_COST)
+            .saturating_add(if solution { SOLUTION_COST } else { 0 });
     FULL.saturating_sub(cost)
 }
 

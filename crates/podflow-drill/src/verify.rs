@@ -24,9 +24,10 @@ impl Outcome {
             .iter()
             .map(|k| format!("fault={}", k.name()))
             .collect();
-        let verdict = match &self.result {
-            Ok(()) => "ok".to_owned(),
-            Err(e) => format!("FAILED: {e}"),
+        let verdict = if let Err(e) = &self.result {
+            format!("FAILED: {e}")
+        } else {
+            "ok".to_owned()
         };
         format!("seed {}: {} {verdict}", self.seed, faults.join(" "))
     }
@@ -61,12 +62,11 @@ pub fn parse_seeds(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> 
             .parse::<u64>()
             .map_err(|_| format!("invalid seeds {text:?}: want N or A..B (A to B, both included)"))
     };
-    let (a, b) = match text.split_once("..") {
-        Some((a, b)) => (number(a)?, number(b.trim_start_matches('='))?),
-        None => {
-            let n = number(text)?;
-            (n, n)
-        }
+    let (a, b) = if let Some((a, b)) = text.split_once("..") {
+        (number(a)?, number(b.trim_start_matches('='))?)
+    } else {
+        let n = number(text)?;
+        (n, n)
     };
     if a > b {
         return Err(format!("invalid seeds {text:?}: {a} is after {b}"));

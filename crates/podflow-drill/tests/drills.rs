@@ -48,11 +48,24 @@ fn level_3_drills_show_the_symptom_on_a_frontend() {
 #[test]
 fn the_same_seed_gives_the_same_drill() {
     for level in [Level::One, Level::Two, Level::Three] {
-        let a = podflow_drill::lesson::document(7, level, &generate(7, level).faults, &generate(7, level).nodes);
-        let b = podflow_drill::lesson::document(7, level, &generate(7, level).faults, &generate(7, level).nodes);
+        let a = podflow_drill::lesson::document(
+            7,
+            level,
+            &generate(7, level).faults,
+            &generate(7, level).nodes,
+        );
+        let b = podflow_drill::lesson::document(
+            7,
+            level,
+            &generate(7, level).faults,
+            &generate(7, level).nodes,
+        );
         assert_eq!(a, b);
     }
-    assert_ne!(generate(7, Level::One).kinds(), generate(7, Level::Two).kinds());
+    assert_ne!(
+        generate(7, Level::One).kinds(),
+        generate(7, Level::Two).kinds()
+    );
 }
 
 /// The lines `drill check` prints, as the issue spells them.

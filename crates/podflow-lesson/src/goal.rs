@@ -74,12 +74,12 @@ pub enum Check {
 pub enum Subject {
     /// A user, in `system:authenticated`.
     User(String),
-    /// A ServiceAccount `(namespace, name)`, as its token authenticates it.
+    /// A `ServiceAccount` `(namespace, name)`, as its token authenticates it.
     ServiceAccount((String, String)),
 }
 
 impl Subject {
-    /// The user the authorizers see: a ServiceAccount is
+    /// The user the authorizers see: a `ServiceAccount` is
     /// `system:serviceaccount:NS:NAME` in `system:serviceaccounts` and
     /// `system:serviceaccounts:NS` (`k8s.io/apiserver/pkg/authentication/serviceaccount`).
     fn user(&self) -> podflow_engine::apiserver::request::UserInfo {
@@ -167,9 +167,7 @@ pub fn parse(text: &str) -> Result<Check, String> {
         ["pvc", claim, "Bound"] => Some(Check::ClaimBound {
             claim: pod_ref(claim),
         }),
-        ["user", name, "can", rest @ ..] => {
-            can(Subject::User((*name).to_owned()), rest, "default")
-        }
+        ["user", name, "can", rest @ ..] => can(Subject::User((*name).to_owned()), rest, "default"),
         ["serviceaccount", sa, "can", rest @ ..] => {
             let sa = pod_ref(sa);
             let ns = sa.0.clone();
@@ -439,7 +437,7 @@ mod tests {
         )
     }
 
-    /// A Role in `dev` allowing `verbs` on pods, bound to jane and ServiceAccount dev/ci.
+    /// A Role in `dev` allowing `verbs` on pods, bound to jane and `ServiceAccount` dev/ci.
     fn rbac(verbs: &[&str]) -> Vec<Object> {
         vec![
             object(
@@ -564,8 +562,16 @@ mod tests {
                 vec![ready_pod("False")],
                 vec![ready_pod("True")],
             ),
-            ("job dev/report complete", vec![job("False")], vec![job("True")]),
-            ("pvc data Bound", vec![claim("Pending")], vec![claim("Bound")]),
+            (
+                "job dev/report complete",
+                vec![job("False")],
+                vec![job("True")],
+            ),
+            (
+                "pvc data Bound",
+                vec![claim("Pending")],
+                vec![claim("Bound")],
+            ),
             // As `kubectl auth can-i list pods --as jane -n dev` answers.
             (
                 "user jane can list pods in dev",

@@ -221,7 +221,10 @@ mod tests {
         assert_eq!(read.lessons["apply-to-running"].step, 3);
         assert!(read.lessons["inside-the-api-server"].done);
         let drill = &read.drills["drill-l1-17"];
-        assert_eq!((drill.score, drill.best, drill.seconds, drill.solved), (40, 85, 90, 2));
+        assert_eq!(
+            (drill.score, drill.best, drill.seconds, drill.solved),
+            (40, 85, 90, 2)
+        );
         // A file written before drills existed still reads.
         std::fs::write(&path, r#"{"lessons": {}}"#).unwrap();
         assert_eq!(load(&path), (Progress::default(), None));

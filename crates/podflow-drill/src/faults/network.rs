@@ -35,7 +35,10 @@ pub(super) fn wrong_service_selector(app: App, cx: &mut Cx<'_>) -> Fault {
             "Make Service {} send traffic to its {} Pod(s).",
             app.name, app.replicas
         ),
-        format!("让 Service {} 把流量发给它的 {} 个 Pod。", app.name, app.replicas),
+        format!(
+            "让 Service {} 把流量发给它的 {} 个 Pod。",
+            app.name, app.replicas
+        ),
     );
     f.check = format!(
         "service {} has {} ready {endpoints}",
@@ -98,9 +101,10 @@ pub(super) fn wrong_target_port(app: App, cx: &mut Cx<'_>) -> Fault {
         },
     );
     f.files[0].1.push_str("---\n");
-    f.files[0]
-        .1
-        .push_str(&app::service(&app, &app.name, 80).replace("targetPort: 80", &format!("targetPort: {wanted}")));
+    f.files[0].1.push_str(
+        &app::service(&app, &app.name, 80)
+            .replace("targetPort: 80", &format!("targetPort: {wanted}")),
+    );
     f.serves = true;
     f.hints = vec![
         say(
@@ -192,8 +196,12 @@ pub(super) fn behind_frontend(f: &mut Fault) {
     f.check = front.ready_check();
     let mut hints = vec![
         say(
-            format!("Read the {frontend} Pod's Unhealthy events: what does its readiness probe run, and what does it get?"),
-            format!("阅读 {frontend} 的 Pod 的 Unhealthy 事件：它的就绪探针运行了什么，得到了什么？"),
+            format!(
+                "Read the {frontend} Pod's Unhealthy events: what does its readiness probe run, and what does it get?"
+            ),
+            format!(
+                "阅读 {frontend} 的 Pod 的 Unhealthy 事件：它的就绪探针运行了什么，得到了什么？"
+            ),
         ),
         say(
             format!(

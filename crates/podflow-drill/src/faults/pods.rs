@@ -1,4 +1,4 @@
-//! Faults in what a Pod runs: a typo'd image, a missing ConfigMap key or
+//! Faults in what a Pod runs: a typo'd image, a missing `ConfigMap` key or
 //! Secret (`CreateContainerConfigError`), a crash from a missing variable or
 //! a wrong command (`CrashLoopBackOff`), and an init container that waits
 //! forever for a Service.
@@ -77,7 +77,11 @@ fn look_at_pods(app: &App) -> crate::Say {
 pub(super) fn image_typo(app: App, cx: &mut Cx<'_>) -> Fault {
     let typos: &[&str] = match app.image.as_str() {
         "nginx:1.27" => &["ngnix:1.27", "nginx:1.27.x", "nignx:1.27"],
-        "nginx:1.27-alpine" => &["nginx:1.27-alpne", "nginx:1.27-alpline", "ngnix:1.27-alpine"],
+        "nginx:1.27-alpine" => &[
+            "nginx:1.27-alpne",
+            "nginx:1.27-alpline",
+            "ngnix:1.27-alpine",
+        ],
         _ => &["httpd:2.4-alpnie", "htppd:2.4", "httpd:2.4.x"],
     };
     let typo = (*cx.choose(typos)).to_owned();
@@ -93,7 +97,10 @@ pub(super) fn image_typo(app: App, cx: &mut Cx<'_>) -> Fault {
             "先是 ErrImagePull，然后是 ImagePullBackOff：kubelet 拉不到镜像。读 Failed 事件的消息：是 not found，还是 pull access denied？",
         ),
         say(
-            format!("Compare the image {typo} with the one the team meant, {}.", app.image),
+            format!(
+                "Compare the image {typo} with the one the team meant, {}.",
+                app.image
+            ),
             format!("把镜像 {typo} 和团队本来想要的 {} 比较一下。", app.image),
         ),
     ];
@@ -146,8 +153,14 @@ pub(super) fn missing_configmap_key(app: App, cx: &mut Cx<'_>) -> Fault {
             "CreateContainerConfigError：kubelet 无法构造容器的环境变量。事件里写明了缺少什么。",
         ),
         say(
-            format!(":get configmap {config} -o yaml{} — which keys does it have?", app.ns_flag()),
-            format!(":get configmap {config} -o yaml{} —— 它有哪些键？", app.ns_flag()),
+            format!(
+                ":get configmap {config} -o yaml{} — which keys does it have?",
+                app.ns_flag()
+            ),
+            format!(
+                ":get configmap {config} -o yaml{} —— 它有哪些键？",
+                app.ns_flag()
+            ),
         ),
     ];
     f.cause = say(
@@ -208,7 +221,7 @@ pub(super) fn crash_missing_env(mut app: App, cx: &mut Cx<'_>) -> Fault {
         ("PORT", "8080"),
         ("DATABASE_URL", "postgres://db:5432/app"),
     ]);
-    app.image = (*cx.choose(&["busybox:1.36", "alpine:3.20"])).to_owned();
+    (*cx.choose(&["busybox:1.36", "alpine:3.20"])).clone_into(&mut app.image);
     let script = format!(
         "echo \"starting {name}: {var}=${var}\"; [ -n \"${var}\" ] && sleep 3600",
         name = app.name
@@ -250,7 +263,7 @@ pub(super) fn crash_missing_env(mut app: App, cx: &mut Cx<'_>) -> Fault {
 }
 
 pub(super) fn wrong_command(mut app: App, cx: &mut Cx<'_>) -> Fault {
-    app.image = "busybox:1.36".to_owned();
+    "busybox:1.36".clone_into(&mut app.image);
     let (broken, fixed, why_en, why_zh) = *cx.choose(&[
         (
             "[\"sh\", \"-c\", \"echo ready; slep 3600\"]",
@@ -307,9 +320,7 @@ pub(super) fn wrong_command(mut app: App, cx: &mut Cx<'_>) -> Fault {
 pub(super) fn stuck_init_container(app: App, cx: &mut Cx<'_>) -> Fault {
     let (suffix, image, port) = *cx.choose(&[("db", "redis:7", 6379), ("cache", "redis:7", 6379)]);
     let backend = format!("{}-{suffix}", app.name);
-    let script = format!(
-        "until nslookup {backend}; do echo waiting for {backend}; sleep 2; done"
-    );
+    let script = format!("until nslookup {backend}; do echo waiting for {backend}; sleep 2; done");
     let shape = Shape {
         pod: format!(
             "initContainers:\n  - name: wait-for-{suffix}\n    image: busybox:1.36\n    command: [\"sh\", \"-c\", {}]\n",
@@ -339,8 +350,14 @@ pub(super) fn stuck_init_container(app: App, cx: &mut Cx<'_>) -> Fault {
             "Init:0/1：init 容器没有结束，所以应用容器一直不会启动。它打印了什么？（:logs POD -c CONTAINER）",
         ),
         say(
-            format!("It waits until the name {backend} resolves. Which objects get a DNS name? :get svc{}", app.ns_flag()),
-            format!("它在等名字 {backend} 能被解析。哪些对象有 DNS 名字？:get svc{}", app.ns_flag()),
+            format!(
+                "It waits until the name {backend} resolves. Which objects get a DNS name? :get svc{}",
+                app.ns_flag()
+            ),
+            format!(
+                "它在等名字 {backend} 能被解析。哪些对象有 DNS 名字？:get svc{}",
+                app.ns_flag()
+            ),
         ),
     ];
     f.cause = say(

@@ -1,14 +1,14 @@
-//! Faults of a namespace's policy: a ResourceQuota that leaves no room for
-//! the last replica, a LimitRange the containers' limits break (both refused
-//! at admission, seen as the ReplicaSet's FailedCreate), and an RBAC rule or
-//! binding that leaves a user or ServiceAccount Forbidden.
+//! Faults of a namespace's policy: a `ResourceQuota` that leaves no room for
+//! the last replica, a `LimitRange` the containers' limits break (both refused
+//! at admission, seen as the `ReplicaSet`'s `FailedCreate`), and an RBAC rule or
+//! binding that leaves a user or `ServiceAccount` Forbidden.
 
 use super::pods::{on_deployment, step};
 use super::{Cx, Fault, Kind};
 use crate::app::{App, Shape};
 use crate::say;
 
-/// The namespace `app` gets, with its `default` ServiceAccount, as cluster objects.
+/// The namespace `app` gets, with its `default` `ServiceAccount`, as cluster objects.
 fn namespace(app: &mut App) -> Vec<String> {
     app.namespace = app.name.clone();
     let ns = &app.namespace;
@@ -16,11 +16,13 @@ fn namespace(app: &mut App) -> Vec<String> {
         format!(
             "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}, labels: {{kubernetes.io/metadata.name: {ns}}}}}\n"
         ),
-        format!("apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: default, namespace: {ns}}}\n"),
+        format!(
+            "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: default, namespace: {ns}}}\n"
+        ),
     ]
 }
 
-/// The ReplicaSet's side of the hints: FailedCreate.
+/// The `ReplicaSet`'s side of the hints: `FailedCreate`.
 fn failed_create_hint(app: &App) -> crate::Say {
     say(
         format!(
@@ -93,8 +95,14 @@ pub(super) fn limitrange_violated(mut app: App, cx: &mut Cx<'_>) -> Fault {
     f.hints = vec![
         failed_create_hint(&app),
         say(
-            format!(":describe limitrange{} — what is the most a container may ask?", app.ns_flag()),
-            format!(":describe limitrange{} —— 一个容器最多可以要多少？", app.ns_flag()),
+            format!(
+                ":describe limitrange{} — what is the most a container may ask?",
+                app.ns_flag()
+            ),
+            format!(
+                ":describe limitrange{} —— 一个容器最多可以要多少？",
+                app.ns_flag()
+            ),
         ),
     ];
     f.cause = say(
@@ -113,6 +121,7 @@ pub(super) fn limitrange_violated(mut app: App, cx: &mut Cx<'_>) -> Fault {
     f
 }
 
+#[allow(clippy::too_many_lines)] // one fault, its two halves side by side
 pub(super) fn missing_rbac(app: App, cx: &mut Cx<'_>) -> Fault {
     let role = format!("{}-reader", app.name);
     let user = cx.rng.below(2) == 0;
@@ -160,7 +169,10 @@ pub(super) fn missing_rbac(app: App, cx: &mut Cx<'_>) -> Fault {
         } else {
             format!("{}-ci", app.name)
         };
-        (subject_yaml.replace(&format!("name: {real},"), &format!("name: {typo},")), typo)
+        (
+            subject_yaml.replace(&format!("name: {real},"), &format!("name: {typo},")),
+            typo,
+        )
     };
     cluster.push(format!(
         "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {{name: {binding}, namespace: default}}\nsubjects:\n{bound}roleRef: {{kind: Role, name: {role}, apiGroup: rbac.authorization.k8s.io}}\n"
@@ -226,12 +238,18 @@ pub(super) fn missing_rbac(app: App, cx: &mut Cx<'_>) -> Fault {
         check,
         hints: vec![
             say(
-                format!(":auth can-i list pods {as_flag} — and the 403's message: which verb, which resource?"),
+                format!(
+                    ":auth can-i list pods {as_flag} — and the 403's message: which verb, which resource?"
+                ),
                 format!(":auth can-i list pods {as_flag} —— 再看 403 的消息：哪个动词、哪个资源？"),
             ),
             say(
-                format!(":get rolebindings -o wide, then :get role {role} -o yaml: who is bound, and to which verbs?"),
-                format!(":get rolebindings -o wide，然后 :get role {role} -o yaml：绑定给了谁，允许哪些动词？"),
+                format!(
+                    ":get rolebindings -o wide, then :get role {role} -o yaml: who is bound, and to which verbs?"
+                ),
+                format!(
+                    ":get rolebindings -o wide，然后 :get role {role} -o yaml：绑定给了谁，允许哪些动词？"
+                ),
             ),
         ],
         cause,

@@ -1,5 +1,5 @@
 //! Faults that keep Pods from a node: requests larger than any node, a
-//! dedicated node's taint the Pods do not tolerate, a nodeSelector or node
+//! dedicated node's taint the Pods do not tolerate, a `nodeSelector` or node
 //! affinity no node meets, the one fitting node cordoned, or failed.
 
 use super::pods::{on_deployment, step};
@@ -7,7 +7,7 @@ use super::{Cx, Fault, Kind};
 use crate::app::{App, Shape};
 use crate::say;
 
-/// The scheduler's side of the hints: FailedScheduling.
+/// The scheduler's side of the hints: `FailedScheduling`.
 fn pending_hint(app: &App) -> crate::Say {
     say(
         format!(
@@ -48,8 +48,12 @@ pub(super) fn requests_too_large(app: App, cx: &mut Cx<'_>) -> Fault {
     f.hints = vec![
         pending_hint(&app),
         say(
-            format!("Insufficient {resource}: compare the Pod's request with a node's allocatable {resource} (:describe node node-1)."),
-            format!("Insufficient {resource}：把 Pod 的请求和节点可分配的 {resource} 比较一下（:describe node node-1）。"),
+            format!(
+                "Insufficient {resource}: compare the Pod's request with a node's allocatable {resource} (:describe node node-1)."
+            ),
+            format!(
+                "Insufficient {resource}：把 Pod 的请求和节点可分配的 {resource} 比较一下（:describe node node-1）。"
+            ),
         ),
     ];
     f.cause = say(
@@ -85,8 +89,14 @@ pub(super) fn untolerated_taint(app: App, cx: &mut Cx<'_>) -> Fault {
     f.hints = vec![
         pending_hint(&app),
         say(
-            format!("The Pods may only go to nodes labelled {key}={}; :get nodes --show-labels, then :describe node {node} and read its Taints.", app.name),
-            format!("这些 Pod 只能去带有标签 {key}={} 的节点；:get nodes --show-labels，然后 :describe node {node}，看它的 Taints。", app.name),
+            format!(
+                "The Pods may only go to nodes labelled {key}={}; :get nodes --show-labels, then :describe node {node} and read its Taints.",
+                app.name
+            ),
+            format!(
+                "这些 Pod 只能去带有标签 {key}={} 的节点；:get nodes --show-labels，然后 :describe node {node}，看它的 Taints。",
+                app.name
+            ),
         ),
     ];
     f.cause = say(
@@ -135,12 +145,20 @@ pub(super) fn unmatched_node_selector(app: App, cx: &mut Cx<'_>) -> Fault {
     } else {
         "a nodeSelector"
     };
-    let asks_zh = if affinity { "必需的节点亲和性" } else { "nodeSelector" };
+    let asks_zh = if affinity {
+        "必需的节点亲和性"
+    } else {
+        "nodeSelector"
+    };
     f.hints = vec![
         pending_hint(&app),
         say(
-            format!("didn't match Pod's node affinity/selector: the Pods ask for disktype=ssd through {asks}. :get nodes --show-labels — which node has the SSD?"),
-            format!("didn't match Pod's node affinity/selector：Pod 通过{asks_zh}要求 disktype=ssd。:get nodes --show-labels —— 哪个节点有 SSD？"),
+            format!(
+                "didn't match Pod's node affinity/selector: the Pods ask for disktype=ssd through {asks}. :get nodes --show-labels — which node has the SSD?"
+            ),
+            format!(
+                "didn't match Pod's node affinity/selector：Pod 通过{asks_zh}要求 disktype=ssd。:get nodes --show-labels —— 哪个节点有 SSD？"
+            ),
         ),
     ];
     f.cause = say(
@@ -178,7 +196,9 @@ pub(super) fn cordoned_node(app: App, cx: &mut Cx<'_>) -> Fault {
     f.hints = vec![
         pending_hint(&app),
         say(
-            format!("The Pods need disktype=ssd, which only {node} has. :get nodes — what does its STATUS say?"),
+            format!(
+                "The Pods need disktype=ssd, which only {node} has. :get nodes — what does its STATUS say?"
+            ),
             format!("Pod 需要 disktype=ssd，只有 {node} 有。:get nodes —— 它的 STATUS 是什么？"),
         ),
     ];

@@ -1,5 +1,5 @@
-//! A storage fault: a PersistentVolumeClaim whose selector matches no
-//! PersistentVolume, so it never binds and the Pods that mount it wait.
+//! A storage fault: a `PersistentVolumeClaim` whose selector matches no
+//! `PersistentVolume`, so it never binds and the Pods that mount it wait.
 
 use super::pods::on_deployment;
 use super::{Cx, Fault, Kind};
@@ -9,7 +9,11 @@ use crate::say;
 pub(super) fn unbound_pvc(mut app: App, cx: &mut Cx<'_>) -> Fault {
     app.replicas = 1;
     let claim = format!("{}-data", app.name);
-    let (wanted, labelled) = *cx.choose(&[("data", "dta"), ("content", "contents"), ("static", "statics")]);
+    let (wanted, labelled) = *cx.choose(&[
+        ("data", "dta"),
+        ("content", "contents"),
+        ("static", "statics"),
+    ]);
     let mount = if app.image.starts_with("httpd") {
         "/usr/local/apache2/htdocs"
     } else {
@@ -44,8 +48,12 @@ pub(super) fn unbound_pvc(mut app: App, cx: &mut Cx<'_>) -> Fault {
             ),
         ),
         say(
-            format!(":get pvc,pv — is {claim} Bound? Compare the claim's selector with the volume's labels (--show-labels)."),
-            format!(":get pvc,pv —— {claim} 是 Bound 吗？比较声明的 selector 和卷的标签（--show-labels）。"),
+            format!(
+                ":get pvc,pv — is {claim} Bound? Compare the claim's selector with the volume's labels (--show-labels)."
+            ),
+            format!(
+                ":get pvc,pv —— {claim} 是 Bound 吗？比较声明的 selector 和卷的标签（--show-labels）。"
+            ),
         ),
     ];
     f.cause = say(
