@@ -1,7 +1,7 @@
 //! A drill as a lesson: its cluster (the nodes and the faults' objects), the
 //! team's manifests as the lesson's files, a command step per setup command,
-//! a narration that runs two minutes and states the symptoms, and a goal per
-//! fault. Written as JSON (which is YAML) and read by the lesson loader, so
+//! two minutes of the cluster (`wait 2m`), a narration that states the
+//! symptoms, and a goal per fault. Written as JSON (which is YAML) and read by the lesson loader, so
 //! a drill is exactly what a lesson file could say.
 
 use std::fmt::Write as _;
@@ -54,9 +54,15 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
             steps.push(json!({"command": {"run": setup.run, "text": text(&say)}}));
         }
     }
+    // A command, not a narration's `until:`: the run may go idle sooner,
+    // and a node's grace period or a probe's failures need the time to pass.
+    steps.push(json!({"command": {"run": "wait 2m", "text": {
+        "en": "Two minutes pass.",
+        "zh": "两分钟过去了。",
+    }}}));
     let (mut en, mut zh) = (
-        String::from("Two minutes later, something is wrong. "),
-        String::from("两分钟后，出问题了。"),
+        String::from("Something is wrong. "),
+        String::from("出问题了。"),
     );
     for (i, fault) in faults.iter().enumerate() {
         if faults.len() > 1 {
@@ -69,7 +75,7 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
     }
     en.push_str("Find the cause with the panes and the : bar (get, describe, logs), then fix it; :wait 1m lets the cluster settle after a fix. Hints (i) cost points; s shows the cause and a fix.");
     zh.push_str("借助各个面板和 : 命令栏（get、describe、logs）找到原因，然后修复；修复之后用 :wait 1m 让集群稳定下来。提示（i）会扣分；s 显示原因和一种修复方法。");
-    steps.push(json!({"narrate": {"until": "2m", "text": {"en": en, "zh": zh}}}));
+    steps.push(json!({"narrate": {"text": {"en": en, "zh": zh}}}));
     for fault in faults {
         let mut goal = json!({
             "task": {"en": format!("{} {}", fault.symptom.en, fault.task.en),

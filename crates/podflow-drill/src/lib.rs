@@ -1,7 +1,7 @@
 //! Drills (`podflow drill`): a broken cluster generated from a seed, as an
 //! exam's troubleshooting task. The drill is a generated [`Lesson`]: the
-//! cluster and the team's manifests, commands that apply them, a narration
-//! that states the symptom, and a goal per fault whose check holds only once
+//! cluster and the team's manifests, commands that apply them, two minutes
+//! of the cluster, a narration that states the symptom, and a goal per fault whose check holds only once
 //! the fault is fixed and whose solution is the fix. The lesson player does
 //! the rest (hints on `i`, the cause and the fix on `s`, `:` commands, `r`).
 //!
@@ -83,6 +83,11 @@ pub struct Drill {
 }
 
 impl Drill {
+    /// The cluster file of the drill (for a served cluster: `podflow serve`).
+    pub fn cluster_yaml(&self) -> String {
+        lesson::cluster(&self.faults, &self.nodes)
+    }
+
     /// The drill's id, under which its score is saved: `drill-l1-17`.
     pub fn id(&self) -> String {
         id(self.seed, self.level)
