@@ -54,8 +54,9 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
             steps.push(json!({"command": {"run": setup.run, "text": text(&say)}}));
         }
     }
-    // A command, not a narration's `until:`: the run may go idle sooner,
-    // and a node's grace period or a probe's failures need the time to pass.
+    // A command as well as the narration's `until:`: the run may go idle
+    // sooner, and a node's grace period or a probe's failures need the time
+    // to pass; the narration then shows the cluster two minutes on.
     steps.push(json!({"command": {"run": "wait 2m", "text": {
         "en": "Two minutes pass.",
         "zh": "两分钟过去了。",
@@ -75,7 +76,7 @@ pub fn document(seed: u64, level: Level, faults: &[Fault], nodes: &Nodes) -> Val
     }
     en.push_str("Find the cause with the panes and the : bar (get, describe, logs), then fix it; :wait 1m lets the cluster settle after a fix. Hints (i) cost points; s shows the cause and a fix.");
     zh.push_str("借助各个面板和 : 命令栏（get、describe、logs）找到原因，然后修复；修复之后用 :wait 1m 让集群稳定下来。提示（i）会扣分；s 显示原因和一种修复方法。");
-    steps.push(json!({"narrate": {"text": {"en": en, "zh": zh}}}));
+    steps.push(json!({"narrate": {"until": "2m", "text": {"en": en, "zh": zh}}}));
     for fault in faults {
         let mut goal = json!({
             "task": {"en": format!("{} {}", fault.symptom.en, fault.task.en),
