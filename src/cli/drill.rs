@@ -65,6 +65,10 @@ pub fn run(args: &DrillArgs) -> Result<(), String> {
             Ok(())
         }
         None => {
+            use std::io::IsTerminal;
+            if !std::io::stdout().is_terminal() {
+                return Err("error: podflow drill needs a terminal; `podflow drill show --seed N` prints a drill, `podflow drill check` checks drills headless".into());
+            }
             let seed = args.seed.unwrap_or_else(clock_seed);
             let drill = generate(seed, level(args.level));
             let play = PlayArgs {

@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod cli;
+mod drill;
 mod fuzz_corpus;
 mod gallery;
 mod hostile_input;
