@@ -1,6 +1,7 @@
 //! The command line (clap): one file per subcommand.
 
 mod attach;
+mod drill;
 mod gen_cluster;
 mod lessons;
 mod play;
@@ -38,6 +39,8 @@ pub enum Commands {
     Serve(serve::ServeArgs),
     /// Watch a real cluster (any kubeconfig) in podflow's panes, or print what it observes.
     Attach(attach::AttachArgs),
+    /// Practise troubleshooting: a broken cluster from a seed; find the cause and fix it.
+    Drill(drill::DrillArgs),
 }
 
 impl Commands {
@@ -51,6 +54,7 @@ impl Commands {
             Commands::Record(_) => "record",
             Commands::Serve(_) => "serve",
             Commands::Attach(_) => "attach",
+            Commands::Drill(_) => "drill",
         }
     }
 }
@@ -84,6 +88,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Record(args)) => record::run(&args),
         Some(Commands::Serve(args)) => serve::run(&args),
         Some(Commands::Attach(args)) => attach::run(&args),
+        Some(Commands::Drill(args)) => drill::run(&args),
         // No arguments: the TUI on the default story (its trace when not in a terminal).
         None => play::run_default(),
     };

@@ -137,13 +137,15 @@ impl Default for PlayArgs {
 }
 
 /// How `podflow play` starts.
-enum Start {
+pub(super) enum Start {
     /// The sandbox on the given manifests.
     Sandbox,
     /// A checked lesson.
     Lesson(Box<Lesson>),
     /// The lesson picker (`podflow` alone).
     Picker,
+    /// A generated drill (`podflow drill`): a lesson with a score.
+    Drill(Box<Lesson>),
 }
 
 /// Runs the TUI; `embedded` manifests (the default story) are applied first.
@@ -247,7 +249,7 @@ fn screenshot(
         _ => format!("error: --at-step {step}: there are steps 1 to {last}"),
     };
     let app = match start {
-        Start::Lesson(lesson) => {
+        Start::Lesson(lesson) | Start::Drill(lesson) => {
             let mut app = record::driver::lesson_app(*lesson, lang)?;
             if args.present {
                 app.start_presenting();
@@ -290,7 +292,7 @@ fn screenshot(
     super::record::write_output(file, &text)
 }
 
-fn run_with(
+pub(super) fn run_with(
     args: &PlayArgs,
     embedded: Vec<(&'static str, &'static str)>,
     start: Start,
@@ -326,6 +328,9 @@ fn run_with(
         Start::Sandbox => {}
         Start::Lesson(lesson) => {
             app.open_lesson(*lesson)?;
+        }
+        Start::Drill(lesson) => {
+            app.open_drill(*lesson)?;
         }
         Start::Picker => {
             app.open_picker(Picker::new(embedded::all().map_err(|e| e.to_string())?));

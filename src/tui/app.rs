@@ -219,8 +219,16 @@ impl App {
         vec![Effect::Ticking(Some(self.tick_ms()))]
     }
 
-    /// Applies `action`; returns what the loop must do.
+    /// Applies `action`; returns what the loop must do. A drill whose last
+    /// goal now holds has its score kept.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let mut effects = self.update_action(action);
+        effects.extend(self.finish_drill());
+        effects
+    }
+
+    /// Applies `action`.
+    fn update_action(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Tick {
             self.notice = None;
         }

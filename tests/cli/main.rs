@@ -6,6 +6,7 @@
 mod attach;
 mod bad_input;
 mod cli;
+mod drill;
 mod fuzz_corpus;
 mod gallery;
 mod hostile_input;

@@ -105,6 +105,8 @@ pub enum ControllerManagerTimer {
     /// Nothing to do: it keeps the cluster busy until the pod garbage
     /// collector's next pass (after a Node with Pods was deleted).
     PodGcHold,
+    /// The PV controller's periodic resync (`--pvclaimbinder-sync-period`).
+    PvResync,
 }
 
 impl From<KubectlTimer> for Timer {

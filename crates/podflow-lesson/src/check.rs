@@ -114,6 +114,9 @@ fn statics(lesson: &Lesson) -> Result<(), InputError> {
                 for hint in &g.hints {
                     translated(lesson, &format!("step {n} (goal) hint"), hint)?;
                 }
+                if let Some(cause) = &g.cause {
+                    translated(lesson, &format!("step {n} (goal) cause"), cause)?;
+                }
                 goal::parse(&g.check.value).map_err(|e| InputError::at(&lesson.at(&g.check), e))?;
                 if g.solution.is_empty() {
                     return Err(InputError::at(

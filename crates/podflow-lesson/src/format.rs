@@ -184,6 +184,10 @@ pub struct Goal {
     pub hints: Vec<Spanned<Text>>,
     /// Cluster-language commands that reach the goal from its start.
     pub solution: Vec<Spanned<String>>,
+    /// Why the goal does not hold at its start, shown with the solution
+    /// (`s`): a drill's fault, named.
+    #[serde(default)]
+    pub cause: Option<Spanned<Text>>,
     /// The lesson file the editor opens at (`e`), for the student to change.
     #[serde(default)]
     pub edit: Option<Spanned<String>>,

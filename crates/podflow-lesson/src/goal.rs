@@ -9,14 +9,21 @@
 //! pod REF Running on a node labelled KEY=VALUE  ("labeled" too)
 //! deployment REF has N ready replicas           status.readyReplicas >= N
 //! service REF has N ready endpoints             its EndpointSlices list N ready ones
+//! pod REF Ready                                 the Pod's Ready condition is True
+//! job REF complete                              the Job's Complete condition is True
+//! pvc REF Bound                                 the claim's status.phase is Bound
+//! user NAME can VERB RESOURCE [in NS]           the API server's authorizers allow it
+//! serviceaccount REF can VERB RESOURCE [in NS]  (in the ServiceAccount's namespace by default)
 //! request VERB RESOURCE                         a client sent it since the goal began
 //! ```
+//!
+//! REF is `NAME` (namespace `default`) or `NAMESPACE/NAME`. The `can` checks
+//! ask what `kubectl auth can-i VERB RESOURCE --as USER -n NS` asks, of the
+//! same authorizer chain (privileged groups, Node, RBAC).
 //!
 //! `request watch pods` ([`request_check`]) is met by what a client sends
 //! (`kubectl get pods -w`, podflow's or the real one through `podflow serve`),
 //! not by the store: it is read with [`Check::holds_in`].
-//!
-//! REF is `NAME` (namespace `default`) or `NAMESPACE/NAME`.
 
 use std::fmt;
 
@@ -57,6 +64,66 @@ pub enum Check {
     // ---- Checks on what clients sent (lesson 12, `podflow serve --lesson`) ----
     /// A client sent this request since the goal began.
     Request(RequestCheck),
+    /// The Pod's `Ready` condition is `True`.
+    PodReady { pod: (String, String) },
+    /// The Job's `Complete` condition is `True`.
+    JobComplete { job: (String, String) },
+    /// The claim's `status.phase` is `Bound`.
+    ClaimBound { claim: (String, String) },
+    /// The authorizers allow `subject` to `verb` `resource` in `namespace`.
+    Can {
+        subject: Subject,
+        verb: String,
+        resource: String,
+        namespace: String,
+    },
+}
+
+/// Who a `can` check asks about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// A user, in `system:authenticated`.
+    User(String),
+    /// A `ServiceAccount` `(namespace, name)`, as its token authenticates it.
+    ServiceAccount((String, String)),
+}
+
+impl Subject {
+    /// The user the authorizers see: a `ServiceAccount` is
+    /// `system:serviceaccount:NS:NAME` in `system:serviceaccounts` and
+    /// `system:serviceaccounts:NS` (`k8s.io/apiserver/pkg/authentication/serviceaccount`).
+    fn user(&self) -> podflow_engine::apiserver::request::UserInfo {
+        let authenticated = "system:authenticated".to_owned();
+        match self {
+            Subject::User(name) => podflow_engine::apiserver::request::UserInfo {
+                name: name.clone(),
+                groups: vec![authenticated],
+            },
+            Subject::ServiceAccount((ns, name)) => podflow_engine::apiserver::request::UserInfo {
+                name: format!("system:serviceaccount:{ns}:{name}"),
+                groups: vec![
+                    "system:serviceaccounts".to_owned(),
+                    format!("system:serviceaccounts:{ns}"),
+                    authenticated,
+                ],
+            },
+        }
+    }
+}
+
+/// `VERB RESOURCE` and an optional `in NS` after a subject.
+fn can(subject: Subject, rest: &[&str], default_ns: &str) -> Option<Check> {
+    let (verb, resource, namespace) = match rest {
+        [verb, resource] => (verb, resource, default_ns),
+        [verb, resource, "in", ns] => (verb, resource, *ns),
+        _ => return None,
+    };
+    Some(Check::Can {
+        subject,
+        verb: (*verb).to_owned(),
+        resource: (*resource).to_owned(),
+        namespace: namespace.to_owned(),
+    })
 }
 
 /// Reads a check; the error lists the forms there are.
@@ -105,6 +172,17 @@ pub fn parse(text: &str) -> Result<Check, String> {
                 endpoints,
             })
         }
+        ["pod", pod, "Ready"] => Some(Check::PodReady { pod: pod_ref(pod) }),
+        ["job", job, "complete"] => Some(Check::JobComplete { job: pod_ref(job) }),
+        ["pvc", claim, "Bound"] => Some(Check::ClaimBound {
+            claim: pod_ref(claim),
+        }),
+        ["user", name, "can", rest @ ..] => can(Subject::User((*name).to_owned()), rest, "default"),
+        ["serviceaccount", sa, "can", rest @ ..] => {
+            let sa = pod_ref(sa);
+            let ns = sa.0.clone();
+            can(Subject::ServiceAccount(sa), rest, &ns)
+        }
         // ---- Checks on what clients sent ----
         words if words.first() == Some(&"request") => {
             request_check::parse(words).map(Check::Request)
@@ -113,7 +191,7 @@ pub fn parse(text: &str) -> Result<Check, String> {
     };
     check.ok_or_else(|| {
         format!(
-            "unknown goal check {text:?}: want `pod NAME PHASE`, `pod NAME scheduled`, `pod NAME Running on node NODE`, `pod NAME Running on a node labelled KEY=VALUE`, `deployment NAME has N ready replicas`, `service NAME has N ready endpoints` or `request VERB RESOURCE` (VERB: get list watch create update patch delete)"
+            "unknown goal check {text:?}: want `pod NAME PHASE`, `pod NAME scheduled`, `pod NAME Ready`, `pod NAME Running on node NODE`, `pod NAME Running on a node labelled KEY=VALUE`, `deployment NAME has N ready replicas`, `service NAME has N ready endpoints`, `job NAME complete`, `pvc NAME Bound`, `user NAME can VERB RESOURCE [in NS]`, `serviceaccount NAME can VERB RESOURCE [in NS]` or `request VERB RESOURCE` (VERB: get list watch create update patch delete)"
         )
     })
 }
@@ -186,8 +264,54 @@ impl Check {
                 service: (namespace, name),
                 endpoints,
             } => ready_endpoints(store, namespace, name) >= *endpoints,
+            Check::PodReady { pod: (ns, name) } => store
+                .get(&format!("/registry/pods/{ns}/{name}"))
+                .and_then(|e| e.object.as_pod())
+                .and_then(|p| p.status.as_ref())
+                .and_then(|s| s.conditions.as_ref())
+                .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True")),
+            Check::JobComplete { job: (ns, name) } => store
+                .get(&format!("/registry/jobs/{ns}/{name}"))
+                .and_then(|e| e.object.get::<k8s_openapi::api::batch::v1::Job>())
+                .and_then(|j| j.status.as_ref())
+                .and_then(|s| s.conditions.as_ref())
+                .is_some_and(|c| {
+                    c.iter()
+                        .any(|c| c.type_ == "Complete" && c.status == "True")
+                }),
+            Check::ClaimBound { claim: (ns, name) } => store
+                .get(&format!("/registry/persistentvolumeclaims/{ns}/{name}"))
+                .and_then(|e| {
+                    e.object
+                        .get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
+                })
+                .and_then(|c| c.status.as_ref())
+                .and_then(|s| s.phase.as_deref())
+                .is_some_and(|p| p == "Bound"),
+            Check::Can {
+                subject,
+                verb,
+                resource,
+                namespace,
+            } => allowed(store, subject, verb, resource, namespace),
         }
     }
+}
+
+/// Whether the API server's authorizers allow the request, as `auth can-i` asks.
+fn allowed(store: &Store, subject: &Subject, verb: &str, resource: &str, ns: &str) -> bool {
+    use podflow_engine::apiserver::authz::{Attributes, authorize};
+    let (resource, subresource) = match resource.split_once('/') {
+        Some((r, s)) => (r, Some(s)),
+        None => (resource, None),
+    };
+    let Some(kind) = podflow_model::kinds::Kind::lookup(resource) else {
+        return false;
+    };
+    let user = subject.user();
+    let mut attrs = Attributes::new(&user, verb, kind, Some(ns), "");
+    attrs.subresource = subresource;
+    authorize(&attrs, store).allowed
 }
 
 /// The ready endpoints the `EndpointSlices` of Service `namespace/name` list.
@@ -242,6 +366,21 @@ impl fmt::Display for Check {
                 write!(f, "service {} has {endpoints} ready {noun}", r(service))
             }
             Check::Request(request) => write!(f, "{request}"),
+            Check::PodReady { pod } => write!(f, "pod {} Ready", r(pod)),
+            Check::JobComplete { job } => write!(f, "job {} complete", r(job)),
+            Check::ClaimBound { claim } => write!(f, "pvc {} Bound", r(claim)),
+            Check::Can {
+                subject,
+                verb,
+                resource,
+                namespace,
+            } => {
+                match subject {
+                    Subject::User(name) => write!(f, "user {name}")?,
+                    Subject::ServiceAccount(sa) => write!(f, "serviceaccount {}", r(sa))?,
+                }
+                write!(f, " can {verb} {resource} in {namespace}")
+            }
         }
     }
 }
@@ -300,6 +439,56 @@ mod tests {
         )
     }
 
+    fn ready_pod(ready: &str) -> Object {
+        object(
+            "Pod",
+            serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "web", "namespace": "default"},
+                "spec": {"nodeName": "node-1", "containers": [{"name": "c", "image": "nginx"}]},
+                "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": ready}]}}),
+        )
+    }
+
+    fn job(complete: &str) -> Object {
+        object(
+            "Job",
+            serde_json::json!({"apiVersion": "batch/v1", "kind": "Job",
+                "metadata": {"name": "report", "namespace": "dev"},
+                "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}},
+                "status": {"conditions": [{"type": "Complete", "status": complete}]}}),
+        )
+    }
+
+    fn claim(phase: &str) -> Object {
+        object(
+            "PersistentVolumeClaim",
+            serde_json::json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                "metadata": {"name": "data", "namespace": "default"},
+                "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+                "status": {"phase": phase}}),
+        )
+    }
+
+    /// A Role in `dev` allowing `verbs` on pods, bound to jane and `ServiceAccount` dev/ci.
+    fn rbac(verbs: &[&str]) -> Vec<Object> {
+        vec![
+            object(
+                "Role",
+                serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+                    "metadata": {"name": "reader", "namespace": "dev"},
+                    "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": verbs}]}),
+            ),
+            object(
+                "RoleBinding",
+                serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+                    "metadata": {"name": "readers", "namespace": "dev"},
+                    "subjects": [{"kind": "User", "name": "jane", "apiGroup": "rbac.authorization.k8s.io"},
+                                 {"kind": "ServiceAccount", "name": "ci", "namespace": "dev"}],
+                    "roleRef": {"kind": "Role", "name": "reader", "apiGroup": "rbac.authorization.k8s.io"}}),
+            ),
+        ]
+    }
+
     fn store(objects: Vec<Object>) -> Store {
         let mut store = Store::new();
         for o in objects {
@@ -320,6 +509,13 @@ mod tests {
             "deployment web has 3 ready replicas",
             "deployment web has 1 ready replica",
             "service shop has 2 ready endpoints",
+            "pod web Ready",
+            "job dev/report complete",
+            "pvc data Bound",
+            "user jane can list pods",
+            "user jane can get pods/log in dev",
+            "serviceaccount dev/ci can list pods",
+            "serviceaccount dev/ci can list pods in default",
         ];
         let shown = [
             "pod default/web Running",
@@ -330,6 +526,13 @@ mod tests {
             "deployment default/web has 3 ready replicas",
             "deployment default/web has 1 ready replica",
             "service default/shop has 2 ready endpoints",
+            "pod default/web Ready",
+            "job dev/report complete",
+            "pvc default/data Bound",
+            "user jane can list pods in default",
+            "user jane can get pods/log in dev",
+            "serviceaccount dev/ci can list pods in dev",
+            "serviceaccount dev/ci can list pods in default",
         ];
         for (text, want) in cases.iter().zip(shown) {
             assert_eq!(parse(text).unwrap().to_string(), want);
@@ -339,6 +542,9 @@ mod tests {
             "pod web Sleeping",
             "deployment web has three ready replicas",
             "pod web Running on a node labelled ssd",
+            "user jane can list",
+            "user jane can list pods at dev",
+            "pvc data Pending",
         ] {
             assert!(
                 parse(bad).unwrap_err().starts_with("unknown goal check"),
@@ -382,6 +588,32 @@ mod tests {
                 "service shop has 2 ready endpoints",
                 vec![slice(&[true, false])],
                 vec![slice(&[true, true])],
+            ),
+            (
+                "pod web Ready",
+                vec![ready_pod("False")],
+                vec![ready_pod("True")],
+            ),
+            (
+                "job dev/report complete",
+                vec![job("False")],
+                vec![job("True")],
+            ),
+            (
+                "pvc data Bound",
+                vec![claim("Pending")],
+                vec![claim("Bound")],
+            ),
+            // As `kubectl auth can-i list pods --as jane -n dev` answers.
+            (
+                "user jane can list pods in dev",
+                rbac(&["get", "watch"]),
+                rbac(&["get", "list", "watch"]),
+            ),
+            (
+                "serviceaccount dev/ci can list pods",
+                rbac(&["get"]),
+                rbac(&["list"]),
             ),
         ];
         for (text, unsolved, solved) in cases {

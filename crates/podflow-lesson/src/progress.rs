@@ -17,6 +17,26 @@ pub struct Progress {
     /// By lesson id.
     #[serde(default)]
     pub lessons: BTreeMap<String, LessonProgress>,
+    /// By drill id (`drill-l1-17`): its scores and times.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub drills: BTreeMap<String, DrillProgress>,
+}
+
+/// A drill solved: its last and best score, and how long it took.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrillProgress {
+    /// Points of the last time it was solved (100 less what hints and the solution cost).
+    pub score: u32,
+    /// The best score it was solved with.
+    pub best: u32,
+    /// Seconds from opening it to solving it, the last time.
+    pub seconds: u64,
+    /// Hints asked the last time.
+    pub hints: usize,
+    /// The solution was shown the last time.
+    pub solution: bool,
+    /// How many times it was solved.
+    pub solved: u32,
 }
 
 /// How far the student got in one lesson.
@@ -38,6 +58,17 @@ impl Progress {
         entry.step = entry.step.max(step);
         entry.steps = steps;
         entry.done |= step + 1 >= steps;
+    }
+
+    /// Notes that drill `id` was solved with `score` in `seconds`.
+    pub fn drilled(&mut self, id: &str, score: u32, seconds: u64, hints: usize, solution: bool) {
+        let entry = self.drills.entry(id.to_owned()).or_default();
+        entry.best = entry.best.max(score);
+        entry.score = score;
+        entry.seconds = seconds;
+        entry.hints = hints;
+        entry.solution = solution;
+        entry.solved += 1;
     }
 }
 
@@ -181,12 +212,22 @@ mod tests {
         progress.reached("apply-to-running", 3, 10);
         progress.reached("apply-to-running", 1, 10);
         progress.reached("inside-the-api-server", 7, 8);
+        progress.drilled("drill-l1-17", 85, 240, 1, false);
+        progress.drilled("drill-l1-17", 40, 90, 0, true);
         save(&path, &progress).unwrap();
         let (read, warning) = load(&path);
         assert_eq!(warning, None);
         assert_eq!(read, progress);
         assert_eq!(read.lessons["apply-to-running"].step, 3);
         assert!(read.lessons["inside-the-api-server"].done);
+        let drill = &read.drills["drill-l1-17"];
+        assert_eq!(
+            (drill.score, drill.best, drill.seconds, drill.solved),
+            (40, 85, 90, 2)
+        );
+        // A file written before drills existed still reads.
+        std::fs::write(&path, r#"{"lessons": {}}"#).unwrap();
+        assert_eq!(load(&path), (Progress::default(), None));
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -52,6 +52,43 @@ pub struct Player {
     pub edited: BTreeMap<String, String>,
     /// The editor as it was closed with unsaved edits (`e` brings it back).
     pub draft: Option<Box<Editor>>,
+    /// A drill's score being kept (`podflow drill`); `None` in a lesson.
+    pub scoring: Option<Scoring>,
+}
+
+/// A drill's hints and solution counted for its score, and when it started.
+#[derive(Debug, Clone)]
+pub struct Scoring {
+    pub started: std::time::Instant,
+    /// Hints shown, over all the drill's goals.
+    pub hints: usize,
+    /// The solution was shown for some goal.
+    pub solution: bool,
+    /// The score and seconds, once every goal held.
+    pub done: Option<(u32, u64)>,
+}
+
+impl Scoring {
+    /// A drill starting now.
+    pub fn new() -> Scoring {
+        Scoring {
+            started: std::time::Instant::now(),
+            hints: 0,
+            solution: false,
+            done: None,
+        }
+    }
+
+    /// The points the drill is worth now.
+    pub fn score(&self) -> u32 {
+        podflow_drill::score::score(self.hints, self.solution)
+    }
+}
+
+impl Default for Scoring {
+    fn default() -> Scoring {
+        Scoring::new()
+    }
 }
 
 fn opt(timeline: &Timeline, cursor: usize) -> Option<usize> {
@@ -70,6 +107,7 @@ impl Player {
             goal: GoalState::default(),
             edited: BTreeMap::new(),
             draft: None,
+            scoring: None,
         };
         let end = run::enter(&player.lesson, 0, timeline, None).map_err(|e| e.to_string())?;
         player.ends.push(end);
@@ -211,7 +249,14 @@ impl Player {
     /// One more hint of the goal.
     pub fn hint(&mut self) {
         if let Some(Step::Goal(g)) = self.current() {
-            self.goal.hints = (self.goal.hints + 1).min(g.hints.len());
+            let hints = (self.goal.hints + 1).min(g.hints.len());
+            if let Some(scoring) = &mut self.scoring
+                && hints > self.goal.hints
+                && scoring.done.is_none()
+            {
+                scoring.hints += 1;
+            }
+            self.goal.hints = hints;
         }
     }
 
@@ -219,6 +264,12 @@ impl Player {
     pub fn toggle_solution(&mut self) {
         if matches!(self.current(), Some(Step::Goal(_))) {
             self.goal.solution = !self.goal.solution;
+            if let Some(scoring) = &mut self.scoring
+                && self.goal.solution
+                && scoring.done.is_none()
+            {
+                scoring.solution = true;
+            }
         }
     }
 
@@ -257,5 +308,19 @@ impl Player {
         let since = self.goal.start.as_ref().and_then(|(t, c)| opt(t, *c));
         self.check()
             .map(|c| c.holds_in(&timeline.view(cursor), since))
+    }
+
+    /// A drill at its last goal, which now holds: its score and time are
+    /// kept (once). Whether they were just kept.
+    pub fn finish_drill(&mut self, timeline: &Timeline, cursor: usize) -> bool {
+        let last = self.step + 1 >= self.len();
+        let pending = self.scoring.as_ref().is_some_and(|s| s.done.is_none());
+        if !pending || !last || self.solved(timeline, cursor) != Some(true) {
+            return false;
+        }
+        if let Some(scoring) = &mut self.scoring {
+            scoring.done = Some((scoring.score(), scoring.started.elapsed().as_secs()));
+        }
+        true
     }
 }

@@ -661,3 +661,53 @@ fn the_pane_below_the_lesson_shows_nothing_of_what_it_covers() {
         .collect();
     assert_eq!(drawn.join("\n"), alone.trim_end_matches('\n'), "{text}");
 }
+
+/// A drill (`podflow drill`): hints and the solution cost points, the cause
+/// shows with the solution, and solving the last goal keeps the score in the
+/// progress, once, asking for it to be saved.
+#[test]
+fn a_drill_is_scored_when_its_last_goal_holds() {
+    let drill = podflow_drill::generate(14, podflow_drill::Level::One);
+    assert_eq!(drill.kinds(), [podflow_drill::Kind::ImageTypo]);
+    let mut app = App::new(nginx_timeline(), Lang::En, ThemeName::Dark, false);
+    app.open_drill(drill.lesson.clone()).unwrap();
+    while !matches!(
+        app.lesson.as_ref().and_then(|p| p.current()),
+        Some(Step::Goal(_))
+    ) {
+        press(&mut app, LessonKey::NextStep);
+    }
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("Drill"), "{text}");
+    assert!(text.contains("Score now: 100/100 (hints 0)"), "{text}");
+    app.update(Action::Lesson(LessonKey::Hint));
+    app.update(Action::Lesson(LessonKey::Solution));
+    let text = screen(&app, 120, 40);
+    assert!(
+        text.contains("Score now: 25/100 (hints 1, solution shown)"),
+        "{text}"
+    );
+    assert!(text.contains("Cause: The image"), "{text}");
+    assert!(app.progress.drills.is_empty());
+    let podflow_lesson::format::Step::Goal(goal) = app.lesson.as_ref().unwrap().current().unwrap()
+    else {
+        unreachable!()
+    };
+    let solution: Vec<String> = goal.solution.iter().map(|l| l.value.clone()).collect();
+    app.cursor = app.last();
+    for line in &solution {
+        let command = app.resolve_command(line).unwrap();
+        app.submit(command);
+    }
+    let effects = app.update(Action::Last);
+    assert!(effects.contains(&Effect::SaveProgress), "{effects:?}");
+    let saved = &app.progress.drills[&drill.id()];
+    assert_eq!(
+        (saved.score, saved.hints, saved.solution, saved.solved),
+        (25, 1, true, 1)
+    );
+    assert!(screen(&app, 120, 40).contains("✓ Drill solved. Score 25/100"));
+    // More keys change nothing: the drill was scored once.
+    app.update(Action::Lesson(LessonKey::Hint));
+    assert_eq!(app.progress.drills[&drill.id()].solved, 1);
+}

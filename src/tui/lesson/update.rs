@@ -43,6 +43,40 @@ impl App {
         Ok(effects)
     }
 
+    /// Opens a drill (`podflow drill`): a lesson whose score is kept.
+    pub fn open_drill(&mut self, lesson: Lesson) -> Result<Vec<Effect>, String> {
+        let effects = self.open_lesson(lesson)?;
+        if let Some(player) = &mut self.lesson {
+            player.scoring = Some(super::player::Scoring::new());
+        }
+        Ok(effects)
+    }
+
+    /// A drill whose last goal holds at the step shown: its score and time
+    /// go into the progress, saved.
+    pub(crate) fn finish_drill(&mut self) -> Vec<Effect> {
+        let Some(player) = &mut self.lesson else {
+            return Vec::new();
+        };
+        if !player.finish_drill(&self.timeline, self.cursor) {
+            return Vec::new();
+        }
+        let Some(scoring) = &player.scoring else {
+            return Vec::new();
+        };
+        let Some((score, seconds)) = scoring.done else {
+            return Vec::new();
+        };
+        self.progress.drilled(
+            player.lesson.id(),
+            score,
+            seconds,
+            scoring.hints,
+            scoring.solution,
+        );
+        vec![Effect::SaveProgress]
+    }
+
     /// Esc in a lesson: the picker, the lesson highlighted and kept open
     /// behind it (Esc on the picker comes back to it).
     pub(crate) fn back_to_picker(&mut self) -> Vec<Effect> {

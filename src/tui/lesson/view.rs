@@ -132,7 +132,12 @@ fn step_lines(player: &Player, app: &App, theme: &Theme) -> Vec<Line<'static>> {
             }
         }
         Some(Step::Quiz(q)) => quiz_lines(player, q, lang, theme, &mut lines),
-        Some(Step::Goal(g)) => goal_lines(player, g, app, theme, &mut lines),
+        Some(Step::Goal(g)) => {
+            goal_lines(player, g, app, theme, &mut lines);
+            if let Some(scoring) = &player.scoring {
+                lines.push(score_line(scoring, lang, theme));
+            }
+        }
     }
     lines
 }
@@ -213,6 +218,12 @@ fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut V
         ]));
     }
     if player.goal.solution {
+        if let Some(cause) = &g.cause {
+            lines.push(Line::from(vec![
+                Span::styled(lang.pick("Cause: ", "原因："), theme.component),
+                Span::styled(pick(&cause.value, lang), theme.text),
+            ]));
+        }
         lines.push(Line::from(Span::styled(
             lang.pick("Solution:", "答案："),
             theme.component,
@@ -223,6 +234,36 @@ fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut V
                 theme.text,
             )));
         }
+    }
+}
+
+/// A drill's score line: the points it is worth now, or what it was solved with.
+fn score_line(scoring: &super::player::Scoring, lang: Lang, theme: &Theme) -> Line<'static> {
+    match scoring.done {
+        Some((score, seconds)) => Line::from(Span::styled(
+            format!(
+                "{} {score}/100 · {}:{:02}",
+                lang.pick("✓ Drill solved. Score", "✓ 演练完成。得分"),
+                seconds / 60,
+                seconds % 60
+            ),
+            theme.ok,
+        )),
+        None => Line::from(Span::styled(
+            format!(
+                "{} {}/100 ({} {}{})",
+                lang.pick("Score now:", "当前得分："),
+                scoring.score(),
+                lang.pick("hints", "提示"),
+                scoring.hints,
+                if scoring.solution {
+                    lang.pick(", solution shown", "，已看答案")
+                } else {
+                    ""
+                }
+            ),
+            theme.dim,
+        )),
     }
 }
 
@@ -273,7 +314,11 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
     Clear.render(area, buf);
     let title = format!(
         " {} {}/{} · {} ",
-        app.lang.pick("Lesson", "课程"),
+        if player.scoring.is_some() {
+            app.lang.pick("Drill", "演练")
+        } else {
+            app.lang.pick("Lesson", "课程")
+        },
         player.step + 1,
         player.len(),
         pick(&player.lesson.doc.title.value, app.lang)

@@ -78,6 +78,14 @@ pub fn first_monitor_timer() -> (ControllerManagerTimer, u64) {
 }
 
 /// The pod garbage collector's first pass.
+pub fn first_pv_resync_timer() -> (ControllerManagerTimer, u64) {
+    (
+        ControllerManagerTimer::PvResync,
+        pv_controller::CLAIM_BINDER_SYNC_PERIOD_MS,
+    )
+}
+
+/// The first pass of the pod garbage collector, and when.
 pub fn first_pod_gc_timer() -> (ControllerManagerTimer, u64) {
     pod_gc::first_timer()
 }
@@ -431,6 +439,14 @@ impl ControllerManager {
             }
             ControllerManagerTimer::PodGc => self.pod_gc.on_timer(&self.informers, cx),
             ControllerManagerTimer::PodGcHold => {}
+            ControllerManagerTimer::PvResync => {
+                cx.after_background(
+                    pv_controller::CLAIM_BINDER_SYNC_PERIOD_MS,
+                    ControllerManagerTimer::PvResync,
+                );
+                self.pv.resync(&self.informers, cx);
+                self.run(cx);
+            }
             ControllerManagerTimer::RetryDelayOver => {
                 self.timer_at = None;
                 for controller in self.controllers() {

@@ -12,7 +12,9 @@
 //! event until the scheduler names a node), or an external provisioner is
 //! asked to make a volume (`volume.kubernetes.io/storage-provisioner`
 //! annotation and the `ExternalProvisioning` event), or there is nothing to
-//! do (`FailedBinding`).
+//! do (`FailedBinding`). Every 15 s the `Pending` claims are looked at
+//! again, as upstream's periodic resync does, so a volume that comes to
+//! match binds then.
 //!
 //! Left out: the `kubernetes.io/pv-protection`/`pvc-protection` finalizers,
 //! reclaiming released volumes (`Retain`/`Delete`), claims pre-bound by
@@ -46,6 +48,11 @@ use podflow_model::storage::{
 pub const NAME: &str = "persistent-volume-binder";
 /// Its events' source (`kubectl describe` shows `persistentvolume-controller`).
 pub const SOURCE: &str = "persistentvolume-controller";
+
+/// `--pvclaimbinder-sync-period`'s default
+/// (`cmd/kube-controller-manager/app/options/persistentvolumebindercontroller.go`):
+/// how often the controller looks at every claim and volume again.
+pub const CLAIM_BINDER_SYNC_PERIOD_MS: u64 = 15_000;
 
 /// `claimrefs` keys are `claim/NS/NAME`, volume keys `volume/NAME`.
 const CLAIM: &str = "claim/";
@@ -500,6 +507,26 @@ impl PvController {
             cx,
         );
         progress
+    }
+}
+
+impl PvController {
+    /// `resync` (`pv_controller_base.go`): every `--pvclaimbinder-sync-period`
+    /// the claims are queued again, so a volume that comes to match (a label
+    /// fixed, a volume created) binds. podflow queues only the `Pending`
+    /// claims: a bound claim's sync has nothing to do.
+    pub fn resync(&mut self, informers: &Informers, cx: &mut Cx<'_>) {
+        let pending: Vec<String> = informers
+            .pvcs
+            .iter()
+            .filter_map(|o| o.get::<PersistentVolumeClaim>())
+            .filter(|c| matches!(claim_phase(c), "" | "Pending"))
+            .map(|c| format!("{CLAIM}{}", claim_key(c)))
+            .filter(|key| !self.binds.contains_key(key))
+            .collect();
+        for key in pending {
+            enqueue(NAME, &mut self.queue, &key, cx);
+        }
     }
 }
 

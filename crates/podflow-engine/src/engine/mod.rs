@@ -369,8 +369,8 @@ impl Engine {
     }
 
     /// Arms the periodic background work: each kubelet's Lease renewal and
-    /// node status sync, the node lifecycle controller's monitor and the pod
-    /// garbage collector's pass.
+    /// node status sync, the node lifecycle controller's monitor, the pod
+    /// garbage collector's pass and the PV controller's resync.
     fn start_heartbeats(&mut self) {
         use super::kubelet::heartbeat;
         for node in self.kubelets.keys() {
@@ -388,6 +388,7 @@ impl Engine {
         for (timer, delay) in [
             super::controllers::first_monitor_timer(),
             super::controllers::first_pod_gc_timer(),
+            super::controllers::first_pv_resync_timer(),
         ] {
             self.queue.push(
                 SimTime(delay),

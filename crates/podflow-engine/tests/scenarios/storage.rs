@@ -288,3 +288,33 @@ fn a_pod_with_an_unbound_immediate_claim_stays_pending() {
          preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."
     );
 }
+
+/// A claim without a class whose selector matches no volume gets
+/// `FailedBinding` and stays `Pending`; once the volume's label is fixed, the
+/// controller's periodic resync (`--pvclaimbinder-sync-period`, 15 s,
+/// `pv_controller_base.go` `resync`) binds it, without any change to the claim.
+#[test]
+fn a_claim_binds_at_the_resync_after_its_volume_comes_to_match() {
+    let records = run(
+        None,
+        &[
+            &apply("selector-claim.yaml"),
+            "wait 20s",
+            "label pv data tier=data --overwrite",
+            "wait 30s",
+        ],
+        |_| {},
+    );
+    let failed: Vec<_> = events_of(&records, "data")
+        .into_iter()
+        .filter(|(reason, _)| reason == "FailedBinding")
+        .collect();
+    assert!(failed.len() >= 2, "{failed:?}");
+    assert_eq!(
+        failed[0].1,
+        "no persistent volumes available for this claim and no storage class is set"
+    );
+    let pvc = final_object(&records, "PersistentVolumeClaim", "data");
+    assert_eq!(pvc["status"]["phase"], "Bound");
+    assert_eq!(pvc["spec"]["volumeName"], "data");
+}
