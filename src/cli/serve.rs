@@ -63,6 +63,13 @@ pub struct ServeArgs {
     /// lesson beside it: its goals are reached by what the real kubectl sends.
     #[arg(long, value_name = "ID|PATH", conflicts_with_all = ["cluster", "files", "headless"])]
     pub lesson: Option<String>,
+    /// Serve a drill (`podflow drill`'s broken cluster of this seed) with its
+    /// panel beside it: find and fix the cause with the real kubectl; scored.
+    #[arg(long, value_name = "SEED", conflicts_with_all = ["cluster", "files", "headless", "lesson"])]
+    pub drill: Option<u64>,
+    /// The drill's level: 1 one fault, 2 two, 3 a symptom far from its cause.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3), requires = "drill")]
+    pub level: u8,
 }
 
 /// `--speed`'s value.
@@ -87,9 +94,14 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
     // A bad lesson is refused before anything listens, with the checker's message.
-    let lesson = match &args.lesson {
-        Some(id) => Some(podflow_lesson::embedded::open(id).map_err(|e| e.to_string())?),
-        None => None,
+    let lesson = match (&args.lesson, args.drill) {
+        (Some(id), _) => Some(podflow_lesson::embedded::open(id).map_err(|e| e.to_string())?),
+        (None, Some(seed)) => {
+            let level =
+                podflow_drill::Level::from_number(args.level).unwrap_or(podflow_drill::Level::One);
+            Some(podflow_drill::generate(seed, level).lesson)
+        }
+        (None, None) => None,
     };
     let (setup, users) = match &lesson {
         Some(lesson) => served_lesson_setup(lesson, epoch)?,
@@ -137,6 +149,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         sink,
         session,
         lesson,
+        scored: args.drill.is_some(),
     };
     if args.headless {
         serve_headless(args, parts, &kubeconfig_path)
@@ -151,8 +164,10 @@ struct Parts {
     engine: Engine,
     sink: Option<podflow_server::driver::TraceSink>,
     session: Option<(Header, podflow_server::session::SessionSink)>,
-    /// `--lesson`: shown beside the served cluster.
+    /// `--lesson` (or `--drill`'s lesson): shown beside the served cluster.
     lesson: Option<podflow_lesson::Lesson>,
+    /// `--drill`: the lesson is a drill, scored.
+    scored: bool,
 }
 
 /// The served setup of a lesson: its cluster and files, Events stored as
@@ -238,7 +253,11 @@ fn serve_in_tui(args: &ServeArgs, parts: Parts, kubeconfig_path: &Path) -> Resul
                 if let Some(path) = &app.progress_path {
                     app.progress = podflow_lesson::progress::load(path).0;
                 }
-                app.open_lesson_on(lesson, timeline)?;
+                if parts.scored {
+                    app.open_drill_on(lesson, timeline)?;
+                } else {
+                    app.open_lesson_on(lesson, timeline)?;
+                }
             }
             None => app.timeline = timeline,
         }

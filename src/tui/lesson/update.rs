@@ -46,10 +46,25 @@ impl App {
     /// Opens a drill (`podflow drill`): a lesson whose score is kept.
     pub fn open_drill(&mut self, lesson: Lesson) -> Result<Vec<Effect>, String> {
         let effects = self.open_lesson(lesson)?;
+        self.keep_score();
+        Ok(effects)
+    }
+
+    /// Opens a drill on a served timeline (`podflow serve --drill`).
+    pub fn open_drill_on(
+        &mut self,
+        lesson: Lesson,
+        timeline: podflow_engine::timeline::Timeline,
+    ) -> Result<Vec<Effect>, String> {
+        let effects = self.open_lesson_on(lesson, timeline)?;
+        self.keep_score();
+        Ok(effects)
+    }
+
+    fn keep_score(&mut self) {
         if let Some(player) = &mut self.lesson {
             player.scoring = Some(super::player::Scoring::new());
         }
-        Ok(effects)
     }
 
     /// A drill whose last goal holds at the step shown: its score and time
