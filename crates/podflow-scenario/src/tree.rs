@@ -513,10 +513,11 @@ mod tests {
     /// once the anchors have recorded `MAX_ANCHOR_EVENTS` events, in go-yaml's words.
     #[test]
     fn alias_bombs_are_refused_in_go_yamls_words() {
+        use std::fmt::Write as _;
         let mut bomb = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
         for i in 1..10 {
             let refs = vec![format!("*a{}", i - 1); 10].join(", ");
-            bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+            let _ = writeln!(bomb, "a{i}: &a{i} [{refs}]");
         }
         let error = parse_yaml(&bomb).unwrap_err();
         assert_eq!(error.problem, "document contains excessive aliasing");
@@ -526,15 +527,17 @@ mod tests {
     /// Reused blocks (fifty anchors, each used five times) are read and expanded.
     #[test]
     fn reused_blocks_are_expanded() {
+        use std::fmt::Write as _;
         let mut text = String::from("anchors:\n");
         for i in 0..50 {
-            text.push_str(&format!(
-                "  - &b{i} {{cpu: {i}m, memory: {i}Mi, labels: [a, b, c]}}\n"
-            ));
+            let _ = writeln!(
+                text,
+                "  - &b{i} {{cpu: {i}m, memory: {i}Mi, labels: [a, b, c]}}"
+            );
         }
         text.push_str("uses:\n");
         for i in 0..250 {
-            text.push_str(&format!("  - *b{}\n", i % 50));
+            let _ = writeln!(text, "  - *b{}", i % 50);
         }
         let docs = parse_yaml(&text).unwrap();
         let uses = docs[0].to_json()["uses"].clone();
