@@ -2,6 +2,9 @@
 //! the default profile, one scheduling cycle per pod as `ScheduleOne` runs
 //! them (each bound pod assumed on its node while its binding is in flight).
 //! Prints pods per second; `cargo bench --bench scheduler`.
+//!
+//! `PODFLOW_BENCH_PODS` and `PODFLOW_BENCH_ROUNDS` make a smaller run, for a
+//! profile under callgrind (`PODFLOW_BENCH_PODS=2000 PODFLOW_BENCH_ROUNDS=1`).
 
 mod allocator;
 
@@ -15,11 +18,18 @@ use podflow_model::Object;
 use serde_json::json;
 
 const NODES: usize = 1_000;
-const PODS: usize = 10_000;
 const ZONES: usize = 10;
 
-fn cluster() -> Vec<Arc<Object>> {
-    let mut objects = Vec::with_capacity(NODES + PODS);
+/// `NAME` from the environment, else `default`.
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn cluster(pods: usize) -> Vec<Arc<Object>> {
+    let mut objects = Vec::with_capacity(NODES + pods);
     for n in 0..NODES {
         let node = json!({
             "metadata": {"name": format!("node-{n:04}"), "labels": {
@@ -35,7 +45,7 @@ fn cluster() -> Vec<Arc<Object>> {
             serde_json::from_value(node).expect("node"),
         )));
     }
-    for p in 0..PODS {
+    for p in 0..pods {
         let pod = json!({
             "metadata": {"name": format!("web-{p:05}"), "namespace": "default",
                          "labels": {"app": "web"}},
@@ -51,9 +61,11 @@ fn cluster() -> Vec<Arc<Object>> {
 
 fn main() {
     podflow::memory::no_huge_pages();
-    let objects = cluster();
+    let pods = env_or("PODFLOW_BENCH_PODS", 10_000);
+    let rounds = env_or("PODFLOW_BENCH_ROUNDS", 3).max(1);
+    let objects = cluster(pods);
     let mut best = f64::MAX;
-    for _ in 0..3 {
+    for _ in 0..rounds {
         let mut scheduler = Scheduler::with_default_profile().summarised();
         scheduler.initial_list(&objects);
         let (mut rng, me) = (Rng::new(1), ComponentId::Scheduler);
@@ -77,12 +89,12 @@ fn main() {
             outgoing.clear();
         }
         let seconds = started.elapsed().as_secs_f64();
-        assert_eq!(cycles, PODS, "every pod gets one cycle");
+        assert_eq!(cycles, pods, "every pod gets one cycle");
         best = best.min(seconds);
     }
     #[allow(clippy::cast_precision_loss)]
-    let rate = PODS as f64 / best;
+    let rate = pods as f64 / best;
     println!(
-        "scheduler: {PODS} pods onto {NODES} nodes (default profile) in {best:.3} s = {rate:.0} pods/s (best of 3)"
+        "scheduler: {pods} pods onto {NODES} nodes (default profile) in {best:.3} s = {rate:.0} pods/s (best of {rounds})"
     );
 }

@@ -112,7 +112,7 @@ fn refused_files_exit_2_with_one_line_naming_the_place() {
     let cases = [
         (
             "alias-bomb.yaml",
-            "alias-bomb.yaml:9:12: error parsing alias-bomb.yaml: error converting YAML to JSON: yaml: document contains excessive aliasing",
+            "alias-bomb.yaml:8:22: error parsing alias-bomb.yaml: error converting YAML to JSON: yaml: document contains excessive aliasing",
         ),
         (
             "nul-bytes.yaml",

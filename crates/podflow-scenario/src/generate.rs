@@ -152,6 +152,21 @@ mod tests {
         assert!(nodes[0].spec.as_ref().unwrap().taints.is_some());
     }
 
+    /// Kubernetes' largest supported cluster, 5,000 nodes (a 1.9 MB file of 125,000
+    /// values in 5,001 documents), reads: the YAML limits bound what aliases expand
+    /// to, not honest size.
+    #[test]
+    fn kubernetes_largest_cluster_reads() {
+        let text = generate(5_000, 10, &NodeShape::default()).unwrap();
+        let spec = parse_cluster("gen.yaml", text.as_bytes()).unwrap();
+        let nodes = spec
+            .objects
+            .iter()
+            .filter(|m| matches!(m.object, Object::Node(_)))
+            .count();
+        assert_eq!(nodes, 5_001, "a control plane and 5,000 workers");
+    }
+
     #[test]
     fn limits_are_refused_with_their_reason() {
         let shape = NodeShape::default();

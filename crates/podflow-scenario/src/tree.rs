@@ -250,30 +250,43 @@ impl<'de> Deserialize<'de> for KeyString {
     }
 }
 
-/// The options every YAML read uses: serde-saphyr's budget with podflow's limits.
 /// The deepest nesting podflow reads. Kubernetes objects nest about 15 levels
 /// (a Deployment's node affinity values); deeper input is an attack or a mistake.
 pub(crate) const MAX_DEPTH: usize = 48;
 
-/// The most YAML values (maps, lists and scalars) podflow reads in one input.
-const MAX_NODES: usize = 100_000;
-/// The most parser events (values, their ends, documents) in one input.
-const MAX_EVENTS: usize = 1_000_000;
-/// The most documents in one input.
-const MAX_DOCUMENTS: usize = 10_000;
+// Two kinds of limit. The honest size of an input is bounded by the 16 MiB podflow
+// reads (`text::MAX_INPUT_BYTES`); the counts below only keep its tree's memory in
+// proportion, well above what real files hold (`podflow gen-cluster` at its 32,768
+// nodes writes about 12.5 MB, 820,000 values in 32,769 documents). What aliases
+// expand to is bounded apart: saphyr counts neither values nor events an alias
+// replays, but each alias replays at most the events its anchor recorded, and every
+// recorded event (a replay inside an anchor included) is charged to one budget, so
+// aliases add at most `MAX_ALIASES × MAX_ANCHOR_EVENTS` events, however they nest.
 
+/// The most YAML values (maps, lists and scalars) written in one input.
+const MAX_NODES: usize = 2_000_000;
+/// The most parser events (values, their ends, aliases, documents) written in one input.
+const MAX_EVENTS: usize = 5_000_000;
+/// The most documents in one input.
+const MAX_DOCUMENTS: usize = 65_536;
+/// The most aliases (`*name`) in one input.
+const MAX_ALIASES: usize = 500;
+/// The most events all anchors together record (what aliases can replay):
+/// aliases add at most 500 × 4,000 = 2,000,000 events (about a million values).
+const MAX_ANCHOR_EVENTS: usize = 4_000;
+
+/// The options every YAML read uses: serde-saphyr's budget with podflow's limits.
 fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
-    // A 16 MiB file of real manifests holds far fewer nodes; the cap also bounds
-    // what aliases can expand to (saphyr does not count replayed events as events).
     budget.max_events = MAX_EVENTS;
     budget.max_nodes = MAX_NODES;
-    // Manifests rarely use anchors at all; these limits stop an alias bomb in
-    // milliseconds and still allow a file full of reused blocks.
-    budget.max_aliases = 500;
-    budget.max_recorded_anchor_events = 20_000;
     budget.max_documents = MAX_DOCUMENTS;
+    // Manifests rarely use anchors at all; these limits stop an alias bomb in
+    // milliseconds and still allow a file of reused blocks (and saphyr's own
+    // heuristic, more than ten aliases per anchor, stays on).
+    budget.max_aliases = MAX_ALIASES;
+    budget.max_recorded_anchor_events = MAX_ANCHOR_EVENTS;
     // kubectl reads YAML with `sigs.k8s.io/yaml` (non-strict): a repeated key is kept, the
     // last one wins (in `Node::to_json`).
     serde_saphyr::options! {
@@ -485,18 +498,55 @@ pub(crate) fn on_large_stack<T: Send>(read: impl FnOnce() -> T + Send) -> T {
 mod tests {
     use super::*;
 
-    /// A file with more values than podflow reads is refused with the limit in words.
+    /// A file with more documents than podflow reads is refused with the limit in words.
     #[test]
-    fn too_many_values_are_refused_in_words() {
-        use std::fmt::Write as _;
-        let mut many = String::new();
-        for i in 0..=MAX_NODES / 2 {
-            let _ = writeln!(many, "k{i}: {i}");
-        }
+    fn too_many_documents_are_refused_in_words() {
+        let many = "--- 1\n".repeat(MAX_DOCUMENTS + 1);
         let error = parse_yaml(&many).unwrap_err();
         assert_eq!(
             error.problem,
-            "the input holds more than 100,000 YAML values (maps, lists and scalars), the most podflow reads in one file"
+            "the input holds more than 65,536 documents, the most podflow reads in one file"
+        );
+    }
+
+    /// "Billion laughs": nine levels of ten aliases each, 10^9 values if expanded; refused
+    /// once the anchors have recorded `MAX_ANCHOR_EVENTS` events, in go-yaml's words.
+    #[test]
+    fn alias_bombs_are_refused_in_go_yamls_words() {
+        use std::fmt::Write as _;
+        let mut bomb = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for i in 1..10 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            let _ = writeln!(bomb, "a{i}: &a{i} [{refs}]");
+        }
+        let error = parse_yaml(&bomb).unwrap_err();
+        assert_eq!(error.problem, "document contains excessive aliasing");
+        assert_eq!((error.line, error.column), (4, 20), "the third alias of a3");
+    }
+
+    /// Reused blocks (fifty anchors, each used five times) are read and expanded.
+    #[test]
+    fn reused_blocks_are_expanded() {
+        use std::fmt::Write as _;
+        let mut text = String::from("anchors:\n");
+        for i in 0..50 {
+            let _ = writeln!(
+                text,
+                "  - &b{i} {{cpu: {i}m, memory: {i}Mi, labels: [a, b, c]}}"
+            );
+        }
+        text.push_str("uses:\n");
+        for i in 0..250 {
+            let _ = writeln!(text, "  - *b{}", i % 50);
+        }
+        let docs = parse_yaml(&text).unwrap();
+        let uses = docs[0].to_json()["uses"].clone();
+        assert_eq!(uses.as_array().map(Vec::len), Some(250));
+        assert_eq!(uses[51]["memory"], "1Mi");
+        assert_eq!(
+            MAX_ALIASES * MAX_ANCHOR_EVENTS,
+            2_000_000,
+            "the expansion bound"
         );
     }
 

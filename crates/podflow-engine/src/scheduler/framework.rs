@@ -258,12 +258,18 @@ impl CycleState {
     }
 
     /// What was stored under `key`, if it has type `T`.
+    ///
+    /// Plugins read per node (Filter, Score): the key, a constant, is found
+    /// by address first, which settles each entry in one comparison; its
+    /// text is compared only when no address matches. A key is stored once
+    /// ([`CycleState::write`] replaces), so both find the same entry.
     pub fn read<T: Any + Send + Sync>(&self, key: &'static str) -> Option<&T> {
         // Newest first: Score reads what `PreScore` wrote last.
-        self.data
-            .iter()
-            .rev()
-            .find(|(k, _)| same_key(k, key))
+        let mut newest_first = self.data.iter().rev();
+        newest_first
+            .clone()
+            .find(|(k, _)| std::ptr::eq(*k, key))
+            .or_else(|| newest_first.find(|(k, _)| *k == key))
             .and_then(|(_, v)| v.downcast_ref())
     }
 }

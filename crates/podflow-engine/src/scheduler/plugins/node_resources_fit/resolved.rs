@@ -161,6 +161,11 @@ pub fn score_all<'a>(
         }));
         return;
     }
+    out.reserve(nodes.len());
+    if matches!(kinds, [Kind::Cpu, Kind::Memory]) {
+        score_cpu_memory(nodes, pod_requests, use_requested, score, out);
+        return;
+    }
     let mut memo = [([0; 2 * MEMO_RESOURCES], 0); MEMO_SHAPES];
     // Neighbouring nodes are mostly of one shape: the last match is tried first.
     let (mut remembered, mut oldest, mut last) = (0, 0, 0);
@@ -185,6 +190,67 @@ pub fn score_all<'a>(
         } else {
             let value = score(&pairs[..n], &pairs[MEMO_RESOURCES..MEMO_RESOURCES + n]);
             memo[oldest] = (pairs, value);
+            last = oldest;
+            oldest = (oldest + 1) % MEMO_SHAPES;
+            remembered = (remembered + 1).min(MEMO_SHAPES);
+            value
+        };
+        out.push(NodeScore {
+            name: info.name(),
+            score: value,
+        });
+    }
+}
+
+/// [`score_all`] for the default resources, cpu then memory (every profile
+/// podflow knows): each node's shape is its four numbers (requested cpu and
+/// memory with the pod's added, then allocatable), read straight from its
+/// counts where [`fill_pairs`] matches each kind; a resource the node lacks
+/// counts 0 as there. The last few shapes are remembered as in [`score_all`].
+fn score_cpu_memory<'a>(
+    nodes: &[&'a NodeInfo],
+    pod_requests: &[i64],
+    use_requested: bool,
+    score: impl Fn(&[i64], &[i64]) -> i64,
+    out: &mut Vec<NodeScore<'a>>,
+) {
+    let want = |i: usize| pod_requests.get(i).copied().unwrap_or(0);
+    let (cpu, memory) = (want(0), want(1));
+    let mut memo = [([0; 4], 0); MEMO_SHAPES];
+    let (mut remembered, mut oldest, mut last) = (0, 0, 0);
+    for info in nodes {
+        let requested = if use_requested {
+            &info.requested
+        } else {
+            &info.non_zero_requested
+        };
+        let have = &info.allocatable;
+        let shape = [
+            if have.milli_cpu == 0 {
+                0
+            } else {
+                requested.milli_cpu + cpu
+            },
+            if have.memory == 0 {
+                0
+            } else {
+                requested.memory + memory
+            },
+            have.milli_cpu,
+            have.memory,
+        ];
+        let same = |known: &[i64; 4]| known.iter().zip(&shape).all(|(x, y)| x == y);
+        let known = if remembered > 0 && same(&memo[last].0) {
+            Some(last)
+        } else {
+            (0..remembered).find(|&at| same(&memo[at].0))
+        };
+        let value = if let Some(at) = known {
+            last = at;
+            memo[at].1
+        } else {
+            let value = score(&shape[..2], &shape[2..]);
+            memo[oldest] = (shape, value);
             last = oldest;
             oldest = (oldest + 1) % MEMO_SHAPES;
             remembered = (remembered + 1).min(MEMO_SHAPES);

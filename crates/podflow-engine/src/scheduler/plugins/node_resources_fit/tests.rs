@@ -625,3 +625,32 @@ fn args_validation() {
     }
     assert_eq!(FitArgs::default().validate(), Ok(()));
 }
+
+/// The filter's quick answer agrees with `fitsRequest`'s list on every node
+/// of a grid: nodes of 0 to 4 pods of (cpu, memory, storage) against pods
+/// asking for nothing, for each resource, up to more than the node has.
+#[test]
+fn the_quick_fit_agrees_with_fits_request() {
+    let alloc = json!({"cpu": "1", "memory": "1Gi", "ephemeral-storage": "1Gi", "pods": "3"});
+    let used = pod(&[json!({"cpu": "300m", "memory": "300Mi", "ephemeral-storage": "300Mi"})]);
+    let mut wants = vec![pod(&[]), pod(&[json!({"example.com/gpu": "1"})])];
+    for amount in ["0", "100m", "400m", "1", "2"] {
+        wants.push(pod(&[json!({"cpu": amount})]));
+    }
+    for amount in ["0", "100Mi", "400Mi", "1Gi", "2Gi"] {
+        wants.push(pod(&[json!({"memory": amount})]));
+        wants.push(pod(&[json!({"ephemeral-storage": amount})]));
+    }
+    for existing in 0..5 {
+        let node = node_info(alloc.clone(), &vec![used.clone(); existing]);
+        for want in &wants {
+            let want = pod_requests(want, false);
+            let lacking = fits_request(&want, &node, &FitArgs::default());
+            if fits_plainly(&want, &node) {
+                assert!(lacking.is_empty(), "{existing} pods, {want:?}: {lacking:?}");
+            } else if want.scalar.is_empty() {
+                assert!(!lacking.is_empty(), "{existing} pods, {want:?}");
+            }
+        }
+    }
+}
