@@ -10,14 +10,21 @@
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 
-/// The Pod as JSON with Go's `null`s, when it has a condition without a probe time.
+/// The Pod as JSON with Go's `null`s, when it has a condition without a
+/// probe time (else its own serialization is already Go's).
 pub fn pod(pod: &Pod) -> Option<Value> {
     let conditions = pod.status.as_ref()?.conditions.as_ref()?;
     if conditions.iter().all(|c| c.last_probe_time.is_some()) {
         return None;
     }
     let mut value = serde_json::to_value(pod).ok()?;
-    for condition in value
+    fill(&mut value);
+    Some(value)
+}
+
+/// Writes `lastProbeTime: null` into each condition of a Pod's JSON that has none.
+pub fn fill(pod: &mut Value) {
+    for condition in pod
         .pointer_mut("/status/conditions")
         .and_then(Value::as_array_mut)
         .into_iter()
@@ -27,7 +34,6 @@ pub fn pod(pod: &Pod) -> Option<Value> {
             fields.entry("lastProbeTime").or_insert(Value::Null);
         }
     }
-    Some(value)
 }
 
 #[cfg(test)]

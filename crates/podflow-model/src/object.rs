@@ -98,6 +98,12 @@ macro_rules! objects {
             /// The object as Kubernetes JSON (`apiVersion`, `kind`, `metadata`, ...),
             /// its keys sorted as `kubectl get -o json` prints them.
             pub fn to_json(&self) -> Value {
+                // A Pod straight to JSON, Go's `null`s filled in place (no second pass).
+                if let Object::Pod(pod) = self {
+                    let mut value = serde_json::to_value(pod).expect("k8s-openapi types always serialize");
+                    super::go_nulls::fill(&mut value);
+                    return value;
+                }
                 serde_json::to_value(self).expect("k8s-openapi types always serialize")
             }
 

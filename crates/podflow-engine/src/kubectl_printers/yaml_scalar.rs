@@ -32,11 +32,7 @@ enum Style {
 /// `s` as a mapping key (or any place where it must stay on one line).
 pub fn key(s: &str) -> String {
     let mut out = String::new();
-    match style(s) {
-        Style::Plain => out.push_str(s),
-        Style::SingleQuoted => single_quoted(&mut out, s, None),
-        Style::DoubleQuoted | Style::Literal => double_quoted(&mut out, s, None),
-    }
+    inline(&mut out, s, style(s), None);
     out
 }
 
@@ -45,23 +41,14 @@ pub fn key(s: &str) -> String {
 /// indented `indent` columns.
 pub fn value_lines(head: &str, s: &str, indent: usize) -> Vec<String> {
     let mut out = head.to_owned();
-    let wrap = Some(Wrap { indent });
     match style(s) {
-        Style::Plain => {
+        Style::Literal => literal(out, s, indent),
+        one_line => {
             space_after(&mut out);
-            plain(&mut out, s, wrap);
+            inline(&mut out, s, one_line, Some(Wrap { indent }));
+            out.split('\n').map(str::to_owned).collect()
         }
-        Style::SingleQuoted => {
-            space_after(&mut out);
-            single_quoted(&mut out, s, wrap);
-        }
-        Style::DoubleQuoted => {
-            space_after(&mut out);
-            double_quoted(&mut out, s, wrap);
-        }
-        Style::Literal => return literal(out, s, indent),
     }
-    out.split('\n').map(str::to_owned).collect()
 }
 
 /// Where broken lines continue.
@@ -319,69 +306,33 @@ fn is_timestamp(s: &str) -> bool {
     time.is_empty() || time.starts_with(['T', 't', ' ', '\t']) && time.contains(':')
 }
 
-fn plain(out: &mut String, s: &str, wrap: Option<Wrap>) {
+/// Writes `s` in a one-line style (plain, `'…'` or `"…"`), breaking past
+/// column 80 at a single space when `wrap` says where lines continue, as
+/// `yaml_emitter_write_plain_scalar` and its two quoted siblings do: a
+/// quoted value never breaks at its first or last character, and a double-
+/// quoted one may break before a second space (marking it with `\`).
+fn inline(out: &mut String, s: &str, style: Style, wrap: Option<Wrap>) {
+    let quote = match style {
+        Style::SingleQuoted => Some('\''),
+        Style::DoubleQuoted | Style::Literal => Some('"'),
+        Style::Plain => None,
+    };
+    out.extend(quote);
     let chars: Vec<char> = s.chars().collect();
     let mut spaces = false;
     for (i, &c) in chars.iter().enumerate() {
         if c == ' ' {
-            match wrap {
-                Some(w)
-                    if !spaces && column(out) > BEST_WIDTH && chars.get(i + 1) != Some(&' ') =>
-                {
-                    break_line(out, w);
-                }
-                _ => out.push(c),
-            }
-            spaces = true;
-        } else {
-            out.push(c);
-            spaces = false;
-        }
-    }
-}
-
-fn single_quoted(out: &mut String, s: &str, wrap: Option<Wrap>) {
-    out.push('\'');
-    let chars: Vec<char> = s.chars().collect();
-    let mut spaces = false;
-    for (i, &c) in chars.iter().enumerate() {
-        if c == ' ' {
+            let next_is_space = chars.get(i + 1) == Some(&' ');
             match wrap {
                 Some(w)
                     if !spaces
                         && column(out) > BEST_WIDTH
                         && i != 0
                         && i + 1 != chars.len()
-                        && chars.get(i + 1) != Some(&' ') =>
+                        && (quote == Some('"') || !next_is_space) =>
                 {
                     break_line(out, w);
-                }
-                _ => out.push(c),
-            }
-            spaces = true;
-        } else {
-            if c == '\'' {
-                out.push('\'');
-            }
-            out.push(c);
-            spaces = false;
-        }
-    }
-    out.push('\'');
-}
-
-fn double_quoted(out: &mut String, s: &str, wrap: Option<Wrap>) {
-    out.push('"');
-    let chars: Vec<char> = s.chars().collect();
-    let mut spaces = false;
-    for (i, &c) in chars.iter().enumerate() {
-        if c == ' ' {
-            match wrap {
-                Some(w)
-                    if !spaces && column(out) > BEST_WIDTH && i != 0 && i + 1 != chars.len() =>
-                {
-                    break_line(out, w);
-                    if chars.get(i + 1) == Some(&' ') {
+                    if next_is_space {
                         out.push('\\');
                     }
                 }
@@ -391,34 +342,48 @@ fn double_quoted(out: &mut String, s: &str, wrap: Option<Wrap>) {
             continue;
         }
         spaces = false;
-        match c {
-            '\0' => out.push_str("\\0"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{b}' => out.push_str("\\v"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            '\u{1b}' => out.push_str("\\e"),
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{85}' => out.push_str("\\N"),
-            '\u{a0}' => out.push_str("\\_"),
-            '\u{2028}' => out.push_str("\\L"),
-            '\u{2029}' => out.push_str("\\P"),
-            c if printable(c) => out.push(c),
-            c => {
-                let code = u32::from(c);
-                let _ = match code {
-                    0..=0xff => write!(out, "\\x{code:02X}"),
-                    0x100..=0xffff => write!(out, "\\u{code:04X}"),
-                    _ => write!(out, "\\U{code:08X}"),
-                };
+        match quote {
+            None => out.push(c),
+            Some('\'') => {
+                if c == '\'' {
+                    out.push('\'');
+                }
+                out.push(c);
             }
+            Some(_) => escaped(out, c),
         }
     }
-    out.push('"');
+    out.extend(quote);
+}
+
+/// A character inside double quotes, escaped as `yaml_emitter_write_double_quoted_scalar` does.
+fn escaped(out: &mut String, c: char) {
+    match c {
+        '\0' => out.push_str("\\0"),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\u{b}' => out.push_str("\\v"),
+        '\u{c}' => out.push_str("\\f"),
+        '\r' => out.push_str("\\r"),
+        '\u{1b}' => out.push_str("\\e"),
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\u{85}' => out.push_str("\\N"),
+        '\u{a0}' => out.push_str("\\_"),
+        '\u{2028}' => out.push_str("\\L"),
+        '\u{2029}' => out.push_str("\\P"),
+        c if printable(c) => out.push(c),
+        c => {
+            let code = u32::from(c);
+            let _ = match code {
+                0..=0xff => write!(out, "\\x{code:02X}"),
+                0x100..=0xffff => write!(out, "\\u{code:04X}"),
+                _ => write!(out, "\\U{code:08X}"),
+            };
+        }
+    }
 }
 
 /// `|`, `|-` or `|+` (with an indentation hint when the text starts with a
