@@ -238,6 +238,7 @@ impl Timeline {
                 continue;
             }
             let first = self.records.len();
+            self.grow_records(records.len());
             self.records.extend(records);
             let store = self.engine.store().clone();
             let kept = self.keep(&store);
@@ -250,6 +251,17 @@ impl Timeline {
             self.checkpoint();
         }
         self.complete
+    }
+
+    /// Makes room for `more` records, growing by a quarter rather than
+    /// doubling: a run of a million records would otherwise hold room for
+    /// up to a million more (over 100 MB) that it never fills.
+    fn grow_records(&mut self, more: usize) {
+        let free = self.records.capacity() - self.records.len();
+        if free < more {
+            let by = more.max(self.records.len() / 4).max(1024);
+            self.records.reserve_exact(by);
+        }
     }
 
     /// How the next mark keeps `store`: whole, when enough changed since the

@@ -104,15 +104,17 @@ impl Engine {
     pub(super) fn remember_event(&mut self, by: &Actor, event: &EventRecord) {
         let series = Self::series_key(by, event);
         let now = self.now.to_k8s();
-        if let Some(kept) = self.kept_events.get_mut(&series) {
+        if let Some(kept) = self.kept_events.get_mut(series.as_str()) {
+            let kept = Arc::make_mut(kept);
             kept.count = Some(kept.count.unwrap_or(1) + 1);
             kept.last_timestamp = Some(Time(now));
             return;
         }
         let object = self.event_object(by, event);
         self.events_created += 1;
-        self.kept_order.push_back(series.clone());
-        self.kept_events.insert(series, object);
+        let series: Arc<str> = series.into();
+        self.kept_order.push_back(Arc::clone(&series));
+        self.kept_events.insert(series, Arc::new(object));
         // A bounded memory: a run of 10,000 Pods keeps its latest Events.
         if self.kept_order.len() > KEPT_EVENTS
             && let Some(oldest) = self.kept_order.pop_front()
@@ -127,7 +129,7 @@ impl Engine {
         let mut events: Vec<Arc<Object>> = self
             .kept_events
             .values()
-            .map(|e| Object::Event(e.clone()))
+            .map(|e| Object::Event(CoreEvent::clone(e)))
             .filter(|o| filter.matches(o))
             .map(Arc::new)
             .collect();

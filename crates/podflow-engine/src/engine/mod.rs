@@ -162,10 +162,11 @@ pub struct Engine {
     /// How many Events were created, to keep their names apart.
     events_created: u64,
     /// Off a served cluster, the Events the API server keeps in memory, by
-    /// series ([`Engine::remember_event`]).
-    kept_events: BTreeMap<String, k8s_openapi::api::core::v1::Event>,
+    /// series ([`Engine::remember_event`]), shared with the checkpoints
+    /// until a repeat counts in one.
+    kept_events: BTreeMap<Arc<str>, Arc<k8s_openapi::api::core::v1::Event>>,
     /// Their series in the order they came, to forget the oldest.
-    kept_order: std::collections::VecDeque<String>,
+    kept_order: std::collections::VecDeque<Arc<str>>,
 }
 
 /// What a client outside the simulation hands the engine: a request, or

@@ -23,7 +23,7 @@ use crate::component::{Cx, KubeProxyTimer};
 use crate::controllers::endpointslice_plan::SERVICE_NAME_LABEL;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Actor, NodeName, Outcome, Stage, StageName};
-use podflow_model::Object;
+use podflow_model::{Object, Shared};
 
 /// `iptables.minSyncPeriod`'s default: at most one sync a second.
 pub const MIN_SYNC_PERIOD_MS: u64 = 1000;
@@ -35,10 +35,11 @@ pub const WATCHED: [&str; 2] = ["Service", "EndpointSlice"];
 #[derive(Debug, Clone)]
 pub struct KubeProxy {
     node: NodeName,
-    /// Its Service informer's cache, by `NS/NAME`.
-    services: BTreeMap<String, Service>,
+    /// Its Service informer's cache, by `NS/NAME` (the store's objects,
+    /// shared: a thousand nodes' proxies hold one copy of each).
+    services: BTreeMap<String, Shared<Service>>,
     /// Its `EndpointSlice` informer's cache, by `NS/NAME` of the slice.
-    slices: BTreeMap<String, EndpointSlice>,
+    slices: BTreeMap<String, Shared<EndpointSlice>>,
     /// The rules the last sync wrote.
     table: Arc<Table>,
     /// When the last sync ran.
@@ -78,20 +79,20 @@ impl KubeProxy {
         self.table = Arc::new(rules::plan(&self.service_ports(None)));
     }
 
-    fn observe(&mut self, object: &Object, deleted: bool) {
+    fn observe(&mut self, object: &Arc<Object>, deleted: bool) {
         let key = crate::controllers::informer::key_of(object);
-        match object {
+        match &**object {
             Object::Service(_) if deleted => {
                 self.services.remove(&key);
-            }
-            Object::Service(service) => {
-                self.services.insert(key, service.clone());
             }
             Object::EndpointSlice(_) if deleted => {
                 self.slices.remove(&key);
             }
-            Object::EndpointSlice(slice) => {
-                self.slices.insert(key, slice.clone());
+            Object::Service(_) => {
+                self.services.extend(Shared::of(object).map(|s| (key, s)));
+            }
+            Object::EndpointSlice(_) => {
+                self.slices.extend(Shared::of(object).map(|s| (key, s)));
             }
             _ => {}
         }
@@ -213,7 +214,7 @@ impl KubeProxy {
             let ns = slice.metadata.namespace.as_deref().unwrap_or_default();
             let key = format!("{ns}/{service}");
             if only.is_none_or(|only| only == key) {
-                by_service.entry(key).or_default().push(slice);
+                by_service.entry(key).or_default().push(&**slice);
             }
         }
         let mut ports = Vec::new();

@@ -20,10 +20,12 @@ use k8s_openapi::api::core::v1::Service;
 use super::process::{Answer, World};
 use crate::kube_proxy::rules::{Route, Table};
 use crate::trace::{Actor, NodeName, Outcome, Stage, StageName};
+use podflow_model::Shared;
 use podflow_scenario::{PublicName, looks_public, public_address, public_name};
 
-/// The Services the kubelet knows, by `NS/NAME`.
-pub type Services = BTreeMap<String, Service>;
+/// The Services the kubelet knows, by `NS/NAME`: the store's objects,
+/// shared (each node's kubelet holds the same few).
+pub type Services = BTreeMap<String, Shared<Service>>;
 
 /// How many connections the node's rules have DNAT-ed: the round-robin's
 /// place. Copied with the kubelet (a checkpoint keeps its own count).
@@ -105,7 +107,7 @@ impl<'a> Dns<'a> {
             .unwrap_or(name)
             .trim_end_matches(".svc");
         let (svc, ns) = name.split_once('.').unwrap_or((name, self.namespace));
-        self.services.get(&format!("{ns}/{svc}"))
+        self.services.get(&format!("{ns}/{svc}")).map(|s| &**s)
     }
 }
 
@@ -258,14 +260,14 @@ mod tests {
         let mut services = Services::new();
         services.insert(
             "default/myservice".into(),
-            Service {
+            Shared::from(Service {
                 metadata: ObjectMeta::default(),
                 spec: Some(ServiceSpec {
                     cluster_ip: Some("10.96.12.7".into()),
                     ..ServiceSpec::default()
                 }),
                 status: None,
-            },
+            }),
         );
         let port = |name: &str, ip: &str, endpoints: Vec<Endpoint>| ServicePort {
             name: name.into(),

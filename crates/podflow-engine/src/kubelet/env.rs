@@ -314,6 +314,7 @@ mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
     use super::*;
+    use podflow_model::Shared;
 
     fn service(ns: &str, name: &str, ip: &str, ports: &[(Option<&str>, i32)]) -> (String, Service) {
         (
@@ -373,6 +374,7 @@ mod tests {
             service("other", "elsewhere", "10.96.9.9", &[(None, 80)]),
         ]
         .into_iter()
+        .map(|(key, service)| (key, Shared::from(service)))
         .collect();
         let env = service_env(&pod("default"), &services);
         let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());

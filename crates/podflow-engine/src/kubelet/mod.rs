@@ -161,9 +161,12 @@ impl Kubelet {
             images: BTreeMap::new(),
             workers: CowMap::default(),
             settled: BTreeMap::new(),
-            services: [("default/kubernetes".to_owned(), dns::kubernetes_service())]
-                .into_iter()
-                .collect(),
+            services: [(
+                "default/kubernetes".to_owned(),
+                Shared::from(dns::kubernetes_service()),
+            )]
+            .into_iter()
+            .collect(),
             net: dns::NodeNet::default(),
             config: config::ConfigState::default(),
             timers: BTreeMap::new(),
@@ -274,7 +277,9 @@ impl Kubelet {
                     }
                 }
                 Object::Service(service) => {
-                    self.services.insert(service_key(service), service.clone());
+                    if let Some(shared) = Shared::of(object) {
+                        self.services.insert(service_key(service), shared);
+                    }
                 }
                 other => {
                     self.config.cache.observe(other, false);
@@ -354,8 +359,8 @@ impl Kubelet {
                 let key = service_key(service);
                 if event.event_type == EventType::Deleted {
                     self.services.remove(&key);
-                } else {
-                    self.services.insert(key, service.clone());
+                } else if let Some(shared) = Shared::of(&event.object) {
+                    self.services.insert(key, shared);
                 }
                 // Processes that poll DNS or Services see the change now.
                 let keys: Vec<String> = self.workers.keys().cloned().collect();
