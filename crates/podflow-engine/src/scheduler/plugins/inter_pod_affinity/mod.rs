@@ -17,9 +17,7 @@ pub(crate) mod testing;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::scheduler::framework::{
-    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status,
-};
+use crate::scheduler::framework::{CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status};
 
 /// `ErrReasonAffinityRulesNotMatch`.
 pub const ERR_REASON_AFFINITY_RULES_NOT_MATCH: &str = "node(s) didn't match pod affinity rules";
@@ -46,7 +44,7 @@ impl FilterPlugin for InterPodAffinity {
         NAME
     }
 
-    fn pre_filter(&self, pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+    fn pre_filter(&self, pod: &Pod, nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
         filtering::pre_filter(pod, nodes, state)
     }
 
@@ -64,7 +62,7 @@ impl ScorePlugin for InterPodAffinity {
         &self,
         pod: &Pod,
         _feasible: &[&NodeInfo],
-        all: &[NodeInfo],
+        all: &Snapshot<'_>,
         state: &mut CycleState,
     ) -> Status {
         scoring::pre_score(pod, all, state)
