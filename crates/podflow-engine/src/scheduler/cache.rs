@@ -295,23 +295,65 @@ mod tests {
     fn the_kept_lists_agree_with_lists_worked_out_afresh() {
         type Step = Box<dyn Fn(&mut Cache)>;
         let steps: Vec<(&str, Step)> = vec![
-            ("node-b", Box::new(|c| c.set_node(node_with_images("node-b", &["nginx:1.27"])))),
-            ("node-d", Box::new(|c| c.set_node(node_with_images("node-d", &["nginx:1.27", "redis:7"])))),
-            ("anti on d", Box::new(|c| c.set_pod("default/x", affine_pod("x", false, true), Some("node-d")))),
-            ("affinity on b", Box::new(|c| c.set_pod("default/y", affine_pod("y", true, false), Some("node-b")))),
-            ("node-a before both", Box::new(|c| c.set_node(node_with_images("node-a", &["redis:7"])))),
-            ("node-c between", Box::new(|c| c.set_node(node_with_images("node-c", &[])))),
-            ("plain pod on c", Box::new(|c| c.set_pod("default/z", affine_pod("z", false, false), Some("node-c")))),
-            ("both on a", Box::new(|c| c.set_pod("default/w", affine_pod("w", true, true), Some("node-a")))),
-            ("x updated in place", Box::new(|c| c.set_pod("default/x", affine_pod("x", true, true), Some("node-d")))),
-            ("y moves to c", Box::new(|c| c.set_pod("default/y", affine_pod("y", true, false), Some("node-c")))),
-            ("orphan on e", Box::new(|c| c.set_pod("default/v", affine_pod("v", false, true), Some("node-e")))),
-            ("node-e arrives", Box::new(|c| c.set_node(node_with_images("node-e", &["nginx:1.27"])))),
-            ("b pulls redis", Box::new(|c| c.set_node(node_with_images("node-b", &["nginx:1.27", "redis:7"])))),
+            (
+                "node-b",
+                Box::new(|c| c.set_node(node_with_images("node-b", &["nginx:1.27"]))),
+            ),
+            (
+                "node-d",
+                Box::new(|c| c.set_node(node_with_images("node-d", &["nginx:1.27", "redis:7"]))),
+            ),
+            (
+                "anti on d",
+                Box::new(|c| c.set_pod("default/x", affine_pod("x", false, true), Some("node-d"))),
+            ),
+            (
+                "affinity on b",
+                Box::new(|c| c.set_pod("default/y", affine_pod("y", true, false), Some("node-b"))),
+            ),
+            (
+                "node-a before both",
+                Box::new(|c| c.set_node(node_with_images("node-a", &["redis:7"]))),
+            ),
+            (
+                "node-c between",
+                Box::new(|c| c.set_node(node_with_images("node-c", &[]))),
+            ),
+            (
+                "plain pod on c",
+                Box::new(|c| c.set_pod("default/z", affine_pod("z", false, false), Some("node-c"))),
+            ),
+            (
+                "both on a",
+                Box::new(|c| c.set_pod("default/w", affine_pod("w", true, true), Some("node-a"))),
+            ),
+            (
+                "x updated in place",
+                Box::new(|c| c.set_pod("default/x", affine_pod("x", true, true), Some("node-d"))),
+            ),
+            (
+                "y moves to c",
+                Box::new(|c| c.set_pod("default/y", affine_pod("y", true, false), Some("node-c"))),
+            ),
+            (
+                "orphan on e",
+                Box::new(|c| c.set_pod("default/v", affine_pod("v", false, true), Some("node-e"))),
+            ),
+            (
+                "node-e arrives",
+                Box::new(|c| c.set_node(node_with_images("node-e", &["nginx:1.27"]))),
+            ),
+            (
+                "b pulls redis",
+                Box::new(|c| c.set_node(node_with_images("node-b", &["nginx:1.27", "redis:7"]))),
+            ),
             ("node-b leaves", Box::new(|c| c.remove_node("node-b"))),
             ("w finishes", Box::new(|c| c.remove_pod("default/w"))),
             ("node-a leaves", Box::new(|c| c.remove_node("node-a"))),
-            ("d forgets its images", Box::new(|c| c.set_node(node_with_images("node-d", &[])))),
+            (
+                "d forgets its images",
+                Box::new(|c| c.set_node(node_with_images("node-d", &[]))),
+            ),
             ("x leaves", Box::new(|c| c.remove_pod("default/x"))),
         ];
         let mut cache = Cache::default();
@@ -320,9 +362,20 @@ mod tests {
             assert_eq!(cache.lists, NodeLists::of(cache.infos()), "after {name}");
         }
         let snapshot = cache.snapshot();
-        let names = |nodes: Vec<&NodeInfo>| nodes.iter().map(|i| i.name().to_owned()).collect::<Vec<_>>();
-        assert_eq!(names(snapshot.have_pods_with_affinity().collect()), ["node-c", "node-e"]);
-        assert_eq!(names(snapshot.have_pods_with_required_anti_affinity().collect()), ["node-e"]);
+        let names = |nodes: Vec<&NodeInfo>| {
+            nodes
+                .iter()
+                .map(|i| i.name().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(snapshot.have_pods_with_affinity().collect()),
+            ["node-c", "node-e"]
+        );
+        assert_eq!(
+            names(snapshot.have_pods_with_required_anti_affinity().collect()),
+            ["node-e"]
+        );
         assert_eq!(snapshot.nodes_with_image("nginx:1.27"), 1);
         assert_eq!(snapshot.nodes_with_image("redis:7"), 0);
     }

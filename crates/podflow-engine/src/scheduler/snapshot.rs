@@ -61,7 +61,10 @@ impl NodeLists {
     /// A node was inserted at `at`: the nodes from there on move up one
     /// (the new node's own place follows with [`NodeLists::node_changed`]).
     pub fn node_inserted(&mut self, at: usize) {
-        for list in [&mut self.with_affinity, &mut self.with_required_anti_affinity] {
+        for list in [
+            &mut self.with_affinity,
+            &mut self.with_required_anti_affinity,
+        ] {
             for i in list.iter_mut().filter(|i| **i >= at) {
                 *i += 1;
             }
@@ -71,7 +74,10 @@ impl NodeLists {
     /// The node at `at` was removed: it leaves the lists and the nodes after
     /// it move down one (its images are taken away with [`NodeLists::remove_images`]).
     pub fn node_removed(&mut self, at: usize) {
-        for list in [&mut self.with_affinity, &mut self.with_required_anti_affinity] {
+        for list in [
+            &mut self.with_affinity,
+            &mut self.with_required_anti_affinity,
+        ] {
             list.retain(|&i| i != at);
             for i in list.iter_mut().filter(|i| **i > at) {
                 *i -= 1;

@@ -10,7 +10,9 @@ use k8s_openapi::api::core::v1::Pod;
 use super::node_resources_fit::resolved::{Kind, score_all, with_pairs};
 use super::node_resources_fit::{ResourceSpec, default_resources, pod_request_list};
 use crate::scheduler::config::{aggregate, child};
-use crate::scheduler::framework::{CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, score_each};
+use crate::scheduler::framework::{
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, score_each,
+};
 
 /// The plugin's name.
 pub const NAME: &str = "NodeResourcesBalancedAllocation";
@@ -248,7 +250,12 @@ mod tests {
     fn run(args: &BalancedArgs, want: &Pod, node: &NodeInfo) -> Option<i64> {
         let plugin = BalancedAllocation::new(args.clone());
         let mut state = CycleState::default();
-        let status = plugin.pre_score(want, &[node], &Snapshot::new(std::slice::from_ref(node)), &mut state);
+        let status = plugin.pre_score(
+            want,
+            &[node],
+            &Snapshot::new(std::slice::from_ref(node)),
+            &mut state,
+        );
         (status.code != Code::Skip).then(|| plugin.score(&state, want, node))
     }
 

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::Node;
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::scheduler::framework::{CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, score_each};
+use crate::scheduler::framework::{
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, score_each,
+};
 
 const MB: i64 = 1024 * 1024;
 /// Below this sum a node scores 0 (`minThreshold`).

@@ -11,7 +11,10 @@ use k8s_openapi::api::core::v1::{
     PreferredSchedulingTerm,
 };
 
-use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, default_normalize};
+use crate::scheduler::framework::{
+    Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status,
+    default_normalize,
+};
 
 /// Upstream's `ErrReasonPod`.
 pub const REASON: &str = "node(s) didn't match Pod's node affinity/selector";
@@ -770,7 +773,11 @@ mod tests {
         for (name, pod, node_name, labels, pre_code, pre_reason, pre_result, want) in cases {
             let info = node(node_name, &labels);
             let mut state = CycleState::default();
-            let status = NodeAffinity.pre_filter(&pod, &Snapshot::new(std::slice::from_ref(&info)), &mut state);
+            let status = NodeAffinity.pre_filter(
+                &pod,
+                &Snapshot::new(std::slice::from_ref(&info)),
+                &mut state,
+            );
             assert_eq!(status.code, pre_code, "{name}: PreFilter code");
             assert_eq!(
                 status.reasons,
@@ -861,7 +868,8 @@ mod tests {
             let infos: Vec<NodeInfo> = nodes.iter().map(|(n, l)| node(n, l)).collect();
             let feasible: Vec<&NodeInfo> = infos.iter().collect();
             let mut state = CycleState::default();
-            let status = NodeAffinity.pre_score(&pod, &feasible, &Snapshot::new(&infos), &mut state);
+            let status =
+                NodeAffinity.pre_score(&pod, &feasible, &Snapshot::new(&infos), &mut state);
             assert_eq!(status.code, pre_code, "{name}: PreScore");
             let mut scores = node_scores(&infos, |i| NodeAffinity.score(&state, &pod, i));
             ScorePlugin::normalize(&NodeAffinity, &state, &mut scores);

@@ -287,7 +287,11 @@ mod tests {
                 vec![self::pod(&used)]
             });
             let mut state = CycleState::default();
-            let pre = NodePorts.pre_filter(&pod, &Snapshot::new(std::slice::from_ref(&node)), &mut state);
+            let pre = NodePorts.pre_filter(
+                &pod,
+                &Snapshot::new(std::slice::from_ref(&node)),
+                &mut state,
+            );
             if skip {
                 assert_eq!(pre.code, Code::Skip, "{name}");
                 assert_eq!(pre.reasons, ["the pod asks for no host port"], "{name}");

@@ -17,7 +17,9 @@ pub(crate) mod testing;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::scheduler::framework::{CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status};
+use crate::scheduler::framework::{
+    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status,
+};
 
 /// `ErrReasonAffinityRulesNotMatch`.
 pub const ERR_REASON_AFFINITY_RULES_NOT_MATCH: &str = "node(s) didn't match pod affinity rules";

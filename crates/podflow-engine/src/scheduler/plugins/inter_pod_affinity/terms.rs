@@ -141,7 +141,10 @@ pub fn has_required_anti_affinity(pod: &Pod) -> bool {
         .as_ref()
         .and_then(|s| s.affinity.as_ref())
         .and_then(|a| a.pod_anti_affinity.as_ref())
-        .and_then(|a| a.required_during_scheduling_ignored_during_execution.as_ref())
+        .and_then(|a| {
+            a.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
         .is_some_and(|terms| !terms.is_empty())
 }
 

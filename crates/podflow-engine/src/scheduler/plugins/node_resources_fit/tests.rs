@@ -174,7 +174,12 @@ fn too_many_pods() {
 fn score(args: FitArgs, want: &Pod, node: &NodeInfo) -> i64 {
     let plugin = NodeResourcesFit::new(args);
     let mut state = CycleState::default();
-    plugin.pre_score(want, &[node], &Snapshot::new(std::slice::from_ref(node)), &mut state);
+    plugin.pre_score(
+        want,
+        &[node],
+        &Snapshot::new(std::slice::from_ref(node)),
+        &mut state,
+    );
     plugin.score(&state, want, node)
 }
 

@@ -13,7 +13,9 @@ pub(crate) mod testing;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::scheduler::framework::{CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status};
+use crate::scheduler::framework::{
+    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status,
+};
 
 /// Filter reason when the skew would exceed `maxSkew` (`ErrReasonConstraintsNotMatch`).
 pub const ERR_REASON_CONSTRAINTS_NOT_MATCH: &str =

@@ -32,7 +32,9 @@ use k8s_openapi::api::core::v1::{
 use crate::controllers::pv_controller::{
     delays_binding, find_matching_volume, volume_bound_to_claim,
 };
-use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, PreBindPlugin, ReservePlugin, Snapshot, Status};
+use crate::scheduler::framework::{
+    Code, CycleState, FilterPlugin, NodeInfo, PreBindPlugin, ReservePlugin, Snapshot, Status,
+};
 use crate::scheduler::plugins::node_affinity::required_matches_node;
 use crate::storage_listers::Listers;
 use podflow_model::Object;

@@ -180,7 +180,9 @@ fn a_pod_without_claims_skips() {
             .unwrap();
     let mut state = CycleState::default();
     assert_eq!(
-        VolumeBinding.pre_filter(&pod, &Snapshot::new(&[]), &mut state).code,
+        VolumeBinding
+            .pre_filter(&pod, &Snapshot::new(&[]), &mut state)
+            .code,
         Code::Skip
     );
     // Nothing to reserve, and `PreBindPreFlight` skips `PreBind` (`allBound`).
