@@ -13,14 +13,19 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::framework::NodeInfo;
+use super::snapshot::{NodeLists, Snapshot};
 use podflow_model::Shared;
 
 /// Every node's [`NodeInfo`], in node-name order, and where each pod counts.
 #[derive(Debug, Clone, Default)]
 pub struct Cache {
+    /// Found by name with a binary search: no index to rebuild as nodes come
+    /// and go.
     infos: Vec<NodeInfo>,
-    /// Node name → index in `infos`.
-    index: BTreeMap<String, usize>,
+    /// The lists a cycle's snapshot carries, kept up to date as nodes and
+    /// pods change (`updateNodeInfoSnapshotList` and the image states,
+    /// `pkg/scheduler/backend/cache/cache.go`).
+    lists: NodeLists,
     /// Pod key (`NS/NAME`) → the node it counts on, bound or assumed.
     placed: BTreeMap<String, String>,
     /// Pods counted on a node that does not exist (yet): by node name.
@@ -49,6 +54,18 @@ impl Cache {
         &self.infos
     }
 
+    /// Every node with the lists kept beside them, for one cycle's plugins.
+    pub fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot::kept(&self.infos, &self.lists)
+    }
+
+    /// Where the node `name` is in `infos`.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.infos
+            .binary_search_by(|info| info.name().cmp(name))
+            .ok()
+    }
+
     /// The node a pod counts on, if any.
     pub fn node_of(&self, key: &str) -> Option<&str> {
         self.placed.get(key).map(String::as_str)
@@ -56,7 +73,7 @@ impl Cache {
 
     /// The node named `name`, as last seen.
     pub fn node(&self, name: &str) -> Option<&Node> {
-        self.index.get(name).map(|&at| &*self.infos[at].node)
+        self.position(name).map(|at| &*self.infos[at].node)
     }
 
     /// How many nodes there are.
@@ -67,8 +84,10 @@ impl Cache {
     /// A node was added or changed (`AddNode`/`UpdateNode`).
     pub fn set_node(&mut self, node: Arc<Node>) {
         let name = node.metadata.name.clone().unwrap_or_default();
-        if let Some(&at) = self.index.get(&name) {
+        if let Some(at) = self.position(&name) {
+            self.lists.remove_images(&self.infos[at]);
             self.infos[at].set_node(node);
+            self.lists.add_images(&self.infos[at]);
             return;
         }
         let mut info = NodeInfo::new(node, Vec::new());
@@ -76,29 +95,23 @@ impl Cache {
             info.add_pod(pod);
         }
         let at = self.infos.partition_point(|i| i.name() < name.as_str());
+        self.lists.node_inserted(at);
+        self.lists.node_changed(at, &info);
+        self.lists.add_images(&info);
         self.infos.insert(at, info);
-        self.reindex();
     }
 
     /// A node was deleted (`RemoveNode`): its pods leave with it.
     pub fn remove_node(&mut self, name: &str) {
-        let Some(at) = self.index.get(name).copied() else {
+        let Some(at) = self.position(name) else {
             return;
         };
         let info = self.infos.remove(at);
+        self.lists.node_removed(at);
+        self.lists.remove_images(&info);
         for pod in &info.pods {
             self.placed.remove(&pod_key(pod));
         }
-        self.reindex();
-    }
-
-    fn reindex(&mut self) {
-        self.index = self
-            .infos
-            .iter()
-            .enumerate()
-            .map(|(i, info)| (info.name().to_owned(), i))
-            .collect();
     }
 
     /// Counts `pod` on `node` (a bound pod's update, or an assumed pod), or
@@ -107,9 +120,10 @@ impl Cache {
         let node = node.filter(|_| !is_terminal(&pod));
         if let Some(node) = node
             && self.placed.get(key).is_some_and(|at| at == node)
-            && let Some(&at) = self.index.get(node)
+            && let Some(at) = self.position(node)
         {
             self.infos[at].update_pod(key, pod);
+            self.lists.node_changed(at, &self.infos[at]);
             return;
         }
         self.remove_pod(key);
@@ -117,8 +131,11 @@ impl Cache {
             return;
         };
         self.placed.insert(key.to_owned(), node.to_owned());
-        match self.index.get(node) {
-            Some(&at) => self.infos[at].add_pod(pod),
+        match self.position(node) {
+            Some(at) => {
+                self.infos[at].add_pod(pod);
+                self.lists.node_changed(at, &self.infos[at]);
+            }
             None => self
                 .orphans
                 .entry(node.to_owned())
@@ -132,9 +149,10 @@ impl Cache {
         let Some(node) = self.placed.remove(key) else {
             return;
         };
-        match self.index.get(&node) {
-            Some(&at) => {
+        match self.position(&node) {
+            Some(at) => {
                 self.infos[at].remove_pod(key);
+                self.lists.node_changed(at, &self.infos[at]);
             }
             None => {
                 if let Some(list) = self.orphans.get_mut(&node) {
@@ -149,6 +167,7 @@ impl Cache {
 mod tests {
     use super::*;
     use crate::scheduler::resources::Resources;
+    use crate::scheduler::snapshot::NodeLists;
     use serde_json::json;
 
     fn node(name: &str) -> Arc<Node> {
@@ -228,5 +247,136 @@ mod tests {
         assert_eq!(cache.infos()[0].requested.milli_cpu, 1000);
         cache.remove_node("node-9");
         assert_eq!(cache.node_of("default/a"), None);
+    }
+
+    /// A node holding `images` (each image one name).
+    fn node_with_images(name: &str, images: &[&str]) -> Arc<Node> {
+        let images: Vec<_> = images
+            .iter()
+            .map(|i| json!({"names": [i], "sizeBytes": 100}))
+            .collect();
+        Arc::new(
+            serde_json::from_value(json!({
+                "metadata": {"name": name},
+                "status": {"allocatable": {"cpu": "4", "pods": "110"}, "images": images}
+            }))
+            .unwrap(),
+        )
+    }
+
+    /// A pod with preferred affinity (`affinity`), required anti-affinity
+    /// (`anti`), both or neither.
+    fn affine_pod(name: &str, affinity: bool, anti: bool) -> Shared<Pod> {
+        let term = json!({"labelSelector": {"matchLabels": {"app": "a"}},
+                          "topologyKey": "kubernetes.io/hostname"});
+        let mut spec = json!({"containers": [{"name": "c"}], "affinity": {}});
+        if affinity {
+            spec["affinity"]["podAffinity"] = json!({
+                "preferredDuringSchedulingIgnoredDuringExecution":
+                    [{"weight": 1, "podAffinityTerm": term.clone()}]});
+        }
+        if anti {
+            spec["affinity"]["podAntiAffinity"] =
+                json!({"requiredDuringSchedulingIgnoredDuringExecution": [term]});
+        }
+        Shared::from(
+            serde_json::from_value::<Pod>(json!({
+                "metadata": {"name": name, "namespace": "default"},
+                "spec": spec, "status": {"phase": "Running"}
+            }))
+            .unwrap(),
+        )
+    }
+
+    /// The lists the cache keeps as nodes and pods change (the snapshot's
+    /// affinity lists and image counts) are those worked out from scratch
+    /// (`NodeLists::of`, upstream's `NewSnapshot`) after every change.
+    #[test]
+    fn the_kept_lists_agree_with_lists_worked_out_afresh() {
+        type Step = Box<dyn Fn(&mut Cache)>;
+        let steps: Vec<(&str, Step)> = vec![
+            (
+                "node-b",
+                Box::new(|c| c.set_node(node_with_images("node-b", &["nginx:1.27"]))),
+            ),
+            (
+                "node-d",
+                Box::new(|c| c.set_node(node_with_images("node-d", &["nginx:1.27", "redis:7"]))),
+            ),
+            (
+                "anti on d",
+                Box::new(|c| c.set_pod("default/x", affine_pod("x", false, true), Some("node-d"))),
+            ),
+            (
+                "affinity on b",
+                Box::new(|c| c.set_pod("default/y", affine_pod("y", true, false), Some("node-b"))),
+            ),
+            (
+                "node-a before both",
+                Box::new(|c| c.set_node(node_with_images("node-a", &["redis:7"]))),
+            ),
+            (
+                "node-c between",
+                Box::new(|c| c.set_node(node_with_images("node-c", &[]))),
+            ),
+            (
+                "plain pod on c",
+                Box::new(|c| c.set_pod("default/z", affine_pod("z", false, false), Some("node-c"))),
+            ),
+            (
+                "both on a",
+                Box::new(|c| c.set_pod("default/w", affine_pod("w", true, true), Some("node-a"))),
+            ),
+            (
+                "x updated in place",
+                Box::new(|c| c.set_pod("default/x", affine_pod("x", true, true), Some("node-d"))),
+            ),
+            (
+                "y moves to c",
+                Box::new(|c| c.set_pod("default/y", affine_pod("y", true, false), Some("node-c"))),
+            ),
+            (
+                "orphan on e",
+                Box::new(|c| c.set_pod("default/v", affine_pod("v", false, true), Some("node-e"))),
+            ),
+            (
+                "node-e arrives",
+                Box::new(|c| c.set_node(node_with_images("node-e", &["nginx:1.27"]))),
+            ),
+            (
+                "b pulls redis",
+                Box::new(|c| c.set_node(node_with_images("node-b", &["nginx:1.27", "redis:7"]))),
+            ),
+            ("node-b leaves", Box::new(|c| c.remove_node("node-b"))),
+            ("w finishes", Box::new(|c| c.remove_pod("default/w"))),
+            ("node-a leaves", Box::new(|c| c.remove_node("node-a"))),
+            (
+                "d forgets its images",
+                Box::new(|c| c.set_node(node_with_images("node-d", &[]))),
+            ),
+            ("x leaves", Box::new(|c| c.remove_pod("default/x"))),
+        ];
+        let mut cache = Cache::default();
+        for (name, step) in steps {
+            step(&mut cache);
+            assert_eq!(cache.lists, NodeLists::of(cache.infos()), "after {name}");
+        }
+        let snapshot = cache.snapshot();
+        let names = |nodes: Vec<&NodeInfo>| {
+            nodes
+                .iter()
+                .map(|i| i.name().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(snapshot.have_pods_with_affinity().collect()),
+            ["node-c", "node-e"]
+        );
+        assert_eq!(
+            names(snapshot.have_pods_with_required_anti_affinity().collect()),
+            ["node-e"]
+        );
+        assert_eq!(snapshot.nodes_with_image("nginx:1.27"), 1);
+        assert_eq!(snapshot.nodes_with_image("redis:7"), 0);
     }
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 
-use super::plugins::inter_pod_affinity::terms::has_pod_affinity;
+use super::plugins::inter_pod_affinity::terms::{has_pod_affinity, has_required_anti_affinity};
 use super::resources::{Resources, allocatable, pod_requests, same_requests};
+pub use super::snapshot::Snapshot;
 use podflow_model::Shared;
 
 /// A plugin's verdict code, as upstream's `framework.Code`.
@@ -93,6 +94,9 @@ pub struct NodeInfo {
     /// How many of its pods have pod affinity or anti-affinity terms
     /// (upstream's `PodsWithAffinity`, so `InterPodAffinity` can skip the rest).
     pub pods_with_affinity: usize,
+    /// How many of its pods have required pod anti-affinity terms
+    /// (upstream's `PodsWithRequiredAntiAffinity`).
+    pub pods_with_required_anti_affinity: usize,
     /// Every name of every image the node holds, with the image's size in
     /// bytes, the later image winning (upstream's `NodeInfo.ImageStates`,
     /// kept from `SetNode` so `ImageLocality` does not walk `status.images`
@@ -149,6 +153,7 @@ impl NodeInfo {
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
             pods_with_affinity: 0,
+            pods_with_required_anti_affinity: 0,
         };
         info.set_node(node);
         for pod in pods {
@@ -195,6 +200,9 @@ impl NodeInfo {
         if has_pod_affinity(&pod) {
             self.pods_with_affinity += 1;
         }
+        if has_required_anti_affinity(&pod) {
+            self.pods_with_required_anti_affinity += 1;
+        }
         self.pods.push(pod);
         self.counted.push(counted);
     }
@@ -212,6 +220,9 @@ impl NodeInfo {
         self.non_zero_requested.sub(&counted.non_zero);
         if has_pod_affinity(&pod) {
             self.pods_with_affinity -= 1;
+        }
+        if has_required_anti_affinity(&pod) {
+            self.pods_with_required_anti_affinity -= 1;
         }
         Some((pod, counted))
     }
@@ -281,12 +292,22 @@ pub trait FilterPlugin {
     /// `PreFilter`: runs once per cycle before any Filter, with every node;
     /// may store data in `state`, refuse the pod outright, or answer `Skip`
     /// (then Filter is not called for this pod).
-    fn pre_filter(&self, _pod: &Pod, _nodes: &[NodeInfo], _state: &mut CycleState) -> Status {
+    fn pre_filter(&self, _pod: &Pod, _nodes: &Snapshot<'_>, _state: &mut CycleState) -> Status {
         Status::success()
     }
     /// The verdict for `pod` on `node`.
     fn filter(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status;
+    /// [`FilterPlugin::filter`] for every node of one cycle: a plugin may
+    /// read what its `PreFilter` stored once here rather than per node. The
+    /// verdicts must be `filter`'s (tables check it where a plugin does so);
+    /// by default it is `filter` itself.
+    fn cycle_filter<'a>(&'a self, state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
+        Box::new(move |node| self.filter(state, pod, node))
+    }
 }
+
+/// One cycle's Filter of one plugin: the verdict per node.
+pub type NodeFilter<'a> = Box<dyn Fn(&NodeInfo) -> Status + 'a>;
 
 /// A Score plugin (with its PreScore): how good is this node for this pod?
 pub trait ScorePlugin {
@@ -298,7 +319,7 @@ pub trait ScorePlugin {
         &self,
         _pod: &Pod,
         _feasible: &[&NodeInfo],
-        _all: &[NodeInfo],
+        _all: &Snapshot<'_>,
         _state: &mut CycleState,
     ) -> Status {
         Status::success()

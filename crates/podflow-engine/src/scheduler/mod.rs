@@ -26,6 +26,7 @@ mod queueing_hints;
 mod registry;
 pub mod resources;
 mod schedule_one;
+pub mod snapshot;
 
 pub use self::schedule_one::fit_error_message;
 

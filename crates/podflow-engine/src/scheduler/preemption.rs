@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
-use super::framework::{Code, CycleState, NodeInfo, Status};
+use super::framework::{Code, CycleState, NodeInfo, Snapshot, Status};
 use super::plugins::default_preemption::{
     self as dp, Outcome, PreemptInput, clear_nominated_node_patch, disruption_target_patch,
     lower_priority_nominated_pods, nodes_available, pod_terminating_by_preemption,
@@ -212,7 +212,7 @@ fn filters_pass(
         .collect();
     let mut state = CycleState::default();
     for plugin in &profile.filters {
-        let status = plugin.pre_filter(pod, &nodes, &mut state);
+        let status = plugin.pre_filter(pod, &Snapshot::new(&nodes), &mut state);
         match status.code {
             Code::Success => {}
             Code::Skip => continue,

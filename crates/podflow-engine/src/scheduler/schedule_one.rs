@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::framework::{Code, CycleState, NodeInfo, Status};
+use super::framework::{Code, CycleState, NodeFilter, NodeInfo, Snapshot, Status};
 use super::profile::ProfilePlugins;
 use super::queue::Place;
 use super::{Scheduler, config, plugins, pod_request, priority_of};
@@ -81,7 +81,8 @@ impl Scheduler {
         let Some(profile) = self.profile_for(pod) else {
             return;
         };
-        let infos = self.cache.infos();
+        let snapshot = self.cache.snapshot();
+        let infos = snapshot.infos();
         // `schedulePod`: with no node in the snapshot, `ErrNoNodesAvailable`
         // before any plugin runs, and no preemption (`schedule_one.go`).
         if infos.is_empty() {
@@ -99,7 +100,7 @@ impl Scheduler {
         let (feasible, failures) = run_filters(
             &this,
             &mut self.next_start_node,
-            infos,
+            &snapshot,
             &mut cycle,
             &mut self.rejected_by,
             cx,
@@ -117,7 +118,7 @@ impl Scheduler {
             return;
         }
         let stopped = stopped_early(&profile, feasible.len(), infos.len());
-        let totals = run_scores(&this, &feasible, infos, &mut cycle, cx);
+        let totals = run_scores(&this, &feasible, &snapshot, &mut cycle, cx);
         let (chosen, total) = match select_host(&totals, cx) {
             Some(at) => (totals[at].0, Some(totals[at].1)),
             None => ("", None),
@@ -214,12 +215,13 @@ pub(super) type Failures = BTreeMap<String, (Code, Vec<String>)>;
 fn run_filters<'a>(
     this: &This<'_>,
     start: &mut usize,
-    infos: &'a [NodeInfo],
+    snapshot: &Snapshot<'a>,
     cycle: &mut CycleState,
     rejected_by: &mut BTreeSet<&'static str>,
     cx: &mut Cx<'_>,
 ) -> (Vec<&'a NodeInfo>, Failures) {
     rejected_by.clear();
+    let infos = snapshot.infos();
     let This {
         profile,
         key,
@@ -229,9 +231,9 @@ fn run_filters<'a>(
     let mut failures = Failures::new();
     let mut active = Vec::new();
     for plugin in &profile.filters {
-        let status = plugin.pre_filter(pod, infos, cycle);
+        let status = plugin.pre_filter(pod, snapshot, cycle);
         match status.code {
-            Code::Success => active.push(plugin),
+            Code::Success => active.push(&**plugin),
             // `RunPreFilterPlugins` leaves a skipping plugin's Filter out (`SkipFilterPlugins`).
             Code::Skip => record_skip(cx, StageName::PreFilter, plugin.name(), key, &status),
             code => {
@@ -267,11 +269,17 @@ fn run_filters<'a>(
     } else {
         *start % infos.len()
     };
+    // Each plugin's Filter for this cycle, what its `PreFilter` stored read once.
+    let cycle: &CycleState = cycle;
+    let filters: Vec<(&'static str, NodeFilter<'_>)> = active
+        .iter()
+        .map(|plugin| (plugin.name(), plugin.cycle_filter(cycle, pod)))
+        .collect();
     let mut processed = 0;
     // How many feasible nodes were found at or after `first` (before wrapping).
     let mut before_wrap = 0;
-    let rotated = infos.iter().enumerate().skip(first);
-    for (at, info) in rotated.chain(infos.iter().enumerate().take(first)) {
+    let (wrapped, from_first) = infos.split_at(first);
+    for info in from_first.iter().chain(wrapped) {
         if feasible.len() >= wanted {
             break;
         }
@@ -288,23 +296,27 @@ fn run_filters<'a>(
             rejected_by.insert("NodeAffinity");
             continue;
         }
-        let failed = active.iter().find_map(|plugin| {
-            let status = plugin.filter(cycle, pod, info);
+        let mut failed = None;
+        for (name, filter) in &filters {
+            let status = filter(info);
             let passed = status.is_success();
             if verbose {
                 // A failed fit carries its numbers, for the views.
-                let fit = (!passed && plugin.name() == plugins::node_resources_fit::NAME)
+                let fit = (!passed && *name == plugins::node_resources_fit::NAME)
                     .then(|| plugins::node_resources_fit::fit_detail(pod, info, &status.reasons));
-                record_filter(cx, plugin.name(), info.name(), key, &status, fit);
+                record_filter(cx, name, info.name(), key, &status, fit);
             }
-            (!passed).then(|| (plugin.name(), status))
-        });
+            if !passed {
+                failed = Some((*name, status));
+                break;
+            }
+        }
         if let Some((plugin, status)) = failed {
             rejected_by.insert(plugin);
             failures.insert(info.name().to_owned(), (status.code, status.reasons));
         } else {
             feasible.push(info);
-            before_wrap += usize::from(at >= first);
+            before_wrap += usize::from(processed <= infos.len() - first);
         }
     }
     *start = (first + processed) % infos.len().max(1);
@@ -378,7 +390,7 @@ fn record_filter(
 fn run_scores<'a>(
     this: &This<'_>,
     feasible: &[&'a NodeInfo],
-    infos: &[NodeInfo],
+    snapshot: &Snapshot<'_>,
     cycle: &mut CycleState,
     cx: &mut Cx<'_>,
 ) -> Vec<(&'a str, i64)> {
@@ -398,7 +410,7 @@ fn run_scores<'a>(
     // is left out of `RunScorePlugins` (`SkipScorePlugins`).
     let mut scoring = Vec::with_capacity(profile.scorers.len());
     for (plugin, weight) in &profile.scorers {
-        let status = plugin.pre_score(pod, feasible, infos, cycle);
+        let status = plugin.pre_score(pod, feasible, snapshot, cycle);
         if status.code == Code::Skip {
             record_skip(cx, StageName::PreScore, plugin.name(), key, &status);
         } else {
@@ -415,26 +427,30 @@ fn run_scores<'a>(
             Vec::new()
         };
         plugin.normalize(cycle, &mut normalized);
+        if !verbose {
+            for (normalized, total) in normalized.iter().zip(&mut totals) {
+                total.1 += normalized.score * weight;
+            }
+            continue;
+        }
         for (at, (normalized, total)) in normalized.iter().zip(&mut totals).enumerate() {
             let score = normalized.score;
-            if verbose {
-                let mut stage = Stage::new(
-                    Actor::Scheduler,
-                    StageName::Score,
-                    Outcome::Scored,
-                    format!("{score} × {weight}"),
-                )
-                .plugin(plugin.name())
-                .node(normalized.name)
-                .pod(key);
-                stage.extra_mut().raw = raw.get(at).copied();
-                stage.extra_mut().score = Some(score);
-                stage.extra_mut().weight = Some(weight);
-                stage.extra_mut().resources = feasible
-                    .get(at)
-                    .and_then(|info| plugin.resource_parts(cycle, pod, info));
-                cx.stage(stage);
-            }
+            let mut stage = Stage::new(
+                Actor::Scheduler,
+                StageName::Score,
+                Outcome::Scored,
+                format!("{score} × {weight}"),
+            )
+            .plugin(plugin.name())
+            .node(normalized.name)
+            .pod(key);
+            stage.extra_mut().raw = raw.get(at).copied();
+            stage.extra_mut().score = Some(score);
+            stage.extra_mut().weight = Some(weight);
+            stage.extra_mut().resources = feasible
+                .get(at)
+                .and_then(|info| plugin.resource_parts(cycle, pod, info));
+            cx.stage(stage);
             total.1 += score * weight;
         }
     }

@@ -11,7 +11,7 @@ use super::node_resources_fit::resolved::{Kind, score_all, with_pairs};
 use super::node_resources_fit::{ResourceSpec, default_resources, pod_request_list};
 use crate::scheduler::config::{aggregate, child};
 use crate::scheduler::framework::{
-    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, score_each,
 };
 
 /// The plugin's name.
@@ -155,7 +155,7 @@ impl ScorePlugin for BalancedAllocation {
         &self,
         pod: &Pod,
         _feasible: &[&NodeInfo],
-        _all: &[NodeInfo],
+        _all: &Snapshot<'_>,
         state: &mut CycleState,
     ) -> Status {
         let requests = pod_request_list(pod, &self.args.resources, true);
@@ -250,7 +250,12 @@ mod tests {
     fn run(args: &BalancedArgs, want: &Pod, node: &NodeInfo) -> Option<i64> {
         let plugin = BalancedAllocation::new(args.clone());
         let mut state = CycleState::default();
-        let status = plugin.pre_score(want, &[node], std::slice::from_ref(node), &mut state);
+        let status = plugin.pre_score(
+            want,
+            &[node],
+            &Snapshot::new(std::slice::from_ref(node)),
+            &mut state,
+        );
         (status.code != Code::Skip).then(|| plugin.score(&state, want, node))
     }
 

@@ -12,7 +12,7 @@ use k8s_openapi::api::core::v1::Node;
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::scheduler::framework::{
-    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status, score_each,
+    CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status, score_each,
 };
 
 const MB: i64 = 1024 * 1024;
@@ -28,13 +28,33 @@ pub struct ImageLocality;
 /// What the scheduler's snapshot knows of images cluster-wide: how many nodes
 /// list each image name, and how many nodes there are (upstream's
 /// `ImageStateSummary.NumNodes`, from `snapshot.go`'s image existence map).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 struct Spread {
     nodes_with: BTreeMap<String, usize>,
     total_nodes: usize,
 }
 
 impl Spread {
+    /// The counts of the pod's own images, read from the snapshot, which
+    /// keeps them as nodes come and go (`createImageExistenceMap` in
+    /// `pkg/scheduler/backend/cache/snapshot.go`, the cache's image states in
+    /// `cache.go`): nothing is walked per node. An image no node lists is
+    /// left out, as [`Spread::of`] leaves it out.
+    fn of_pod(pod: &Pod, snapshot: &Snapshot<'_>) -> Spread {
+        let mut nodes_with = BTreeMap::new();
+        for image in containers_images(pod) {
+            let name = normalized(image);
+            let count = snapshot.nodes_with_image(&name);
+            if count > 0 {
+                nodes_with.insert(name.into_owned(), count);
+            }
+        }
+        Spread {
+            nodes_with,
+            total_nodes: snapshot.len(),
+        }
+    }
+
     /// Counted from each node's kept image names (`NodeInfo.image_sizes`),
     /// so nodes without images cost nothing.
     fn of(nodes: &[NodeInfo]) -> Spread {
@@ -127,16 +147,16 @@ impl ScorePlugin for ImageLocality {
         "ImageLocality"
     }
 
-    /// Counts, over every node in the snapshot, which nodes hold which image
-    /// (upstream reads this from the snapshot's `ImageStates` in Score).
+    /// How many nodes hold each of the pod's images, of how many nodes,
+    /// from the snapshot (upstream reads each node's `ImageStates` in Score).
     fn pre_score(
         &self,
-        _pod: &Pod,
+        pod: &Pod,
         _feasible: &[&NodeInfo],
-        all: &[NodeInfo],
+        all: &Snapshot<'_>,
         state: &mut CycleState,
     ) -> Status {
-        state.write(STATE_KEY, Spread::of(all));
+        state.write(STATE_KEY, Spread::of_pod(pod, all));
         Status::success()
     }
 
@@ -316,9 +336,19 @@ mod tests {
                 .enumerate()
                 .map(|(i, images)| node(&format!("node{}", i + 1), images))
                 .collect();
+            // The pod's image counts read from the snapshot are those the
+            // walk over every node finds.
+            let walked = Spread::of(&infos);
+            let read = Spread::of_pod(&pod, &Snapshot::new(&infos));
+            assert_eq!(read.total_nodes, walked.total_nodes, "{name}");
+            for image in containers_images(&pod) {
+                let image = normalized(image);
+                let (read, walked) = (read.nodes_with.get(&*image), walked.nodes_with.get(&*image));
+                assert_eq!(read, walked, "{name}: {image}");
+            }
             let feasible: Vec<&NodeInfo> = infos.iter().collect();
             let mut state = CycleState::default();
-            let pre = ImageLocality.pre_score(&pod, &feasible, &infos, &mut state);
+            let pre = ImageLocality.pre_score(&pod, &feasible, &Snapshot::new(&infos), &mut state);
             assert!(pre.is_success(), "{name}");
             let got: Vec<i64> = infos
                 .iter()
@@ -358,7 +388,12 @@ mod tests {
         ];
         let pod = pod(&["nginx:1.27"], &[]);
         let mut state = CycleState::default();
-        ImageLocality.pre_score(&pod, &infos.iter().collect::<Vec<_>>(), &infos, &mut state);
+        ImageLocality.pre_score(
+            &pod,
+            &infos.iter().collect::<Vec<_>>(),
+            &Snapshot::new(&infos),
+            &mut state,
+        );
         assert_eq!(ImageLocality.score(&state, &pod, &infos[0]), 0);
         let full = self::pod(&["docker.io/library/nginx:1.27"], &[]);
         // 500 MB × 1/2 = 250 MB: 100 × (250 − 23) / (1000 − 23) = 23.

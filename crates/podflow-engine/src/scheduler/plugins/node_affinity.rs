@@ -12,7 +12,8 @@ use k8s_openapi::api::core::v1::{
 };
 
 use crate::scheduler::framework::{
-    Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status, default_normalize,
+    Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status,
+    default_normalize,
 };
 
 /// Upstream's `ErrReasonPod`.
@@ -258,7 +259,7 @@ impl FilterPlugin for NodeAffinity {
         "NodeAffinity"
     }
 
-    fn pre_filter(&self, pod: &Pod, _nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+    fn pre_filter(&self, pod: &Pod, _nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
         let terms = required_terms(pod);
         if terms.is_none() && node_selector(pod).is_none() {
             return Status::skip(SKIP_PRE_FILTER);
@@ -296,7 +297,7 @@ impl ScorePlugin for NodeAffinity {
         &self,
         pod: &Pod,
         _feasible: &[&NodeInfo],
-        _all: &[NodeInfo],
+        _all: &Snapshot<'_>,
         _state: &mut CycleState,
     ) -> Status {
         if preferred_terms(pod).is_none() {
@@ -772,7 +773,11 @@ mod tests {
         for (name, pod, node_name, labels, pre_code, pre_reason, pre_result, want) in cases {
             let info = node(node_name, &labels);
             let mut state = CycleState::default();
-            let status = NodeAffinity.pre_filter(&pod, std::slice::from_ref(&info), &mut state);
+            let status = NodeAffinity.pre_filter(
+                &pod,
+                &Snapshot::new(std::slice::from_ref(&info)),
+                &mut state,
+            );
             assert_eq!(status.code, pre_code, "{name}: PreFilter code");
             assert_eq!(
                 status.reasons,
@@ -863,7 +868,8 @@ mod tests {
             let infos: Vec<NodeInfo> = nodes.iter().map(|(n, l)| node(n, l)).collect();
             let feasible: Vec<&NodeInfo> = infos.iter().collect();
             let mut state = CycleState::default();
-            let status = NodeAffinity.pre_score(&pod, &feasible, &infos, &mut state);
+            let status =
+                NodeAffinity.pre_score(&pod, &feasible, &Snapshot::new(&infos), &mut state);
             assert_eq!(status.code, pre_code, "{name}: PreScore");
             let mut scores = node_scores(&infos, |i| NodeAffinity.score(&state, &pod, i));
             ScorePlugin::normalize(&NodeAffinity, &state, &mut scores);

@@ -5,7 +5,7 @@
 
 use k8s_openapi::api::core::v1::{ContainerPort, Pod};
 
-use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
+use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Snapshot, Status};
 
 /// Upstream's `ErrReason`.
 pub const REASON: &str = "node(s) didn't have free ports for the requested pod ports";
@@ -80,7 +80,7 @@ impl FilterPlugin for NodePorts {
     }
 
     /// Collects the pod's host ports; `Skip` when it wants none.
-    fn pre_filter(&self, pod: &Pod, _nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+    fn pre_filter(&self, pod: &Pod, _nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
         let wanted = host_ports(pod);
         if wanted.is_empty() {
             return Status::skip("the pod asks for no host port");
@@ -287,7 +287,11 @@ mod tests {
                 vec![self::pod(&used)]
             });
             let mut state = CycleState::default();
-            let pre = NodePorts.pre_filter(&pod, std::slice::from_ref(&node), &mut state);
+            let pre = NodePorts.pre_filter(
+                &pod,
+                &Snapshot::new(std::slice::from_ref(&node)),
+                &mut state,
+            );
             if skip {
                 assert_eq!(pre.code, Code::Skip, "{name}");
                 assert_eq!(pre.reasons, ["the pod asks for no host port"], "{name}");

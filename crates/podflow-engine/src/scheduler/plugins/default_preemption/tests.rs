@@ -14,7 +14,7 @@ use k8s_openapi::jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
+use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Snapshot, Status};
 use crate::scheduler::plugins::node_resources_fit::{FitArgs, NodeResourcesFit};
 use podflow_model::Shared;
 
@@ -55,7 +55,7 @@ fn node(name: &str, pods: &[Pod]) -> NodeInfo {
 fn resources_fit(pod: &Pod, node: &NodeInfo) -> Result<(), Status> {
     let plugin = NodeResourcesFit::new(FitArgs::default());
     let mut state = CycleState::default();
-    plugin.pre_filter(pod, std::slice::from_ref(node), &mut state);
+    plugin.pre_filter(pod, &Snapshot::new(std::slice::from_ref(node)), &mut state);
     let status = plugin.filter(&state, pod, node);
     if status.is_success() {
         Ok(())

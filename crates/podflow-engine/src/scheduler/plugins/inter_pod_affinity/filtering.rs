@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 
-use super::terms::{AffinityTerm, PodTerms, has_pod_affinity, matches_all};
+use super::terms::{AffinityTerm, PodTerms, has_required_anti_affinity, matches_all};
 use super::{
     ERR_REASON_AFFINITY_RULES_NOT_MATCH, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
 };
-use crate::scheduler::framework::{Code, CycleState, NodeInfo, Status};
+use crate::scheduler::framework::{Code, CycleState, NodeInfo, Snapshot, Status};
 use crate::scheduler::plugins::labels::labels_of;
 
 /// The cycle-state key (`"PreFilter" + Name`).
@@ -46,7 +46,7 @@ fn update(counts: &mut TopologyCounts, node: &Node, key: &str, value: i64) {
 /// `PreFilter`: `Skip` when neither the pod nor any existing pod's required
 /// anti-affinity concerns it; `UnschedulableAndUnresolvable` when the pod's
 /// terms do not parse.
-pub fn pre_filter(pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+pub fn pre_filter(pod: &Pod, nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
     let terms = match PodTerms::parse(pod) {
         Ok(t) => t,
         Err(err) => {
@@ -61,16 +61,20 @@ pub fn pre_filter(pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Stat
     let mut anti = TopologyCounts::new();
     let has_required =
         !terms.required_affinity.is_empty() || !terms.required_anti_affinity.is_empty();
-    // Without required terms of its own, only existing pods' anti-affinity
-    // matters: only nodes holding pods with affinity terms are visited
-    // (`HavePodsWithRequiredAntiAffinityList`).
-    for info in nodes
-        .iter()
-        .filter(|i| has_required || i.pods_with_affinity > 0)
-    {
+    // Without required terms of its own, only existing pods' required
+    // anti-affinity matters: only the nodes holding such pods are visited,
+    // from the snapshot's list (`HavePodsWithRequiredAntiAffinityList`, as
+    // `interpodaffinity/filtering.go`'s `PreFilter` asks for it), so a
+    // cluster without them costs nothing here.
+    let visited: Box<dyn Iterator<Item = &NodeInfo>> = if has_required {
+        Box::new(nodes.infos().iter())
+    } else {
+        Box::new(nodes.have_pods_with_required_anti_affinity())
+    };
+    for info in visited {
         let node = &*info.node;
         for existing in &info.pods {
-            if !has_required && !has_pod_affinity(existing) {
+            if !has_required && !has_required_anti_affinity(existing) {
                 continue;
             }
             let existing_terms = PodTerms::of_existing(existing);
@@ -216,7 +220,7 @@ mod tests {
     fn verdicts(incoming: &Pod, nodes: &[Node], existing: &[Pod]) -> Vec<Verdict> {
         let infos = infos(nodes, existing);
         let mut state = CycleState::default();
-        let pre = pre_filter(incoming, &infos, &mut state);
+        let pre = pre_filter(incoming, &Snapshot::new(&infos), &mut state);
         if pre.code == Code::Skip {
             return infos.iter().map(|_| None).collect();
         }
@@ -521,7 +525,7 @@ mod tests {
         let infos = infos(&nodes, &[pod_on("e", "n1", &[("app", "db")])]);
         let mut state = CycleState::default();
         assert_eq!(
-            pre_filter(&pod("p", &[]), &infos, &mut state).code,
+            pre_filter(&pod("p", &[]), &Snapshot::new(&infos), &mut state).code,
             Code::Skip
         );
         let bad = with_terms(
@@ -529,7 +533,7 @@ mod tests {
             vec![term(vec![expr("app", "In", &[])], "zone")],
             vec![],
         );
-        let status = pre_filter(&bad, &infos, &mut state);
+        let status = pre_filter(&bad, &Snapshot::new(&infos), &mut state);
         assert_eq!(status.code, Code::UnschedulableAndUnresolvable);
         assert!(status.reasons[0].starts_with("parsing pod: "));
     }

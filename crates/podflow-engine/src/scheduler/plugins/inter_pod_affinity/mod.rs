@@ -18,7 +18,7 @@ pub(crate) mod testing;
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::scheduler::framework::{
-    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status,
+    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status,
 };
 
 /// `ErrReasonAffinityRulesNotMatch`.
@@ -46,7 +46,7 @@ impl FilterPlugin for InterPodAffinity {
         NAME
     }
 
-    fn pre_filter(&self, pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+    fn pre_filter(&self, pod: &Pod, nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
         filtering::pre_filter(pod, nodes, state)
     }
 
@@ -64,7 +64,7 @@ impl ScorePlugin for InterPodAffinity {
         &self,
         pod: &Pod,
         _feasible: &[&NodeInfo],
-        all: &[NodeInfo],
+        all: &Snapshot<'_>,
         state: &mut CycleState,
     ) -> Status {
         scoring::pre_score(pod, all, state)

@@ -10,7 +10,9 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::HARD_POD_AFFINITY_WEIGHT;
 use super::terms::{AffinityTerm, PodTerms, WeightedTerm, has_pod_affinity};
-use crate::scheduler::framework::{Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, Status};
+use crate::scheduler::framework::{
+    Code, CycleState, MAX_NODE_SCORE, NodeInfo, NodeScore, Snapshot, Status,
+};
 use crate::scheduler::plugins::labels::labels_of;
 
 /// The cycle-state key (`"PreScore" + Name`).
@@ -76,7 +78,7 @@ impl PreScoreState {
 
 /// `PreScore`: `Error` when the pod's terms do not parse; `Skip` when no
 /// term of either side touches any node.
-pub fn pre_score(pod: &Pod, all: &[NodeInfo], state: &mut CycleState) -> Status {
+pub fn pre_score(pod: &Pod, all: &Snapshot<'_>, state: &mut CycleState) -> Status {
     let terms = match PodTerms::parse(pod) {
         Ok(t) => t,
         Err(err) => return Status::new(Code::Error, format!("failed to parse pod: {err}")),
@@ -85,11 +87,15 @@ pub fn pre_score(pod: &Pod, all: &[NodeInfo], state: &mut CycleState) -> Status 
         !terms.preferred_affinity.is_empty() || !terms.preferred_anti_affinity.is_empty();
     let mut s = PreScoreState::default();
     // Without preferred terms of its own only pods with affinity matter, so
-    // only nodes holding such pods are visited (`HavePodsWithAffinityList`).
-    for info in all
-        .iter()
-        .filter(|i| has_constraints || i.pods_with_affinity > 0)
-    {
+    // only the nodes holding such pods are visited, from the snapshot's list
+    // (`HavePodsWithAffinityList`, as `interpodaffinity/scoring.go`'s
+    // `PreScore` asks for it): with no such pod, no node is.
+    let visited: Box<dyn Iterator<Item = &NodeInfo>> = if has_constraints {
+        Box::new(all.infos().iter())
+    } else {
+        Box::new(all.have_pods_with_affinity())
+    };
+    for info in visited {
         for existing in info
             .pods
             .iter()
@@ -191,7 +197,7 @@ mod tests {
     fn scores(incoming: &Pod, nodes: &[Node], existing: &[Pod]) -> Option<Vec<i64>> {
         let infos = infos(nodes, existing);
         let mut state = CycleState::default();
-        let status = pre_score(incoming, &infos, &mut state);
+        let status = pre_score(incoming, &Snapshot::new(&infos), &mut state);
         if status.code == Code::Skip {
             return None;
         }
@@ -460,7 +466,7 @@ mod tests {
             vec![],
         );
         let mut state = CycleState::default();
-        let status = pre_score(&bad, &[], &mut state);
+        let status = pre_score(&bad, &Snapshot::new(&[]), &mut state);
         assert_eq!(status.code, Code::Error);
         assert_eq!(
             status.reasons,

@@ -135,6 +135,19 @@ pub fn has_pod_affinity(pod: &Pod) -> bool {
         .is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
 }
 
+/// `podWithRequiredAntiAffinity`: the pod has required pod anti-affinity terms.
+pub fn has_required_anti_affinity(pod: &Pod) -> bool {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.affinity.as_ref())
+        .and_then(|a| a.pod_anti_affinity.as_ref())
+        .and_then(|a| {
+            a.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+        .is_some_and(|terms| !terms.is_empty())
+}
+
 /// `podMatchesAllAffinityTerms`: false for no terms.
 pub fn matches_all(terms: &[AffinityTerm], pod: &Pod) -> bool {
     !terms.is_empty() && terms.iter().all(|t| t.matches(pod))

@@ -16,7 +16,8 @@ use k8s_openapi::api::core::v1::Pod;
 use self::resolved::{Kind, Scoring, Strategy, scale_shape, score_all, with_pairs};
 use crate::scheduler::config::{aggregate, child};
 use crate::scheduler::framework::{
-    Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeInfo, NodeScore, ScorePlugin, Status,
+    Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeFilter, NodeInfo, NodeScore, ScorePlugin,
+    Snapshot, Status,
 };
 use crate::scheduler::resources::{Resources, is_extended_resource_name, pod_requests};
 use crate::trace::{FitDetail, Shortfall};
@@ -342,7 +343,7 @@ impl FilterPlugin for NodeResourcesFit {
         NAME
     }
 
-    fn pre_filter(&self, pod: &Pod, _nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+    fn pre_filter(&self, pod: &Pod, _nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
         state.write(PRE_FILTER_KEY, pod_requests(pod, false));
         Status::success()
     }
@@ -355,6 +356,21 @@ impl FilterPlugin for NodeResourcesFit {
             computed = pod_requests(pod, false);
             &computed
         };
+        self.verdict(want, node)
+    }
+
+    /// The pod's requests read from the cycle state once, not per node.
+    fn cycle_filter<'a>(&'a self, state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
+        match state.read::<Resources>(PRE_FILTER_KEY) {
+            Some(want) => Box::new(move |node| self.verdict(want, node)),
+            None => Box::new(move |node| self.filter(state, pod, node)),
+        }
+    }
+}
+
+impl NodeResourcesFit {
+    /// Filter's verdict on `node` for a pod requesting `want`.
+    fn verdict(&self, want: &Resources, node: &NodeInfo) -> Status {
         if fits_plainly(want, node) {
             return Status::success();
         }
@@ -568,7 +584,7 @@ impl ScorePlugin for NodeResourcesFit {
         &self,
         pod: &Pod,
         _feasible: &[&NodeInfo],
-        _all: &[NodeInfo],
+        _all: &Snapshot<'_>,
         state: &mut CycleState,
     ) -> Status {
         let resources = &self.args.scoring_strategy.resources;

@@ -33,7 +33,7 @@ pub(crate) fn pod(requests: &[serde_json::Value]) -> Pod {
 fn filter(args: &FitArgs, want: &Pod, node: &NodeInfo) -> Status {
     let plugin = NodeResourcesFit::new(args.clone());
     let mut state = CycleState::default();
-    plugin.pre_filter(want, std::slice::from_ref(node), &mut state);
+    plugin.pre_filter(want, &Snapshot::new(std::slice::from_ref(node)), &mut state);
     plugin.filter(&state, want, node)
 }
 
@@ -174,7 +174,12 @@ fn too_many_pods() {
 fn score(args: FitArgs, want: &Pod, node: &NodeInfo) -> i64 {
     let plugin = NodeResourcesFit::new(args);
     let mut state = CycleState::default();
-    plugin.pre_score(want, &[node], std::slice::from_ref(node), &mut state);
+    plugin.pre_score(
+        want,
+        &[node],
+        &Snapshot::new(std::slice::from_ref(node)),
+        &mut state,
+    );
     plugin.score(&state, want, node)
 }
 
@@ -650,6 +655,43 @@ fn the_quick_fit_agrees_with_fits_request() {
                 assert!(lacking.is_empty(), "{existing} pods, {want:?}: {lacking:?}");
             } else if want.scalar.is_empty() {
                 assert!(!lacking.is_empty(), "{existing} pods, {want:?}");
+            }
+        }
+    }
+}
+
+/// The cycle's Filter (the pod's requests read from the cycle state once)
+/// gives every node the verdict Filter gives it, with or without `PreFilter`,
+/// on nodes with room and nodes lacking pods, cpu, memory or a scalar resource.
+#[test]
+fn the_cycle_filter_agrees_with_filter() {
+    let alloc = json!({"cpu": "1", "memory": "1Gi", "example.com/gpu": "1", "pods": "3"});
+    let used = pod(&[json!({"cpu": "300m", "memory": "300Mi"})]);
+    let nodes: Vec<NodeInfo> = (0..5)
+        .map(|existing| node_info(alloc.clone(), &vec![used.clone(); existing]))
+        .collect();
+    let wants = [
+        pod(&[]),
+        pod(&[json!({"cpu": "200m", "memory": "100Mi"})]),
+        pod(&[json!({"cpu": "500m"})]),
+        pod(&[json!({"memory": "2Gi"})]),
+        pod(&[json!({"example.com/gpu": "1"})]),
+        pod(&[json!({"example.com/gpu": "2", "cpu": "2"})]),
+    ];
+    let plugin = NodeResourcesFit::default();
+    for want in &wants {
+        for pre_filtered in [false, true] {
+            let mut state = CycleState::default();
+            if pre_filtered {
+                plugin.pre_filter(want, &Snapshot::new(&nodes), &mut state);
+            }
+            let cycle = plugin.cycle_filter(&state, want);
+            for (at, node) in nodes.iter().enumerate() {
+                assert_eq!(
+                    cycle(node),
+                    plugin.filter(&state, want, node),
+                    "node {at}, pre-filtered {pre_filtered}, {want:?}"
+                );
             }
         }
     }

@@ -14,7 +14,7 @@ pub(crate) mod testing;
 use k8s_openapi::api::core::v1::Pod;
 
 use crate::scheduler::framework::{
-    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status,
+    CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Snapshot, Status,
 };
 
 /// Filter reason when the skew would exceed `maxSkew` (`ErrReasonConstraintsNotMatch`).
@@ -37,8 +37,8 @@ impl FilterPlugin for PodTopologySpread {
         NAME
     }
 
-    fn pre_filter(&self, pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Status {
-        filtering::pre_filter(pod, nodes, state)
+    fn pre_filter(&self, pod: &Pod, nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
+        filtering::pre_filter(pod, nodes.infos(), state)
     }
 
     fn filter(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
@@ -55,10 +55,10 @@ impl ScorePlugin for PodTopologySpread {
         &self,
         pod: &Pod,
         feasible: &[&NodeInfo],
-        all: &[NodeInfo],
+        all: &Snapshot<'_>,
         state: &mut CycleState,
     ) -> Status {
-        scoring::pre_score(pod, feasible, all, state)
+        scoring::pre_score(pod, feasible, all.infos(), state)
     }
 
     fn score(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> i64 {

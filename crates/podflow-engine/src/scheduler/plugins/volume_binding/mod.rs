@@ -33,7 +33,7 @@ use crate::controllers::pv_controller::{
     delays_binding, find_matching_volume, volume_bound_to_claim,
 };
 use crate::scheduler::framework::{
-    Code, CycleState, FilterPlugin, NodeInfo, PreBindPlugin, ReservePlugin, Status,
+    Code, CycleState, FilterPlugin, NodeInfo, PreBindPlugin, ReservePlugin, Snapshot, Status,
 };
 use crate::scheduler::plugins::node_affinity::required_matches_node;
 use crate::storage_listers::Listers;
@@ -149,7 +149,7 @@ impl FilterPlugin for VolumeBinding {
         NAME
     }
 
-    fn pre_filter(&self, pod: &Pod, nodes: &[NodeInfo], state: &mut CycleState) -> Status {
+    fn pre_filter(&self, pod: &Pod, nodes: &Snapshot<'_>, state: &mut CycleState) -> Status {
         let names = claim_names(pod);
         if names.is_empty() {
             return Status::skip("the pod has no PersistentVolumeClaim");
@@ -191,7 +191,7 @@ impl FilterPlugin for VolumeBinding {
             return Status::new(Code::UnschedulableAndUnresolvable, UNBOUND_IMMEDIATE);
         }
         if !claims.delayed.is_empty() {
-            state.write(NODE, nodes.to_vec());
+            state.write(NODE, nodes.infos().to_vec());
         }
         state.write(NAME, claims);
         Status::success()

@@ -123,7 +123,7 @@ fn volume_binding_table() {
         state.write(LISTERS, Arc::new(cluster()));
         let pod = pod_with_claim(claim);
         assert_eq!(
-            VolumeBinding.pre_filter(&pod, &nodes, &mut state),
+            VolumeBinding.pre_filter(&pod, &Snapshot::new(&nodes), &mut state),
             pre_filter,
             "{name}"
         );
@@ -151,7 +151,7 @@ fn reserve_selects_the_node_for_provisioning() {
     let pod = pod_with_claim("pvc-wait");
     assert!(
         VolumeBinding
-            .pre_filter(&pod, &nodes, &mut state)
+            .pre_filter(&pod, &Snapshot::new(&nodes), &mut state)
             .is_success()
     );
     assert!(
@@ -180,7 +180,9 @@ fn a_pod_without_claims_skips() {
             .unwrap();
     let mut state = CycleState::default();
     assert_eq!(
-        VolumeBinding.pre_filter(&pod, &[], &mut state).code,
+        VolumeBinding
+            .pre_filter(&pod, &Snapshot::new(&[]), &mut state)
+            .code,
         Code::Skip
     );
     // Nothing to reserve, and `PreBindPreFlight` skips `PreBind` (`allBound`).
@@ -207,7 +209,7 @@ fn pre_bind_pre_flight_skips_when_all_claims_are_bound() {
         let pod = pod_with_claim(claim);
         assert!(
             VolumeBinding
-                .pre_filter(&pod, &nodes, &mut state)
+                .pre_filter(&pod, &Snapshot::new(&nodes), &mut state)
                 .is_success()
         );
         assert!(
