@@ -455,7 +455,7 @@ impl Handling<'_, '_> {
                 return Err(Box::new(status::already_exists(kind, &name)));
             }
             super::strategy::regenerate_name(&mut object, self.rng, self.now);
-            name = object.name().to_owned();
+            object.name().clone_into(&mut name);
             attempts += 1;
         }
     }

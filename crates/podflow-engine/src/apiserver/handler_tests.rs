@@ -113,7 +113,11 @@ fn a_generated_name_that_clashes_is_generated_again() {
     // The name the create will draw first, taken beforehand.
     let taken = format!("cm-{}", rng.clone().name_suffix(5));
     let config_map = |meta: serde_json::Value| {
-        Object::from_json(kind_of("ConfigMap"), serde_json::json!({ "metadata": meta })).unwrap()
+        Object::from_json(
+            kind_of("ConfigMap"),
+            serde_json::json!({ "metadata": meta }),
+        )
+        .unwrap()
     };
     let existing = config_map(serde_json::json!({"name": taken, "namespace": "dev"}));
     store
