@@ -53,6 +53,8 @@ pub struct Parked {
     attempt: u32,
     /// How long until then, in simulated milliseconds.
     pub retry_ms: u64,
+    /// Whether the object's name was generated from its `generateName`.
+    generated_name: bool,
 }
 
 /// How much the trace records of persistence carry.
@@ -87,6 +89,8 @@ struct Handling<'a, 'b> {
     parked: Option<Box<Parked>>,
     /// The interval the resumed plugin chose on its first pass.
     retry_ms: Option<u64>,
+    /// The create's name was generated from `generateName` (so a clash is retried).
+    generated_name: bool,
 }
 
 impl ApiServer<'_> {
@@ -136,6 +140,7 @@ impl ApiServer<'_> {
             records: Vec::new(),
             changes: Vec::new(),
             retry_ms: resume.as_ref().map(|p| p.retry_ms),
+            generated_name: resume.as_ref().is_some_and(|p| p.generated_name),
             resume,
             parked: None,
         };
@@ -376,6 +381,9 @@ impl Handling<'_, '_> {
             }
             object.metadata_mut().namespace = ns;
         }
+        let meta = object.metadata();
+        self.generated_name =
+            meta.name.as_deref().unwrap_or_default().is_empty() && meta.generate_name.is_some();
         prepare_for_create(&mut object, self.rng, self.now);
         self.create_admitted(user, object, 0, 1)
     }
@@ -420,20 +428,35 @@ impl Handling<'_, '_> {
         for write in effects.writes {
             self.persist_update(write);
         }
-        let key = key_for(kind, object.namespace(), &name);
-        if let Ok(entry) = self.store.create(&key, object) {
-            let entry = entry.clone();
-            self.record_persist(&key, entry.mod_revision, &entry.object);
-            self.push_last_change();
-            Ok(Response::ok(201, entry.object))
-        } else {
+        let mut name = name;
+        let mut attempts = 1;
+        loop {
+            let key = key_for(kind, object.namespace(), &name);
+            if self.store.get(&key).is_none() {
+                let Ok(entry) = self.store.create(&key, object) else {
+                    return Err(Box::new(status::already_exists(kind, &name)));
+                };
+                let entry = entry.clone();
+                self.record_persist(&key, entry.mod_revision, &entry.object);
+                self.push_last_change();
+                return Ok(Response::ok(201, entry.object));
+            }
             self.stage(Stage::new(
                 Actor::Etcd,
                 StageName::Persist,
                 Outcome::Deny,
                 format!("{key} already exists"),
             ));
-            Err(Box::new(status::already_exists(kind, &name)))
+            // `RetryGenerateName` (GA in 1.32): a generated name that clashes
+            // is generated afresh, up to `maxNameGenerationCreateAttempts`
+            // (8) attempts in all (`staging/src/k8s.io/apiserver/pkg/registry/
+            // generic/registry/store.go`, `createWithGenerateNameRetry`).
+            if !self.generated_name || attempts >= super::strategy::NAME_GENERATION_ATTEMPTS {
+                return Err(Box::new(status::already_exists(kind, &name)));
+            }
+            super::strategy::regenerate_name(&mut object, self.rng, self.now);
+            object.name().clone_into(&mut name);
+            attempts += 1;
         }
     }
 
@@ -874,6 +897,7 @@ impl Handling<'_, '_> {
                         plugin: index,
                         attempt: pass + 1,
                         retry_ms,
+                        generated_name: self.generated_name,
                     }));
                     return Err(Box::new(Status::default()));
                 }

@@ -13,6 +13,23 @@ use crate::clock::SimTime;
 use crate::rng::Rng;
 use podflow_model::Object;
 
+/// How many times a create whose name comes from `generateName` is tried
+/// before its clash is the answer (`maxNameGenerationCreateAttempts`,
+/// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
+pub const NAME_GENERATION_ATTEMPTS: u32 = 8;
+
+/// A create whose generated name clashed, ready to be tried again: `BeforeCreate`
+/// once more gives it a new name from its `generateName` and a new `uid` and
+/// creation time (`FillObjectMetaSystemFields`).
+pub fn regenerate_name(object: &mut Object, rng: &mut Rng, now: SimTime) {
+    let meta = object.metadata_mut();
+    if let Some(prefix) = meta.generate_name.as_deref() {
+        meta.name = Some(format!("{prefix}{}", rng.name_suffix(5)));
+    }
+    meta.uid = Some(rng.uuid());
+    meta.creation_timestamp = Some(Time(now.to_k8s()));
+}
+
 /// Fills the system fields of a new object and resets what a create may not set.
 pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
     let meta = object.metadata_mut();
