@@ -292,7 +292,7 @@ fn renders_the_table() {
 
 #[test]
 fn never_panics_at_any_size() {
-    let runs = [nginx_timeline(), jane_creates_a_pod(), unschedulable()];
+    let runs = vec![nginx_timeline(), jane_creates_a_pod(), unschedulable()];
     for t in &runs {
         let picks = [0, t.len() / 3, t.len() / 2, t.len().saturating_sub(2)];
         for index in picks {
