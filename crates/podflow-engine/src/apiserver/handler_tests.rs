@@ -10,13 +10,8 @@ fn admin() -> Credentials {
     Credentials::Certificate(UserInfo::new("kubernetes-admin", &["system:masters"]))
 }
 
-/// `getServiceAccount` (`plugin/pkg/admission/serviceaccount/admission.go`):
-/// `default` missing, the create parks in the plugin with a retry interval
-/// of 100–199 ms; resumed once the account exists, it goes on from that
-/// plugin (the `serviceAccountName` it set again) to its write.
-#[test]
-fn a_create_parked_in_admission_resumes_at_its_plugin() {
-    use crate::apiserver::admission::testing::{pod, service_account};
+/// A store with the bootstrap RBAC policy and an active namespace `dev`.
+fn store_with_dev() -> Store {
     let mut store = Store::new();
     let roles = crate::apiserver::bootstrap_policy::cluster_roles();
     let bindings = crate::apiserver::bootstrap_policy::cluster_role_bindings();
@@ -29,6 +24,17 @@ fn a_create_parked_in_admission_resumes_at_its_plugin() {
         let key = key_for(object.kind(), object.namespace(), object.name());
         store.create(&key, object).unwrap();
     }
+    store
+}
+
+/// `getServiceAccount` (`plugin/pkg/admission/serviceaccount/admission.go`):
+/// `default` missing, the create parks in the plugin with a retry interval
+/// of 100–199 ms; resumed once the account exists, it goes on from that
+/// plugin (the `serviceAccountName` it set again) to its write.
+#[test]
+fn a_create_parked_in_admission_resumes_at_its_plugin() {
+    use crate::apiserver::admission::testing::{pod, service_account};
+    let mut store = store_with_dev();
     let authn = TokenAuthenticator::default();
     let chain = default_chain();
     let server = ApiServer {
@@ -97,18 +103,7 @@ fn a_create_parked_in_admission_resumes_at_its_plugin() {
 /// outright that is taken is the 409 it always was.
 #[test]
 fn a_generated_name_that_clashes_is_generated_again() {
-    let mut store = Store::new();
-    let roles = crate::apiserver::bootstrap_policy::cluster_roles();
-    let bindings = crate::apiserver::bootstrap_policy::cluster_role_bindings();
-    let ns = Object::from_json(
-        kind_of("Namespace"),
-        serde_json::json!({"metadata": {"name": "dev"}, "status": {"phase": "Active"}}),
-    )
-    .unwrap();
-    for object in roles.into_iter().chain(bindings).chain([ns]) {
-        let key = key_for(object.kind(), object.namespace(), object.name());
-        store.create(&key, object).unwrap();
-    }
+    let mut store = store_with_dev();
     let mut rng = Rng::new(1);
     // The name the create will draw first, taken beforehand.
     let taken = format!("cm-{}", rng.clone().name_suffix(5));
