@@ -1,30 +1,22 @@
 //! Admission control: the plugin interface and the enabled chain, in the order
 //! kube-apiserver runs them (`pkg/kubeapiserver/options/plugins.go`,
-//! `AllOrderedPlugins`). Each plugin lives in its own file.
+//! `AllOrderedPlugins`). Each plugin lives in its own file, but for those
+//! that find nothing to act on in podflow, which share one ([`inert`]).
 //!
 //! `Plugin::handles` answers whether the plugin acts on a request: upstream's
 //! `admission.Handler` operations narrowed to the resources the plugin's code
 //! looks at (a plugin whose feature gate is off by default handles nothing), so
 //! the trace shows one record per plugin that really examines the request.
 
-pub mod certificate_approval;
-pub mod certificate_signing;
-pub mod certificate_subject_restriction;
-pub mod cluster_trust_bundle_attest;
-pub mod default_ingress_class;
 pub mod default_storage_class;
 pub mod default_toleration_seconds;
+pub mod inert;
 pub mod job_validation;
 pub mod limit_ranger;
-pub mod mutating_admission_policy;
-pub mod mutating_admission_webhook;
 pub mod namespace_lifecycle;
-pub mod node_declared_feature_validator;
 pub mod node_restriction;
-pub mod persistent_volume_claim_resize;
 pub mod pod_group_protection;
 pub mod pod_group_workload_exists;
-pub mod pod_resize_validator;
 pub mod pod_security;
 pub mod pod_topology_labels;
 pub mod priority;
@@ -32,10 +24,7 @@ pub(crate) mod quota_usage;
 pub mod resource_quota;
 pub mod runtime_class;
 pub mod service_account;
-pub mod storage_object_in_use_protection;
 pub mod taint_nodes_by_condition;
-pub mod validating_admission_policy;
-pub mod validating_admission_webhook;
 
 use crate::apiserver::ClusterView;
 use crate::apiserver::request::{Operation, UserInfo};
@@ -147,24 +136,24 @@ pub fn default_chain() -> Vec<Box<dyn Plugin>> {
         Box::new(priority::Priority),
         Box::new(default_toleration_seconds::DefaultTolerationSeconds),
         Box::new(default_storage_class::DefaultStorageClass),
-        Box::new(storage_object_in_use_protection::StorageObjectInUseProtection),
+        Box::new(inert::STORAGE_OBJECT_IN_USE_PROTECTION),
         Box::new(pod_group_protection::PodGroupProtection),
-        Box::new(persistent_volume_claim_resize::PersistentVolumeClaimResize),
+        Box::new(inert::PERSISTENT_VOLUME_CLAIM_RESIZE),
         Box::new(runtime_class::RuntimeClass),
-        Box::new(certificate_approval::CertificateApproval),
-        Box::new(certificate_signing::CertificateSigning),
-        Box::new(cluster_trust_bundle_attest::ClusterTrustBundleAttest),
-        Box::new(certificate_subject_restriction::CertificateSubjectRestriction),
-        Box::new(default_ingress_class::DefaultIngressClass),
+        Box::new(inert::CERTIFICATE_APPROVAL),
+        Box::new(inert::CERTIFICATE_SIGNING),
+        Box::new(inert::CLUSTER_TRUST_BUNDLE_ATTEST),
+        Box::new(inert::CERTIFICATE_SUBJECT_RESTRICTION),
+        Box::new(inert::DEFAULT_INGRESS_CLASS),
         Box::new(pod_topology_labels::PodTopologyLabels),
         Box::new(pod_group_workload_exists::PodGroupWorkloadExists),
-        Box::new(node_declared_feature_validator::NodeDeclaredFeatureValidator),
+        Box::new(inert::NODE_DECLARED_FEATURE_VALIDATOR),
         Box::new(job_validation::JobValidation),
-        Box::new(pod_resize_validator::PodResizeValidator),
-        Box::new(mutating_admission_policy::MutatingAdmissionPolicy),
-        Box::new(mutating_admission_webhook::MutatingAdmissionWebhook),
-        Box::new(validating_admission_policy::ValidatingAdmissionPolicy),
-        Box::new(validating_admission_webhook::ValidatingAdmissionWebhook),
+        Box::new(inert::POD_RESIZE_VALIDATOR),
+        Box::new(inert::MUTATING_ADMISSION_POLICY),
+        Box::new(inert::MUTATING_ADMISSION_WEBHOOK),
+        Box::new(inert::VALIDATING_ADMISSION_POLICY),
+        Box::new(inert::VALIDATING_ADMISSION_WEBHOOK),
         Box::new(resource_quota::ResourceQuota),
     ]
 }
