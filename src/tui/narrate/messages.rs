@@ -209,18 +209,28 @@ fn request(from: &Actor, label: &str, lang: Lang) -> Narration {
                 "list 返回集合中的全部对象以及当前 resourceVersion，之后的 watch 可以从这个版本继续。".into(),
             )],
         ),
-        (_, "POST", _) => Narration::new(
+        (sender, "POST", _) => Narration::new(
             tr(
                 lang,
                 format!("{from} asks to create {target}"),
                 format!("{from} 请求创建 {target}"),
             ),
             vec![
-                tr(
-                    lang,
-                    format!("The manifest travels as the body of an HTTP POST to {path}."),
-                    format!("清单作为 HTTP POST 请求体发送到 {path}。"),
-                ),
+                // kubectl sends the file's manifest; a controller or kubelet
+                // the object it built itself.
+                if matches!(sender, Actor::Kubectl | Actor::Client(_)) {
+                    tr(
+                        lang,
+                        format!("The manifest travels as the body of an HTTP POST to {path}."),
+                        format!("清单作为 HTTP POST 请求体发送到 {path}。"),
+                    )
+                } else {
+                    tr(
+                        lang,
+                        format!("The object it built travels as the body of an HTTP POST to {path}."),
+                        format!("它自己构造的对象作为 HTTP POST 请求体发送到 {path}。"),
+                    )
+                },
                 tr(
                     lang,
                     "The API server authenticates, authorizes, runs admission, validates and only then stores it in etcd.".into(),

@@ -743,3 +743,21 @@ fn a_system_masters_user_is_told_it_skipped_rbac() {
         "{told:?}"
     );
 }
+
+/// kubectl sends the file's manifest; a controller sends an object it built.
+#[test]
+fn a_post_says_whether_it_carries_a_manifest_or_a_built_object() {
+    let path = "POST /apis/discovery.k8s.io/v1/namespaces/default/endpointslices";
+    let by_kubectl = narrate(&msg("kubectl", "kube-apiserver", path), Lang::En);
+    assert!(by_kubectl.body[0].starts_with("The manifest travels"));
+    let by_controller = narrate(
+        &msg("kube-controller-manager", "kube-apiserver", path),
+        Lang::En,
+    );
+    assert!(by_controller.body[0].starts_with("The object it built travels"));
+    let zh = narrate(
+        &msg("kube-controller-manager", "kube-apiserver", path),
+        Lang::Zh,
+    );
+    assert!(zh.body[0].starts_with("它自己构造的对象"));
+}
