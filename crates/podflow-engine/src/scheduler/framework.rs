@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 
+pub use super::cycle_filter::{CycleFilter, PerNode};
 use super::plugins::inter_pod_affinity::terms::{has_pod_affinity, has_required_anti_affinity};
 use super::resources::{Resources, allocatable, pod_requests, same_requests};
 pub use super::snapshot::Snapshot;
@@ -298,16 +299,21 @@ pub trait FilterPlugin {
     /// The verdict for `pod` on `node`.
     fn filter(&self, state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status;
     /// [`FilterPlugin::filter`] for every node of one cycle: a plugin may
-    /// read what its `PreFilter` stored once here rather than per node. The
-    /// verdicts must be `filter`'s (tables check it where a plugin does so);
-    /// by default it is `filter` itself.
+    /// read what its `PreFilter` stored once here rather than per node, and
+    /// decide a node that passes without building a `Status`. The verdicts
+    /// must be `filter`'s (tables check it where a plugin does so); by
+    /// default it is `filter` itself.
     fn cycle_filter<'a>(&'a self, state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
-        Box::new(move |node| self.filter(state, pod, node))
+        Box::new(PerNode {
+            plugin: self,
+            state,
+            pod,
+        })
     }
 }
 
-/// One cycle's Filter of one plugin: the verdict per node.
-pub type NodeFilter<'a> = Box<dyn Fn(&NodeInfo) -> Status + 'a>;
+/// One cycle's Filter of one plugin: the verdict per node, or over a batch.
+pub type NodeFilter<'a> = Box<dyn CycleFilter + 'a>;
 
 /// A Score plugin (with its PreScore): how good is this node for this pod?
 pub trait ScorePlugin {
@@ -340,6 +346,16 @@ pub trait ScorePlugin {
         score_each(nodes.iter().copied(), out, |info| {
             self.score(state, pod, info)
         });
+    }
+    /// The normalised score every one of `nodes` gets, when it is the same
+    /// for all of them and known without scoring each (no node holds any of
+    /// the pod's images; no node has a taint to count): the cycle then adds
+    /// it to every total at once. `nodes` are among those `PreScore` saw.
+    /// `Some(s)` must mean that [`ScorePlugin::score_nodes`] then
+    /// [`ScorePlugin::normalize`] give every node `s` (tables check it where
+    /// a plugin answers); by default `None`, every node scored.
+    fn uniform_score(&self, _state: &CycleState, _pod: &Pod, _nodes: &[&NodeInfo]) -> Option<i64> {
+        None
     }
     /// Turns raw scores into 0..=100 (`ScoreExtensions.NormalizeScore`); by
     /// default the raw scores are already in range.

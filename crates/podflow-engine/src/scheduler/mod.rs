@@ -14,12 +14,15 @@
 mod binding_cycle;
 pub mod cache;
 pub mod config;
+pub mod cycle_filter;
 mod event_handlers;
 pub mod events;
 mod extension_point;
+mod find_nodes;
 pub mod framework;
 pub mod plugins;
 mod preemption;
+mod prioritize;
 pub mod profile;
 pub mod queue;
 mod queueing_hints;

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
+use super::find_nodes::Failures;
 use super::framework::{Code, CycleState, NodeInfo, Snapshot, Status};
 use super::plugins::default_preemption::{
     self as dp, Outcome, PreemptInput, clear_nominated_node_patch, disruption_target_patch,
@@ -24,7 +25,6 @@ use super::plugins::default_preemption::{
     victim_event_message,
 };
 use super::profile::ProfilePlugins;
-use super::schedule_one::Failures;
 use super::{Scheduler, pod_key, pod_request};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};

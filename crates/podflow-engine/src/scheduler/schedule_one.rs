@@ -9,14 +9,16 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::framework::{Code, CycleState, NodeFilter, NodeInfo, Snapshot, Status};
+use super::find_nodes::run_filters;
+use super::framework::{Code, CycleState, Status};
+use super::prioritize::{run_scores, select_host};
 use super::profile::ProfilePlugins;
 use super::queue::Place;
 use super::{Scheduler, config, plugins, pod_request, priority_of};
 use crate::apiserver::request::{Body, Verb};
 use crate::component::{Cx, pod_event};
 use crate::trace::{Actor, Outcome, StageName};
-use crate::trace::{Detail, FitDetail, NodesToScore, Stage};
+use crate::trace::{NodesToScore, Stage};
 
 /// `ErrNoNodesAvailable` (`pkg/scheduler/schedule_one.go`): the whole
 /// `FailedScheduling` message when the cluster has no node at all.
@@ -24,7 +26,7 @@ pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
 
 /// The cycle-state key of the message of the `PreFilter` plugin that
 /// rejected the pod (`Diagnosis.PreFilterMsg`).
-const PRE_FILTER_MSG: &str = "framework/preFilterMsg";
+pub(super) const PRE_FILTER_MSG: &str = "framework/preFilterMsg";
 
 impl Scheduler {
     /// Pops the next pod from activeQ and runs one scheduling cycle for it
@@ -120,11 +122,15 @@ impl Scheduler {
         let stopped = stopped_early(&profile, feasible.len(), infos.len());
         let totals = run_scores(&this, &feasible, &snapshot, &mut cycle, cx);
         let (chosen, total) = match select_host(&totals, cx) {
-            Some(at) => (totals[at].0, Some(totals[at].1)),
+            Some(at) => (feasible[at].name(), Some(totals[at])),
             None => ("", None),
         };
         let detail = if self.verbose {
-            let ranking: Vec<String> = totals.iter().map(|(n, s)| format!("{n}={s}")).collect();
+            let ranking: Vec<String> = feasible
+                .iter()
+                .zip(&totals)
+                .map(|(n, s)| format!("{}={s}", n.name()))
+                .collect();
             format!(
                 "{chosen} with total {} ({})",
                 total.unwrap_or_default(),
@@ -200,130 +206,11 @@ impl Scheduler {
 /// What one scheduling cycle is about: the profile, the pod, and whether
 /// every verdict is recorded (`--detail full`) or only the outcome (`summary`).
 #[derive(Clone, Copy)]
-struct This<'a> {
-    profile: &'a ProfilePlugins,
-    key: &'a str,
-    pod: &'a Pod,
-    verbose: bool,
-}
-
-/// Nodes that failed, with the failing plugin's code and reasons.
-pub(super) type Failures = BTreeMap<String, (Code, Vec<String>)>;
-
-/// `PreFilter`, then every Filter on every node (stopping at a node's first
-/// failure, as upstream does); one record per verdict.
-fn run_filters<'a>(
-    this: &This<'_>,
-    start: &mut usize,
-    snapshot: &Snapshot<'a>,
-    cycle: &mut CycleState,
-    rejected_by: &mut BTreeSet<&'static str>,
-    cx: &mut Cx<'_>,
-) -> (Vec<&'a NodeInfo>, Failures) {
-    rejected_by.clear();
-    let infos = snapshot.infos();
-    let This {
-        profile,
-        key,
-        pod,
-        verbose,
-    } = *this;
-    let mut failures = Failures::new();
-    let mut active = Vec::new();
-    for plugin in &profile.filters {
-        let status = plugin.pre_filter(pod, snapshot, cycle);
-        match status.code {
-            Code::Success => active.push(&**plugin),
-            // `RunPreFilterPlugins` leaves a skipping plugin's Filter out (`SkipFilterPlugins`).
-            Code::Skip => record_skip(cx, StageName::PreFilter, plugin.name(), key, &status),
-            code => {
-                let mut stage = Stage::new(
-                    Actor::Scheduler,
-                    StageName::PreFilter,
-                    Outcome::Fail,
-                    status.reasons.join(", "),
-                )
-                .plugin(plugin.name())
-                .pod(key);
-                stage.extra_mut().code = Some(code.as_str().into());
-                cx.stage(stage);
-                for info in infos {
-                    failures.insert(info.name().to_owned(), (code, status.reasons.clone()));
-                }
-                // `Diagnosis.PreFilterMsg`: the FitError quotes it instead of a per-node count.
-                cycle.write(PRE_FILTER_MSG, status.reasons.join(", "));
-                rejected_by.insert(plugin.name());
-                return (Vec::new(), failures);
-            }
-        }
-    }
-    // PreFilter may narrow the nodes worth filtering (NodeAffinity's `metadata.name` terms).
-    let narrowed = plugins::node_affinity::pre_filter_result(cycle).cloned();
-    // Only as many feasible nodes as `percentageOfNodesToScore` asks for are
-    // looked for, starting where the last cycle stopped (`findNodesThatPassFilters`).
-    let wanted =
-        config::num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, infos.len());
-    let mut feasible = Vec::with_capacity(wanted.min(infos.len()));
-    let first = if infos.is_empty() {
-        0
-    } else {
-        *start % infos.len()
-    };
-    // Each plugin's Filter for this cycle, what its `PreFilter` stored read once.
-    let cycle: &CycleState = cycle;
-    let filters: Vec<(&'static str, NodeFilter<'_>)> = active
-        .iter()
-        .map(|plugin| (plugin.name(), plugin.cycle_filter(cycle, pod)))
-        .collect();
-    let mut processed = 0;
-    // How many feasible nodes were found at or after `first` (before wrapping).
-    let mut before_wrap = 0;
-    let (wrapped, from_first) = infos.split_at(first);
-    for info in from_first.iter().chain(wrapped) {
-        if feasible.len() >= wanted {
-            break;
-        }
-        processed += 1;
-        if narrowed
-            .as_ref()
-            .is_some_and(|names| !names.contains(info.name()))
-        {
-            let reason = plugins::node_affinity::ABSENT_REASON.to_owned();
-            failures.insert(
-                info.name().to_owned(),
-                (Code::UnschedulableAndUnresolvable, vec![reason]),
-            );
-            rejected_by.insert("NodeAffinity");
-            continue;
-        }
-        let mut failed = None;
-        for (name, filter) in &filters {
-            let status = filter(info);
-            let passed = status.is_success();
-            if verbose {
-                // A failed fit carries its numbers, for the views.
-                let fit = (!passed && *name == plugins::node_resources_fit::NAME)
-                    .then(|| plugins::node_resources_fit::fit_detail(pod, info, &status.reasons));
-                record_filter(cx, name, info.name(), key, &status, fit);
-            }
-            if !passed {
-                failed = Some((*name, status));
-                break;
-            }
-        }
-        if let Some((plugin, status)) = failed {
-            rejected_by.insert(plugin);
-            failures.insert(info.name().to_owned(), (status.code, status.reasons));
-        } else {
-            feasible.push(info);
-            before_wrap += usize::from(processed <= infos.len() - first);
-        }
-    }
-    *start = (first + processed) % infos.len().max(1);
-    // Scored and selected in node-name order, whatever the visiting order:
-    // the nodes found after wrapping around come first (both runs are in order).
-    feasible.rotate_left(before_wrap);
-    (feasible, failures)
+pub(super) struct This<'a> {
+    pub profile: &'a ProfilePlugins,
+    pub key: &'a str,
+    pub pod: &'a Pod,
+    pub verbose: bool,
 }
 
 /// Whether the Filter phase stopped at `numFeasibleNodesToFind` before it
@@ -347,7 +234,13 @@ fn stopped_early(profile: &ProfilePlugins, feasible: usize, nodes: usize) -> Opt
 /// Skip (`pkg/scheduler/framework/runtime/framework.go`, `RunPreFilterPlugins`
 /// and `RunPreScorePlugins` put it in `SkipFilterPlugins` / `SkipScorePlugins`),
 /// so its Filter or Score does not run this cycle; the detail says why.
-fn record_skip(cx: &mut Cx<'_>, at: StageName, plugin: &'static str, pod: &str, status: &Status) {
+pub(super) fn record_skip(
+    cx: &mut Cx<'_>,
+    at: StageName,
+    plugin: &'static str,
+    pod: &str,
+    status: &Status,
+) {
     let reason = status.reasons.join(", ");
     let mut stage = Stage::new(Actor::Scheduler, at, Outcome::Skip, reason.clone())
         .plugin(plugin)
@@ -355,128 +248,6 @@ fn record_skip(cx: &mut Cx<'_>, at: StageName, plugin: &'static str, pod: &str, 
     stage.extra_mut().code = Some(status.code.as_str().into());
     stage.extra_mut().reason = Some(reason);
     cx.stage(stage);
-}
-
-/// One `filter` record: a plugin's verdict on a node.
-fn record_filter(
-    cx: &mut Cx<'_>,
-    plugin: &'static str,
-    node: &str,
-    pod: &str,
-    status: &Status,
-    fit: Option<FitDetail>,
-) {
-    let passed = status.is_success();
-    let reasons = status.reasons.join(", ");
-    let detail: Detail = fit.map_or_else(|| Detail::from(&*reasons), Detail::from);
-    let mut stage = Stage::new(
-        Actor::Scheduler,
-        StageName::Filter,
-        if passed { Outcome::Pass } else { Outcome::Fail },
-        detail,
-    )
-    .plugin(plugin)
-    .node(node)
-    .pod(pod);
-    stage.extra_mut().code = Some(status.code.as_str().into());
-    if !passed {
-        stage.extra_mut().reason = Some(reasons);
-    }
-    cx.stage(stage);
-}
-
-/// `PreScore` and Score on the feasible nodes (given in node-name order), normalised and weighted; one
-/// record per plugin and node. A single feasible node is not scored.
-fn run_scores<'a>(
-    this: &This<'_>,
-    feasible: &[&'a NodeInfo],
-    snapshot: &Snapshot<'_>,
-    cycle: &mut CycleState,
-    cx: &mut Cx<'_>,
-) -> Vec<(&'a str, i64)> {
-    let This {
-        profile,
-        key,
-        pod,
-        verbose,
-    } = *this;
-    let mut totals: Vec<(&'a str, i64)> = feasible.iter().map(|i| (i.name(), 0)).collect();
-    if feasible.len() < 2 {
-        return totals;
-    }
-    // One list of scores for every plugin in turn.
-    let mut normalized = Vec::with_capacity(feasible.len());
-    // `RunPreScorePlugins` first, for every plugin: one that answers Skip
-    // is left out of `RunScorePlugins` (`SkipScorePlugins`).
-    let mut scoring = Vec::with_capacity(profile.scorers.len());
-    for (plugin, weight) in &profile.scorers {
-        let status = plugin.pre_score(pod, feasible, snapshot, cycle);
-        if status.code == Code::Skip {
-            record_skip(cx, StageName::PreScore, plugin.name(), key, &status);
-        } else {
-            scoring.push((plugin, *weight));
-        }
-    }
-    for (plugin, weight) in scoring {
-        normalized.clear();
-        plugin.score_nodes(cycle, pod, feasible, &mut normalized);
-        // The raw scores are kept only for the records of `--detail full`.
-        let raw: Vec<i64> = if verbose {
-            normalized.iter().map(|s| s.score).collect()
-        } else {
-            Vec::new()
-        };
-        plugin.normalize(cycle, &mut normalized);
-        if !verbose {
-            for (normalized, total) in normalized.iter().zip(&mut totals) {
-                total.1 += normalized.score * weight;
-            }
-            continue;
-        }
-        for (at, (normalized, total)) in normalized.iter().zip(&mut totals).enumerate() {
-            let score = normalized.score;
-            let mut stage = Stage::new(
-                Actor::Scheduler,
-                StageName::Score,
-                Outcome::Scored,
-                format!("{score} × {weight}"),
-            )
-            .plugin(plugin.name())
-            .node(normalized.name)
-            .pod(key);
-            stage.extra_mut().raw = raw.get(at).copied();
-            stage.extra_mut().score = Some(score);
-            stage.extra_mut().weight = Some(weight);
-            stage.extra_mut().resources = feasible
-                .get(at)
-                .and_then(|info| plugin.resource_parts(cycle, pod, info));
-            cx.stage(stage);
-            total.1 += score * weight;
-        }
-    }
-    totals
-}
-
-/// Picks the highest total; ties are broken at random by reservoir sampling,
-/// as `selectHost` does (`pkg/scheduler/schedule_one.go`).
-/// Returns the index of the chosen node in `totals` (none when it is empty).
-fn select_host(totals: &[(&str, i64)], cx: &mut Cx<'_>) -> Option<usize> {
-    let mut best = None;
-    let mut best_score = i64::MIN;
-    let mut ties = 0u64;
-    for (at, &(_, score)) in totals.iter().enumerate() {
-        if score > best_score {
-            best = Some(at);
-            best_score = score;
-            ties = 1;
-        } else if score == best_score {
-            ties += 1;
-            if cx.rng.below(ties) == 0 {
-                best = Some(at);
-            }
-        }
-    }
-    best
 }
 
 /// The `FailedScheduling` message (`pkg/scheduler/framework/types.go`, `FitError.Error`,

@@ -170,6 +170,17 @@ impl ScorePlugin for ImageLocality {
         calculate_priority(sum, containers_images(pod).count())
     }
 
+    /// No node holds any of the pod's images: every node sums 0 (the nodes
+    /// are the snapshot's whose image counts `PreScore` read).
+    fn uniform_score(&self, state: &CycleState, pod: &Pod, _nodes: &[&NodeInfo]) -> Option<i64> {
+        let spread = state.read::<Spread>(STATE_KEY)?;
+        let containers = containers_images(pod).count();
+        spread
+            .nodes_with
+            .is_empty()
+            .then(|| calculate_priority(0, containers))
+    }
+
     /// Every node scored with one read of the cycle state; a node holding
     /// no images scores what a sum of 0 gives, computed once.
     fn score_nodes<'a>(
@@ -207,6 +218,7 @@ mod tests {
 
     use super::*;
     use crate::scheduler::framework::node_scores;
+    use crate::scheduler::prioritize::tests::uniform_agrees;
 
     /// A node's images as (names, size in MB).
     type Images = &'static [(&'static [&'static str], i64)];
@@ -329,6 +341,19 @@ mod tests {
                 vec![n403002000, n203040],
                 vec![6, 0],
             ),
+            // podflow's: every node scores alike, known without scoring each.
+            (
+                "no node holds the pod's images",
+                pod(&["gcr.io/77", "gcr.io/88"], &[]),
+                vec![n403002000, n25010, none],
+                vec![0, 0, 0],
+            ),
+            (
+                "no node holds any image",
+                pod(&["gcr.io/77"], &[]),
+                vec![none, none],
+                vec![0, 0],
+            ),
         ];
         for (name, pod, nodes, want) in cases {
             let infos: Vec<NodeInfo> = nodes
@@ -355,6 +380,8 @@ mod tests {
                 .map(|i| ImageLocality.score(&state, &pod, i))
                 .collect();
             assert_eq!(got, want, "{name}");
+            let uniform = uniform_agrees(&ImageLocality, &state, &pod, &feasible);
+            assert_eq!(uniform, name.starts_with("no node holds"), "{name}");
             // No NormalizeScore: the raw scores stand.
             let mut scores = node_scores(&infos, |i| ImageLocality.score(&state, &pod, i));
             let before = scores.clone();

@@ -3,7 +3,10 @@
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
+use crate::scheduler::cycle_filter::retain_passing;
+use crate::scheduler::framework::{
+    Code, CycleFilter, CycleState, FilterPlugin, NodeFilter, NodeInfo, Status,
+};
 
 /// Upstream's `ErrReason`.
 pub const REASON: &str = "node(s) didn't match the requested node name";
@@ -16,11 +19,50 @@ impl FilterPlugin for NodeName {
     }
 
     fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
-        match pod.spec.as_ref().and_then(|s| s.node_name.as_deref()) {
-            Some(wanted) if !wanted.is_empty() && wanted != node.name() => {
-                Status::new(Code::UnschedulableAndUnresolvable, REASON)
-            }
-            _ => Status::success(),
+        Named::of(pod).verdict(node)
+    }
+
+    /// The pod's `spec.nodeName` read once a cycle.
+    fn cycle_filter<'a>(&'a self, _state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
+        Box::new(Named::of(pod))
+    }
+}
+
+/// The Filter for one pod: the node it names, if any (an empty name names none).
+struct Named<'a> {
+    wanted: Option<&'a str>,
+}
+
+impl Named<'_> {
+    fn of(pod: &Pod) -> Named<'_> {
+        let wanted = pod.spec.as_ref().and_then(|s| s.node_name.as_deref());
+        Named {
+            wanted: wanted.filter(|w| !w.is_empty()),
+        }
+    }
+}
+
+impl CycleFilter for Named<'_> {
+    fn verdict(&self, node: &NodeInfo) -> Status {
+        if self.passes(node) {
+            Status::success()
+        } else {
+            Status::new(Code::UnschedulableAndUnresolvable, REASON)
+        }
+    }
+
+    fn passes(&self, node: &NodeInfo) -> bool {
+        self.wanted.is_none_or(|wanted| wanted == node.name())
+    }
+
+    /// A pod that names no node passes everywhere: the batch is kept as it is.
+    fn retain<'n>(
+        &self,
+        nodes: &mut Vec<&'n NodeInfo>,
+        failed: &mut dyn FnMut(&'n NodeInfo, Status),
+    ) {
+        if self.wanted.is_some() {
+            retain_passing(self, nodes, failed);
         }
     }
 }

@@ -4,7 +4,10 @@
 use k8s_openapi::api::core::v1::{Pod, Taint};
 
 use super::taint_toleration::tolerates;
-use crate::scheduler::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
+use crate::scheduler::cycle_filter::retain_passing;
+use crate::scheduler::framework::{
+    Code, CycleFilter, CycleState, FilterPlugin, NodeFilter, NodeInfo, Status,
+};
 
 /// Upstream's `ErrReasonUnschedulable`.
 pub const REASON: &str = "node(s) were unschedulable";
@@ -17,10 +20,49 @@ impl FilterPlugin for NodeUnschedulable {
     }
 
     fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
-        if !node.unschedulable() || tolerates_unschedulable(pod) {
+        Cordon::of(pod).verdict(node)
+    }
+
+    /// Whether the pod tolerates a cordon, worked out once a cycle.
+    fn cycle_filter<'a>(&'a self, _state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
+        Box::new(Cordon::of(pod))
+    }
+}
+
+/// The Filter for one pod: whether it tolerates a cordoned node.
+struct Cordon {
+    tolerated: bool,
+}
+
+impl Cordon {
+    fn of(pod: &Pod) -> Cordon {
+        Cordon {
+            tolerated: tolerates_unschedulable(pod),
+        }
+    }
+}
+
+impl CycleFilter for Cordon {
+    fn verdict(&self, node: &NodeInfo) -> Status {
+        if self.passes(node) {
             Status::success()
         } else {
             Status::new(Code::UnschedulableAndUnresolvable, REASON)
+        }
+    }
+
+    fn passes(&self, node: &NodeInfo) -> bool {
+        !node.unschedulable() || self.tolerated
+    }
+
+    /// A pod that tolerates a cordon passes everywhere: the batch is kept as it is.
+    fn retain<'n>(
+        &self,
+        nodes: &mut Vec<&'n NodeInfo>,
+        failed: &mut dyn FnMut(&'n NodeInfo, Status),
+    ) {
+        if !self.tolerated {
+            retain_passing(self, nodes, failed);
         }
     }
 }

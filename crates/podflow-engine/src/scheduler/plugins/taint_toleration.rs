@@ -6,7 +6,8 @@
 use k8s_openapi::api::core::v1::{Pod, Taint, Toleration};
 
 use crate::scheduler::framework::{
-    Code, CycleState, FilterPlugin, NodeInfo, NodeScore, ScorePlugin, Status, default_normalize,
+    Code, CycleFilter, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeFilter, NodeInfo, NodeScore,
+    ScorePlugin, Status, default_normalize,
 };
 
 /// Upstream's reason for an untolerated taint.
@@ -55,14 +56,44 @@ impl FilterPlugin for TaintToleration {
     }
 
     fn filter(&self, _state: &CycleState, pod: &Pod, node: &NodeInfo) -> Status {
-        let untolerated = node.taints().iter().find(|taint| {
-            matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
-                && !tolerations(pod).iter().any(|t| tolerates(t, taint))
-        });
-        match untolerated {
-            Some(_) => Status::new(Code::UnschedulableAndUnresolvable, REASON),
-            None => Status::success(),
+        Tolerating::of(pod).verdict(node)
+    }
+
+    /// The pod's tolerations found once a cycle; an untainted node passes
+    /// at once.
+    fn cycle_filter<'a>(&'a self, _state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
+        Box::new(Tolerating::of(pod))
+    }
+}
+
+/// The Filter for one pod: its tolerations.
+struct Tolerating<'a> {
+    tolerations: &'a [Toleration],
+}
+
+impl Tolerating<'_> {
+    fn of(pod: &Pod) -> Tolerating<'_> {
+        Tolerating {
+            tolerations: tolerations(pod),
         }
+    }
+}
+
+impl CycleFilter for Tolerating<'_> {
+    fn verdict(&self, node: &NodeInfo) -> Status {
+        if self.passes(node) {
+            Status::success()
+        } else {
+            Status::new(Code::UnschedulableAndUnresolvable, REASON)
+        }
+    }
+
+    /// No `NoSchedule` or `NoExecute` taint the pod does not tolerate.
+    fn passes(&self, node: &NodeInfo) -> bool {
+        !node.taints().iter().any(|taint| {
+            matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
+                && !self.tolerations.iter().any(|t| tolerates(t, taint))
+        })
     }
 }
 
@@ -108,6 +139,18 @@ impl ScorePlugin for TaintToleration {
                 self.score(state, pod, info)
             },
         }));
+    }
+
+    /// No node has a `PreferNoSchedule` taint: every raw score is 0, which
+    /// the reversed normalisation makes 100 for all.
+    fn uniform_score(&self, _state: &CycleState, _pod: &Pod, nodes: &[&NodeInfo]) -> Option<i64> {
+        let counts_none = |info: &&NodeInfo| {
+            !info
+                .taints()
+                .iter()
+                .any(|taint| taint.effect == "PreferNoSchedule")
+        };
+        nodes.iter().all(counts_none).then_some(MAX_NODE_SCORE)
     }
 
     fn normalize(&self, _state: &CycleState, scores: &mut [NodeScore<'_>]) {
@@ -161,5 +204,76 @@ mod tests {
             &t
         ));
         assert!(!tolerates(&toleration("other", "Exists", "", ""), &t));
+    }
+
+    /// A node named `name` with `taints`.
+    fn node(name: &str, taints: Vec<Taint>) -> NodeInfo {
+        let node = k8s_openapi::api::core::v1::Node {
+            metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                name: Some(name.into()),
+                ..Default::default()
+            },
+            spec: Some(k8s_openapi::api::core::v1::NodeSpec {
+                taints: Some(taints),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        NodeInfo::new(std::sync::Arc::new(node), Vec::new())
+    }
+
+    fn pod(tolerations: Vec<Toleration>) -> Pod {
+        Pod {
+            spec: Some(k8s_openapi::api::core::v1::PodSpec {
+                tolerations: Some(tolerations),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// The cycle's Filter agrees with Filter on nodes tainted every way, and
+    /// the score is uniform (100 everywhere, known without scoring each
+    /// node) exactly when no node has a `PreferNoSchedule` taint.
+    #[test]
+    fn the_cycle_filter_and_the_uniform_score_agree_with_each_node() {
+        let nodes = [
+            node("plain", vec![]),
+            node("db", vec![taint("dedicated", "db", "NoSchedule")]),
+            node("evicting", vec![taint("dedicated", "db", "NoExecute")]),
+            node("preferring", vec![taint("spot", "yes", "PreferNoSchedule")]),
+            node(
+                "both",
+                vec![
+                    taint("dedicated", "db", "NoSchedule"),
+                    taint("spot", "yes", "PreferNoSchedule"),
+                ],
+            ),
+        ];
+        let pods = [
+            pod(vec![]),
+            pod(vec![toleration("dedicated", "Equal", "db", "NoSchedule")]),
+            pod(vec![toleration("", "Exists", "", "")]),
+            pod(vec![toleration("spot", "Exists", "", "PreferNoSchedule")]),
+        ];
+        let state = CycleState::default();
+        for (at, pod) in pods.iter().enumerate() {
+            let filter = TaintToleration.cycle_filter(&state, pod);
+            let expected = |n: &NodeInfo| FilterPlugin::filter(&TaintToleration, &state, pod, n);
+            let case = format!("pod {at}");
+            crate::scheduler::cycle_filter::tests::assert_agrees(&*filter, expected, &nodes, &case);
+            for subset in [&nodes[..3], &nodes[2..4], &nodes[..]] {
+                let infos: Vec<&NodeInfo> = subset.iter().collect();
+                let preferring = subset.iter().any(|n| n.name().contains("preferring"))
+                    || subset.iter().any(|n| n.name() == "both");
+                let uniform = crate::scheduler::prioritize::tests::uniform_agrees(
+                    &TaintToleration,
+                    &state,
+                    pod,
+                    &infos,
+                );
+                assert_eq!(uniform, !preferring, "{case}, {} nodes", subset.len());
+            }
+        }
     }
 }

@@ -16,8 +16,8 @@ use k8s_openapi::api::core::v1::Pod;
 use self::resolved::{Kind, Scoring, Strategy, scale_shape, score_all, with_pairs};
 use crate::scheduler::config::{aggregate, child};
 use crate::scheduler::framework::{
-    Code, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeFilter, NodeInfo, NodeScore, ScorePlugin,
-    Snapshot, Status,
+    Code, CycleFilter, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeFilter, NodeInfo, NodeScore,
+    PerNode, ScorePlugin, Snapshot, Status,
 };
 use crate::scheduler::resources::{Resources, is_extended_resource_name, pod_requests};
 use crate::trace::{FitDetail, Shortfall};
@@ -359,12 +359,45 @@ impl FilterPlugin for NodeResourcesFit {
         self.verdict(want, node)
     }
 
-    /// The pod's requests read from the cycle state once, not per node.
+    /// The pod's requests read from the cycle state once, not per node; a
+    /// node with room passes in a few comparisons.
     fn cycle_filter<'a>(&'a self, state: &'a CycleState, pod: &'a Pod) -> NodeFilter<'a> {
         match state.read::<Resources>(PRE_FILTER_KEY) {
-            Some(want) => Box::new(move |node| self.verdict(want, node)),
-            None => Box::new(move |node| self.filter(state, pod, node)),
+            Some(want) => Box::new(Fitting { plugin: self, want }),
+            None => Box::new(PerNode {
+                plugin: self,
+                state,
+                pod,
+            }),
         }
+    }
+}
+
+/// The Filter for one pod: its requests, as `PreFilter` stored them.
+struct Fitting<'a> {
+    plugin: &'a NodeResourcesFit,
+    want: &'a Resources,
+}
+
+impl CycleFilter for Fitting<'_> {
+    fn verdict(&self, node: &NodeInfo) -> Status {
+        self.plugin.verdict(self.want, node)
+    }
+
+    #[inline]
+    fn passes(&self, node: &NodeInfo) -> bool {
+        fits_plainly(self.want, node) || self.lacks_nothing(node)
+    }
+}
+
+impl Fitting<'_> {
+    /// Whether [`fits_request`] finds nothing lacking: the long way, for a
+    /// node [`fits_plainly`] did not settle (kept out of line so the common
+    /// check stays small).
+    #[cold]
+    #[inline(never)]
+    fn lacks_nothing(&self, node: &NodeInfo) -> bool {
+        fits_request(self.want, node, &self.plugin.args).is_empty()
     }
 }
 

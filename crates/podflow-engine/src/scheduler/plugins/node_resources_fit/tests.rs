@@ -8,6 +8,7 @@ use k8s_openapi::api::core::v1::Node;
 use serde_json::json;
 
 use super::*;
+use crate::scheduler::cycle_filter::tests::assert_agrees;
 use podflow_model::Shared;
 
 /// A node with `alloc` (`cpu` in cores as upstream's tests write it) and pods.
@@ -686,13 +687,12 @@ fn the_cycle_filter_agrees_with_filter() {
                 plugin.pre_filter(want, &Snapshot::new(&nodes), &mut state);
             }
             let cycle = plugin.cycle_filter(&state, want);
-            for (at, node) in nodes.iter().enumerate() {
-                assert_eq!(
-                    cycle(node),
-                    plugin.filter(&state, want, node),
-                    "node {at}, pre-filtered {pre_filtered}, {want:?}"
-                );
-            }
+            assert_agrees(
+                &*cycle,
+                |node| plugin.filter(&state, want, node),
+                &nodes,
+                &format!("pre-filtered {pre_filtered}, {want:?}"),
+            );
         }
     }
 }
