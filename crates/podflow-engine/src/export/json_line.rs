@@ -6,21 +6,41 @@
 //! The `final` record, written once, and a stage's `object` (a JSON value)
 //! still go through `serde_json`.
 
-use super::json_text::{self, key, next_key};
+use super::json_text;
 use crate::trace::{
     Actor, EventRecord, NodesToScore, Record, ResourcePart, Stage, StageExtra, TraceRecord,
     WatchRecord,
 };
 
+/// `,"NAME":` as one constant: written as a few moves, not a copy of a
+/// length found at run time.
+macro_rules! key {
+    ($name:literal) => {
+        concat!(",\"", $name, "\":").as_bytes()
+    };
+}
+
+/// `{"NAME":`: an object's first field.
+macro_rules! first_key {
+    ($name:literal) => {
+        concat!("{\"", $name, "\":").as_bytes()
+    };
+}
+
+/// `,"kind":"KIND"`.
+macro_rules! kind {
+    ($kind:literal) => {
+        concat!(",\"kind\":\"", $kind, "\"").as_bytes()
+    };
+}
+
 /// Appends `record`'s JSON (no newline) to `out`.
 pub fn write(out: &mut Vec<u8>, record: &TraceRecord) {
     let start = out.len();
-    out.push(b'{');
-    key(out, "seq");
+    out.extend_from_slice(first_key!("seq"));
     json_text::unsigned(out, record.seq);
-    next_key(out, "t_ms");
+    out.extend_from_slice(key!("t_ms"));
     json_text::unsigned(out, record.t_ms);
-    next_key(out, "kind");
     match &record.body {
         Record::Message {
             from,
@@ -28,20 +48,20 @@ pub fn write(out: &mut Vec<u8>, record: &TraceRecord) {
             label,
             request,
         } => {
-            out.extend_from_slice(b"\"message\"");
-            next_key(out, "from");
+            out.extend_from_slice(kind!("message"));
+            out.extend_from_slice(key!("from"));
             actor(out, from);
-            next_key(out, "to");
+            out.extend_from_slice(key!("to"));
             actor(out, to);
-            next_key(out, "label");
+            out.extend_from_slice(key!("label"));
             json_text::string(out, label);
             if let Some(request) = request {
-                next_key(out, "request");
+                out.extend_from_slice(key!("request"));
                 json_text::unsigned(out, request.get());
             }
         }
         Record::Stage(stage) => {
-            out.extend_from_slice(b"\"stage\"");
+            out.extend_from_slice(kind!("stage"));
             stage_fields(out, stage);
         }
         Record::Response {
@@ -50,22 +70,22 @@ pub fn write(out: &mut Vec<u8>, record: &TraceRecord) {
             message,
             request,
         } => {
-            out.extend_from_slice(b"\"response\"");
-            next_key(out, "to");
+            out.extend_from_slice(kind!("response"));
+            out.extend_from_slice(key!("to"));
             actor(out, to);
-            next_key(out, "code");
+            out.extend_from_slice(key!("code"));
             json_text::unsigned(out, u64::from(*code));
-            next_key(out, "message");
+            out.extend_from_slice(key!("message"));
             json_text::string(out, message);
-            next_key(out, "request");
+            out.extend_from_slice(key!("request"));
             json_text::unsigned(out, request.get());
         }
         Record::Watch(watch) => {
-            out.extend_from_slice(b"\"watch\"");
+            out.extend_from_slice(kind!("watch"));
             watch_fields(out, watch);
         }
         Record::Event(event) => {
-            out.extend_from_slice(b"\"event\"");
+            out.extend_from_slice(kind!("event"));
             event_fields(out, event);
         }
         Record::Log {
@@ -73,11 +93,11 @@ pub fn write(out: &mut Vec<u8>, record: &TraceRecord) {
             node,
             line,
         } => {
-            out.extend_from_slice(b"\"log\"");
-            next_key(out, "component");
+            out.extend_from_slice(kind!("log"));
+            out.extend_from_slice(key!("component"));
             actor(out, component);
-            optional_string(out, "node", node.as_deref());
-            next_key(out, "line");
+            optional_string(out, key!("node"), node.as_deref());
+            out.extend_from_slice(key!("line"));
             json_text::string(out, line);
         }
         Record::Final { .. } => {
@@ -91,13 +111,18 @@ pub fn write(out: &mut Vec<u8>, record: &TraceRecord) {
     out.push(b'}');
 }
 
-/// An actor's trace name: `kube-apiserver`, `kubelet/node-1`, a client's own.
+/// An actor's trace name: `kube-apiserver`, `kubelet/node-1`, a client's own
+/// (a role is of the fixed vocabulary: [`json_text::name`]).
 fn actor(out: &mut Vec<u8>, actor: &Actor) {
+    if actor.node().is_none() && !matches!(actor, Actor::Client(_)) {
+        json_text::name(out, actor.role());
+        return;
+    }
     out.push(b'"');
     match actor {
         Actor::Client(name) => json_text::contents(out, name),
         other => {
-            json_text::contents(out, other.role());
+            out.extend_from_slice(other.role().as_bytes());
             if let Some(node) = other.node() {
                 out.push(b'/');
                 json_text::contents(out, node);
@@ -107,45 +132,45 @@ fn actor(out: &mut Vec<u8>, actor: &Actor) {
     out.push(b'"');
 }
 
-/// `,"name":"text"` when there is a text.
-fn optional_string(out: &mut Vec<u8>, name: &str, text: Option<&str>) {
+/// `key` (`,"NAME":`) and the text, when there is a text.
+fn optional_string(out: &mut Vec<u8>, key: &[u8], text: Option<&str>) {
     if let Some(text) = text {
-        next_key(out, name);
+        out.extend_from_slice(key);
         json_text::string(out, text);
     }
 }
 
-/// `,"name":n` when there is a number.
-fn optional_signed(out: &mut Vec<u8>, name: &str, n: Option<i64>) {
+/// `key` (`,"NAME":`) and the number, when there is a number.
+fn optional_signed(out: &mut Vec<u8>, key: &[u8], n: Option<i64>) {
     if let Some(n) = n {
-        next_key(out, name);
+        out.extend_from_slice(key);
         json_text::signed(out, n);
     }
 }
 
-/// `,"name":n` when there is a number.
-fn optional_unsigned(out: &mut Vec<u8>, name: &str, n: Option<u64>) {
+/// `key` (`,"NAME":`) and the number, when there is a number.
+fn optional_unsigned(out: &mut Vec<u8>, key: &[u8], n: Option<u64>) {
     if let Some(n) = n {
-        next_key(out, name);
+        out.extend_from_slice(key);
         json_text::unsigned(out, n);
     }
 }
 
 /// A stage's fields after `kind`, its extras last in their declared order.
 fn stage_fields(out: &mut Vec<u8>, stage: &Stage) {
-    next_key(out, "component");
+    out.extend_from_slice(key!("component"));
     actor(out, &stage.component);
-    next_key(out, "stage");
-    json_text::string(out, stage.stage.as_str());
-    next_key(out, "outcome");
-    json_text::string(out, stage.outcome.as_str());
-    next_key(out, "detail");
+    out.extend_from_slice(key!("stage"));
+    json_text::name(out, stage.stage.as_str());
+    out.extend_from_slice(key!("outcome"));
+    json_text::name(out, stage.outcome.as_str());
+    out.extend_from_slice(key!("detail"));
     match &stage.detail {
         crate::trace::Detail::Text(text) => json_text::string(out, text),
         typed => json_text::display(out, typed),
     }
-    optional_string(out, "phase", stage.phase.as_deref());
-    optional_string(out, "plugin", stage.plugin.as_deref());
+    optional_string(out, key!("phase"), stage.phase.as_deref());
+    optional_string(out, key!("plugin"), stage.plugin.as_deref());
     if stage.has_extra() {
         extra_fields(out, stage.extra());
     }
@@ -153,32 +178,32 @@ fn stage_fields(out: &mut Vec<u8>, stage: &Stage) {
 
 /// The fields of [`StageExtra`] that are set, in its field order.
 fn extra_fields(out: &mut Vec<u8>, extra: &StageExtra) {
-    optional_string(out, "pod", extra.pod.as_deref());
-    optional_string(out, "node", extra.node.as_deref());
-    optional_string(out, "code", extra.code.as_deref());
-    optional_string(out, "reason", extra.reason.as_deref());
-    optional_signed(out, "raw", extra.raw);
-    optional_signed(out, "score", extra.score);
-    optional_signed(out, "weight", extra.weight);
-    optional_string(out, "key", extra.key.as_deref());
-    optional_unsigned(out, "revision", extra.revision);
+    optional_string(out, key!("pod"), extra.pod.as_deref());
+    optional_string(out, key!("node"), extra.node.as_deref());
+    optional_string(out, key!("code"), extra.code.as_deref());
+    optional_string(out, key!("reason"), extra.reason.as_deref());
+    optional_signed(out, key!("raw"), extra.raw);
+    optional_signed(out, key!("score"), extra.score);
+    optional_signed(out, key!("weight"), extra.weight);
+    optional_string(out, key!("key"), extra.key.as_deref());
+    optional_unsigned(out, key!("revision"), extra.revision);
     if let Some(object) = &extra.object {
-        next_key(out, "object");
+        out.extend_from_slice(key!("object"));
         // A JSON value always writes.
         let _ = serde_json::to_writer(&mut *out, object);
     }
-    optional_string(out, "item", extra.item.as_deref());
-    optional_unsigned(out, "size", extra.size);
+    optional_string(out, key!("item"), extra.item.as_deref());
+    optional_unsigned(out, key!("size"), extra.size);
     if let Some(rules) = &extra.rules {
-        next_key(out, "rules");
+        out.extend_from_slice(key!("rules"));
         list(out, rules, |out, rule| json_text::string(out, rule));
     }
     if let Some(resources) = &extra.resources {
-        next_key(out, "resources");
+        out.extend_from_slice(key!("resources"));
         list(out, resources, resource_part);
     }
     if let Some(nodes) = &extra.nodes_to_score {
-        next_key(out, "nodes_to_score");
+        out.extend_from_slice(key!("nodes_to_score"));
         nodes_to_score(out, nodes);
     }
 }
@@ -196,67 +221,66 @@ fn list<T>(out: &mut Vec<u8>, items: &[T], mut item: impl FnMut(&mut Vec<u8>, &T
 }
 
 fn resource_part(out: &mut Vec<u8>, part: &ResourcePart) {
-    out.push(b'{');
-    key(out, "resource");
+    out.extend_from_slice(first_key!("resource"));
     json_text::string(out, &part.resource);
-    next_key(out, "requested");
+    out.extend_from_slice(key!("requested"));
     json_text::signed(out, part.requested);
-    next_key(out, "allocatable");
+    out.extend_from_slice(key!("allocatable"));
     json_text::signed(out, part.allocatable);
-    optional_signed(out, "score", part.score);
-    next_key(out, "weight");
+    optional_signed(out, key!("score"), part.score);
+    out.extend_from_slice(key!("weight"));
     json_text::signed(out, part.weight);
     out.push(b'}');
 }
 
 fn nodes_to_score(out: &mut Vec<u8>, nodes: &NodesToScore) {
-    out.push(b'{');
-    key(out, "feasible");
+    out.extend_from_slice(first_key!("feasible"));
     json_text::unsigned(out, u64::try_from(nodes.feasible).unwrap_or(u64::MAX));
-    next_key(out, "nodes");
+    out.extend_from_slice(key!("nodes"));
     json_text::unsigned(out, u64::try_from(nodes.nodes).unwrap_or(u64::MAX));
-    next_key(out, "percentage");
+    out.extend_from_slice(key!("percentage"));
     json_text::signed(out, nodes.percentage);
-    next_key(out, "adaptive");
+    out.extend_from_slice(key!("adaptive"));
     out.extend_from_slice(if nodes.adaptive { b"true" } else { b"false" });
     out.push(b'}');
 }
 
 fn watch_fields(out: &mut Vec<u8>, watch: &WatchRecord) {
-    next_key(out, "watcher");
+    out.extend_from_slice(key!("watcher"));
     actor(out, &watch.watcher);
-    next_key(out, "type");
+    out.extend_from_slice(key!("type"));
     json_text::string(out, &watch.event_type);
-    next_key(out, "resource");
+    out.extend_from_slice(key!("resource"));
     json_text::string(out, &watch.resource);
-    optional_string(out, "namespace", watch.namespace.as_deref());
-    next_key(out, "name");
+    optional_string(out, key!("namespace"), watch.namespace.as_deref());
+    out.extend_from_slice(key!("name"));
     json_text::string(out, &watch.name);
-    next_key(out, "resourceVersion");
+    out.extend_from_slice(key!("resourceVersion"));
     json_text::string(out, &watch.resource_version);
     if !watch.fields.is_empty() {
-        next_key(out, "fields");
-        list(out, &watch.fields, |out, field| json_text::string(out, field));
+        out.extend_from_slice(key!("fields"));
+        list(out, &watch.fields, |out, field| {
+            json_text::string(out, field)
+        });
     }
 }
 
 fn event_fields(out: &mut Vec<u8>, event: &EventRecord) {
-    next_key(out, "type");
+    out.extend_from_slice(key!("type"));
     json_text::string(out, &event.event_type);
-    next_key(out, "reason");
+    out.extend_from_slice(key!("reason"));
     json_text::string(out, &event.reason);
-    next_key(out, "message");
+    out.extend_from_slice(key!("message"));
     json_text::string(out, &event.message);
-    next_key(out, "object");
-    out.push(b'{');
-    key(out, "kind");
+    out.extend_from_slice(key!("object"));
+    out.extend_from_slice(first_key!("kind"));
     json_text::string(out, &event.object.kind);
-    optional_string(out, "namespace", event.object.namespace.as_deref());
-    next_key(out, "name");
+    optional_string(out, key!("namespace"), event.object.namespace.as_deref());
+    out.extend_from_slice(key!("name"));
     json_text::string(out, &event.object.name);
-    optional_string(out, "fieldPath", event.object.field_path.as_deref());
+    optional_string(out, key!("fieldPath"), event.object.field_path.as_deref());
     out.push(b'}');
-    next_key(out, "source");
+    out.extend_from_slice(key!("source"));
     json_text::string(out, &event.source);
 }
 

@@ -21,24 +21,53 @@ pub fn string(out: &mut Vec<u8>, text: &str) {
 /// Writes `text` escaped, without the quotes (a string made of pieces).
 pub fn contents(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
+    out.reserve(bytes.len());
     let mut copied = 0;
-    let mut at = 0;
-    while at < bytes.len() {
-        if let Some(word) = bytes.get(at..at + 8)
-            && !needs_escape(u64::from_le_bytes(word.try_into().unwrap_or_default()))
-        {
-            at += 8;
-            continue;
+    let mut words = bytes.chunks_exact(8);
+    for (n, word) in (&mut words).enumerate() {
+        if needs_escape(u64::from_le_bytes(word.try_into().unwrap_or_default())) {
+            escape_from(out, bytes, n * 8, 8, &mut copied);
         }
-        let byte = bytes[at];
-        if let Some(escape) = escape(byte) {
-            out.extend_from_slice(&bytes[copied..at]);
-            escape.write(out);
-            copied = at + 1;
-        }
-        at += 1;
+    }
+    let rest = words.remainder();
+    // The last piece, padded with a letter (which needs no escape).
+    let mut last = [b'a'; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    if needs_escape(u64::from_le_bytes(last)) {
+        escape_from(
+            out,
+            bytes,
+            bytes.len() - rest.len(),
+            rest.len(),
+            &mut copied,
+        );
     }
     out.extend_from_slice(&bytes[copied..]);
+}
+
+/// Escapes what needs it among the `len` bytes from `start`, copying what
+/// came before each (from `copied` on).
+fn escape_from(out: &mut Vec<u8>, bytes: &[u8], start: usize, len: usize, copied: &mut usize) {
+    for at in start..start + len {
+        if let Some(escape) = escape(bytes[at]) {
+            out.extend_from_slice(&bytes[*copied..at]);
+            escape.write(out);
+            *copied = at + 1;
+        }
+    }
+}
+
+/// Writes a name of the trace's fixed vocabulary (a stage, an outcome, a
+/// component's role) as a JSON string: none has a byte that escapes (a test
+/// checks each), so it is copied as it is.
+pub fn name(out: &mut Vec<u8>, name: &str) {
+    debug_assert!(
+        !name.bytes().any(|b| escape(b).is_some()),
+        "{name:?} needs escaping"
+    );
+    out.push(b'"');
+    out.extend_from_slice(name.as_bytes());
+    out.push(b'"');
 }
 
 /// Writes what `value` displays as a JSON string (serde's `collect_str`).
@@ -57,19 +86,6 @@ pub fn unsigned(out: &mut Vec<u8>, n: u64) {
 /// Writes a signed integer.
 pub fn signed(out: &mut Vec<u8>, n: i64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
-
-/// `"key":`, for a key that needs no escaping (the record's own field names).
-pub fn key(out: &mut Vec<u8>, key: &str) {
-    out.push(b'"');
-    out.extend_from_slice(key.as_bytes());
-    out.extend_from_slice(b"\":");
-}
-
-/// `,"key":`: a field after the first.
-pub fn next_key(out: &mut Vec<u8>, name: &str) {
-    out.push(b',');
-    key(out, name);
 }
 
 /// A `fmt::Write` that escapes what is written into it.
@@ -157,15 +173,27 @@ mod tests {
         for byte in 0u8..128 {
             let one = char::from(byte).to_string();
             // Alone, and in a long string on each side of a word boundary.
-            for text in [one.clone(), format!("abcdefg{one}hijklmnop"), format!("{one}{}", "x".repeat(20))] {
-                assert_eq!(written(&text), serde_json::to_string(&text).unwrap(), "{byte:#x}");
+            for text in [
+                one.clone(),
+                format!("abcdefg{one}hijklmnop"),
+                format!("{one}{}", "x".repeat(20)),
+            ] {
+                assert_eq!(
+                    written(&text),
+                    serde_json::to_string(&text).unwrap(),
+                    "{byte:#x}"
+                );
             }
         }
     }
 
     #[test]
     fn non_ascii_and_del_are_written_as_they_are() {
-        for text in ["héllo wörld, ünïcode 日本語 \u{7f}", "\u{2028}\u{2029}", "🙂🙂🙂🙂🙂"] {
+        for text in [
+            "héllo wörld, ünïcode 日本語 \u{7f}",
+            "\u{2028}\u{2029}",
+            "🙂🙂🙂🙂🙂",
+        ] {
             assert_eq!(written(text), serde_json::to_string(text).unwrap());
         }
     }
@@ -187,6 +215,36 @@ mod tests {
         let mut out = Vec::new();
         unsigned(&mut out, u64::MAX);
         assert_eq!(out, serde_json::to_vec(&u64::MAX).unwrap());
+    }
+
+    #[test]
+    fn no_fixed_name_has_a_byte_that_escapes() {
+        use crate::trace::{Actor, Outcome, StageName};
+        let node: crate::trace::NodeName = std::sync::Arc::from("n");
+        let roles = [
+            Actor::Kubectl,
+            Actor::ApiServer,
+            Actor::Etcd,
+            Actor::ControllerManager,
+            Actor::Scheduler,
+            Actor::Registry,
+            Actor::Kubelet(node.clone()),
+            Actor::Containerd(node.clone()),
+            Actor::Cni(node.clone()),
+            Actor::Csi(node.clone()),
+            Actor::KubeProxy(node),
+        ]
+        .map(|actor| actor.role());
+        let names = StageName::ALL
+            .iter()
+            .map(|s| s.as_str())
+            .chain(Outcome::ALL.iter().map(|o| o.as_str()))
+            .chain(roles);
+        for text in names {
+            let mut out = Vec::new();
+            name(&mut out, text);
+            assert_eq!(out, serde_json::to_vec(text).unwrap(), "{text}");
+        }
     }
 
     proptest! {

@@ -3,13 +3,21 @@
 use std::io::{self, Write};
 
 use super::json_line;
-use crate::trace::TraceRecord;
+use crate::trace::{Record, TraceRecord};
 
 /// Writes each record as one line of JSON (the lines of a step put together
-/// first, then written at once).
+/// first, then written at once; the `final` line, hundreds of megabytes for
+/// a large run, straight out).
 pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     let mut lines = Vec::with_capacity(records.len() * LINE_GUESS);
     for record in records {
+        if let Record::Final { .. } = record.body {
+            out.write_all(&lines)?;
+            lines.clear();
+            serde_json::to_writer(&mut *out, record)?;
+            out.write_all(b"\n")?;
+            continue;
+        }
         let start = lines.len();
         json_line::write(&mut lines, record);
         debug_assert_eq!(
