@@ -260,7 +260,7 @@ fn watch_fields(out: &mut Vec<u8>, watch: &WatchRecord) {
     if !watch.fields.is_empty() {
         out.extend_from_slice(key!("fields"));
         list(out, &watch.fields, |out, field| {
-            json_text::string(out, field)
+            json_text::string(out, field);
         });
     }
 }

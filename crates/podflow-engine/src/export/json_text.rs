@@ -142,7 +142,7 @@ impl Escape {
     }
 }
 
-/// serde_json's table (`ESCAPE` in `ser.rs`).
+/// `serde_json`'s table (`ESCAPE` in `ser.rs`).
 fn escape(byte: u8) -> Option<Escape> {
     Some(match byte {
         0x08 => Escape::Short(b'b'),
