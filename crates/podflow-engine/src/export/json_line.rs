@@ -2,7 +2,7 @@
 //! field into a byte buffer: the same bytes `serde_json` makes of the
 //! record's `Serialize` (the tests compare every record of whole runs and a
 //! table of every field), without serde's calls per field and its escaping a
-//! byte at a time, which took a quarter of a large `--format jsonl` run.
+//! byte at a time, which took a fifth of a large `--format jsonl` run.
 //! The `final` record, written once, and a stage's `object` (a JSON value)
 //! still go through `serde_json`.
 

@@ -30,8 +30,8 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     out.write_all(&lines)
 }
 
-/// About how long a line is (a quarter of a large trace's lines are 240
-/// bytes or more; the buffer grows for longer ones).
+/// About how long a line is (240 bytes on average in a large summary
+/// trace; the buffer grows for longer ones).
 const LINE_GUESS: usize = 256;
 
 #[cfg(test)]
