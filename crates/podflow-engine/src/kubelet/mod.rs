@@ -18,6 +18,7 @@ mod catalog;
 pub mod config;
 mod config_error;
 mod container_logs;
+mod container_spec;
 mod containers;
 mod csi;
 pub mod dns;
@@ -422,7 +423,7 @@ impl Kubelet {
                     &[("source", klog::quoted("api")), ("pods", pods)],
                 );
                 if let Some(worker) = self.workers.get_mut(&key) {
-                    worker.pod = shared.clone();
+                    worker.see(&shared);
                 }
                 if deleting && self.settled.contains_key(&key) {
                     self.terminate_settled(&key, &shared, cx);
@@ -430,7 +431,7 @@ impl Kubelet {
                     self.terminate(&key, cx);
                 } else {
                     if op == "SyncLoop UPDATE" {
-                        self.spec_updated(&key, pod, cx);
+                        self.spec_updated(&key, &shared, cx);
                     }
                     self.observe_running(&key, cx);
                     self.reconcile_readiness(&key, cx);

@@ -50,7 +50,7 @@ impl Kubelet {
         } else {
             let states: Vec<(&Container, InitState)> = w.ctrs[..n_init]
                 .iter()
-                .map(|c| (&c.spec, c.init_state()))
+                .map(|c| (&*c.spec, c.init_state()))
                 .collect();
             lifecycle::next_init_step(&states, &policy)
         };

@@ -9,28 +9,26 @@
 //! back-off is kept per image.
 
 use k8s_openapi::api::core::v1::Pod;
+use podflow_model::Shared;
 
+use super::container_spec::ContainerSpec;
 use super::{Kubelet, Step};
 use crate::component::Cx;
 
 impl Kubelet {
     /// The pod's new spec: containers whose image changed follow it.
-    pub(super) fn spec_updated(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) {
+    pub(super) fn spec_updated(&mut self, key: &str, pod: &Shared<Pod>, cx: &mut Cx<'_>) {
         let Some(w) = self.workers.get_mut(key) else {
             return;
         };
-        let spec = pod.spec.clone().unwrap_or_default();
-        let new = spec
-            .init_containers
-            .unwrap_or_default()
-            .into_iter()
-            .chain(spec.containers);
         let mut restart = Vec::new();
-        for (i, (ctr, new)) in w.ctrs.iter_mut().zip(new).enumerate() {
+        for (i, (ctr, new)) in w.ctrs.iter_mut().zip(ContainerSpec::all(pod)).enumerate() {
             if ctr.spec.name != new.name || ctr.spec.image == new.image {
                 continue;
             }
-            ctr.spec.image = new.image;
+            // Only the image can have changed: the new version reads as
+            // the old with the new image.
+            ctr.spec = new;
             ctr.waiting_announced = false;
             if ctr.is_running() {
                 ctr.definition_changed = true;

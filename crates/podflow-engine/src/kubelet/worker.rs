@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Container, Pod};
+use k8s_openapi::api::core::v1::Pod;
 
+use super::container_spec::ContainerSpec;
 use super::lifecycle::{self, InitState};
 use super::prober::{self, ProbeType};
 use super::process::{Process, State};
@@ -34,7 +35,8 @@ pub struct Kill {
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone)]
 pub struct Ctr {
-    pub spec: Container,
+    /// Read from the Pod the worker last saw (not a copy).
+    pub spec: ContainerSpec,
     pub init: bool,
     pub view: ContainerView,
     pub last: Option<LastTerminated>,
@@ -67,7 +69,7 @@ impl Ctr {
     }
 
     /// A container not created yet, waiting with `reason`.
-    pub fn new(spec: Container, init: bool, reason: &str, now: SimTime) -> Ctr {
+    pub fn new(spec: ContainerSpec, init: bool, reason: &str, now: SimTime) -> Ctr {
         let probes = [
             (ProbeType::Startup, spec.startup_probe.as_ref()),
             (ProbeType::Liveness, spec.liveness_probe.as_ref()),
@@ -330,18 +332,23 @@ pub struct PodWorker {
 impl PodWorker {
     /// A worker for `pod`, admitted at `now`.
     pub fn new(pod: &Shared<Pod>, now: SimTime) -> PodWorker {
-        let spec = pod.spec.clone().unwrap_or_default();
-        let init = spec.init_containers.unwrap_or_default();
-        let waiting = lifecycle::default_waiting_reason(!init.is_empty());
-        let mut ctrs: Vec<Ctr> = init
+        let n_init = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.init_containers.as_ref())
+            .map_or(0, Vec::len);
+        let waiting = lifecycle::default_waiting_reason(n_init > 0);
+        let ctrs: Vec<Ctr> = ContainerSpec::all(pod)
             .into_iter()
-            .map(|c| Ctr::new(c, true, lifecycle::POD_INITIALIZING, now))
+            .enumerate()
+            .map(|(i, spec)| {
+                if i < n_init {
+                    Ctr::new(spec, true, lifecycle::POD_INITIALIZING, now)
+                } else {
+                    Ctr::new(spec, false, waiting, now)
+                }
+            })
             .collect();
-        ctrs.extend(
-            spec.containers
-                .into_iter()
-                .map(|c| Ctr::new(c, false, waiting, now)),
-        );
         PodWorker {
             pod: pod.clone(),
             start_time: now,
@@ -361,6 +368,19 @@ impl PodWorker {
             last_status: None,
             last_phase: String::new(),
             evicted: None,
+        }
+    }
+
+    /// The pod as the watch brought it now: each container that reads the
+    /// same name and image there reads from it (the old version is let go);
+    /// one whose image changed keeps its old spec until `spec_updated`
+    /// restarts it with the new.
+    pub fn see(&mut self, pod: &Shared<Pod>) {
+        self.pod = pod.clone();
+        for (ctr, new) in self.ctrs.iter_mut().zip(ContainerSpec::all(pod)) {
+            if ctr.spec.same_definition(&new) {
+                ctr.spec = new;
+            }
         }
     }
 
