@@ -12,7 +12,7 @@
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::framework::{CycleState, FilterPlugin, NodeInfo, Status};
+use super::framework::{Code, CycleState, FilterPlugin, NodeInfo, Status};
 
 /// One plugin's Filter for one cycle.
 ///
@@ -63,6 +63,17 @@ pub fn retain_passing<'n, F: CycleFilter + ?Sized>(
         }
     }
     nodes.truncate(kept);
+}
+
+/// The verdict of a Filter with one reason: success where the node passes,
+/// else `UnschedulableAndUnresolvable` with `reason` (`NodeName`,
+/// `NodeUnschedulable`, `TaintToleration`).
+pub fn unresolvable_unless(passes: bool, reason: &str) -> Status {
+    if passes {
+        Status::success()
+    } else {
+        Status::new(Code::UnschedulableAndUnresolvable, reason)
+    }
 }
 
 /// A plugin's cycle Filter: its `filter` per node (the default, for plugins

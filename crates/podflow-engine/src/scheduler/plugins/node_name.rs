@@ -3,9 +3,9 @@
 
 use k8s_openapi::api::core::v1::Pod;
 
-use crate::scheduler::cycle_filter::retain_passing;
+use crate::scheduler::cycle_filter::{retain_passing, unresolvable_unless};
 use crate::scheduler::framework::{
-    Code, CycleFilter, CycleState, FilterPlugin, NodeFilter, NodeInfo, Status,
+    CycleFilter, CycleState, FilterPlugin, NodeFilter, NodeInfo, Status,
 };
 
 /// Upstream's `ErrReason`.
@@ -44,11 +44,7 @@ impl Named<'_> {
 
 impl CycleFilter for Named<'_> {
     fn verdict(&self, node: &NodeInfo) -> Status {
-        if self.passes(node) {
-            Status::success()
-        } else {
-            Status::new(Code::UnschedulableAndUnresolvable, REASON)
-        }
+        unresolvable_unless(self.passes(node), REASON)
     }
 
     fn passes(&self, node: &NodeInfo) -> bool {

@@ -4,9 +4,9 @@
 use k8s_openapi::api::core::v1::{Pod, Taint};
 
 use super::taint_toleration::tolerates;
-use crate::scheduler::cycle_filter::retain_passing;
+use crate::scheduler::cycle_filter::{retain_passing, unresolvable_unless};
 use crate::scheduler::framework::{
-    Code, CycleFilter, CycleState, FilterPlugin, NodeFilter, NodeInfo, Status,
+    CycleFilter, CycleState, FilterPlugin, NodeFilter, NodeInfo, Status,
 };
 
 /// Upstream's `ErrReasonUnschedulable`.
@@ -44,11 +44,7 @@ impl Cordon {
 
 impl CycleFilter for Cordon {
     fn verdict(&self, node: &NodeInfo) -> Status {
-        if self.passes(node) {
-            Status::success()
-        } else {
-            Status::new(Code::UnschedulableAndUnresolvable, REASON)
-        }
+        unresolvable_unless(self.passes(node), REASON)
     }
 
     fn passes(&self, node: &NodeInfo) -> bool {

@@ -5,8 +5,9 @@
 
 use k8s_openapi::api::core::v1::{Pod, Taint, Toleration};
 
+use crate::scheduler::cycle_filter::unresolvable_unless;
 use crate::scheduler::framework::{
-    Code, CycleFilter, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeFilter, NodeInfo, NodeScore,
+    CycleFilter, CycleState, FilterPlugin, MAX_NODE_SCORE, NodeFilter, NodeInfo, NodeScore,
     ScorePlugin, Status, default_normalize,
 };
 
@@ -81,11 +82,7 @@ impl Tolerating<'_> {
 
 impl CycleFilter for Tolerating<'_> {
     fn verdict(&self, node: &NodeInfo) -> Status {
-        if self.passes(node) {
-            Status::success()
-        } else {
-            Status::new(Code::UnschedulableAndUnresolvable, REASON)
-        }
+        unresolvable_unless(self.passes(node), REASON)
     }
 
     /// No `NoSchedule` or `NoExecute` taint the pod does not tolerate.
