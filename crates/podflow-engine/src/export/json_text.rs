@@ -221,20 +221,17 @@ mod tests {
     fn no_fixed_name_has_a_byte_that_escapes() {
         use crate::trace::{Actor, Outcome, StageName};
         let node: crate::trace::NodeName = std::sync::Arc::from("n");
-        let roles = [
-            Actor::Kubectl,
-            Actor::ApiServer,
-            Actor::Etcd,
-            Actor::ControllerManager,
-            Actor::Scheduler,
-            Actor::Registry,
+        let on_node = [
             Actor::Kubelet(node.clone()),
             Actor::Containerd(node.clone()),
             Actor::Cni(node.clone()),
             Actor::Csi(node.clone()),
             Actor::KubeProxy(node),
-        ]
-        .map(|actor| actor.role());
+        ];
+        let roles = Actor::WITHOUT_NODE
+            .into_iter()
+            .chain(on_node)
+            .map(|actor| actor.role());
         let names = StageName::ALL
             .iter()
             .map(|s| s.as_str())

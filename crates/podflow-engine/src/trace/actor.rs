@@ -85,6 +85,16 @@ impl Actor {
         }
     }
 
+    /// Every actor that is not a node's (nor an outside client).
+    pub const WITHOUT_NODE: [Actor; 6] = [
+        Actor::Kubectl,
+        Actor::ApiServer,
+        Actor::Etcd,
+        Actor::ControllerManager,
+        Actor::Scheduler,
+        Actor::Registry,
+    ];
+
     /// The actor a trace name names (`kubelet/node-1`), if any.
     pub fn parse(name: &str) -> Option<Actor> {
         if let Some((role, node)) = name.split_once('/') {
@@ -98,16 +108,9 @@ impl Actor {
                 _ => Some(Actor::Client(Arc::from(name))),
             };
         }
-        [
-            Actor::Kubectl,
-            Actor::ApiServer,
-            Actor::Etcd,
-            Actor::ControllerManager,
-            Actor::Scheduler,
-            Actor::Registry,
-        ]
-        .into_iter()
-        .find(|actor| actor.role() == name)
+        Actor::WITHOUT_NODE
+            .into_iter()
+            .find(|actor| actor.role() == name)
     }
 }
 
