@@ -64,6 +64,31 @@ def phases_until_running(core, selector, resource_version):
     return phases
 
 
+def names_once_there_are(core, selector, count):
+    """The names of the pods `selector` matches once there are `count`: the
+    controllers create them in simulated time, so a watch from the list waits
+    for them (at most 60 s), not a sleep."""
+    listed = core.list_namespaced_pod("default", label_selector=selector)
+    names = {p.metadata.name for p in listed.items}
+    if len(names) < count:
+        stream = watch.Watch()
+        for event in stream.stream(
+            core.list_namespaced_pod,
+            "default",
+            label_selector=selector,
+            resource_version=listed.metadata.resource_version,
+            timeout_seconds=60,
+        ):
+            name = event["object"].metadata.name
+            if event["type"] == "DELETED":
+                names.discard(name)
+            else:
+                names.add(name)
+            if len(names) >= count:
+                stream.stop()
+    return sorted(names)
+
+
 def main(kubeconfig):
     admin = api_client(kubeconfig, "podflow")
     core = client.CoreV1Api(admin)
@@ -132,8 +157,8 @@ def main(kubeconfig):
     apps.create_namespaced_deployment("default", deployment)
     scale = apps.patch_namespaced_deployment_scale("web", "default", {"spec": {"replicas": 3}})
     check("scale", scale.spec.replicas == 3, scale.spec.replicas)
-    web = core.list_namespaced_pod("default", label_selector="app=web").items
-    check("scaled pods", len(web) == 3, [p.metadata.name for p in web])
+    web = names_once_there_are(core, "app=web", 3)
+    check("scaled pods", len(web) == 3, web)
 
     jane = client.CoreV1Api(api_client(kubeconfig, "jane@podflow"))
     code, _ = status_of(lambda: jane.list_namespaced_pod("dev"))
