@@ -35,7 +35,7 @@ impl App {
                 podflow_engine::kubectl::type_name(kind)
             ));
         };
-        let shown = shown_text(&entry.object);
+        let shown = shown_text(&entry.object.load());
         let file = format!("{}-{name}.yaml", kind.resource);
         let mut editor = Editor::new(vec![(file, shown.clone())], None);
         editor.target = Some(EditTarget {
@@ -181,7 +181,13 @@ mod tests {
             .store
             .get("/registry/pods/default/nginx")
             .expect("the Pod");
-        let labels = pod.object.metadata().labels.clone().unwrap_or_default();
+        let labels = pod
+            .object
+            .load()
+            .metadata()
+            .labels
+            .clone()
+            .unwrap_or_default();
         assert_eq!(labels.get("app").map(String::as_str), Some("web"));
     }
 

@@ -283,7 +283,7 @@ fn a_recording_replays_with_its_objects_at_each_step() {
             .view(i)
             .store
             .get("/registry/pods/default/nginx")
-            .map(|e| e.object.to_json()["status"]["phase"].clone())
+            .map(|e| e.object.load().to_json()["status"]["phase"].clone())
     };
     // The notice, the kubelet's message, then ADDED, MODIFIED, DELETED.
     assert_eq!(phase(1), None);

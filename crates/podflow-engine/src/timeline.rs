@@ -8,17 +8,19 @@ use std::collections::VecDeque;
 
 use crate::engine::{Engine, IDLE_LIMIT, Input, Until};
 use crate::kubectl::Command;
-use crate::store::{Store, StoreDelta};
+use crate::store::{Archive, Archived, Snapshot, Store, StoreDelta};
 use crate::trace::{Actor, Record, TraceRecord};
 
-/// How many engine events apart the full checkpoints start.
-const CHECKPOINT_EVERY: usize = 64;
-/// At most this many checkpoints besides the start are kept: past it, every
-/// other one goes and the spacing doubles. A checkpoint is a deep copy of every
-/// component's state, so a long run keeps a few (and clones the engine
-/// O(log n) times), not one per 64 events; a command then replays at most one
-/// spacing's worth of events.
-const MAX_CHECKPOINTS: usize = 8;
+/// A checkpoint (a copy of the engine, to replay from when a command is
+/// typed at an earlier step) is taken once this many writes have followed
+/// the latest, and dropped, but for the start, once twice as many have.
+/// A checkpoint holds every object version current when it was taken (the
+/// steps keep a replaced version encoded, a checkpoint cannot), so it costs
+/// a deep copy of the components plus what has changed since: a run keeps
+/// the start and one or two checkpoints among its last writes, so a command
+/// at the end replays at most a few thousand writes' worth of events, and
+/// one typed further back replays from the start.
+const CHECKPOINT_WRITES: u64 = if cfg!(test) { 8 } else { 1024 };
 
 /// A mark keeps the store whole once this many keys have changed since the
 /// last whole one (or [`WHOLE_AFTER_MARKS`] marks have passed); the marks
@@ -43,9 +45,9 @@ struct Mark {
 #[derive(Debug, Clone)]
 enum Kept {
     /// Boxed: most marks keep changes, and a mark is as large as its largest kind.
-    Whole(Box<Store>),
+    Whole(Box<Snapshot>),
     /// The changes since the mark before.
-    Changes(StoreDelta),
+    Changes(StoreDelta<Archived>),
 }
 
 /// The whole run, inspectable at any record.
@@ -53,14 +55,14 @@ enum Kept {
 pub struct Timeline {
     records: Vec<TraceRecord>,
     marks: Vec<Mark>,
-    /// The store of the newest mark (what the next mark's changes are from).
-    newest: Store,
+    /// The store of the newest mark (what the next mark's changes are
+    /// from), the versions it replaced kept encoded.
+    archive: Archive,
     /// (keys changed, marks) since the newest whole store.
     since_whole: (usize, usize),
-    /// (number of marks when taken, the engine then): the start, then every
-    /// `checkpoint_every` marks.
+    /// (number of marks when taken, the engine then): the start, then one
+    /// or two among the last writes ([`CHECKPOINT_WRITES`]).
     checkpoints: Vec<(usize, Engine)>,
-    checkpoint_every: usize,
     /// Where the run being computed stops.
     until: Until,
     /// Whether it has stopped there.
@@ -89,7 +91,7 @@ pub struct View<'a> {
     /// the request being handled is heading, such as the key it will write.
     pub later_in_event: &'a [TraceRecord],
     /// The store after the current record's event.
-    pub store: Store,
+    pub store: Snapshot,
     /// Simulated time at the current record.
     pub now: SimTime,
     /// The run was computed to its end without a single record: nothing
@@ -116,18 +118,18 @@ impl Timeline {
     /// it a slice at a time (the TUI does, between frames, so that a large run
     /// shows its first steps at once).
     pub fn started(engine: Engine) -> Timeline {
+        let archive = Archive::new(engine.store());
         let start = Mark {
             first: 0,
-            store: Kept::Whole(Box::new(engine.store().clone())),
+            store: Kept::Whole(Box::new(archive.snapshot().clone())),
             now: engine.now(),
         };
         Timeline {
             records: Vec::new(),
             marks: vec![start],
-            newest: engine.store().clone(),
+            archive,
             since_whole: (0, 0),
             checkpoints: vec![(1, engine.clone())],
-            checkpoint_every: CHECKPOINT_EVERY,
             until: Timeline::until_from(&engine),
             complete: false,
             engine,
@@ -147,7 +149,7 @@ impl Timeline {
         let mut timeline = Timeline::started(Engine::new(setup));
         timeline.marks[0].store = Kept::Whole(Box::default());
         timeline.marks[0].now = SimTime(0);
-        timeline.newest = Store::default();
+        timeline.archive = Archive::new(&Store::default());
         timeline.observed = true;
         timeline.complete = true;
         timeline
@@ -168,7 +170,6 @@ impl Timeline {
         let first = self.records.len();
         self.records.extend(records);
         let kept = self.keep(&store);
-        self.newest = store;
         self.marks.push(Mark {
             first,
             store: kept,
@@ -240,9 +241,7 @@ impl Timeline {
             let first = self.records.len();
             self.grow_records(records.len());
             self.records.extend(records);
-            let store = self.engine.store().clone();
-            let kept = self.keep(&store);
-            self.newest = store;
+            let kept = self.keep(&self.engine.store().clone());
             self.marks.push(Mark {
                 first,
                 store: kept,
@@ -267,13 +266,13 @@ impl Timeline {
     /// How the next mark keeps `store`: whole, when enough changed since the
     /// last whole one; otherwise its changes since the newest mark.
     fn keep(&mut self, store: &Store) -> Kept {
-        let delta = store.delta_from(&self.newest);
+        let delta = self.archive.push(store);
         let (changes, marks) = &mut self.since_whole;
         *changes += delta.len();
         *marks += 1;
         if *changes >= WHOLE_AFTER_CHANGES || *marks >= WHOLE_AFTER_MARKS {
             self.since_whole = (0, 0);
-            Kept::Whole(Box::new(store.clone()))
+            Kept::Whole(Box::new(self.archive.snapshot().clone()))
         } else {
             Kept::Changes(delta)
         }
@@ -322,19 +321,17 @@ impl Timeline {
         self.advance(usize::MAX);
     }
 
-    /// Copies the engine when the marks reach the next spacing, thinning the
-    /// copies past [`MAX_CHECKPOINTS`].
+    /// Copies the engine once [`CHECKPOINT_WRITES`] writes have followed the
+    /// latest copy, and drops the copies (but the start) twice as far behind.
     fn checkpoint(&mut self) {
-        let marks = self.marks.len();
-        if !marks.is_multiple_of(self.checkpoint_every) {
-            return;
-        }
-        self.checkpoints.push((marks, self.engine.clone()));
-        if self.checkpoints.len() > MAX_CHECKPOINTS + 1 {
-            self.checkpoint_every *= 2;
-            let every = self.checkpoint_every;
+        let now = self.engine.store().revision();
+        let behind = |engine: &Engine| now.saturating_sub(engine.store().revision());
+        self.checkpoints
+            .retain(|(n, engine)| *n == 1 || behind(engine) <= 2 * CHECKPOINT_WRITES);
+        let latest = self.checkpoints.last().map(|(_, engine)| behind(engine));
+        if latest.is_none_or(|writes| writes >= CHECKPOINT_WRITES) {
             self.checkpoints
-                .retain(|(n, _)| *n == 1 || n.is_multiple_of(every));
+                .push((self.marks.len(), self.engine.clone()));
         }
     }
 
@@ -398,13 +395,13 @@ impl Timeline {
 
     /// The store after mark `at`: the nearest whole one at or before it, with
     /// the changes of the marks since.
-    fn store_at(&self, at: usize) -> Store {
+    fn store_at(&self, at: usize) -> Snapshot {
         let whole = (0..=at).rev().find_map(|m| match &self.marks[m].store {
             Kept::Whole(store) => Some((m, store.as_ref())),
             Kept::Changes(_) => None,
         });
         let Some((from, whole)) = whole else {
-            return Store::default();
+            return Snapshot::default();
         };
         let mut store = whole.clone();
         for mark in &self.marks[from + 1..=at] {
@@ -496,7 +493,8 @@ impl Timeline {
         let kept_records = self.marks.get(keep).map_or(self.records.len(), |m| m.first);
         self.records.truncate(kept_records);
         self.marks.truncate(keep);
-        self.newest = self.store_at(keep - 1);
+        self.archive
+            .reset(engine.store().clone(), self.store_at(keep - 1));
         self.since_whole = self.since_whole_at(keep - 1);
         self.checkpoints.retain(|(n, _)| *n <= keep);
         self.submitted.push((keep, command.clone()));
@@ -510,22 +508,43 @@ impl Timeline {
 
 #[cfg(test)]
 mod tests {
-    use super::{CHECKPOINT_EVERY, Kept, MAX_CHECKPOINTS, Timeline};
+    use super::{CHECKPOINT_WRITES, Kept, Timeline};
     use crate::engine::Until;
-    use crate::store::Store;
+    use crate::store::{Held, Snapshot, Store};
     use crate::testing::{engine, find, fixture, nginx_timeline, timeline};
 
-    /// The keys, entries, revisions and watch histories of two stores agree.
-    fn same_store(a: &Store, b: &Store) -> bool {
-        let history = |s: &Store| -> Vec<(u64, String)> {
+    /// The keys, revisions, objects (as JSON) and watch histories of a
+    /// step's snapshot and the engine's store agree.
+    fn same_store(a: &Snapshot, b: &Store) -> bool {
+        fn history<O: Held>(s: &Store<O>) -> Vec<(u64, String)> {
             s.changes_since(s.compacted())
                 .map(|changes| changes.map(|c| (c.revision, c.key.clone())).collect())
                 .unwrap_or_default()
-        };
+        }
+        let entries_agree = a.len() == b.len()
+            && a.iter().zip(b.iter()).all(|((ka, ea), (kb, eb))| {
+                ka == kb
+                    && (ea.create_revision, ea.mod_revision, ea.version)
+                        == (eb.create_revision, eb.mod_revision, eb.version)
+                    && ea.object.load().to_json() == eb.object.to_json()
+            });
         a.revision() == b.revision()
             && a.compacted() == b.compacted()
-            && a.iter().eq(b.iter())
+            && entries_agree
             && history(a) == history(b)
+    }
+
+    /// Every version a step shows, current or replaced since, is the object
+    /// the engine stored then: replaced versions come back from their JSON.
+    #[test]
+    fn replaced_versions_come_back_as_they_were_stored() {
+        let t = nginx_timeline();
+        let retired = (0..t.marks.len())
+            .map(|at| t.store_at(at))
+            .flat_map(|s| s.iter().map(|(_, e)| e.object.clone()).collect::<Vec<_>>())
+            .filter(|o| o.is_retired())
+            .count();
+        assert!(retired > 10, "{retired} replaced versions");
     }
 
     /// An observed run (`podflow attach`): each pushed batch is one mark,
@@ -619,6 +638,7 @@ mod tests {
         assert!(
             entry
                 .object
+                .load()
                 .as_pod()
                 .and_then(|p| p.spec.as_ref())
                 .and_then(|s| s.node_name.as_ref())
@@ -631,6 +651,7 @@ mod tests {
             .expect("still stored");
         assert!(
             last.object
+                .load()
                 .as_pod()
                 .and_then(|p| p.spec.as_ref())
                 .and_then(|s| s.node_name.as_ref())
@@ -689,25 +710,53 @@ mod tests {
         assert!(sliced.is_complete() && sliced.advance(1), "stays complete");
     }
 
+    /// A checkpoint pins the versions current when it was taken: one is
+    /// taken every [`CHECKPOINT_WRITES`] writes and goes twice as far
+    /// behind, and a command typed before the oldest left replays from the
+    /// start, to the same future.
     #[test]
-    fn checkpoints_thin_out_as_the_run_grows() {
-        let mut t = nginx_timeline();
-        t.checkpoints.truncate(1);
-        t.marks.truncate(1);
-        // A long run, as if thousands of events had been marked.
-        let marks = CHECKPOINT_EVERY * (MAX_CHECKPOINTS + 1) * 4;
-        let mark = t.marks[0].clone();
-        while t.marks.len() < marks {
-            t.marks.push(mark.clone());
-            t.checkpoint();
-        }
-        let taken: Vec<usize> = t.checkpoints.iter().map(|(n, _)| *n).collect();
-        assert!(taken.len() <= MAX_CHECKPOINTS + 1, "{taken:?}");
-        assert_eq!(taken[0], 1, "the start is always kept");
-        assert_eq!(t.checkpoint_every, CHECKPOINT_EVERY * 8);
-        let gaps: Vec<usize> = taken.windows(2).skip(1).map(|w| w[1] - w[0]).collect();
-        assert!(gaps.iter().all(|g| *g == t.checkpoint_every), "{taken:?}");
-        assert!(marks - taken[taken.len() - 1] < t.checkpoint_every);
+    fn checkpoints_follow_the_writes_and_a_replay_starts_further_back() {
+        let create = format!("create -f {}", fixture("web-service.yaml"));
+        let steps = [
+            &*create,
+            "wait idle",
+            "scale deployment web --replicas=6",
+            "wait idle",
+        ];
+        let run = || timeline(&steps, None);
+        let mut t = run();
+        let end = t.engine().store().revision();
+        assert!(end > 4 * CHECKPOINT_WRITES, "a run of {end} writes");
+        let kept: Vec<(usize, u64)> = t
+            .checkpoints
+            .iter()
+            .map(|(n, e)| (*n, e.store().revision()))
+            .collect();
+        assert_eq!(kept[0].0, 1, "the start stays");
+        assert!((2..=3).contains(&kept.len()), "{kept:?} at {end}");
+        assert!(
+            kept[1..]
+                .iter()
+                .all(|(_, rev)| end - rev <= 2 * CHECKPOINT_WRITES),
+            "{kept:?} at {end}"
+        );
+        assert!(
+            kept.windows(2)
+                .all(|w| w[1].1 - w[0].1 >= CHECKPOINT_WRITES),
+            "{kept:?}"
+        );
+        let early = t.len() / 4;
+        assert!(
+            t.mark_of(early) < kept[1].0,
+            "typed before the checkpoints kept"
+        );
+        let parsed = crate::command::parse("cordon node-1").unwrap();
+        let command = crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
+        let first_new = t.submit_at(Some(early), command.clone());
+        let mut all_kept = run();
+        all_kept.checkpoints.truncate(1);
+        assert_eq!(all_kept.submit_at(Some(early), command), first_new);
+        assert_eq!(all_kept.records(), t.records());
     }
 
     #[test]

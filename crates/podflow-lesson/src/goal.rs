@@ -29,8 +29,11 @@ use std::fmt;
 
 use super::moment::{PHASES, pod_ref};
 use super::request_check::{self, RequestCheck};
-use podflow_engine::store::Store;
+use std::sync::Arc;
+
+use podflow_engine::store::{Held, Store};
 use podflow_engine::timeline::View;
+use podflow_model::Object;
 
 /// A goal check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,12 +199,18 @@ pub fn parse(text: &str) -> Result<Check, String> {
     })
 }
 
+/// The object stored at `key`.
+fn object<O: Held>(store: &Store<O>, key: &str) -> Option<Arc<Object>> {
+    store.get(key).map(|e| e.object.load())
+}
+
 /// The Pod's phase and node, when it exists.
-fn pod(store: &Store, (namespace, name): &(String, String)) -> Option<(String, Option<String>)> {
-    let pod = store
-        .get(&format!("/registry/pods/{namespace}/{name}"))?
-        .object
-        .as_pod()?;
+fn pod<O: Held>(
+    store: &Store<O>,
+    (namespace, name): &(String, String),
+) -> Option<(String, Option<String>)> {
+    let object = object(store, &format!("/registry/pods/{namespace}/{name}"))?;
+    let pod = object.as_pod()?;
     let phase = pod
         .status
         .as_ref()
@@ -229,7 +238,7 @@ impl Check {
 
     /// Whether the check holds in `store` (a request check never does: it
     /// needs the records, [`Check::holds_in`]).
-    pub fn holds(&self, store: &Store) -> bool {
+    pub fn holds<O: Held>(&self, store: &Store<O>) -> bool {
         match self {
             Check::Request(_) => false,
             Check::PodPhase { pod: p, phase } => pod(store, p).is_some_and(|(ph, _)| &ph == phase),
@@ -242,52 +251,57 @@ impl Check {
                     return false;
                 };
                 phase == "Running"
-                    && store
-                        .get(&format!("/registry/nodes/{node}"))
-                        .and_then(|e| e.object.as_node())
-                        .and_then(|n| n.metadata.labels.as_ref())
-                        .and_then(|l| l.get(key))
-                        .is_some_and(|v| v == value)
+                    && object(store, &format!("/registry/nodes/{node}")).is_some_and(|o| {
+                        o.as_node()
+                            .and_then(|n| n.metadata.labels.as_ref())
+                            .and_then(|l| l.get(key))
+                            .is_some_and(|v| v == value)
+                    })
             }
             Check::DeploymentReady {
                 deployment: (namespace, name),
                 replicas,
-            } => store
-                .get(&format!("/registry/deployments/{namespace}/{name}"))
-                .and_then(|e| match e.object.as_ref() {
-                    podflow_model::Object::Deployment(d) => d.status.as_ref(),
-                    _ => None,
-                })
-                .and_then(|s| s.ready_replicas)
-                .is_some_and(|r| r >= *replicas),
+            } => object(store, &format!("/registry/deployments/{namespace}/{name}")).is_some_and(
+                |o| {
+                    o.get::<k8s_openapi::api::apps::v1::Deployment>()
+                        .and_then(|d| d.status.as_ref())
+                        .and_then(|s| s.ready_replicas)
+                        .is_some_and(|r| r >= *replicas)
+                },
+            ),
             Check::ServiceEndpoints {
                 service: (namespace, name),
                 endpoints,
             } => ready_endpoints(store, namespace, name) >= *endpoints,
-            Check::PodReady { pod: (ns, name) } => store
-                .get(&format!("/registry/pods/{ns}/{name}"))
-                .and_then(|e| e.object.as_pod())
-                .and_then(|p| p.status.as_ref())
-                .and_then(|s| s.conditions.as_ref())
-                .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True")),
-            Check::JobComplete { job: (ns, name) } => store
-                .get(&format!("/registry/jobs/{ns}/{name}"))
-                .and_then(|e| e.object.get::<k8s_openapi::api::batch::v1::Job>())
-                .and_then(|j| j.status.as_ref())
-                .and_then(|s| s.conditions.as_ref())
-                .is_some_and(|c| {
-                    c.iter()
-                        .any(|c| c.type_ == "Complete" && c.status == "True")
-                }),
-            Check::ClaimBound { claim: (ns, name) } => store
-                .get(&format!("/registry/persistentvolumeclaims/{ns}/{name}"))
-                .and_then(|e| {
-                    e.object
-                        .get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
+            Check::PodReady { pod: (ns, name) } => {
+                object(store, &format!("/registry/pods/{ns}/{name}")).is_some_and(|o| {
+                    o.as_pod()
+                        .and_then(|p| p.status.as_ref())
+                        .and_then(|s| s.conditions.as_ref())
+                        .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
                 })
-                .and_then(|c| c.status.as_ref())
-                .and_then(|s| s.phase.as_deref())
-                .is_some_and(|p| p == "Bound"),
+            }
+            Check::JobComplete { job: (ns, name) } => {
+                object(store, &format!("/registry/jobs/{ns}/{name}")).is_some_and(|o| {
+                    o.get::<k8s_openapi::api::batch::v1::Job>()
+                        .and_then(|j| j.status.as_ref())
+                        .and_then(|s| s.conditions.as_ref())
+                        .is_some_and(|c| {
+                            c.iter()
+                                .any(|c| c.type_ == "Complete" && c.status == "True")
+                        })
+                })
+            }
+            Check::ClaimBound { claim: (ns, name) } => object(
+                store,
+                &format!("/registry/persistentvolumeclaims/{ns}/{name}"),
+            )
+            .is_some_and(|o| {
+                o.get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
+                    .and_then(|c| c.status.as_ref())
+                    .and_then(|s| s.phase.as_deref())
+                    .is_some_and(|p| p == "Bound")
+            }),
             Check::Can {
                 subject,
                 verb,
@@ -299,7 +313,13 @@ impl Check {
 }
 
 /// Whether the API server's authorizers allow the request, as `auth can-i` asks.
-fn allowed(store: &Store, subject: &Subject, verb: &str, resource: &str, ns: &str) -> bool {
+fn allowed<O: Held>(
+    store: &Store<O>,
+    subject: &Subject,
+    verb: &str,
+    resource: &str,
+    ns: &str,
+) -> bool {
     use podflow_engine::apiserver::authz::{Attributes, authorize};
     let (resource, subresource) = match resource.split_once('/') {
         Some((r, s)) => (r, Some(s)),
@@ -315,21 +335,26 @@ fn allowed(store: &Store, subject: &Subject, verb: &str, resource: &str, ns: &st
 }
 
 /// The ready endpoints the `EndpointSlices` of Service `namespace/name` list.
-fn ready_endpoints(store: &Store, namespace: &str, name: &str) -> usize {
+fn ready_endpoints<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> usize {
     use k8s_openapi::api::discovery::v1::EndpointSlice;
+    let ready = |slice: &EndpointSlice| {
+        slice
+            .endpoints
+            .iter()
+            .flatten()
+            .filter(|e| e.conditions.as_ref().and_then(|c| c.ready) == Some(true))
+            .count()
+    };
     store
         .range(&format!("/registry/endpointslices/{namespace}/"))
-        .filter_map(|(_, entry)| entry.object.get::<EndpointSlice>())
-        .filter(|s| {
-            s.metadata
-                .labels
-                .as_ref()
-                .and_then(|l| l.get("kubernetes.io/service-name"))
-                .is_some_and(|n| n == name)
+        .map(|(_, entry)| entry.object.load())
+        .filter_map(|object| {
+            let slice = object.get::<EndpointSlice>()?;
+            let labels = slice.metadata.labels.as_ref();
+            let service = labels.and_then(|l| l.get("kubernetes.io/service-name"));
+            (service.is_some_and(|n| n == name)).then(|| ready(slice))
         })
-        .flat_map(|s| s.endpoints.iter().flatten())
-        .filter(|e| e.conditions.as_ref().and_then(|c| c.ready) == Some(true))
-        .count()
+        .sum()
 }
 
 impl fmt::Display for Check {

@@ -7,7 +7,7 @@
 //! duration (`30s`, `2m`) or `idle`.
 
 use podflow_engine::clock::parse_duration;
-use podflow_engine::store::Store;
+use podflow_engine::store::{Held, Store};
 use podflow_engine::timeline::Timeline;
 use podflow_engine::trace::Record;
 use podflow_engine::trace::{Actor, StageName};
@@ -118,7 +118,7 @@ fn is_resource(word: &str) -> bool {
 }
 
 /// The keys of every object of `resource` in `store`.
-fn keys_of(store: &Store, resource: &str) -> Vec<String> {
+fn keys_of<O: Held>(store: &Store<O>, resource: &str) -> Vec<String> {
     store
         .range(&format!("/registry/{resource}/"))
         .map(|(k, _)| k.to_owned())
@@ -126,33 +126,38 @@ fn keys_of(store: &Store, resource: &str) -> Vec<String> {
 }
 
 /// The phase of Pod `ns/name` in `store`, `None` when it does not exist.
-fn phase_of(store: &Store, namespace: &str, name: &str) -> Option<String> {
-    let pod = store
+fn phase_of<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> Option<String> {
+    let object = store
         .get(&format!("/registry/pods/{namespace}/{name}"))?
         .object
-        .as_pod()?
-        .clone();
+        .load();
+    let pod = object.as_pod()?;
     Some(
         pod.status
-            .and_then(|s| s.phase)
+            .as_ref()
+            .and_then(|s| s.phase.clone())
             .unwrap_or_else(|| "Pending".to_owned()),
     )
 }
 
-fn scheduled(store: &Store, namespace: &str, name: &str) -> bool {
+fn scheduled<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> bool {
     store
         .get(&format!("/registry/pods/{namespace}/{name}"))
-        .and_then(|e| e.object.as_pod())
-        .and_then(|p| p.spec.as_ref())
-        .is_some_and(|s| s.node_name.is_some())
+        .is_some_and(|e| {
+            e.object
+                .load()
+                .as_pod()
+                .and_then(|p| p.spec.as_ref())
+                .is_some_and(|s| s.node_name.is_some())
+        })
 }
 
 /// Every Pod in `phase`, as `/registry/pods/NS/NAME` keys.
-fn pods_in_phase(store: &Store, phase: &str) -> Vec<String> {
+fn pods_in_phase<O: Held>(store: &Store<O>, phase: &str) -> Vec<String> {
     store
         .range("/registry/pods/")
         .filter(|(_, e)| {
-            e.object.as_pod().is_some_and(|p| {
+            e.object.load().as_pod().is_some_and(|p| {
                 p.status
                     .as_ref()
                     .and_then(|s| s.phase.as_deref())
@@ -165,7 +170,7 @@ fn pods_in_phase(store: &Store, phase: &str) -> Vec<String> {
 }
 
 /// Whether `moment` holds in `store` (for the moments that are states).
-fn state_holds(moment: &Moment, store: &Store, before: &[String]) -> bool {
+fn state_holds<O: Held>(moment: &Moment, store: &Store<O>, before: &[String]) -> bool {
     match moment {
         Moment::Scheduled { namespace, name } => scheduled(store, namespace, name),
         Moment::Phase {

@@ -107,6 +107,26 @@ macro_rules! objects {
                 serde_json::to_value(self).expect("k8s-openapi types always serialize")
             }
 
+            /// The object as compact JSON, in its own type's serialization
+            /// (without the Go `null`s of [`Object::to_json`]): what
+            /// [`Object::decode`] reads back into an equal object.
+            pub fn encode(&self) -> Vec<u8> {
+                match self {
+                    $(Object::$variant(o) => serde_json::to_vec(o),)*
+                }
+                .expect("k8s-openapi types always serialize")
+            }
+
+            /// Reads what [`Object::encode`] wrote for an object of `kind`.
+            pub fn decode(kind: &Kind, bytes: &[u8]) -> Result<Object, serde_json::Error> {
+                match kind.kind {
+                    $(stringify!($variant) => {
+                        serde_json::from_slice::<$variant>(bytes).map(Variant::into_object)
+                    })*
+                    other => Err(serde::de::Error::custom(format!("no kind {other}"))),
+                }
+            }
+
             /// Reads JSON of the given kind into the typed object.
             pub fn from_json(kind: &Kind, value: Value) -> Result<Object, serde_json::Error> {
                 match kind.kind {

@@ -49,12 +49,14 @@ mod queue;
 pub use controllers::{Controllers, InformerState, QueueState};
 pub use queue::QueueCounts;
 
-use k8s_openapi::api::core::v1::Node;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::PaneCx;
-use podflow_engine::store::{key_for, prefix_for};
+use std::ops::Bound;
+
+use super::store_index::with_summaries;
+use podflow_engine::store::{Snapshot, key_for, prefix_for};
 use podflow_engine::trace::{Actor, Outcome, Record, StageName, TraceRecord};
 use podflow_model::kinds::Kind;
 
@@ -210,37 +212,28 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
     draw::draw(model, cx, area, buf);
 }
 
-/// The Nodes of the store, in key order.
-fn nodes(store: &podflow_engine::store::Store) -> Vec<NodeBox> {
+/// The Nodes of the store, in key order, from the summaries the objects
+/// pane shares (a frame of a 1,000-node run reads no Node).
+fn nodes(store: &Snapshot) -> Vec<NodeBox> {
     let Some(kind) = Kind::lookup("nodes") else {
         return Vec::new();
     };
     let prefix = prefix_for(kind, None);
-    store
-        .range(&prefix)
-        .filter_map(|(_, e)| e.object.as_node())
-        .map(node_box)
-        .collect()
-}
-
-fn node_box(node: &Node) -> NodeBox {
-    let cordoned = node
-        .spec
-        .as_ref()
-        .and_then(|s| s.unschedulable)
-        .unwrap_or(false);
-    let ready = node
-        .status
-        .as_ref()
-        .and_then(|s| s.conditions.as_ref())
-        .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
-        .is_none_or(|c| c.status == "True");
-    NodeBox {
-        name: node.metadata.name.clone().unwrap_or_default(),
-        cordoned,
-        ready,
-        step: None,
-    }
+    with_summaries(store, |summaries| {
+        summaries
+            .range::<_, str>((Bound::Included(prefix.as_str()), Bound::Unbounded))
+            .take_while(|(key, _)| key.starts_with(&prefix))
+            .filter_map(|(key, summary)| {
+                let node = summary.node?;
+                Some(NodeBox {
+                    name: key[prefix.len()..].to_owned(),
+                    cordoned: node.cordoned,
+                    ready: node.ready,
+                    step: None,
+                })
+            })
+            .collect()
+    })
 }
 
 /// `(role, node)` of a per-node component's trace name: `kubelet/node-1` →
@@ -255,10 +248,7 @@ fn on_node(component: &str) -> Option<(&str, &str)> {
 }
 
 /// What the current record lights: the component, its stage and the arrow.
-fn focus(
-    body: &Record,
-    store: &podflow_engine::store::Store,
-) -> (Option<String>, Option<StageName>, Option<Arrow>) {
+fn focus(body: &Record, store: &Snapshot) -> (Option<String>, Option<StageName>, Option<Arrow>) {
     match body {
         Record::Message {
             from, to, label, ..
@@ -301,10 +291,7 @@ fn focus(
 /// The component that reported an Event: `default-scheduler` is
 /// `kube-scheduler`, a `*-controller` is `kube-controller-manager`, and
 /// `kubelet` is the kubelet of the node the Pod is bound to.
-fn event_component(
-    e: &podflow_engine::trace::EventRecord,
-    store: &podflow_engine::store::Store,
-) -> String {
+fn event_component(e: &podflow_engine::trace::EventRecord, store: &Snapshot) -> String {
     match e.source.as_str() {
         "default-scheduler" => "kube-scheduler".to_owned(),
         "kubelet" => {
@@ -312,9 +299,10 @@ fn event_component(
                 .then(|| Kind::lookup("pods"))
                 .flatten()
                 .and_then(|k| store.get(&key_for(k, e.object.namespace.as_deref(), &e.object.name)))
-                .and_then(|entry| entry.object.as_pod())
-                .and_then(|p| p.spec.as_ref())
-                .and_then(|s| s.node_name.clone());
+                .and_then(|entry| {
+                    let pod = entry.object.load();
+                    pod.as_pod()?.spec.as_ref()?.node_name.clone()
+                });
             node.map_or_else(|| "kubelet".to_owned(), |n| format!("kubelet/{n}"))
         }
         s if s.ends_with("-controller") => "kube-controller-manager".to_owned(),

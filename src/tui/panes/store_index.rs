@@ -2,7 +2,7 @@
 //! owner references, whether it is a Pod waiting for the scheduler — kept
 //! from frame to frame and brought up to date by diffing the store it
 //! describes with the one to show. Every snapshot of a run shares the
-//! subtrees it did not change, so [`Store::diff`] costs what changed between
+//! subtrees it did not change, so [`Snapshot::diff`] costs what changed between
 //! the two steps, not what the store holds: a frame of a 10,000-Pod run reads
 //! this compact map instead of 10,000 objects. The summaries of the last
 //! [`ANCHORS`] stores shown are kept, with milestones along the run as the TUI
@@ -17,9 +17,10 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use imbl::OrdMap;
+use k8s_openapi::api::core::v1::Node;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 
-use podflow_engine::store::{Entry, Store};
+use podflow_engine::store::{Archived, Entry, Snapshot};
 use podflow_model::Object;
 
 /// How many stores' summaries are kept to start a seek from: the latest
@@ -63,6 +64,30 @@ pub struct Summary {
     pub owners: Option<Arc<[OwnerLink]>>,
     /// A Pod the scheduler has yet to place: no node, not deleted, not finished.
     pub waiting: bool,
+    /// A Node's state, as the pipeline pane draws it.
+    pub node: Option<NodeState>,
+}
+
+/// What the pipeline pane shows of a Node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeState {
+    /// `spec.unschedulable` (`kubectl cordon`).
+    pub cordoned: bool,
+    /// The `Ready` condition is `True`, or absent (docs/cluster-files.md: a
+    /// Node is Ready unless its conditions say otherwise).
+    pub ready: bool,
+}
+
+impl NodeState {
+    fn of(node: &Node) -> NodeState {
+        let cordoned = node.spec.as_ref().and_then(|s| s.unschedulable);
+        let conditions = node.status.as_ref().and_then(|s| s.conditions.as_ref());
+        let ready = conditions.and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"));
+        NodeState {
+            cordoned: cordoned.unwrap_or(false),
+            ready: ready.is_none_or(|c| c.status == "True"),
+        }
+    }
 }
 
 /// Every stored key's [`Summary`], in key order. The keys are shared: a
@@ -121,15 +146,16 @@ impl Interner {
 }
 
 /// What the panes need of `entry`'s object.
-fn summary(interner: &mut Interner, entry: &Entry) -> Summary {
-    let object = entry.object.as_ref();
+fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
+    let object = entry.object.load();
     let meta = object.metadata();
     Summary {
         owners: meta
             .owner_references
             .as_deref()
             .map(|refs| interner.list(refs, meta.namespace.as_deref())),
-        waiting: waits_for_scheduler(object),
+        waiting: waits_for_scheduler(&object),
+        node: object.as_node().map(NodeState::of),
     }
 }
 
@@ -148,12 +174,12 @@ fn waits_for_scheduler(object: &Object) -> bool {
 /// The summaries of one store.
 #[derive(Clone)]
 struct Index {
-    store: Store,
+    store: Snapshot,
     summaries: Summaries,
 }
 
 impl Index {
-    fn new(store: &Store, interner: &mut Interner) -> Index {
+    fn new(store: &Snapshot, interner: &mut Interner) -> Index {
         Index {
             store: store.clone(),
             summaries: store
@@ -165,7 +191,7 @@ impl Index {
 
     /// These summaries brought to `store`, or built afresh when it differs
     /// from this one in most keys.
-    fn moved_to(&self, store: &Store, interner: &mut Interner) -> Index {
+    fn moved_to(&self, store: &Snapshot, interner: &mut Interner) -> Index {
         let limit = (store.len().max(self.store.len()) / REBUILD_SHARE).max(SMALL_DIFF);
         let changed: Vec<_> = self.store.shared_diff(store).take(limit + 1).collect();
         if changed.len() > limit {
@@ -213,7 +239,7 @@ impl Default for Memo {
 impl Memo {
     /// The kept summaries nearest `store` in revision (within one run, the
     /// fewest changes away), brought to it.
-    fn index_for(&mut self, store: &Store) -> Index {
+    fn index_for(&mut self, store: &Snapshot) -> Index {
         let nearest = self
             .anchors
             .iter()
@@ -225,7 +251,7 @@ impl Memo {
         }
     }
 
-    fn summaries(&mut self, store: &Store) -> Summaries {
+    fn summaries(&mut self, store: &Snapshot) -> Summaries {
         let same = self.anchors.iter().position(|a| {
             a.store.revision() == store.revision() && a.store.diff(store).next().is_none()
         });
@@ -244,7 +270,7 @@ impl Memo {
 
     /// Keeps `store`'s summaries as a milestone unless one is within the
     /// spacing; past [`MILESTONES`], every other one goes and the spacing doubles.
-    fn remember(&mut self, store: &Store) {
+    fn remember(&mut self, store: &Snapshot) {
         let spacing = self.spacing;
         let near = |m: &Index| m.store.revision().abs_diff(store.revision()) < spacing;
         if self.milestones.iter().any(near) {
@@ -265,7 +291,7 @@ impl Memo {
     }
 
     /// Drops the owner lists no summary holds, once they outnumber the keys.
-    fn sweep(&mut self, store: &Store) {
+    fn sweep(&mut self, store: &Snapshot) {
         if self.interner.count > 2 * store.len() + 64 {
             self.interner.sweep();
         }
@@ -278,12 +304,12 @@ thread_local! {
 
 /// Keeps the summaries of `store` as a milestone for later seeks (the TUI
 /// calls this as it computes a run, so that a seek anywhere starts near).
-pub fn remember(store: &Store) {
+pub fn remember(store: &Snapshot) {
     MEMO.with(|memo| memo.borrow_mut().remember(store));
 }
 
 /// Runs `f` on the summaries of `store`.
-pub fn with_summaries<R>(store: &Store, f: impl FnOnce(&Summaries) -> R) -> R {
+pub fn with_summaries<R>(store: &Snapshot, f: impl FnOnce(&Summaries) -> R) -> R {
     let summaries = MEMO.with(|memo| memo.borrow_mut().summaries(store));
     f(&summaries)
 }
@@ -291,7 +317,20 @@ pub fn with_summaries<R>(store: &Store, f: impl FnOnce(&Summaries) -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use podflow_engine::store::{Archive, Store};
     use serde_json::json;
+
+    /// The stores as a run's steps keep them, one after the other.
+    fn snapshots(stores: &[Store]) -> Vec<Snapshot> {
+        let mut archive = Archive::new(&Store::new());
+        stores
+            .iter()
+            .map(|store| {
+                archive.push(store);
+                archive.snapshot().clone()
+            })
+            .collect()
+    }
 
     fn pod(name: &str, node: Option<&str>, owner_uid: Option<&str>) -> Object {
         let mut meta = json!({"name": name, "namespace": "default", "uid": format!("u-{name}")});
@@ -330,14 +369,14 @@ mod tests {
     }
 
     /// The summaries as built afresh.
-    fn fresh(store: &Store) -> Summaries {
+    fn fresh(store: &Snapshot) -> Summaries {
         Index::new(store, &mut Interner::default()).summaries
     }
 
     #[test]
     fn step_by_step_the_summaries_are_what_a_fresh_build_gives() {
         let mut interner = Interner::default();
-        let mut index = Index::new(&Store::new(), &mut interner);
+        let mut index = Index::new(&Snapshot::default(), &mut interner);
         let mut stores = created_one_by_one(6);
         let mut store = stores[5].clone();
         let rv = store.get(&key("web-2")).expect("web-2").mod_revision;
@@ -351,6 +390,7 @@ mod tests {
         stores.push(store.clone());
         store.delete(&key("web-4")).expect("deleted");
         stores.push(store.clone());
+        let stores = snapshots(&stores);
         // Forward, back, and jumps: each as a fresh build.
         for at in [0, 1, 5, 6, 7, 2, 7, 0, 3] {
             index = index.moved_to(&stores[at], &mut interner);
@@ -387,6 +427,7 @@ mod tests {
         let mut b = Store::new();
         b.create(&key("b"), pod("b", Some("n"), None))
             .expect("created");
+        let (a, b) = (Snapshot::of(&a), Snapshot::of(&b));
         for store in [&a, &b, &a] {
             let got = with_summaries(store, Clone::clone);
             assert_eq!(got, fresh(store));
@@ -395,7 +436,7 @@ mod tests {
 
     #[test]
     fn milestones_thin_out_and_every_answer_is_a_fresh_build() {
-        let stores = created_one_by_one(200);
+        let stores = snapshots(&created_one_by_one(200));
         let mut memo = Memo {
             spacing: 1,
             ..Memo::default()

@@ -71,16 +71,14 @@ impl ClusterView for StaticCluster {
     }
 }
 
-impl ClusterView for crate::store::Store {
+impl<O: crate::store::Held> ClusterView for crate::store::Store<O> {
     fn get(&self, kind: &Kind, namespace: Option<&str>, name: &str) -> Option<Arc<Object>> {
         let key = crate::store::key_for(kind, namespace, name);
-        crate::store::Store::get(self, &key).map(|e| Arc::clone(&e.object))
+        crate::store::Store::get(self, &key).map(|e| e.object.load())
     }
 
     fn list(&self, kind: &Kind, namespace: Option<&str>) -> Vec<Arc<Object>> {
         let prefix = crate::store::prefix_for(kind, namespace);
-        self.range(&prefix)
-            .map(|(_, e)| Arc::clone(&e.object))
-            .collect()
+        self.range(&prefix).map(|(_, e)| e.object.load()).collect()
     }
 }

@@ -10,8 +10,13 @@
 //!
 //! The maps are persistent (`imbl`), so a snapshot is a cheap clone.
 
+mod archive;
+mod archived;
 pub mod selector;
 mod watch;
+
+pub use archive::Archive;
+pub use archived::Archived;
 
 pub use watch::{EventType, WatchEvent, WatchFilter, field_value, is_selectable};
 
@@ -27,11 +32,37 @@ use podflow_model::{Kind, Object};
 /// How many of the latest changes the store keeps for watches to replay.
 pub const HISTORY_WINDOW: usize = 4096;
 
+/// How a store holds its objects: the engine's store the objects
+/// themselves, a step's snapshot ([`Snapshot`]) a handle that may keep a
+/// superseded version encoded ([`Archived`]).
+pub trait Held: Clone + std::fmt::Debug {
+    /// Whether two handles hold the same object (by pointer first: two
+    /// snapshots of one run share an unchanged entry's object).
+    fn same(&self, other: &Self) -> bool;
+
+    /// The object (shared, not copied).
+    fn load(&self) -> Arc<Object>;
+}
+
+impl Held for Arc<Object> {
+    fn same(&self, other: &Self) -> bool {
+        Arc::ptr_eq(self, other) || self == other
+    }
+
+    fn load(&self) -> Arc<Object> {
+        Arc::clone(self)
+    }
+}
+
+/// The store as a step of a computed run shows it: its objects held as
+/// [`Archived`] versions, decoded when they are read.
+pub type Snapshot = Store<Archived>;
+
 /// One stored key.
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub struct Entry<O = Arc<Object>> {
     /// The object, with `metadata.resourceVersion` set to `mod_revision`.
-    pub object: Arc<Object>,
+    pub object: O,
     /// The revision that created the key.
     pub create_revision: u64,
     /// The revision that last changed it.
@@ -43,24 +74,24 @@ pub struct Entry {
 /// Field by field, the revisions first and the object by pointer before by
 /// content: two snapshots of one run share an unchanged entry's object, so
 /// [`Store::diff`] settles most entries without reading them.
-impl PartialEq for Entry {
-    fn eq(&self, other: &Entry) -> bool {
+impl<O: Held> PartialEq for Entry<O> {
+    fn eq(&self, other: &Entry<O>) -> bool {
         self.mod_revision == other.mod_revision
             && self.create_revision == other.create_revision
             && self.version == other.version
-            && (Arc::ptr_eq(&self.object, &other.object) || self.object == other.object)
+            && self.object.same(&other.object)
     }
 }
 
 /// One change, as the watch history keeps it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
+pub struct Change<O = Arc<Object>> {
     pub revision: u64,
     pub key: String,
     /// The object after the change (for a delete: its last state).
-    pub object: Arc<Object>,
+    pub object: O,
     /// The object before the change, if it existed.
-    pub prev: Option<Arc<Object>>,
+    pub prev: Option<O>,
     pub deleted: bool,
 }
 
@@ -83,14 +114,14 @@ pub enum StoreError {
 
 /// The key-value store.
 #[derive(Debug, Clone)]
-pub struct Store {
+pub struct Store<O = Arc<Object>> {
     revision: u64,
     compacted: u64,
     /// The keys are shared: a write copies the path of map nodes down to
     /// its key (a snapshot keeps the old path), and a copied node counts
     /// its keys' references instead of copying 64 strings.
-    entries: OrdMap<Arc<str>, Entry>,
-    history: Vector<Change>,
+    entries: OrdMap<Arc<str>, Entry<O>>,
+    history: Vector<Change<O>>,
     /// How many changes `history` keeps ([`HISTORY_WINDOW`] but in tests).
     window: usize,
     /// The revision of the latest change dropped from the window (0: none).
@@ -103,15 +134,21 @@ impl Default for Store {
     }
 }
 
+impl Default for Snapshot {
+    fn default() -> Snapshot {
+        Store::empty(HISTORY_WINDOW)
+    }
+}
+
 /// The changes from one snapshot of a store to a later one (see
 /// [`Store::delta_from`]): a few entries, where a snapshot would copy a path
 /// of the map's nodes for each.
-#[derive(Debug, Clone, Default)]
-pub struct StoreDelta {
+#[derive(Debug, Clone)]
+pub struct StoreDelta<O = Arc<Object>> {
     /// Each changed key with its new entry (`None`: removed), in key order.
-    changes: Vec<(Arc<str>, Option<Entry>)>,
+    changes: Vec<(Arc<str>, Option<Entry<O>>)>,
     /// The watch history's new changes.
-    appended: Vec<Change>,
+    appended: Vec<Change<O>>,
     revision: u64,
     compacted: u64,
 }
@@ -132,7 +169,7 @@ pub fn prefix_for(kind: &Kind, namespace: Option<&str>) -> String {
     }
 }
 
-impl StoreDelta {
+impl<O> StoreDelta<O> {
     /// How many keys changed.
     pub fn len(&self) -> usize {
         self.changes.len()
@@ -153,37 +190,7 @@ impl Store {
 
     /// An empty store keeping the latest `window` changes (at least one).
     pub fn with_window(window: usize) -> Store {
-        Store {
-            revision: 0,
-            compacted: 0,
-            entries: OrdMap::new(),
-            history: Vector::new(),
-            window: window.max(1),
-            forgotten: 0,
-        }
-    }
-
-    /// The current (global) revision.
-    pub fn revision(&self) -> u64 {
-        self.revision
-    }
-
-    /// The last compacted revision: watches must start after it.
-    pub fn compacted(&self) -> u64 {
-        self.compacted
-    }
-
-    /// The entry at `key`.
-    pub fn get(&self, key: &str) -> Option<&Entry> {
-        self.entries.get(key)
-    }
-
-    /// Every entry whose key starts with `prefix`, in key order.
-    pub fn range<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Entry)> {
-        self.entries
-            .range::<_, str>((Bound::Included(prefix), Bound::Unbounded))
-            .map(|(k, e)| (&**k, e))
-            .take_while(move |(k, _)| k.starts_with(prefix))
+        Store::empty(window)
     }
 
     /// The objects `filter` sees, in key order: the initial list of a watch.
@@ -205,42 +212,6 @@ impl Store {
             .collect()
     }
 
-    /// Every entry, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry)> {
-        self.entries.iter().map(|(k, e)| (&**k, e))
-    }
-
-    /// [`Store::iter`] with the keys as the store shares them, for an index
-    /// keyed like the store.
-    pub fn shared_iter(&self) -> impl Iterator<Item = (&Arc<str>, &Entry)> {
-        self.entries.iter()
-    }
-
-    /// The keys whose entries differ from `self` to `other`, in key order,
-    /// each with its entry in `other` (`None`: removed). Subtrees the two
-    /// stores share (every snapshot of one run shares what it did not
-    /// change) are skipped, so this costs what changed.
-    pub fn diff<'a>(
-        &'a self,
-        other: &'a Store,
-    ) -> impl Iterator<Item = (&'a str, Option<&'a Entry>)> {
-        self.shared_diff(other).map(|(key, entry)| (&**key, entry))
-    }
-
-    /// [`Store::diff`] with the keys as the store shares them.
-    pub fn shared_diff<'a>(
-        &'a self,
-        other: &'a Store,
-    ) -> impl Iterator<Item = (&'a Arc<str>, Option<&'a Entry>)> {
-        self.entries.diff(&other.entries).map(|item| match item {
-            DiffItem::Add(key, new)
-            | DiffItem::Update {
-                new: (key, new), ..
-            } => (key, Some(new)),
-            DiffItem::Remove(key, _) => (key, None),
-        })
-    }
-
     /// What turns `older` (an earlier snapshot of this store's run) into
     /// this store: [`Store::apply_delta`] applies it.
     pub fn delta_from(&self, older: &Store) -> StoreDelta {
@@ -256,10 +227,83 @@ impl Store {
             compacted: self.compacted,
         }
     }
+}
+
+/// What every store reads alike, whatever holds its objects.
+impl<O: Held> Store<O> {
+    fn empty(window: usize) -> Store<O> {
+        Store {
+            revision: 0,
+            compacted: 0,
+            entries: OrdMap::new(),
+            history: Vector::new(),
+            window: window.max(1),
+            forgotten: 0,
+        }
+    }
+
+    /// The current (global) revision.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The last compacted revision: watches must start after it.
+    pub fn compacted(&self) -> u64 {
+        self.compacted
+    }
+
+    /// The entry at `key`.
+    pub fn get(&self, key: &str) -> Option<&Entry<O>> {
+        self.entries.get(key)
+    }
+
+    /// Every entry whose key starts with `prefix`, in key order.
+    pub fn range<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Entry<O>)> {
+        self.entries
+            .range::<_, str>((Bound::Included(prefix), Bound::Unbounded))
+            .map(|(k, e)| (&**k, e))
+            .take_while(move |(k, _)| k.starts_with(prefix))
+    }
+
+    /// Every entry, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry<O>)> {
+        self.entries.iter().map(|(k, e)| (&**k, e))
+    }
+
+    /// [`Store::iter`] with the keys as the store shares them, for an index
+    /// keyed like the store.
+    pub fn shared_iter(&self) -> impl Iterator<Item = (&Arc<str>, &Entry<O>)> {
+        self.entries.iter()
+    }
+
+    /// The keys whose entries differ from `self` to `other`, in key order,
+    /// each with its entry in `other` (`None`: removed). Subtrees the two
+    /// stores share (every snapshot of one run shares what it did not
+    /// change) are skipped, so this costs what changed.
+    pub fn diff<'a>(
+        &'a self,
+        other: &'a Store<O>,
+    ) -> impl Iterator<Item = (&'a str, Option<&'a Entry<O>>)> {
+        self.shared_diff(other).map(|(key, entry)| (&**key, entry))
+    }
+
+    /// [`Store::diff`] with the keys as the store shares them.
+    pub fn shared_diff<'a>(
+        &'a self,
+        other: &'a Store<O>,
+    ) -> impl Iterator<Item = (&'a Arc<str>, Option<&'a Entry<O>>)> {
+        self.entries.diff(&other.entries).map(|item| match item {
+            DiffItem::Add(key, new)
+            | DiffItem::Update {
+                new: (key, new), ..
+            } => (key, Some(new)),
+            DiffItem::Remove(key, _) => (key, None),
+        })
+    }
 
     /// Applies `delta`: this store then has the keys, revisions and watch
     /// history of the store it was taken from.
-    pub fn apply_delta(&mut self, delta: &StoreDelta) {
+    pub fn apply_delta(&mut self, delta: &StoreDelta<O>) {
         for (key, entry) in &delta.changes {
             match entry {
                 Some(entry) => {
@@ -287,6 +331,66 @@ impl Store {
         self.entries.is_empty()
     }
 
+    /// Appends `change` to the history, dropping the oldest beyond the window.
+    fn record(&mut self, change: Change<O>) {
+        self.history.push_back(change);
+        if self.history.len() > self.window
+            && let Some(dropped) = self.history.pop_front()
+        {
+            self.forgotten = dropped.revision;
+        }
+    }
+
+    /// The changes after revision `from` (exclusive), in order; fails with
+    /// `Compacted` when `from` is older than the last compaction and with
+    /// `Forgotten` when changes after it have left the window.
+    pub fn changes_since(&self, from: u64) -> Result<impl Iterator<Item = &Change<O>>, StoreError> {
+        if from < self.compacted {
+            return Err(StoreError::Compacted {
+                requested: from,
+                compacted: self.compacted,
+            });
+        }
+        if from < self.forgotten {
+            return Err(StoreError::Forgotten {
+                requested: from,
+                kept_after: self.forgotten,
+            });
+        }
+        // The history is in revision order: find the start by bisection, not
+        // by a walk over the window (the API server asks for the latest
+        // change after every write, the TUI for the current step's).
+        let start = self.first_after(from);
+        Ok((start..self.history.len()).map(|i| &self.history[i]))
+    }
+
+    /// The index of the first change after `revision` (the history's length when none is).
+    fn first_after(&self, revision: u64) -> usize {
+        self.history
+            .binary_search_by(|c| {
+                if c.revision <= revision {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                }
+            })
+            .unwrap_or_else(|i| i)
+    }
+
+    /// Forgets the history up to and including `revision`, as etcd's compaction does.
+    pub fn compact(&mut self, revision: u64) {
+        let revision = revision.min(self.revision);
+        if revision <= self.compacted {
+            return;
+        }
+        let keep = self.first_after(revision);
+        self.history = self.history.skip(keep);
+        self.compacted = revision;
+    }
+}
+
+/// The engine's store: etcd's writes.
+impl Store {
     /// Creates `key`; fails if it exists.
     pub fn create(&mut self, key: &str, object: Object) -> Result<&Entry, StoreError> {
         if self.entries.contains_key(key) {
@@ -400,63 +504,6 @@ impl Store {
             deleted: true,
         });
         Ok(last)
-    }
-
-    /// Appends `change` to the history, dropping the oldest beyond the window.
-    fn record(&mut self, change: Change) {
-        self.history.push_back(change);
-        if self.history.len() > self.window
-            && let Some(dropped) = self.history.pop_front()
-        {
-            self.forgotten = dropped.revision;
-        }
-    }
-
-    /// The changes after revision `from` (exclusive), in order; fails with
-    /// `Compacted` when `from` is older than the last compaction and with
-    /// `Forgotten` when changes after it have left the window.
-    pub fn changes_since(&self, from: u64) -> Result<impl Iterator<Item = &Change>, StoreError> {
-        if from < self.compacted {
-            return Err(StoreError::Compacted {
-                requested: from,
-                compacted: self.compacted,
-            });
-        }
-        if from < self.forgotten {
-            return Err(StoreError::Forgotten {
-                requested: from,
-                kept_after: self.forgotten,
-            });
-        }
-        // The history is in revision order: find the start by bisection, not
-        // by a walk over the window (the API server asks for the latest
-        // change after every write, the TUI for the current step's).
-        let start = self.first_after(from);
-        Ok((start..self.history.len()).map(|i| &self.history[i]))
-    }
-
-    /// The index of the first change after `revision` (the history's length when none is).
-    fn first_after(&self, revision: u64) -> usize {
-        self.history
-            .binary_search_by(|c| {
-                if c.revision <= revision {
-                    std::cmp::Ordering::Less
-                } else {
-                    std::cmp::Ordering::Greater
-                }
-            })
-            .unwrap_or_else(|i| i)
-    }
-
-    /// Forgets the history up to and including `revision`, as etcd's compaction does.
-    pub fn compact(&mut self, revision: u64) {
-        let revision = revision.min(self.revision);
-        if revision <= self.compacted {
-            return;
-        }
-        let keep = self.first_after(revision);
-        self.history = self.history.skip(keep);
-        self.compacted = revision;
     }
 }
 

@@ -14,7 +14,8 @@ use super::labelled;
 use crate::tui::lang::Lang;
 use crate::tui::panes::PaneCx;
 use crate::tui::panes::narration::clock;
-use podflow_engine::store::Store;
+use podflow_engine::store::Snapshot;
+use podflow_model::Object;
 
 /// A crash-looping container, as the trace and the stored Pod tell it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,7 +36,12 @@ pub struct CrashLoop {
 }
 
 /// The crash the failure at `anchor` (an exit or a back-off) is part of.
-pub fn at(records: &[TraceRecord], anchor: usize, store: &Store, now_ms: u64) -> Option<CrashLoop> {
+pub fn at(
+    records: &[TraceRecord],
+    anchor: usize,
+    store: &Snapshot,
+    now_ms: u64,
+) -> Option<CrashLoop> {
     let stage = kubelet_stage(records.get(anchor)?)?;
     let pod = stage.extra().pod.clone()?;
     let (exit, backoff) = match &stage.detail {
@@ -46,7 +52,11 @@ pub fn at(records: &[TraceRecord], anchor: usize, store: &Store, now_ms: u64) ->
         }
         _ => return None,
     };
-    let status = stored_pod(store, &pod).and_then(|p| container_status(p, &exit.container));
+    let stored = stored_pod(store, &pod);
+    let status = stored
+        .as_deref()
+        .and_then(Object::as_pod)
+        .and_then(|p| container_status(p, &exit.container));
     // The status the kubelet writes next says the back-off; until then the
     // stored one may tell of the last, which would contradict the trace.
     let waiting = status

@@ -4,7 +4,9 @@
 //! the stored objects (its status and spec), never working either out anew.
 
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
-use podflow_engine::store::Store;
+use std::sync::Arc;
+
+use podflow_engine::store::Snapshot;
 use podflow_engine::trace::{Actor, Detail, Outcome, Record, Stage, StageName, TraceRecord};
 use podflow_model::Object;
 
@@ -58,17 +60,14 @@ pub fn exit_before<'r>(
         })
 }
 
-/// The stored Pod `NS/NAME`.
-pub fn stored_pod<'s>(store: &'s Store, pod: &str) -> Option<&'s Pod> {
+/// The stored Pod `NS/NAME` (read with [`Object::as_pod`]).
+pub fn stored_pod(store: &Snapshot, pod: &str) -> Option<Arc<Object>> {
     let (ns, name) = pod.split_once('/')?;
-    match store
+    let object = store
         .get(&format!("/registry/pods/{ns}/{name}"))?
         .object
-        .as_ref()
-    {
-        Object::Pod(p) => Some(p),
-        _ => None,
-    }
+        .load();
+    object.as_pod().is_some().then_some(object)
 }
 
 /// The stored status of `container` of `pod`.

@@ -13,7 +13,8 @@ use super::kubelet::{bytes, stored_pod};
 use super::labelled;
 use crate::tui::lang::Lang;
 use crate::tui::panes::PaneCx;
-use podflow_engine::store::Store;
+use podflow_engine::store::Snapshot;
+use podflow_model::Object;
 
 /// An OOM-killed container.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,12 +33,20 @@ pub struct OomKill {
 }
 
 /// The OOM kill the failure at `anchor` is part of, if its exit was one.
-pub fn at(records: &[TraceRecord], anchor: usize, store: &Store, now_ms: u64) -> Option<OomKill> {
+pub fn at(
+    records: &[TraceRecord],
+    anchor: usize,
+    store: &Snapshot,
+    now_ms: u64,
+) -> Option<OomKill> {
     let crash = crash::at(records, anchor, store, now_ms)?;
     if crash.exit.reason != "OOMKilled" {
         return None;
     }
-    let resources = stored_pod(store, &crash.pod)
+    let stored = stored_pod(store, &crash.pod);
+    let resources = stored
+        .as_deref()
+        .and_then(Object::as_pod)
         .and_then(|p| p.spec.as_ref())
         .and_then(|s| s.containers.iter().find(|c| c.name == crash.container))
         .and_then(|c| c.resources.as_ref());

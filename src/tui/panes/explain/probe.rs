@@ -10,8 +10,9 @@
 
 use k8s_openapi::api::core::v1::Probe;
 use podflow_engine::kubectl_printers::describe::containers::describe_probe;
-use podflow_engine::store::Store;
+use podflow_engine::store::Snapshot;
 use podflow_engine::trace::{Detail, ProbeDetail, Record, TraceRecord};
+use podflow_model::Object;
 
 use ratatui::text::{Line, Span};
 
@@ -76,7 +77,7 @@ pub struct ProbeFailure {
 }
 
 /// The probe failure recorded at `anchor`.
-pub fn at(records: &[TraceRecord], anchor: usize, store: &Store) -> Option<ProbeFailure> {
+pub fn at(records: &[TraceRecord], anchor: usize, store: &Snapshot) -> Option<ProbeFailure> {
     let stage = kubelet_stage(records.get(anchor)?)?;
     let Detail::Probe(detail) = &stage.detail else {
         return None;
@@ -84,6 +85,7 @@ pub fn at(records: &[TraceRecord], anchor: usize, store: &Store) -> Option<Probe
     let pod = stage.extra().pod.clone()?;
     let kind = Kind::of(&detail.message)?;
     let stored = stored_pod(store, &pod);
+    let stored = stored.as_deref().and_then(Object::as_pod);
     let probe = stored
         .and_then(|p| p.spec.as_ref())
         .and_then(|s| s.containers.iter().find(|c| c.name == detail.container))

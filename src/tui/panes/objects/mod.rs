@@ -40,7 +40,7 @@ use serde_json::Value;
 use super::PaneCx;
 use super::store_index::{Summaries, with_summaries};
 use super::watch::{MAX_ROWS, filter_matches};
-use podflow_engine::store::{Entry, Store};
+use podflow_engine::store::{Archived, Entry, Snapshot};
 use podflow_engine::trace::{Record, TraceRecord, WatchRecord};
 use podflow_model::Object;
 
@@ -205,17 +205,17 @@ impl Model {
             .map(|i| {
                 let key = forest.key(i);
                 let entry = store.get(key);
-                let object = entry.map(|e| e.object.as_ref());
+                let object = entry.map(|e| e.object.load());
                 KeyRow {
                     key: key.to_owned(),
                     mod_revision: entry.map_or(0, |e| e.mod_revision),
                     changed: written.contains(key),
                     guide: forest.guide(i),
-                    label: match object {
+                    label: match object.as_deref() {
                         Some(o) if forest.depth(i) > 0 => format!("{} {}", o.kind().kind, o.name()),
                         _ => key.to_owned(),
                     },
-                    status: object.and_then(tree::status),
+                    status: object.as_deref().and_then(tree::status),
                 }
             })
             .collect();
@@ -375,11 +375,11 @@ thread_local! {
 }
 
 /// The object at `key` as the pane shows it, remembered.
-fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) -> Option<Shown> {
+fn shown(store: &Snapshot, records: &[TraceRecord], writes: &[Write], key: &str) -> Option<Shown> {
     let entry = store.get(key)?;
     let write = writes.iter().find(|w| w.key == key);
     let from = ShownFrom {
-        object: Arc::clone(&entry.object),
+        object: entry.object.load(),
         revisions: (entry.create_revision, entry.mod_revision),
         write: write.cloned(),
     };
@@ -407,13 +407,13 @@ fn shown(store: &Store, records: &[TraceRecord], writes: &[Write], key: &str) ->
 
 /// [`shown`], made: `entry` is `store`'s at `key`.
 fn shown_afresh(
-    store: &Store,
+    store: &Snapshot,
     records: &[TraceRecord],
     write: Option<&Write>,
     key: &str,
-    entry: &Entry,
+    entry: &Entry<Archived>,
 ) -> Shown {
-    let after = entry.object.to_json();
+    let after = entry.object.load().to_json();
     let mut shown = Shown {
         key: key.to_owned(),
         revision: entry.mod_revision,
@@ -436,7 +436,7 @@ fn shown_afresh(
 }
 
 /// A key deleted at this step, shown in its last state.
-fn deleted_shown(store: &Store, records: &[TraceRecord], write: &Write) -> Option<Shown> {
+fn deleted_shown(store: &Snapshot, records: &[TraceRecord], write: &Write) -> Option<Shown> {
     let (before, after) = change_at(store, records, write)?;
     let last = after.or(before)?;
     Some(Shown {
@@ -459,7 +459,7 @@ fn focus_line(lines: &[YamlLine], changed: &[String]) -> Option<usize> {
 /// The object before and after `write`: from etcd's history, else from the
 /// trace's `persist` stages (present under `--detail full`).
 fn change_at(
-    store: &Store,
+    store: &Snapshot,
     records: &[TraceRecord],
     write: &Write,
 ) -> Option<(Option<Value>, Option<Value>)> {
@@ -470,8 +470,8 @@ fn change_at(
             .find(|c| c.revision == write.revision && c.key == write.key)
     {
         return Some((
-            change.prev.as_ref().map(|p| p.to_json()),
-            Some(change.object.to_json()),
+            change.prev.as_ref().map(|p| p.load().to_json()),
+            Some(change.object.load().to_json()),
         ));
     }
     let mut persists = records.iter().rev().filter_map(|r| match &r.body {

@@ -343,7 +343,12 @@ fn without_etcd_history_the_trace_gives_the_previous_write() {
         revision: 9,
         deleted: false,
     };
-    let (before, after) = change_at(&Store::new(), &records, &write).expect("found");
+    let (before, after) = change_at(
+        &podflow_engine::store::Snapshot::default(),
+        &records,
+        &write,
+    )
+    .expect("found");
     let before = before.expect("the earlier write");
     assert_eq!(
         yaml::changed_paths(&before, &after.expect("this write")),

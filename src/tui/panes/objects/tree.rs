@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::super::store_index::{OwnerLink, Summaries, Summary};
-use podflow_engine::store::{Store, key_for};
+use podflow_engine::store::{Snapshot, key_for};
 use podflow_model::Object;
 use podflow_model::kinds::{KINDS, index_of};
 
@@ -112,7 +112,7 @@ impl<'a> Forest<'a> {
 /// does not lead there makes the pass index every UID. Objects with the same
 /// owner references share them, and they are resolved once.
 pub fn forest<'a>(
-    store: &'a Store,
+    store: &'a Snapshot,
     summaries: &'a Summaries,
     mut keep: impl FnMut(&str) -> bool,
 ) -> Forest<'a> {
@@ -197,13 +197,13 @@ pub fn forest<'a>(
 /// when its UID is the reference's (UIDs are unique), else whichever listed
 /// object has that UID (the last, in key order).
 struct Owners<'o, 'a> {
-    store: &'a Store,
+    store: &'a Snapshot,
     objects: &'o [(&'a str, &'a Summary)],
     /// The owner found for each owner list looked up (by its address: equal
     /// lists are one shared list).
     memo: HashMap<*const OwnerLink, Option<usize>>,
     /// Every listed UID, built at the first reference its name does not resolve.
-    by_uid: Option<HashMap<&'a str, usize>>,
+    by_uid: Option<HashMap<String, usize>>,
 }
 
 impl Owners<'_, '_> {
@@ -231,8 +231,8 @@ impl Owners<'_, '_> {
             .objects
             .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
             .ok()?;
-        let uid = self.store.get(&key)?.object.metadata().uid.as_deref();
-        (uid == Some(link.uid.as_str())).then_some(at)
+        let owner = self.store.get(&key)?.object.load();
+        (owner.metadata().uid.as_deref() == Some(link.uid.as_str())).then_some(at)
     }
 
     /// The listed object with `uid` (the last, in key order).
@@ -244,8 +244,8 @@ impl Owners<'_, '_> {
                     .iter()
                     .enumerate()
                     .filter_map(|(i, (key, _))| {
-                        let meta = store.get(key)?.object.metadata();
-                        meta.uid.as_deref().map(|u| (u, i))
+                        let object = store.get(key)?.object.load();
+                        object.metadata().uid.clone().map(|u| (u, i))
                     })
                     .collect()
             })
@@ -295,6 +295,7 @@ mod tests {
 
     use super::*;
     use crate::tui::panes::store_index::with_summaries;
+    use podflow_engine::store::Store;
     use podflow_model::kinds::kind_of;
 
     fn object(kind: &str, name: &str, uid: &str, owner: Option<&str>) -> Object {
@@ -354,6 +355,7 @@ mod tests {
 
     /// `(key, depth, guide)` of every row.
     fn rows(store: &Store) -> Vec<(String, usize, String)> {
+        let store = &Snapshot::of(store);
         with_summaries(store, |summaries| {
             let forest = forest(store, summaries, |_| true);
             (0..forest.len())

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Bound;
 
 use crate::tui::panes::store_index::with_summaries;
-use podflow_engine::store::{Store, prefix_for};
+use podflow_engine::store::{Snapshot, prefix_for};
 use podflow_engine::trace::{Record, TraceRecord};
 use podflow_model::kinds::kind_of;
 
@@ -52,7 +52,7 @@ impl QueueCounts {
 }
 
 /// Where each waiting pod of `store` is, from the latest records.
-pub fn counts(store: &Store, records: &[TraceRecord]) -> QueueCounts {
+pub fn counts(store: &Snapshot, records: &[TraceRecord]) -> QueueCounts {
     let prefix = prefix_for(kind_of("Pod"), None);
     with_summaries(store, |summaries| {
         let waiting = summaries

@@ -197,7 +197,7 @@ fn self_messages_are_notes() {
     assert_eq!(model.rows[1].from, Some(2));
     let theme = Theme::new(ThemeName::Dark, false);
     let state = PaneState::default();
-    let store = podflow_engine::store::Store::new();
+    let store = podflow_engine::store::Snapshot::default();
     let view = podflow_engine::timeline::View {
         records: &records,
         later_in_event: &[],
