@@ -85,6 +85,8 @@ fn framed(app: &mut App, targets: &[usize], width: u16, height: u16) -> Vec<Dura
 }
 
 fn main() {
+    // As `podflow play` does: the panes read replaced versions' digests.
+    podflow::tui::panes::store_index::keep_digests();
     podflow::memory::no_huge_pages();
     let replicas = common::env_or("PODFLOW_BENCH_REPLICAS", REPLICAS);
     let nodes = common::env_or("PODFLOW_BENCH_NODES", NODES);

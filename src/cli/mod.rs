@@ -80,6 +80,8 @@ pub fn main() -> ExitCode {
         name = cli.command.as_ref().map_or("default", Commands::name)
     );
     let _entered = span.enter();
+    // The panes read what they list of a replaced version from its digest.
+    crate::tui::panes::store_index::keep_digests();
     let result = match cli.command {
         Some(Commands::Play(args)) => play::run(&args, Vec::new()),
         Some(Commands::Trace(args)) => trace::run(&args),

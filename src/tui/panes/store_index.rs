@@ -145,17 +145,106 @@ impl Interner {
     }
 }
 
+/// What a [`Summary`] needs of one object version: made from the object,
+/// or kept with a version the steps keep encoded, so that a seek across
+/// thousands of replaced versions decodes none of them.
+struct Digest {
+    owners: Option<Arc<[OwnerLink]>>,
+    waiting: bool,
+    node: Option<NodeState>,
+    kind: &'static str,
+    status: Option<String>,
+}
+
+impl Digest {
+    /// `object`'s digest, its owner list from `interner`.
+    fn of(interner: &mut Interner, object: &Object) -> Digest {
+        let meta = object.metadata();
+        Digest {
+            owners: meta
+                .owner_references
+                .as_deref()
+                .map(|refs| interner.list(refs, meta.namespace.as_deref())),
+            waiting: waits_for_scheduler(object),
+            node: object.as_node().map(NodeState::of),
+            kind: object.kind().kind,
+            status: short_status(object),
+        }
+    }
+}
+
+/// Has the steps keep a [`Digest`] of every version they encode (set once,
+/// before a run is computed; without it, a summary decodes the version).
+/// A digest's owner list is the memo's, shared with the summaries (the
+/// digester runs where the run is computed, not while a pane reads).
+pub fn keep_digests() {
+    podflow_engine::store::set_digester(|object| {
+        MEMO.with(|memo| Arc::new(Digest::of(&mut memo.borrow_mut().interner, object)))
+    });
+}
+
 /// What the panes need of `entry`'s object.
 fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
-    let object = entry.object.load();
-    let meta = object.metadata();
+    let kept = entry.object.digest();
+    let fresh;
+    let digest = match kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
+        Some(kept) => kept,
+        None => {
+            fresh = Digest::of(interner, &entry.object.load());
+            &fresh
+        }
+    };
     Summary {
-        owners: meta
-            .owner_references
-            .as_deref()
-            .map(|refs| interner.list(refs, meta.namespace.as_deref())),
-        waiting: waits_for_scheduler(&object),
-        node: object.as_node().map(NodeState::of),
+        owners: digest.owners.clone(),
+        waiting: digest.waiting,
+        node: digest.node,
+    }
+}
+
+/// `entry`'s kind and short status, as the objects pane lists them: from
+/// the digest of a replaced version, so that a row decodes nothing.
+pub fn listed(entry: &Entry<Archived>) -> (&'static str, Option<String>) {
+    let kept = entry.object.digest();
+    match kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
+        Some(digest) => (digest.kind, digest.status.clone()),
+        None => {
+            let object = entry.object.load();
+            (object.kind().kind, short_status(&object))
+        }
+    }
+}
+
+/// The object's short status, as `kubectl get` would print it.
+fn short_status(object: &Object) -> Option<String> {
+    let deleting = object.metadata().deletion_timestamp.is_some();
+    let base = match object {
+        Object::Pod(p) => {
+            if deleting {
+                return Some("Terminating".to_owned());
+            }
+            p.status.as_ref().and_then(|s| s.phase.clone())
+        }
+        Object::Deployment(d) => {
+            let want = d.spec.replicas.unwrap_or(1);
+            let ready = d.status.as_ref().and_then(|s| s.ready_replicas);
+            Some(format!("{}/{want}", ready.unwrap_or(0)))
+        }
+        Object::ReplicaSet(r) => {
+            let want = r.spec.replicas.unwrap_or(1);
+            let ready = r.status.as_ref().and_then(|s| s.ready_replicas);
+            Some(format!("{}/{want}", ready.unwrap_or(0)))
+        }
+        Object::Job(j) => {
+            let want = j.spec.as_ref().and_then(|s| s.completions).unwrap_or(1);
+            let done = j.status.as_ref().and_then(|s| s.succeeded).unwrap_or(0);
+            Some(format!("{done}/{want}"))
+        }
+        _ => None,
+    };
+    match (base, deleting) {
+        (Some(b), true) => Some(format!("{b} deleting")),
+        (None, true) => Some("deleting".to_owned()),
+        (b, false) => b,
     }
 }
 
@@ -417,6 +506,37 @@ mod tests {
                 uid: "rs".to_owned(),
                 controller: true,
             }
+        );
+    }
+
+    /// A version the steps keep encoded is summarized from the digest made
+    /// before it was encoded, as its object would be.
+    #[test]
+    fn a_replaced_version_is_summarized_from_its_digest() {
+        keep_digests();
+        let mut store = Store::new();
+        store
+            .create(&key("web-0"), pod("web-0", None, Some("rs")))
+            .expect("created");
+        let created = store.clone();
+        store
+            .update(
+                &key("web-0"),
+                pod("web-0", Some("node-1"), Some("rs")),
+                None,
+            )
+            .expect("bound");
+        let snapshots = snapshots(&[created, store]);
+        let before = snapshots[0].get(&key("web-0")).expect("web-0");
+        assert!(before.object.is_retired() && before.object.digest().is_some());
+        let mut interner = Interner::default();
+        let kept = summary(&mut interner, before);
+        let decoded = Digest::of(&mut interner, &before.object.load());
+        assert!(kept.waiting && decoded.waiting, "not bound yet");
+        assert_eq!(listed(before), ("Pod", decoded.status));
+        assert_eq!(
+            kept.owners.as_deref().map(|o| o[0].uid.clone()),
+            Some("rs".to_owned())
         );
     }
 

@@ -13,9 +13,10 @@
 //! is written `2025-11-30T02:20:36Z`), not the milliseconds of the
 //! simulation's clock. Nothing shown reads finer than the JSON.
 
+use std::any::Any;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
 use podflow_model::{Kind, Object};
 
@@ -38,7 +39,26 @@ enum State {
         /// The JSON, compressed against `dictionary`.
         bytes: Box<[u8]>,
         dictionary: Arc<[u8]>,
+        /// The reader's digest ([`set_digester`]), made before it was encoded.
+        digest: Option<Digest>,
     },
+}
+
+/// What a reader keeps of each version, to read without decoding it (the
+/// TUI's objects pane: owners, status). Any value; the reader downcasts it.
+pub type Digest = Arc<dyn Any + Send + Sync>;
+
+/// Makes a [`Digest`] of an object.
+pub type Digester = fn(&Object) -> Digest;
+
+static DIGESTER: OnceLock<Digester> = OnceLock::new();
+
+/// Has every version digested by `digester` as it is encoded, for the
+/// process (the TUI sets it once, before it computes a run). A digest is a
+/// memo: a reader makes it afresh from [`Archived::load`] where it is missing.
+pub fn set_digester(digester: Digester) {
+    // A second call would be the same reader's: the first stays.
+    let _ = DIGESTER.set(digester);
 }
 
 impl Archived {
@@ -56,7 +76,9 @@ impl Archived {
         let state = self.state();
         match &*state {
             State::Live(object) => Arc::clone(object),
-            State::Encoded { bytes, dictionary } => {
+            State::Encoded {
+                bytes, dictionary, ..
+            } => {
                 if let Some(object) = RecentlyDecoded::find(&self.0) {
                     return object;
                 }
@@ -77,6 +99,16 @@ impl Archived {
         matches!(&*self.state(), State::Live(live) if Arc::ptr_eq(live, object))
     }
 
+    /// The version's digest ([`set_digester`]), made while it was decoded;
+    /// `None` while it is current (reading it costs nothing then) or when no
+    /// digester was set.
+    pub fn digest(&self) -> Option<Digest> {
+        match &*self.state() {
+            State::Encoded { digest, .. } => digest.clone(),
+            State::Live(_) => None,
+        }
+    }
+
     /// Whether a newer version has replaced this one ([`Archived::retire`]).
     pub fn is_retired(&self) -> bool {
         matches!(*self.state(), State::Encoded { .. })
@@ -92,7 +124,12 @@ impl Archived {
         let dictionary = dictionaries.next_for(self.0.kind, &json);
         let bytes =
             lz4_flex::block::compress_prepend_size_with_dict(&json, &dictionary).into_boxed_slice();
-        *state = State::Encoded { bytes, dictionary };
+        let digest = DIGESTER.get().map(|digester| digester(object));
+        *state = State::Encoded {
+            bytes,
+            dictionary,
+            digest,
+        };
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -136,7 +173,7 @@ impl fmt::Debug for Archived {
 /// How many of the versions decoded last stay decoded: the panes of the
 /// next frames read the same objects again (the objects pane's rows, the
 /// selected object), and a step back and forth comes back to them.
-const KEPT_DECODED: usize = 1024;
+const KEPT_DECODED: usize = 256;
 
 /// The versions decoded last (for every run of the process), each with its
 /// handle's version: held weakly, so that its address is not reused while

@@ -16,7 +16,7 @@ pub mod selector;
 mod watch;
 
 pub use archive::Archive;
-pub use archived::Archived;
+pub use archived::{Archived, Digest, Digester, set_digester};
 
 pub use watch::{EventType, WatchEvent, WatchFilter, field_value, is_selectable};
 

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::PaneCx;
-use super::store_index::{Summaries, with_summaries};
+use super::store_index::{Summaries, listed, with_summaries};
 use super::watch::{MAX_ROWS, filter_matches};
 use podflow_engine::store::{Archived, Entry, Snapshot};
 use podflow_engine::trace::{Record, TraceRecord, WatchRecord};
@@ -205,17 +205,20 @@ impl Model {
             .map(|i| {
                 let key = forest.key(i);
                 let entry = store.get(key);
-                let object = entry.map(|e| e.object.load());
+                // A row decodes no replaced version (`listed`); an object's
+                // key ends with its name (`key_for`).
+                let (kind, status) = entry.map(listed).unzip();
+                let name = key.rsplit('/').next().unwrap_or(key);
                 KeyRow {
                     key: key.to_owned(),
                     mod_revision: entry.map_or(0, |e| e.mod_revision),
                     changed: written.contains(key),
                     guide: forest.guide(i),
-                    label: match object.as_deref() {
-                        Some(o) if forest.depth(i) > 0 => format!("{} {}", o.kind().kind, o.name()),
+                    label: match kind {
+                        Some(kind) if forest.depth(i) > 0 => format!("{kind} {name}"),
                         _ => key.to_owned(),
                     },
-                    status: object.as_deref().and_then(tree::status),
+                    status: status.flatten(),
                 }
             })
             .collect();

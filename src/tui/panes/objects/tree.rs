@@ -10,7 +10,6 @@ use std::collections::HashMap;
 
 use super::super::store_index::{OwnerLink, Summaries, Summary};
 use podflow_engine::store::{Snapshot, key_for};
-use podflow_model::Object;
 use podflow_model::kinds::{KINDS, index_of};
 
 /// No row: a root's parent.
@@ -254,40 +253,6 @@ impl Owners<'_, '_> {
     }
 }
 
-/// The object's short status, as `kubectl get` would print it.
-pub fn status(object: &Object) -> Option<String> {
-    let deleting = object.metadata().deletion_timestamp.is_some();
-    let base = match object {
-        Object::Pod(p) => {
-            if deleting {
-                return Some("Terminating".to_owned());
-            }
-            p.status.as_ref().and_then(|s| s.phase.clone())
-        }
-        Object::Deployment(d) => {
-            let want = d.spec.replicas.unwrap_or(1);
-            let ready = d.status.as_ref().and_then(|s| s.ready_replicas);
-            Some(format!("{}/{want}", ready.unwrap_or(0)))
-        }
-        Object::ReplicaSet(r) => {
-            let want = r.spec.replicas.unwrap_or(1);
-            let ready = r.status.as_ref().and_then(|s| s.ready_replicas);
-            Some(format!("{}/{want}", ready.unwrap_or(0)))
-        }
-        Object::Job(j) => {
-            let want = j.spec.as_ref().and_then(|s| s.completions).unwrap_or(1);
-            let done = j.status.as_ref().and_then(|s| s.succeeded).unwrap_or(0);
-            Some(format!("{done}/{want}"))
-        }
-        _ => None,
-    };
-    match (base, deleting) {
-        (Some(b), true) => Some(format!("{b} deleting")),
-        (None, true) => Some("deleting".to_owned()),
-        (b, false) => b,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
@@ -296,6 +261,7 @@ mod tests {
     use super::*;
     use crate::tui::panes::store_index::with_summaries;
     use podflow_engine::store::Store;
+    use podflow_model::Object;
     use podflow_model::kinds::kind_of;
 
     fn object(kind: &str, name: &str, uid: &str, owner: Option<&str>) -> Object {
