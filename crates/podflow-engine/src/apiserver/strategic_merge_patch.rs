@@ -344,6 +344,12 @@ pub fn two_way(ty: GoType, original: &Value, modified: &Value) -> Value {
     merged(deletions, changes)
 }
 
+/// The patch of two halves made apart (the kubelet's typed status patch,
+/// `kubelet/status_patch.rs`): as [`two_way`] merges its own.
+pub fn merge_halves(deletions: Map<String, Value>, changes: Map<String, Value>) -> Value {
+    merged(deletions, changes)
+}
+
 /// One patch of two: the changes merged into the deletions (objects field
 /// by field, a list's deletions before its changes), as
 /// `CreateThreeWayMergePatch` merges its halves.

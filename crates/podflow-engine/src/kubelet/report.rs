@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::sent_status::{Condition, SentStatus, second};
 use super::status::{self, ContainerView, PodView, StatusExtra};
 use super::{Kubelet, Step, klog};
 use crate::apiserver::request::{Body, Verb};
@@ -107,7 +108,7 @@ impl Kubelet {
             readiness_gates: &readiness_gates,
             other_conditions: &other_conditions,
         };
-        let mut status = status::pod_status_with(
+        let mut status = status::generate(
             &view,
             &StatusExtra {
                 init_containers: &init,
@@ -115,19 +116,18 @@ impl Kubelet {
             },
         );
         stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
-        if let Some(list) = status["conditions"].as_array_mut() {
-            // generateAPIPodStatus keeps the conditions it does not own, first.
-            list.splice(0..0, other_conditions);
-        }
+        // generateAPIPodStatus keeps the conditions it does not own, first.
+        status
+            .conditions
+            .splice(0..0, other_conditions.into_iter().map(Condition::Other));
         if let Some((message, _)) = &evicted {
             // `TerminatePodAbnormallyAndWait` with `Evict`: the terminal phase,
             // the eviction's reason and message.
-            status["phase"] = Value::String(phase.to_owned());
-            status["reason"] = Value::String(super::eviction::REASON.to_owned());
-            status["message"] = Value::String(message.clone());
+            status.phase = phase;
+            status.reason = Some(super::eviction::REASON);
+            status.message = Some(message.as_str().into());
         }
-        let sent = status.to_string();
-        if !force && w.last_status.as_deref() == Some(&*sent) {
+        if !force && w.last_status.as_deref() == Some(&status) {
             return None;
         }
         let changed_phase = w.last_phase != phase;
@@ -139,9 +139,15 @@ impl Kubelet {
         if phase == "Running" && w.running_reported.is_none() {
             w.running_reported = Some(now);
         }
-        let old = api_status(w);
-        let patch = crate::apiserver::strategic_merge_patch::two_way("v1.PodStatus", &old, &status);
-        w.last_status = Some(sent.into_boxed_str());
+        let patch = match &w.last_status {
+            Some(last) => super::status_patch::two_way(last, &status),
+            None => crate::apiserver::strategic_merge_patch::two_way(
+                "v1.PodStatus",
+                &stored_status(&w.pod),
+                &status.to_value(),
+            ),
+        };
+        w.last_status = Some(std::sync::Arc::new(status));
         let pod = w.pod.clone();
         if stop_sandbox {
             cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
@@ -273,20 +279,14 @@ fn reported_views(
     (init, regular, details)
 }
 
-/// What the status manager patches against: what the API server holds
-/// (`syncPod` reads the pod, `PatchPodStatus` diffs old → new), here the
-/// status this kubelet sent last, else the pod as it was seen (the watch may
-/// not have brought the last patch back yet).
-fn api_status(w: &super::worker::PodWorker) -> Value {
-    w.last_status
-        .as_deref()
-        .and_then(|s| serde_json::from_str(s).ok())
-        .or_else(|| {
-            w.pod
-                .status
-                .as_ref()
-                .and_then(|s| serde_json::to_value(s).ok())
-        })
+/// What the status manager patches against before it sent a status: what
+/// the API server holds (`syncPod` reads the pod, `PatchPodStatus` diffs
+/// old → new), the pod as it was seen. (After, it is the status it sent
+/// last: the watch may not have brought that patch back yet.)
+fn stored_status(pod: &k8s_openapi::api::core::v1::Pod) -> Value {
+    pod.status
+        .as_ref()
+        .and_then(|s| serde_json::to_value(s).ok())
         .unwrap_or_default()
 }
 
@@ -320,31 +320,33 @@ fn disruption_target(message: &str, at: SimTime) -> Value {
 /// changed) and keeps the scheduler's `PodScheduled` condition, as the kubelet
 /// does in the status it generates.
 fn stamp_conditions(
-    status: &mut Value,
+    status: &mut SentStatus,
     transitions: &mut std::collections::BTreeMap<String, (bool, SimTime)>,
     pod: &k8s_openapi::api::core::v1::Pod,
     now: SimTime,
 ) {
-    let Some(list) = status["conditions"].as_array_mut() else {
-        return;
-    };
-    for c in list.iter_mut() {
-        let kind = c["type"].as_str().unwrap_or_default().to_owned();
-        let ok = c["status"] == "True";
-        let entry = transitions.entry(kind).or_insert((ok, now));
-        if entry.0 != ok {
-            *entry = (ok, now);
+    for c in &mut status.conditions {
+        let Condition::Kubelet(c) = c else {
+            continue;
+        };
+        let entry = match transitions.get_mut(c.kind) {
+            Some(entry) => entry,
+            None => transitions.entry(c.kind.to_owned()).or_insert((c.ok, now)),
+        };
+        if entry.0 != c.ok {
+            *entry = (c.ok, now);
         }
-        c["lastTransitionTime"] = Value::String(entry.1.rfc3339());
+        c.at = second(entry.1);
     }
     let scheduled = pod
         .status
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
-        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
-        .and_then(|c| serde_json::to_value(c).ok());
+        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"));
     if let Some(condition) = scheduled {
-        list.push(condition);
+        status
+            .conditions
+            .push(Condition::Scheduled(Box::new(condition.clone())));
     }
 }
 
