@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::sent_status::{Condition, SentStatus, second};
+use super::sent_status::{Condition, SentStatus, scheduled, second};
 use super::status::{self, ContainerView, PodView, StatusExtra};
 use super::{Kubelet, Step, klog};
 use crate::apiserver::request::{Body, Verb};
@@ -127,7 +127,14 @@ impl Kubelet {
             status.reason = Some(super::eviction::REASON);
             status.message = Some(message.as_str().into());
         }
-        if !force && w.last_status.as_deref() == Some(&status) {
+        let unchanged = w.last_status.as_deref() == Some(&status);
+        debug_assert!(
+            w.last_status
+                .as_ref()
+                .is_none_or(|last| { unchanged == (last.to_value() == status.to_value()) }),
+            "typed statuses are equal exactly when their JSON is"
+        );
+        if !force && unchanged {
             return None;
         }
         let changed_phase = w.last_phase != phase;
@@ -338,15 +345,13 @@ fn stamp_conditions(
         }
         c.at = second(entry.1);
     }
-    let scheduled = pod
+    let by_scheduler = pod
         .status
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
         .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"));
-    if let Some(condition) = scheduled {
-        status
-            .conditions
-            .push(Condition::Scheduled(Box::new(condition.clone())));
+    if let Some(condition) = by_scheduler {
+        status.conditions.push(scheduled(condition));
     }
 }
 

@@ -8,6 +8,7 @@
 //! fraction), so two statuses are equal exactly when their JSON is.
 
 use k8s_openapi::api::core::v1::PodCondition;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::{Map, Value, json};
 
 use crate::clock::SimTime;
@@ -15,6 +16,21 @@ use crate::clock::SimTime;
 /// A moment as a status writes it: the whole second.
 pub fn second(t: SimTime) -> SimTime {
     SimTime(t.as_millis() / 1000 * 1000)
+}
+
+/// The scheduler's `PodScheduled` condition as the status carries it: its
+/// times at the second, as they are written (the one the binding stored
+/// may hold a fraction the JSON does not).
+pub fn scheduled(c: &PodCondition) -> Condition {
+    let at_second = |t: &Option<Time>| {
+        t.as_ref().map(|t| {
+            Time(k8s_openapi::jiff::Timestamp::from_second(t.0.as_second()).unwrap_or(t.0))
+        })
+    };
+    let mut c = c.clone();
+    c.last_probe_time = at_second(&c.last_probe_time);
+    c.last_transition_time = at_second(&c.last_transition_time);
+    Condition::Scheduled(Box::new(c))
 }
 
 /// A Pod status the kubelet generated (`generateAPIPodStatus`).
@@ -41,7 +57,8 @@ pub struct SentStatus {
 pub enum Condition {
     /// One of the four the kubelet generates (`pkg/kubelet/status/generate.go`).
     Kubelet(KubeletCondition),
-    /// The scheduler's `PodScheduled`, as the stored Pod holds it.
+    /// The scheduler's `PodScheduled`, as the stored Pod holds it
+    /// ([`scheduled`]).
     Scheduled(Box<PodCondition>),
     /// A condition the kubelet does not own (a readiness gate's,
     /// `DisruptionTarget`), as JSON.
@@ -236,5 +253,35 @@ impl SentStatus {
             s.insert("message".into(), Value::String(message.to_string()));
         }
         Value::Object(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `PodScheduled` stored with a fraction of a second (the binding's)
+    /// equals the one read back from JSON: equal exactly when written alike.
+    #[test]
+    fn scheduled_conditions_compare_as_written() {
+        let at = |ms: i64| {
+            Some(Time(
+                k8s_openapi::jiff::Timestamp::from_millisecond(ms).expect("a time"),
+            ))
+        };
+        let condition = |ms| PodCondition {
+            type_: "PodScheduled".into(),
+            status: "True".into(),
+            last_transition_time: at(ms),
+            ..Default::default()
+        };
+        let (fraction, whole) = (condition(1_700_000_000_250), condition(1_700_000_000_000));
+        assert_ne!(fraction, whole);
+        assert_eq!(scheduled(&fraction), scheduled(&whole));
+        assert_eq!(
+            scheduled(&fraction).to_value(),
+            Condition::Scheduled(Box::new(fraction)).to_value()
+        );
+        assert_ne!(scheduled(&whole), scheduled(&condition(1_700_000_001_000)));
     }
 }
