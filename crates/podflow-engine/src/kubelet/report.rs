@@ -148,11 +148,7 @@ impl Kubelet {
         }
         let patch = match &w.last_status {
             Some(last) => super::status_patch::two_way(last, &status),
-            None => crate::apiserver::strategic_merge_patch::two_way(
-                "v1.PodStatus",
-                &stored_status(&w.pod),
-                &status.to_value(),
-            ),
+            None => super::status_patch::from_stored(w.pod.status.as_ref(), &status),
         };
         w.last_status = Some(std::sync::Arc::new(status));
         let pod = w.pod.clone();
@@ -284,17 +280,6 @@ fn reported_views(
         }
     }
     (init, regular, details)
-}
-
-/// What the status manager patches against before it sent a status: what
-/// the API server holds (`syncPod` reads the pod, `PatchPodStatus` diffs
-/// old → new), the pod as it was seen. (After, it is the status it sent
-/// last: the watch may not have brought that patch back yet.)
-fn stored_status(pod: &k8s_openapi::api::core::v1::Pod) -> Value {
-    pod.status
-        .as_ref()
-        .and_then(|s| serde_json::to_value(s).ok())
-        .unwrap_or_default()
 }
 
 /// The stored status's conditions the kubelet does not own (a readiness

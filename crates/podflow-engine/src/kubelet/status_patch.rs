@@ -2,7 +2,8 @@
 //! (`pkg/kubelet/status/status_manager.go`, `mergePodStatus` then
 //! `statusutil.PatchPodStatus`, which sends `CreateTwoWayMergePatch` of the
 //! two), made from the typed statuses ([`SentStatus`]) field by field
-//! instead of writing both as JSON and diffing those.
+//! instead of writing both as JSON and diffing those; the first patch
+//! ([`from_stored`]) is made from the stored `PodStatus` the same way.
 //!
 //! It is the patch [`smp::two_way`] makes of the two statuses' JSON, byte
 //! for byte: `conditions` merge by `type` and carry `$setElementOrder`,
@@ -11,9 +12,12 @@
 //! make itself (conditions added, removed, reordered or of a type twice; a
 //! changed node or Pod address) go through [`smp::two_way`].
 
+use k8s_openapi::api::core::v1::PodStatus;
 use serde_json::{Map, Value};
 
-use super::sent_status::{Condition, KubeletCondition, SentStatus, ips_value, statuses_value};
+use super::sent_status::{
+    Condition, KubeletCondition, SentStatus, ips_value, scheduled, statuses_value,
+};
 use crate::apiserver::strategic_merge_patch as smp;
 
 /// The patch that turns `old` into `new`, as `CreateTwoWayMergePatch`
@@ -30,6 +34,111 @@ pub fn two_way(old: &SentStatus, new: &SentStatus) -> Value {
         "the typed status patch is the JSON diff"
     );
     patch
+}
+
+/// The first patch, from the status the API server holds (the Pod as the
+/// kubelet saw it: the scheduler's condition, the phase and QoS class the
+/// API server set) to the first status the kubelet sends.
+pub fn from_stored(stored: Option<&PodStatus>, new: &SentStatus) -> Value {
+    let json_diff = || {
+        let old = stored
+            .and_then(|s| serde_json::to_value(s).ok())
+            .unwrap_or_default();
+        smp::two_way("v1.PodStatus", &old, &new.to_value())
+    };
+    let Some(patch) = typed_from_stored(stored, new) else {
+        return json_diff();
+    };
+    debug_assert_eq!(patch, json_diff(), "the typed first patch is the JSON diff");
+    patch
+}
+
+/// The first patch made from the types, when the stored status holds no
+/// more than conditions (each also in `new`, unchanged), a phase and a QoS
+/// class: everything else `new` holds is set whole.
+fn typed_from_stored(stored: Option<&PodStatus>, new: &SentStatus) -> Option<Value> {
+    let empty = PodStatus::default();
+    let old = stored.unwrap_or(&empty);
+    let only_ours = PodStatus {
+        conditions: old.conditions.clone(),
+        phase: old.phase.clone(),
+        qos_class: old.qos_class.clone(),
+        ..PodStatus::default()
+    };
+    if *old != only_ours {
+        return None;
+    }
+    let old_conditions = old.conditions.as_deref().unwrap_or_default();
+    for (i, c) in old_conditions.iter().enumerate() {
+        let twice = old_conditions[..i].iter().any(|o| o.type_ == c.type_);
+        let kept = new.conditions.iter().find(|n| n.kind() == c.type_);
+        let same = match kept {
+            Some(n @ Condition::Scheduled(_)) => *n == scheduled(c),
+            Some(n) => serde_json::to_value(c).ok() == Some(n.to_value()),
+            None => false,
+        };
+        if twice || !same {
+            return None;
+        }
+    }
+    let mut h = Halves::default();
+    if old.conditions.is_none() {
+        // A list the stored status lacks is set whole, with no order.
+        let all = new.conditions.iter().map(Condition::to_value).collect();
+        h.changes.insert("conditions".into(), Value::Array(all));
+    } else {
+        let added: Vec<Value> = new
+            .conditions
+            .iter()
+            .filter(|n| !old_conditions.iter().any(|c| c.type_ == n.kind()))
+            .map(Condition::to_value)
+            .collect();
+        let same_order = old_conditions.len() == new.conditions.len()
+            && old_conditions
+                .iter()
+                .zip(&new.conditions)
+                .all(|(o, n)| o.type_ == n.kind());
+        if !added.is_empty() || !same_order {
+            let order = new
+                .conditions
+                .iter()
+                .map(|c| keyed(Map::new(), c.kind()))
+                .collect();
+            h.changes
+                .insert("$setElementOrder/conditions".into(), Value::Array(order));
+        }
+        if !added.is_empty() {
+            h.changes.insert("conditions".into(), Value::Array(added));
+        }
+    }
+    h.optional("phase", old.phase.as_deref(), Some(new.phase), string);
+    h.optional(
+        "qosClass",
+        old.qos_class.as_deref(),
+        new.qos_class.as_deref(),
+        string,
+    );
+    h.changes.insert("hostIP".into(), string(&new.host_ip));
+    h.changes.insert("hostIPs".into(), ips_value(&new.host_ip));
+    h.changes
+        .insert("startTime".into(), Value::String(new.start_time.rfc3339()));
+    if let Some(init) = &new.init_statuses {
+        h.changes
+            .insert("initContainerStatuses".into(), statuses_value(init));
+    }
+    h.changes
+        .insert("containerStatuses".into(), statuses_value(&new.statuses));
+    if let Some(ip) = &new.pod_ip {
+        h.changes.insert("podIP".into(), string(ip));
+        h.changes.insert("podIPs".into(), ips_value(ip));
+    }
+    if let Some(reason) = new.reason {
+        h.changes.insert("reason".into(), string(reason));
+    }
+    if let Some(message) = &new.message {
+        h.changes.insert("message".into(), string(message));
+    }
+    Some(smp::merge_halves(h.deletions, h.changes))
 }
 
 /// What to delete (`null`s, nested) and what to set, as [`smp::two_way`]
@@ -372,5 +481,85 @@ mod tests {
             patch["conditions"][0],
             serde_json::json!({"type": "Ready", "reason": null, "message": null})
         );
+    }
+
+    /// The first patch, from what the API server stored (the scheduler's
+    /// condition, the phase and QoS class it set, or less, or more) to the
+    /// kubelet's first status: the JSON diff's bytes.
+    #[test]
+    fn first_patches_are_the_json_diff() {
+        use k8s_openapi::api::core::v1::PodCondition;
+        let when = |s: i64| {
+            Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+                k8s_openapi::jiff::Timestamp::from_second(s).expect("a time"),
+            ))
+        };
+        let bound = PodCondition {
+            type_: "PodScheduled".into(),
+            status: "True".into(),
+            last_transition_time: when(1_764_469_230),
+            ..Default::default()
+        };
+        let mut first = pending();
+        first.conditions.push(scheduled(&bound));
+        let stored = |conditions: Option<Vec<PodCondition>>, phase: Option<&str>| PodStatus {
+            conditions,
+            phase: phase.map(Into::into),
+            qos_class: Some("BestEffort".into()),
+            ..Default::default()
+        };
+        let mut other_qos = stored(Some(vec![bound.clone()]), Some("Pending"));
+        other_qos.qos_class = Some("Burstable".into());
+        let mut no_qos = first.clone();
+        no_qos.qos_class = None;
+        let mut moved = bound.clone();
+        moved.last_transition_time = when(1_764_469_231);
+        let mut with_ip = stored(Some(vec![bound.clone()]), Some("Pending"));
+        with_ip.pod_ip = Some("10.244.0.9".into());
+        let cases = [
+            (
+                "as bound",
+                Some(stored(Some(vec![bound.clone()]), Some("Pending"))),
+                &first,
+                true,
+            ),
+            ("no status", None, &first, true),
+            ("no conditions", Some(stored(None, None)), &first, true),
+            (
+                "empty conditions",
+                Some(stored(Some(vec![]), Some("Pending"))),
+                &first,
+                true,
+            ),
+            ("another QoS", Some(other_qos), &first, true),
+            (
+                "QoS gone",
+                Some(stored(Some(vec![bound.clone()]), Some("Pending"))),
+                &no_qos,
+                true,
+            ),
+            (
+                "scheduled moved",
+                Some(stored(Some(vec![moved]), Some("Pending"))),
+                &first,
+                false,
+            ),
+            ("more stored", Some(with_ip), &first, false),
+        ];
+        for (name, old, new, typed) in cases {
+            let json = smp::two_way(
+                "v1.PodStatus",
+                &old.as_ref()
+                    .map(|s| serde_json::to_value(s).unwrap())
+                    .unwrap_or_default(),
+                &new.to_value(),
+            );
+            assert_eq!(from_stored(old.as_ref(), new), json, "{name}");
+            assert_eq!(
+                typed_from_stored(old.as_ref(), new).is_some(),
+                typed,
+                "{name}"
+            );
+        }
     }
 }
