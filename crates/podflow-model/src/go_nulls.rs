@@ -216,7 +216,11 @@ mod tests {
     /// the bytes of the JSON route ([`pod`]), JSON and the count of fields.
     #[test]
     fn the_typed_writer_writes_the_json_routes_bytes() {
-        use k8s_openapi::api::core::v1::ResourceRequirements;
+        use k8s_openapi::api::core::v1::{
+            ContainerStatus, HostIP, NodeAllocatableResourceClaimStatus,
+            PodExtendedResourceClaimStatus, PodIP, PodResourceClaimStatus, PodVolumeHealth,
+            ResourceRequirements,
+        };
         use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
         let mut pod: Pod = serde_json::from_value(serde_json::json!({
             "metadata": {"name": "p", "namespace": "default", "labels": {"b": "2", "a": "1"},
@@ -235,28 +239,29 @@ mod tests {
         .unwrap();
         let status = pod.status.as_mut().unwrap();
         status.allocated_resources = Some([("cpu".to_owned(), Quantity("1".into()))].into());
-        status.container_statuses = Some(vec![Default::default()]);
-        status.ephemeral_container_statuses = Some(vec![Default::default()]);
-        status.extended_resource_claim_status = Some(Default::default());
+        status.container_statuses = Some(vec![ContainerStatus::default()]);
+        status.ephemeral_container_statuses = Some(vec![ContainerStatus::default()]);
+        status.extended_resource_claim_status = Some(PodExtendedResourceClaimStatus::default());
         status.host_ip = Some("10.0.0.1".into());
-        status.host_ips = Some(vec![Default::default()]);
-        status.init_container_statuses = Some(vec![Default::default()]);
+        status.host_ips = Some(vec![HostIP::default()]);
+        status.init_container_statuses = Some(vec![ContainerStatus::default()]);
         status.message = Some("m".into());
-        status.node_allocatable_resource_claim_statuses = Some(vec![Default::default()]);
+        status.node_allocatable_resource_claim_statuses =
+            Some(vec![NodeAllocatableResourceClaimStatus::default()]);
         status.nominated_node_name = Some("n".into());
         status.observed_generation = Some(3);
         status.phase = Some("Running".into());
         status.pod_ip = Some("10.244.0.2".into());
-        status.pod_ips = Some(vec![Default::default()]);
+        status.pod_ips = Some(vec![PodIP::default()]);
         status.qos_class = Some("BestEffort".into());
         status.reason = Some("r".into());
         status.resize = Some("Proposed".into());
-        status.resource_claim_statuses = Some(vec![Default::default()]);
+        status.resource_claim_statuses = Some(vec![PodResourceClaimStatus::default()]);
         status.resources = Some(ResourceRequirements::default());
         status.start_time = status.conditions.as_ref().unwrap()[0]
             .last_transition_time
             .clone();
-        status.volume_health = Some(vec![Default::default()]);
+        status.volume_health = Some(vec![PodVolumeHealth::default()]);
         let every = serde_json::to_value(&*status).unwrap();
         assert_eq!(
             every.as_object().unwrap().len(),

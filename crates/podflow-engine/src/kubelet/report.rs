@@ -78,23 +78,8 @@ impl Kubelet {
             stop_sandbox = true;
         }
         let sandbox_ready = w.sandbox_id.is_some() && !w.terminating && !w.finished;
-        let readiness_gates: Vec<String> = w
-            .pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.readiness_gates.as_ref())
-            .into_iter()
-            .flatten()
-            .map(|g| g.condition_type.clone())
-            .collect();
-        let mut other_conditions = foreign_conditions(&w.pod);
-        if let Some((message, at)) = &evicted
-            && !other_conditions
-                .iter()
-                .any(|c| c["type"] == "DisruptionTarget")
-        {
-            other_conditions.push(disruption_target(message, *at));
-        }
+        let readiness_gates = readiness_gates(&w.pod);
+        let other_conditions = kept_conditions(&w.pod, evicted.as_ref());
         let view = PodView {
             host_ip: &self.host_ip,
             pod_ip: w.pod_ip.as_deref(),
@@ -115,11 +100,13 @@ impl Kubelet {
                 details: &details,
             },
         );
-        stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
-        // generateAPIPodStatus keeps the conditions it does not own, first.
-        status
-            .conditions
-            .splice(0..0, other_conditions.into_iter().map(Condition::Other));
+        stamp_conditions(
+            &mut status,
+            other_conditions,
+            &mut w.transitions,
+            &w.pod,
+            now,
+        );
         if let Some((message, _)) = &evicted {
             // `TerminatePodAbnormallyAndWait` with `Evict`: the terminal phase,
             // the eviction's reason and message.
@@ -127,14 +114,7 @@ impl Kubelet {
             status.reason = Some(super::eviction::REASON);
             status.message = Some(message.as_str().into());
         }
-        let unchanged = w.last_status.as_deref() == Some(&status);
-        debug_assert!(
-            w.last_status
-                .as_ref()
-                .is_none_or(|last| { unchanged == (last.to_value() == status.to_value()) }),
-            "typed statuses are equal exactly when their JSON is"
-        );
-        if !force && unchanged {
+        if !force && is_sent(w.last_status.as_deref(), &status) {
             return None;
         }
         let changed_phase = w.last_phase != phase;
@@ -282,6 +262,43 @@ fn reported_views(
     (init, regular, details)
 }
 
+/// Whether `status` is the one sent last (the status manager sends only
+/// changes); checked in debug against their JSON.
+fn is_sent(last: Option<&SentStatus>, status: &SentStatus) -> bool {
+    let same = last == Some(status);
+    debug_assert!(
+        last.is_none_or(|last| same == (last.to_value() == status.to_value())),
+        "typed statuses are equal exactly when their JSON is"
+    );
+    same
+}
+
+/// `spec.readinessGates`' condition types.
+fn readiness_gates(pod: &k8s_openapi::api::core::v1::Pod) -> Vec<String> {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.readiness_gates.as_ref())
+        .into_iter()
+        .flatten()
+        .map(|g| g.condition_type.clone())
+        .collect()
+}
+
+/// The conditions the kubelet keeps but does not own: the stored ones
+/// ([`foreign_conditions`]), and an evicted Pod's `DisruptionTarget`.
+fn kept_conditions(
+    pod: &k8s_openapi::api::core::v1::Pod,
+    evicted: Option<&(String, SimTime)>,
+) -> Vec<Value> {
+    let mut kept = foreign_conditions(pod);
+    if let Some((message, at)) = evicted
+        && !kept.iter().any(|c| c["type"] == "DisruptionTarget")
+    {
+        kept.push(disruption_target(message, *at));
+    }
+    kept
+}
+
 /// The stored status's conditions the kubelet does not own (a readiness
 /// gate's, `DisruptionTarget`), as `generateAPIPodStatus` keeps them.
 fn foreign_conditions(pod: &k8s_openapi::api::core::v1::Pod) -> Vec<Value> {
@@ -309,10 +326,12 @@ fn disruption_target(message: &str, at: SimTime) -> Value {
 }
 
 /// Gives each condition its `lastTransitionTime` (when its status last
-/// changed) and keeps the scheduler's `PodScheduled` condition, as the kubelet
-/// does in the status it generates.
+/// changed), keeps the scheduler's `PodScheduled` condition and puts the
+/// `others` the kubelet does not own first, as the kubelet does in the status
+/// it generates.
 fn stamp_conditions(
     status: &mut SentStatus,
+    others: Vec<Value>,
     transitions: &mut std::collections::BTreeMap<String, (bool, SimTime)>,
     pod: &k8s_openapi::api::core::v1::Pod,
     now: SimTime,
@@ -338,6 +357,10 @@ fn stamp_conditions(
     if let Some(condition) = by_scheduler {
         status.conditions.push(scheduled(condition));
     }
+    // generateAPIPodStatus keeps the conditions it does not own, first.
+    status
+        .conditions
+        .splice(0..0, others.into_iter().map(Condition::Other));
 }
 
 /// The `status` stage's outcome for a Pod phase the kubelet reports.

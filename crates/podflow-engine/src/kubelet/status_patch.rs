@@ -37,7 +37,7 @@ pub fn two_way(old: &SentStatus, new: &SentStatus) -> Value {
 }
 
 /// The first patch, from the status the API server holds (the Pod as the
-/// kubelet saw it: the scheduler's condition, the phase and QoS class the
+/// kubelet saw it: the scheduler's condition, the phase and `QoS` class the
 /// API server set) to the first status the kubelet sends.
 pub fn from_stored(stored: Option<&PodStatus>, new: &SentStatus) -> Value {
     let json_diff = || {
@@ -54,8 +54,8 @@ pub fn from_stored(stored: Option<&PodStatus>, new: &SentStatus) -> Value {
 }
 
 /// The first patch made from the types, when the stored status holds no
-/// more than conditions (each also in `new`, unchanged), a phase and a QoS
-/// class: everything else `new` holds is set whole.
+/// more than conditions (each also in `new`, unchanged), a phase and a
+/// `QoS` class: everything else `new` holds is set whole.
 fn typed_from_stored(stored: Option<&PodStatus>, new: &SentStatus) -> Option<Value> {
     let empty = PodStatus::default();
     let old = stored.unwrap_or(&empty);
@@ -484,7 +484,7 @@ mod tests {
     }
 
     /// The first patch, from what the API server stored (the scheduler's
-    /// condition, the phase and QoS class it set, or less, or more) to the
+    /// condition, the phase and `QoS` class it set, or less, or more) to the
     /// kubelet's first status: the JSON diff's bytes.
     #[test]
     fn first_patches_are_the_json_diff() {
