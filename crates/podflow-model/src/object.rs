@@ -47,9 +47,9 @@ macro_rules! objects {
         impl serde::Serialize for Object {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 if let Object::Pod(pod) = self
-                    && let Some(value) = super::go_nulls::pod(pod)
+                    && super::go_nulls::needs_nulls(pod)
                 {
-                    return value.serialize(serializer);
+                    return super::go_nulls::GoPod(pod).serialize(serializer);
                 }
                 match self {
                     $(Object::$variant(o) => o.serialize(serializer),)*

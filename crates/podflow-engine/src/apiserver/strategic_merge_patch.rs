@@ -123,20 +123,30 @@ fn without_directives(patch: &Map<String, Value>) -> Map<String, Value> {
 /// key, or by value for scalars); elements it does not name keep their
 /// order after them, as `normalizeElementOrder` leaves them.
 fn set_order(list: &mut [Value], order: &[Value], key: Option<&str>) {
-    let id = |element: &Value| match key {
-        Some(key) => key_of(element, key).cloned(),
-        None => Some(element.clone()),
-    };
+    // Each element's rank, found once (not once per comparison) and
+    // without copying its key.
     let rank = |element: &Value| {
-        id(element)
-            .and_then(|id| {
-                order
-                    .iter()
-                    .position(|o| key.map_or(Some(o), |k| key_of(o, k)) == Some(&id))
-            })
-            .unwrap_or(usize::MAX)
+        let id = match key {
+            Some(key) => key_of(element, key),
+            None => Some(element),
+        };
+        id.and_then(|id| {
+            order
+                .iter()
+                .position(|o| key.map_or(Some(o), |k| key_of(o, k)) == Some(id))
+        })
+        .unwrap_or(usize::MAX)
     };
-    list.sort_by_key(rank);
+    let ranks: Vec<usize> = list.iter().map(rank).collect();
+    if ranks.is_sorted() {
+        return;
+    }
+    let mut places: Vec<usize> = (0..list.len()).collect();
+    places.sort_by_key(|&i| ranks[i]);
+    let mut taken: Vec<Value> = list.iter_mut().map(std::mem::take).collect();
+    for (slot, i) in list.iter_mut().zip(places) {
+        *slot = std::mem::take(&mut taken[i]);
+    }
 }
 
 fn is_delete(element: &Value) -> bool {
@@ -341,6 +351,12 @@ pub fn two_way(ty: GoType, original: &Value, modified: &Value) -> Value {
         modified.as_object().unwrap_or(&empty),
         true,
     );
+    merged(deletions, changes)
+}
+
+/// The patch of two halves made apart (the kubelet's typed status patch,
+/// `kubelet/status_patch.rs`): as [`two_way`] merges its own.
+pub fn merge_halves(deletions: Map<String, Value>, changes: Map<String, Value>) -> Value {
     merged(deletions, changes)
 }
 

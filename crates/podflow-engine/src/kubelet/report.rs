@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::sent_status::{Condition, SentStatus, scheduled, second};
 use super::status::{self, ContainerView, PodView, StatusExtra};
 use super::{Kubelet, Step, klog};
 use crate::apiserver::request::{Body, Verb};
@@ -77,23 +78,8 @@ impl Kubelet {
             stop_sandbox = true;
         }
         let sandbox_ready = w.sandbox_id.is_some() && !w.terminating && !w.finished;
-        let readiness_gates: Vec<String> = w
-            .pod
-            .spec
-            .as_ref()
-            .and_then(|s| s.readiness_gates.as_ref())
-            .into_iter()
-            .flatten()
-            .map(|g| g.condition_type.clone())
-            .collect();
-        let mut other_conditions = foreign_conditions(&w.pod);
-        if let Some((message, at)) = &evicted
-            && !other_conditions
-                .iter()
-                .any(|c| c["type"] == "DisruptionTarget")
-        {
-            other_conditions.push(disruption_target(message, *at));
-        }
+        let readiness_gates = readiness_gates(&w.pod);
+        let other_conditions = kept_conditions(&w.pod, evicted.as_ref());
         let view = PodView {
             host_ip: &self.host_ip,
             pod_ip: w.pod_ip.as_deref(),
@@ -107,27 +93,28 @@ impl Kubelet {
             readiness_gates: &readiness_gates,
             other_conditions: &other_conditions,
         };
-        let mut status = status::pod_status_with(
+        let mut status = status::generate(
             &view,
             &StatusExtra {
                 init_containers: &init,
                 details: &details,
             },
         );
-        stamp_conditions(&mut status, &mut w.transitions, &w.pod, now);
-        if let Some(list) = status["conditions"].as_array_mut() {
-            // generateAPIPodStatus keeps the conditions it does not own, first.
-            list.splice(0..0, other_conditions);
-        }
+        stamp_conditions(
+            &mut status,
+            other_conditions,
+            &mut w.transitions,
+            &w.pod,
+            now,
+        );
         if let Some((message, _)) = &evicted {
             // `TerminatePodAbnormallyAndWait` with `Evict`: the terminal phase,
             // the eviction's reason and message.
-            status["phase"] = Value::String(phase.to_owned());
-            status["reason"] = Value::String(super::eviction::REASON.to_owned());
-            status["message"] = Value::String(message.clone());
+            status.phase = phase;
+            status.reason = Some(super::eviction::REASON);
+            status.message = Some(message.as_str().into());
         }
-        let sent = status.to_string();
-        if !force && w.last_status.as_deref() == Some(&*sent) {
+        if !force && is_sent(w.last_status.as_deref(), &status) {
             return None;
         }
         let changed_phase = w.last_phase != phase;
@@ -139,9 +126,11 @@ impl Kubelet {
         if phase == "Running" && w.running_reported.is_none() {
             w.running_reported = Some(now);
         }
-        let old = api_status(w);
-        let patch = crate::apiserver::strategic_merge_patch::two_way("v1.PodStatus", &old, &status);
-        w.last_status = Some(sent.into_boxed_str());
+        let patch = match &w.last_status {
+            Some(last) => super::status_patch::two_way(last, &status),
+            None => super::status_patch::from_stored(w.pod.status.as_ref(), &status),
+        };
+        w.last_status = Some(std::sync::Arc::new(status));
         let pod = w.pod.clone();
         if stop_sandbox {
             cx.message(&self.me(), &self.containerd(), "StopPodSandbox");
@@ -273,21 +262,41 @@ fn reported_views(
     (init, regular, details)
 }
 
-/// What the status manager patches against: what the API server holds
-/// (`syncPod` reads the pod, `PatchPodStatus` diffs old → new), here the
-/// status this kubelet sent last, else the pod as it was seen (the watch may
-/// not have brought the last patch back yet).
-fn api_status(w: &super::worker::PodWorker) -> Value {
-    w.last_status
-        .as_deref()
-        .and_then(|s| serde_json::from_str(s).ok())
-        .or_else(|| {
-            w.pod
-                .status
-                .as_ref()
-                .and_then(|s| serde_json::to_value(s).ok())
-        })
-        .unwrap_or_default()
+/// Whether `status` is the one sent last (the status manager sends only
+/// changes); checked in debug against their JSON.
+fn is_sent(last: Option<&SentStatus>, status: &SentStatus) -> bool {
+    let same = last == Some(status);
+    debug_assert!(
+        last.is_none_or(|last| same == (last.to_value() == status.to_value())),
+        "typed statuses are equal exactly when their JSON is"
+    );
+    same
+}
+
+/// `spec.readinessGates`' condition types.
+fn readiness_gates(pod: &k8s_openapi::api::core::v1::Pod) -> Vec<String> {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.readiness_gates.as_ref())
+        .into_iter()
+        .flatten()
+        .map(|g| g.condition_type.clone())
+        .collect()
+}
+
+/// The conditions the kubelet keeps but does not own: the stored ones
+/// ([`foreign_conditions`]), and an evicted Pod's `DisruptionTarget`.
+fn kept_conditions(
+    pod: &k8s_openapi::api::core::v1::Pod,
+    evicted: Option<&(String, SimTime)>,
+) -> Vec<Value> {
+    let mut kept = foreign_conditions(pod);
+    if let Some((message, at)) = evicted
+        && !kept.iter().any(|c| c["type"] == "DisruptionTarget")
+    {
+        kept.push(disruption_target(message, *at));
+    }
+    kept
 }
 
 /// The stored status's conditions the kubelet does not own (a readiness
@@ -317,35 +326,41 @@ fn disruption_target(message: &str, at: SimTime) -> Value {
 }
 
 /// Gives each condition its `lastTransitionTime` (when its status last
-/// changed) and keeps the scheduler's `PodScheduled` condition, as the kubelet
-/// does in the status it generates.
+/// changed), keeps the scheduler's `PodScheduled` condition and puts the
+/// `others` the kubelet does not own first, as the kubelet does in the status
+/// it generates.
 fn stamp_conditions(
-    status: &mut Value,
+    status: &mut SentStatus,
+    others: Vec<Value>,
     transitions: &mut std::collections::BTreeMap<String, (bool, SimTime)>,
     pod: &k8s_openapi::api::core::v1::Pod,
     now: SimTime,
 ) {
-    let Some(list) = status["conditions"].as_array_mut() else {
-        return;
-    };
-    for c in list.iter_mut() {
-        let kind = c["type"].as_str().unwrap_or_default().to_owned();
-        let ok = c["status"] == "True";
-        let entry = transitions.entry(kind).or_insert((ok, now));
-        if entry.0 != ok {
-            *entry = (ok, now);
+    for c in &mut status.conditions {
+        let Condition::Kubelet(c) = c else {
+            continue;
+        };
+        let entry = match transitions.get_mut(c.kind) {
+            Some(entry) => entry,
+            None => transitions.entry(c.kind.to_owned()).or_insert((c.ok, now)),
+        };
+        if entry.0 != c.ok {
+            *entry = (c.ok, now);
         }
-        c["lastTransitionTime"] = Value::String(entry.1.rfc3339());
+        c.at = second(entry.1);
     }
-    let scheduled = pod
+    let by_scheduler = pod
         .status
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
-        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"))
-        .and_then(|c| serde_json::to_value(c).ok());
-    if let Some(condition) = scheduled {
-        list.push(condition);
+        .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"));
+    if let Some(condition) = by_scheduler {
+        status.conditions.push(scheduled(condition));
     }
+    // generateAPIPodStatus keeps the conditions it does not own, first.
+    status
+        .conditions
+        .splice(0..0, others.into_iter().map(Condition::Other));
 }
 
 /// The `status` stage's outcome for a Pod phase the kubelet reports.

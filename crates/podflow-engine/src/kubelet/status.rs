@@ -4,8 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use super::sent_status::{
+    Condition, CtrState, CtrStatus, KubeletCondition, SentStatus, Terminated, second,
+};
 use crate::clock::SimTime;
 
 /// What one container is doing, as the runtime reports it.
@@ -208,25 +211,19 @@ fn ready(c: &ContainerView, d: &ContainerDetail) -> bool {
 }
 
 fn condition(
-    kind: &str,
+    kind: &'static str,
     ok: bool,
-    reason: Option<&str>,
+    reason: Option<&'static str>,
     message: Option<String>,
     at: SimTime,
-) -> Value {
-    let mut c = json!({
-        "type": kind,
-        "status": if ok { "True" } else { "False" },
-        "lastProbeTime": null,
-        "lastTransitionTime": at.rfc3339(),
-    });
-    if let Some(r) = reason {
-        c["reason"] = json!(r);
+) -> KubeletCondition {
+    KubeletCondition {
+        kind,
+        ok,
+        reason,
+        message: message.map(String::into_boxed_str),
+        at: second(at),
     }
-    if let Some(m) = message {
-        c["message"] = json!(m);
-    }
-    c
 }
 
 /// The `status` object the kubelet writes, for a pod without init containers
@@ -289,7 +286,7 @@ pub fn owned_by_kubelet(kind: &str) -> bool {
 }
 
 /// The four conditions the kubelet owns, for a pod in `phase`.
-fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<Value> {
+fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<KubeletCondition> {
     let detail = |c: &ContainerView| extra.details.get(&c.name).cloned().unwrap_or_default();
     let any_regular_started = view.containers.iter().any(|c| {
         !matches!(c.state, ContainerState::Waiting { .. }) || detail(c).last_state.is_some()
@@ -383,6 +380,12 @@ fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<V
 /// `pkg/kubelet/status/generate.go`: `GeneratePodInitializedCondition`,
 /// `GenerateContainersReadyCondition`, `GeneratePodReadyCondition`).
 pub fn pod_status_with(view: &PodView<'_>, extra: &StatusExtra<'_>) -> Value {
+    generate(view, extra).to_value()
+}
+
+/// The status of [`pod_status_with`], typed: the kubelet's four conditions
+/// only (the caller adds the others).
+pub fn generate(view: &PodView<'_>, extra: &StatusExtra<'_>) -> SentStatus {
     let detail = |c: &ContainerView| extra.details.get(&c.name).cloned().unwrap_or_default();
     let phase = phase_with(
         extra.init_containers,
@@ -390,108 +393,104 @@ pub fn pod_status_with(view: &PodView<'_>, extra: &StatusExtra<'_>) -> Value {
         extra.details,
         view.restart_policy,
     );
-    let conditions = conditions(view, extra, phase);
-    let statuses: Vec<Value> = view
+    let conditions = conditions(view, extra, phase)
+        .into_iter()
+        .map(Condition::Kubelet)
+        .collect();
+    let statuses = view
         .containers
         .iter()
         .map(|c| container_status(c, &detail(c)))
         .collect();
-    let mut status = json!({
-        "phase": phase,
-        "conditions": conditions,
-        "hostIP": view.host_ip,
-        "hostIPs": [{"ip": view.host_ip}],
-        "startTime": view.start_time.rfc3339(),
+    let init_statuses = (!extra.init_containers.is_empty()).then(|| {
+        extra
+            .init_containers
+            .iter()
+            .map(|c| {
+                let mut d = detail(c);
+                d.init = true;
+                container_status(c, &d)
+            })
+            .collect()
     });
-    if !extra.init_containers.is_empty() {
-        status["initContainerStatuses"] = json!(
-            extra
-                .init_containers
-                .iter()
-                .map(|c| {
-                    let mut d = detail(c);
-                    d.init = true;
-                    container_status(c, &d)
-                })
-                .collect::<Vec<_>>()
-        );
+    SentStatus {
+        phase,
+        conditions,
+        host_ip: view.host_ip.into(),
+        start_time: second(view.start_time),
+        init_statuses,
+        statuses,
+        pod_ip: view.pod_ip.map(Into::into),
+        qos_class: view.qos_class.map(Into::into),
+        reason: None,
+        message: None,
     }
-    status["containerStatuses"] = json!(statuses);
-    if let Some(ip) = view.pod_ip {
-        status["podIP"] = json!(ip);
-        status["podIPs"] = json!([{"ip": ip}]);
-    }
-    if let Some(qos) = view.qos_class {
-        status["qosClass"] = json!(qos);
-    }
-    status
 }
 
-fn terminated_json(
+fn terminated(
     exit_code: i32,
     reason: &str,
     started_at: SimTime,
     finished_at: SimTime,
     container_id: Option<&String>,
-) -> Value {
-    let mut t = json!({
-        "exitCode": exit_code, "reason": reason,
-        "startedAt": started_at.rfc3339(), "finishedAt": finished_at.rfc3339(),
-    });
-    if let Some(id) = container_id {
-        t["containerID"] = json!(id);
+) -> Terminated {
+    Terminated {
+        exit_code,
+        reason: reason.into(),
+        started_at: second(started_at),
+        finished_at: second(finished_at),
+        container_id: container_id.map(|id| id.as_str().into()),
     }
-    t
 }
 
-fn container_status(c: &ContainerView, d: &ContainerDetail) -> Value {
+fn container_status(c: &ContainerView, d: &ContainerDetail) -> CtrStatus {
     let state = match &c.state {
-        ContainerState::Waiting { reason, message } => {
-            let mut w = json!({"reason": reason});
-            if let Some(m) = message {
-                w["message"] = json!(m);
-            }
-            json!({"waiting": w})
-        }
-        ContainerState::Running { started_at } => {
-            json!({"running": {"startedAt": started_at.rfc3339()}})
-        }
+        ContainerState::Waiting { reason, message } => CtrState::Waiting {
+            reason: reason.as_str().into(),
+            message: message.as_deref().map(Into::into),
+        },
+        ContainerState::Running { started_at } => CtrState::Running {
+            started_at: second(*started_at),
+        },
         ContainerState::Terminated {
             exit_code,
             reason,
             started_at,
             finished_at,
-        } => json!({"terminated": terminated_json(
-            *exit_code, reason, *started_at, *finished_at, c.container_id.as_ref()
-        )}),
+        } => CtrState::Terminated(terminated(
+            *exit_code,
+            reason,
+            *started_at,
+            *finished_at,
+            c.container_id.as_ref(),
+        )),
     };
-    let last_state = d.last_state.as_ref().map_or_else(
-        || json!({}),
-        |l| {
-            json!({"terminated": terminated_json(
-                l.exit_code, &l.reason, l.started_at, l.finished_at, l.container_id.as_ref()
-            )})
-        },
-    );
-    let mut status = json!({
-        "name": c.name,
-        "image": c.image,
-        "imageID": c.image_id.clone().unwrap_or_default(),
-        "ready": ready(c, d),
-        "started": started(c, d),
-        "restartCount": c.restart_count,
-        "state": state,
-        "lastState": last_state,
+    let last_state = d.last_state.as_ref().map(|l| {
+        terminated(
+            l.exit_code,
+            &l.reason,
+            l.started_at,
+            l.finished_at,
+            l.container_id.as_ref(),
+        )
     });
-    if let Some(id) = &c.container_id {
-        status["containerID"] = json!(id);
+    CtrStatus {
+        name: c.name.as_str().into(),
+        image: c.image.as_str().into(),
+        image_id: c.image_id.as_deref().unwrap_or_default().into(),
+        container_id: c.container_id.as_deref().map(Into::into),
+        ready: ready(c, d),
+        started: started(c, d),
+        restart_count: c.restart_count,
+        state,
+        last_state,
     }
-    status
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn c(state: ContainerState) -> ContainerView {
         ContainerView {

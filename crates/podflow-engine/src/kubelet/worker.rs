@@ -319,11 +319,11 @@ pub struct PodWorker {
     pub pleg_due: bool,
     /// The wake-up timer set for the processes.
     pub wake_at: Option<SimTime>,
-    /// The status last sent, to send only changes (the status manager's
-    /// cache, `pkg/kubelet/status/status_manager.go`): as compact JSON, which
-    /// is only compared, where a JSON value would keep a map per condition
-    /// (8 KB a Pod, in every checkpoint of a large run).
-    pub last_status: Option<Box<str>>,
+    /// The status last sent, to send only changes and patch from (the
+    /// status manager's cache, `pkg/kubelet/status/status_manager.go`):
+    /// typed, where a JSON value would keep a map per condition (8 KB a Pod),
+    /// and shared by the checkpoints that hold this worker.
+    pub last_status: Option<std::sync::Arc<super::sent_status::SentStatus>>,
     pub last_phase: String,
     /// Evicted by the eviction manager: the message, and when.
     pub evicted: Option<(String, SimTime)>,
