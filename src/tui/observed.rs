@@ -40,7 +40,7 @@ impl App {
             return;
         };
         while let Ok(batch) = observing.batches.try_recv() {
-            timeline.push_observed(batch.records, batch.store, batch.now);
+            timeline.push_observed(batch.records, &batch.store, batch.now);
         }
     }
 }

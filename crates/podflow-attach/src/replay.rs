@@ -62,7 +62,7 @@ pub fn timeline(recorded: Vec<(TraceRecord, Option<Object>)>) -> Timeline {
             }
         }
         let now = SimTime(record.t_ms);
-        timeline.push_observed(vec![record], store.clone(), now);
+        timeline.push_observed(vec![record], &store, now);
     }
     timeline
 }

@@ -164,13 +164,13 @@ impl Timeline {
     /// Appends what was observed at `now`: `records`, and `store`, the
     /// objects as they stand after them (one mark; a view of any of the
     /// records shows this store).
-    pub fn push_observed(&mut self, records: Vec<TraceRecord>, store: Store, now: SimTime) {
+    pub fn push_observed(&mut self, records: Vec<TraceRecord>, store: &Store, now: SimTime) {
         if records.is_empty() {
             return;
         }
         let first = self.records.len();
         self.records.extend(records);
-        let kept = self.keep(&store);
+        let kept = self.keep(store);
         self.marks.push(Mark {
             first,
             store: kept,
@@ -543,7 +543,7 @@ mod tests {
         let retired = (0..t.marks.len())
             .map(|at| t.store_at(at))
             .flat_map(|s| s.iter().map(|(_, e)| e.object.clone()).collect::<Vec<_>>())
-            .filter(|o| o.is_retired())
+            .filter(crate::store::Archived::is_retired)
             .count();
         assert!(retired > 10, "{retired} replaced versions");
     }
@@ -580,10 +580,10 @@ mod tests {
         );
         let mut store = Store::default();
         store.put_observed(key, pod("812"));
-        observed.push_observed(vec![record(0, 5), record(1, 5)], store.clone(), SimTime(5));
+        observed.push_observed(vec![record(0, 5), record(1, 5)], &store, SimTime(5));
         store.put_observed(key, pod("815"));
-        observed.push_observed(vec![record(2, 40)], store, SimTime(40));
-        observed.push_observed(Vec::new(), Store::default(), SimTime(50));
+        observed.push_observed(vec![record(2, 40)], &store, SimTime(40));
+        observed.push_observed(Vec::new(), &Store::default(), SimTime(50));
         assert!(observed.advance(100));
         assert_eq!(observed.len(), 3);
         let rv = |i: usize| observed.view(i).store.get(key).map(|e| e.mod_revision);
@@ -618,6 +618,34 @@ mod tests {
         );
         for (at, store) in stores.iter().enumerate() {
             assert!(same_store(&t.store_at(at), store), "mark {at}");
+        }
+    }
+
+    /// Every mark's snapshot has the engine's revisions of every key, in a
+    /// run of many Pods (the changes are the history's, not a diff's).
+    #[test]
+    fn every_marks_snapshot_has_the_engines_revisions() {
+        use crate::store::Archive;
+        let create = format!("create -f {}", fixture("web-service.yaml"));
+        let steps = [
+            &*create,
+            "wait idle",
+            "scale deployment web --replicas=120",
+            "wait idle",
+        ];
+        let mut engine = engine(&steps, None);
+        let mut archive = Archive::new(engine.store());
+        while let Some(records) = engine.step_within(Until::Idle) {
+            if records.is_empty() {
+                continue;
+            }
+            archive.push(engine.store());
+            let snapshot = archive.snapshot();
+            assert_eq!(snapshot.len(), engine.store().len());
+            for (key, entry) in engine.store().iter() {
+                let kept = snapshot.get(key).map(|e| e.mod_revision);
+                assert_eq!(kept, Some(entry.mod_revision), "{key}");
+            }
         }
     }
 

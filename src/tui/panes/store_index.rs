@@ -187,12 +187,11 @@ pub fn keep_digests() {
 fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
     let kept = entry.object.digest();
     let fresh;
-    let digest = match kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
-        Some(kept) => kept,
-        None => {
-            fresh = Digest::of(interner, &entry.object.load());
-            &fresh
-        }
+    let digest = if let Some(kept) = kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
+        kept
+    } else {
+        fresh = Digest::of(interner, &entry.object.load());
+        &fresh
     };
     Summary {
         owners: digest.owners.clone(),
@@ -205,13 +204,11 @@ fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
 /// the digest of a replaced version, so that a row decodes nothing.
 pub fn listed(entry: &Entry<Archived>) -> (&'static str, Option<String>) {
     let kept = entry.object.digest();
-    match kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
-        Some(digest) => (digest.kind, digest.status.clone()),
-        None => {
-            let object = entry.object.load();
-            (object.kind().kind, short_status(&object))
-        }
+    if let Some(digest) = kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
+        return (digest.kind, digest.status.clone());
     }
+    let object = entry.object.load();
+    (object.kind().kind, short_status(&object))
 }
 
 /// The object's short status, as `kubectl get` would print it.
@@ -538,6 +535,52 @@ mod tests {
             kept.owners.as_deref().map(|o| o[0].uid.clone()),
             Some("rs".to_owned())
         );
+    }
+
+    /// At every step of a run, the summaries a seek is answered with are
+    /// what each object, decoded, says.
+    #[test]
+    fn every_steps_summaries_are_what_its_objects_say() {
+        keep_digests();
+        let create = format!(
+            "create -f {}",
+            podflow_engine::testing::fixture("web-service.yaml")
+        );
+        let steps = [
+            &*create,
+            "wait idle",
+            "scale deployment web --replicas=60",
+            "wait idle",
+        ];
+        let t = podflow_engine::testing::timeline(&steps, None);
+        let mut interner = Interner::default();
+        // As the TUI opens on a computed run: milestones spread over it.
+        for i in 1..=64 {
+            remember(&t.view((t.len() * i / 64).saturating_sub(1)).store);
+        }
+        for at in (0..t.len())
+            .rev()
+            .step_by(97)
+            .chain((0..t.len()).step_by(31))
+        {
+            let store = t.view(at).store;
+            let got = with_summaries(&store, Clone::clone);
+            for (key, entry) in store.iter() {
+                let object = entry.object.load();
+                let rv = object.metadata().resource_version.as_deref();
+                assert_eq!(rv, Some(&*entry.mod_revision.to_string()), "{key} at {at}");
+                let decoded = Digest::of(&mut interner, &object);
+                let summary = &got[key];
+                assert_eq!(summary.waiting, decoded.waiting, "{key} at {at}");
+                assert_eq!(summary.node, decoded.node, "{key} at {at}");
+                assert_eq!(
+                    summary.owners.as_deref(),
+                    decoded.owners.as_deref(),
+                    "{key} at {at}"
+                );
+            }
+            assert_eq!(got.len(), store.len());
+        }
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Archive {
                 let entry = entry.as_ref().map(|entry| {
                     let object = reuse(latest.get(&**key), &entry.object)
                         .unwrap_or_else(|| Archived::live(Arc::clone(&entry.object)));
-                    current.insert(object.clone());
+                    current.insert(object.id());
                     Entry {
                         object,
                         create_revision: entry.create_revision,
@@ -103,7 +103,7 @@ impl Archive {
         self.newest = store.clone();
         let created = archived.appended.iter().map(|c| &c.object);
         for version in replaced.iter().chain(created) {
-            if !current.contains(version) {
+            if !current.contains(&version.id()) {
                 version.retire(&mut self.dictionaries);
             }
         }

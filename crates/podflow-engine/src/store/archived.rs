@@ -94,6 +94,12 @@ impl Archived {
         }
     }
 
+    /// Which version this is (equal for handles that share one), while a
+    /// handle to it lives.
+    pub(super) fn id(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+
     /// Whether this is the current version `object` itself.
     pub(super) fn holds(&self, object: &Arc<Object>) -> bool {
         matches!(&*self.state(), State::Live(live) if Arc::ptr_eq(live, object))
@@ -146,12 +152,6 @@ impl PartialEq for Archived {
 }
 
 impl Eq for Archived {}
-
-impl std::hash::Hash for Archived {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        Arc::as_ptr(&self.0).hash(state);
-    }
-}
 
 impl Held for Archived {
     fn same(&self, other: &Archived) -> bool {

@@ -116,7 +116,7 @@ mod tests {
             t_ms: 7,
             body: event,
         };
-        timeline.push_observed(vec![record], Store::default(), SimTime(7));
+        timeline.push_observed(vec![record], &Store::default(), SimTime(7));
         let text = render_pane_with(
             &timeline,
             0,
