@@ -225,7 +225,8 @@ impl Store {
             .map(|i| self.history[i].clone())
             .collect();
         let written = self.revision.saturating_sub(older.revision);
-        let changes = if written == appended.len() as u64 {
+        // An observed store's writes keep their own revisions and no history.
+        let changes = if written > 0 && written == appended.len() as u64 {
             let mut keys: Vec<&str> = appended.iter().map(|c| c.key.as_str()).collect();
             keys.sort_unstable();
             keys.dedup();
