@@ -213,3 +213,33 @@ fn snapshots_are_independent_of_later_writes() {
     assert_eq!(snapshot.get(&key("a")).unwrap().mod_revision, 1);
     assert_eq!(store.get(&key("a")).unwrap().mod_revision, 2);
 }
+
+/// A diff of two snapshots reports every key one write changed, wherever it
+/// sits among the shared nodes: `imbl` before 7.0.2 dropped about one in
+/// eight (jneem/imbl#161), which left the TUI's summaries stale.
+#[test]
+fn a_diff_reports_every_single_write() {
+    let mut store = Store::new();
+    for i in 0..2_000 {
+        let name = format!("web-{i:04}");
+        store
+            .create(&key(&name), pod(&name, None))
+            .expect("created");
+    }
+    let missed: Vec<String> = (0..2_000)
+        .map(|i| format!("web-{i:04}"))
+        .filter(|name| {
+            let mut after = store.clone();
+            after
+                .update(&key(name), pod(name, Some("node-1")), None)
+                .expect("bound");
+            !store.diff(&after).any(|(k, _)| k == key(name))
+        })
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "{} missed, first {:?}",
+        missed.len(),
+        missed.first()
+    );
+}
