@@ -183,11 +183,16 @@ pub fn keep_digests() {
     });
 }
 
+/// The digest kept with `entry`'s version, when it is a replaced one.
+fn kept_digest(entry: &Entry<Archived>) -> Option<Arc<Digest>> {
+    entry.object.digest()?.downcast::<Digest>().ok()
+}
+
 /// What the panes need of `entry`'s object.
 fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
-    let kept = entry.object.digest();
+    let kept = kept_digest(entry);
     let fresh;
-    let digest = if let Some(kept) = kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
+    let digest: &Digest = if let Some(kept) = &kept {
         kept
     } else {
         fresh = Digest::of(interner, &entry.object.load());
@@ -203,8 +208,7 @@ fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
 /// `entry`'s kind and short status, as the objects pane lists them: from
 /// the digest of a replaced version, so that a row decodes nothing.
 pub fn listed(entry: &Entry<Archived>) -> (&'static str, Option<String>) {
-    let kept = entry.object.digest();
-    if let Some(digest) = kept.as_deref().and_then(|d| d.downcast_ref::<Digest>()) {
+    if let Some(digest) = kept_digest(entry) {
         return (digest.kind, digest.status.clone());
     }
     let object = entry.object.load();

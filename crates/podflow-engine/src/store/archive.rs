@@ -43,7 +43,6 @@ impl Archive {
     /// versions it replaced.
     pub fn push(&mut self, store: &Store) -> StoreDelta<Archived> {
         let delta = store.delta_from(&self.newest);
-        let mut replaced = Vec::new();
         // Each changed key's latest handle so far, starting from the snapshot's.
         let mut latest: HashMap<&str, Archived> = HashMap::new();
         let handle_before = |key: &str, latest: &HashMap<&str, Archived>| {
@@ -58,9 +57,6 @@ impl Archive {
                 handle_before(&change.key, &latest)
                     .unwrap_or_else(|| Archived::live(Arc::clone(prev)))
             });
-            if let Some(prev) = &prev {
-                replaced.push(prev.clone());
-            }
             let object = Archived::live(Arc::clone(&change.object));
             latest.insert(&change.key, object.clone());
             appended.push(Change {
@@ -71,13 +67,16 @@ impl Archive {
                 deleted: change.deleted,
             });
         }
+        // The snapshot's versions of the changed keys are replaced, and so
+        // are the versions written and replaced within this delta.
+        let mut replaced = Vec::new();
         let mut current = HashSet::new();
         let changes = delta
             .changes
             .iter()
             .map(|(key, entry)| {
-                if let Some(before) = handle_before(key, &latest) {
-                    replaced.push(before);
+                if let Some(before) = self.snapshot.get(key) {
+                    replaced.push(before.object.clone());
                 }
                 let entry = entry.as_ref().map(|entry| {
                     let object = reuse(latest.get(&**key), &entry.object)

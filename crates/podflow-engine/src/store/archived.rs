@@ -151,8 +151,6 @@ impl PartialEq for Archived {
     }
 }
 
-impl Eq for Archived {}
-
 impl Held for Archived {
     fn same(&self, other: &Archived) -> bool {
         self == other
