@@ -20,7 +20,7 @@ use serde_json::json;
 use super::Kubelet;
 use crate::apiserver::request::{Body, Verb};
 use crate::component::Cx;
-use crate::scheduler::framework::NodeInfo;
+use crate::scheduler::framework::{Counted, NodeInfo};
 use crate::scheduler::plugins::node_resources_fit::{FitArgs, fits_request};
 use crate::scheduler::plugins::{node_affinity, node_ports, taint_toleration};
 use crate::scheduler::resources::pod_requests;
@@ -68,8 +68,12 @@ fn predicate(name: &str, reason: &str) -> Rejection {
 
 /// `Admit`: whether `pod` may run on `node` beside `others`; the first failure
 /// in `generalFilter`'s order otherwise.
-pub fn admit(pod: &Pod, node: &Arc<Node>, others: Vec<Shared<Pod>>) -> Result<(), Rejection> {
-    let info = NodeInfo::new(Arc::clone(node), others);
+pub fn admit(
+    pod: &Pod,
+    node: &Arc<Node>,
+    others: Vec<(Shared<Pod>, Counted)>,
+) -> Result<(), Rejection> {
+    let info = NodeInfo::with_counted(Arc::clone(node), others);
     let want = pod_requests(pod, false);
     // `noderesources.Fits`: the scheduler's own check, with the amounts it compared.
     if let Some(short) = fits_request(&want, &info, &FitArgs::default()).first() {
@@ -143,17 +147,17 @@ impl Kubelet {
         let Some(node) = self.known.node.clone() else {
             return true;
         };
-        let others: Vec<Shared<Pod>> = self
+        let others: Vec<(Shared<Pod>, Counted)> = self
             .workers
             .iter()
             .filter(|(k, w)| k.as_str() != key && !w.finished)
-            .map(|(_, w)| w.pod.clone())
+            .map(|(_, w)| (w.pod.clone(), w.counted.clone()))
             .chain(
                 self.known
                     .settled
                     .iter()
                     .filter(|(k, p)| k.as_str() != key && !is_terminal(p))
-                    .map(|(_, p)| p.clone()),
+                    .map(|(_, p)| (p.clone(), Counted::of(p))),
             )
             .collect();
         let refused = self
@@ -281,10 +285,19 @@ mod tests {
         want: Result<(), Rejection>,
     }
 
+    fn counted(pods: Vec<Shared<Pod>>) -> Vec<(Shared<Pod>, Counted)> {
+        pods.into_iter()
+            .map(|p| {
+                let counted = Counted::of(&p);
+                (p, counted)
+            })
+            .collect()
+    }
+
     fn check(rows: Vec<Row>) {
         for row in rows {
             assert_eq!(
-                admit(&row.pod, &row.node, row.others),
+                admit(&row.pod, &row.node, counted(row.others)),
                 row.want,
                 "{}",
                 row.name

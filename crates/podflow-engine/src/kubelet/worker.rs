@@ -12,6 +12,7 @@ use super::prober::{self, ProbeType};
 use super::process::{Process, State};
 use super::status::{ContainerDetail, ContainerState, ContainerView, LastTerminated};
 use crate::clock::SimTime;
+use crate::scheduler::framework::Counted;
 use podflow_model::Shared;
 
 /// One probe worker of a container, with the kubelet's bookkeeping.
@@ -299,6 +300,8 @@ impl Ctr {
 #[derive(Debug, Clone)]
 pub struct PodWorker {
     pub pod: Shared<Pod>,
+    /// What the pod asks of the node, for admitting the pods after it.
+    pub counted: Counted,
     pub start_time: SimTime,
     pub sandbox_id: Option<String>,
     pub pod_ip: Option<String>,
@@ -351,6 +354,7 @@ impl PodWorker {
             .collect();
         PodWorker {
             pod: pod.clone(),
+            counted: Counted::of(pod),
             start_time: now,
             sandbox_id: None,
             pod_ip: None,
@@ -376,6 +380,7 @@ impl PodWorker {
     /// one whose image changed keeps its old spec until `spec_updated`
     /// restarts it with the new.
     pub fn see(&mut self, pod: &Shared<Pod>) {
+        self.counted.follow(&self.pod, pod);
         self.pod = pod.clone();
         for (ctr, new) in self.ctrs.iter_mut().zip(ContainerSpec::all(pod)) {
             if ctr.spec.same_definition(&new) {

@@ -111,18 +111,29 @@ pub struct NodeInfo {
     taints: Vec<Taint>,
 }
 
-/// One pod's share of a node's sums.
+/// One pod's share of a node's sums: what it asks for, computed once for
+/// each version that changes it (a holder of many pods, as the kubelet is,
+/// keeps it beside the pod rather than count every pod again).
 #[derive(Debug, Clone)]
-struct Counted {
+pub struct Counted {
     requests: Resources,
     non_zero: Resources,
 }
 
 impl Counted {
-    fn of(pod: &Pod) -> Counted {
+    /// `pod`'s requests, as they are and with the scoring defaults.
+    pub fn of(pod: &Pod) -> Counted {
         Counted {
             requests: pod_requests(pod, false),
             non_zero: pod_requests(pod, true),
+        }
+    }
+
+    /// Follows the pod from version `old`, counted as `self`, to `new`:
+    /// counted again only when it asks for other resources.
+    pub fn follow(&mut self, old: &Pod, new: &Pod) {
+        if !same_requests(old, new) {
+            *self = Counted::of(new);
         }
     }
 }
@@ -142,6 +153,18 @@ fn image_sizes(node: &Node) -> BTreeMap<String, i64> {
 impl NodeInfo {
     /// `node` with `pods` counted on it (`NewNodeInfo` + `SetNode`).
     pub fn new(node: Arc<Node>, pods: impl IntoIterator<Item = Shared<Pod>>) -> NodeInfo {
+        let counted = pods.into_iter().map(|pod| {
+            let counted = Counted::of(&pod);
+            (pod, counted)
+        });
+        NodeInfo::with_counted(node, counted)
+    }
+
+    /// `node` with `pods` on it, each with its counts already made.
+    pub fn with_counted(
+        node: Arc<Node>,
+        pods: impl IntoIterator<Item = (Shared<Pod>, Counted)>,
+    ) -> NodeInfo {
         let mut info = NodeInfo {
             allocatable: Resources::default(),
             image_sizes: BTreeMap::new(),
@@ -157,8 +180,8 @@ impl NodeInfo {
             pods_with_required_anti_affinity: 0,
         };
         info.set_node(node);
-        for pod in pods {
-            info.add_pod(pod);
+        for (pod, counted) in pods {
+            info.push(pod, counted);
         }
         info
     }
@@ -190,8 +213,11 @@ impl NodeInfo {
     /// for the same resources, as an unchanged pod does.
     pub fn update_pod(&mut self, key: &str, pod: Shared<Pod>) {
         match self.take(key) {
-            Some((old, counted)) if same_requests(&old, &pod) => self.push(pod, counted),
-            _ => self.add_pod(pod),
+            Some((old, mut counted)) => {
+                counted.follow(&old, &pod);
+                self.push(pod, counted);
+            }
+            None => self.add_pod(pod),
         }
     }
 
