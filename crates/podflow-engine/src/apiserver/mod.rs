@@ -19,6 +19,7 @@ pub mod service_alloc;
 pub mod storage_strategy;
 pub mod strategic_merge_patch;
 pub mod strategy;
+pub mod typed_status_patch;
 pub mod validation;
 
 use std::sync::Arc;

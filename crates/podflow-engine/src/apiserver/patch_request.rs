@@ -8,12 +8,14 @@
 //! the status strategy keeps the stored spec and metadata whatever the patch
 //! says (`pkg/registry/core/pod/strategy.go`, `podStatusStrategy.PrepareForUpdate`),
 //! and defaulting touches only the spec, so the whole Pod need not be turned
-//! into JSON and back. Debug builds check that both ways give the same status.
+//! into JSON and back; the shapes kubelets send are applied to the typed
+//! status itself ([`typed_status_patch`]). Debug builds check that every way
+//! gives the status the whole Pod's way gives.
 
 use k8s_openapi::api::core::v1::{Pod, PodStatus};
 use serde_json::{Map, Value};
 
-use super::{defaults, strategic_merge_patch};
+use super::{defaults, strategic_merge_patch, typed_status_patch};
 use podflow_model::{Kind, Object};
 
 /// `current` with `patch` applied; `status_subresource` when the request is
@@ -61,6 +63,15 @@ fn pod_status_patched(pod: &Pod, patch: &Value) -> Option<Pod> {
     };
     if fields.len() != 1 || !fields.contains_key("status") {
         return None;
+    }
+    if let Some(Value::Object(status_patch)) = fields.get("status")
+        && let Some(status) = typed_status_patch::apply(pod.status.as_ref(), status_patch)
+    {
+        return Some(Pod {
+            metadata: pod.metadata.clone(),
+            spec: pod.spec.clone(),
+            status: Some(status),
+        });
     }
     let mut json = Map::new();
     if let Some(status) = &pod.status {
