@@ -13,6 +13,8 @@ pub struct Rng {
 /// look-alikes (`0`, `1`, `3`), so generated names spell no words.
 const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
 impl Rng {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Rng {
@@ -64,24 +66,23 @@ impl Rng {
             .collect()
     }
 
-    /// A random (version 4) UUID, as object UIDs are.
+    /// A random (version 4) UUID, as object UIDs are: 16 random bytes, the
+    /// version nibble 4 and the RFC 4122 variant bits, in 8-4-4-4-12 groups.
     pub fn uuid(&mut self) -> String {
-        let a = self.next_u64();
-        let b = self.next_u64();
-        let bytes: Vec<u8> = a.to_be_bytes().into_iter().chain(b.to_be_bytes()).collect();
-        let mut hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        hex[6] = format!("4{}", &hex[6][1..]);
-        let variant = (u8::from_str_radix(&hex[8], 16).unwrap_or(0) & 0x3f) | 0x80;
-        hex[8] = format!("{variant:02x}");
-        let h = hex.concat();
-        format!(
-            "{}-{}-{}-{}-{}",
-            &h[0..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..32]
-        )
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.next_u64().to_be_bytes());
+        bytes[8..].copy_from_slice(&self.next_u64().to_be_bytes());
+        bytes[6] = 0x40 | (bytes[6] & 0x0f);
+        bytes[8] = 0x80 | (bytes[8] & 0x3f);
+        let mut out = String::with_capacity(36);
+        for (i, byte) in bytes.into_iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                out.push('-');
+            }
+            out.push(char::from(HEX_DIGITS[usize::from(byte >> 4)]));
+            out.push(char::from(HEX_DIGITS[usize::from(byte & 0x0f)]));
+        }
+        out
     }
 
     /// `n` random lower-case hex digits (container and sandbox IDs are 64 of them).

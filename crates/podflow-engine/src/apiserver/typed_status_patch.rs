@@ -172,6 +172,9 @@ fn merge<T: Keyed>(list: &mut Option<Vec<T>>, value: &Value) -> Option<()> {
         *list = replaced(value).ok()?;
         return Some(());
     };
+    // A decoded list holds no spare room (serde sizes it from the JSON array):
+    // room for every element first, the rest given back at the end.
+    current.reserve_exact(items.len());
     for item in items {
         let Value::Object(element) = item else {
             return None;
@@ -192,6 +195,7 @@ fn merge<T: Keyed>(list: &mut Option<Vec<T>>, value: &Value) -> Option<()> {
             },
         }
     }
+    current.shrink_to_fit();
     Some(())
 }
 
@@ -203,12 +207,17 @@ struct Unfit;
 fn replaced<T: DeserializeOwned>(value: &Value) -> Result<Option<Vec<T>>, Unfit> {
     match value {
         Value::Null => Ok(None),
-        Value::Array(items) => items
-            .iter()
-            .filter(|i| i.get("$patch").and_then(Value::as_str) != Some("delete"))
-            .map(|i| decode(i).ok_or(Unfit))
-            .collect::<Result<Vec<T>, Unfit>>()
-            .map(Some),
+        Value::Array(items) => {
+            // Sized as serde sizes a decoded list: no spare room.
+            let mut list = Vec::with_capacity(items.len());
+            for item in items {
+                if item.get("$patch").and_then(Value::as_str) != Some("delete") {
+                    list.push(decode(item).ok_or(Unfit)?);
+                }
+            }
+            list.shrink_to_fit();
+            Ok(Some(list))
+        }
         _ => Err(Unfit),
     }
 }

@@ -9,7 +9,11 @@
 //! before refusing the Pod. podflow's API server reads the store for both,
 //! and parks the request between tries ([`Verdict::Wait`]).
 
-use k8s_openapi::api::core::v1::{Container, Pod, ServiceAccount as Account, Volume, VolumeMount};
+use k8s_openapi::api::core::v1::{
+    ConfigMapProjection, Container, DownwardAPIProjection, DownwardAPIVolumeFile, KeyToPath,
+    ObjectFieldSelector, Pod, ProjectedVolumeSource, ServiceAccount as Account,
+    ServiceAccountTokenProjection, Volume, VolumeMount, VolumeProjection,
+};
 
 use super::{AdmissionRequest, Plugin, SideEffects, Verdict, deny, is_kind};
 use crate::apiserver::request::Operation;
@@ -330,18 +334,53 @@ fn should_automount(account: &Account, pod: &Pod) -> bool {
 
 /// `TokenVolumeSource`: the projected token, cluster CA and namespace.
 pub fn token_volume(name: &str) -> Volume {
-    serde_json::from_value(serde_json::json!({
-        "name": name,
-        "projected": {
-            "defaultMode": 420,
-            "sources": [
-                {"serviceAccountToken": {"expirationSeconds": TOKEN_EXPIRATION_SECONDS, "path": "token"}},
-                {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
-                {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}
-            ]
-        }
-    }))
-    .expect("the token volume is a valid Volume")
+    let token = ServiceAccountTokenProjection {
+        expiration_seconds: Some(TOKEN_EXPIRATION_SECONDS),
+        path: "token".into(),
+        ..ServiceAccountTokenProjection::default()
+    };
+    let ca = ConfigMapProjection {
+        name: "kube-root-ca.crt".into(),
+        items: Some(vec![KeyToPath {
+            key: "ca.crt".into(),
+            path: "ca.crt".into(),
+            ..KeyToPath::default()
+        }]),
+        ..ConfigMapProjection::default()
+    };
+    let namespace = DownwardAPIProjection {
+        items: Some(vec![DownwardAPIVolumeFile {
+            path: "namespace".into(),
+            field_ref: Some(ObjectFieldSelector {
+                api_version: Some("v1".into()),
+                field_path: "metadata.namespace".into(),
+            }),
+            ..DownwardAPIVolumeFile::default()
+        }]),
+    };
+    let sources = vec![
+        VolumeProjection {
+            service_account_token: Some(token),
+            ..VolumeProjection::default()
+        },
+        VolumeProjection {
+            config_map: Some(ca),
+            ..VolumeProjection::default()
+        },
+        VolumeProjection {
+            downward_api: Some(namespace),
+            ..VolumeProjection::default()
+        },
+    ];
+    Volume {
+        name: name.to_owned(),
+        projected: Some(ProjectedVolumeSource {
+            default_mode: Some(420),
+            sources: Some(sources),
+            ..ProjectedVolumeSource::default()
+        }),
+        ..Volume::default()
+    }
 }
 
 /// `mountServiceAccountToken`: returns what it did, for the verdict.

@@ -3,7 +3,9 @@
 //! service-account token, `ConfigMap` and downward-API volumes). `/dev/null`
 //! swallows writes and reads empty, as it does in a container.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
 
 /// What a file-system call can fail with (the `errno` the tools print).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +36,8 @@ impl FsError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fs {
     files: BTreeMap<String, String>,
-    dirs: BTreeSet<String>,
+    /// The image's usual directories borrowed, the others owned.
+    dirs: BTreeSet<Cow<'static, str>>,
 }
 
 /// The directories every image has.
@@ -66,24 +69,29 @@ const BASE_DIRS: [&str; 25] = [
     "/var/run",
 ];
 
+/// [`BASE_DIRS`] as a set, made once: each container's starts as a copy.
+static BASE_SET: LazyLock<BTreeSet<Cow<'static, str>>> =
+    LazyLock::new(|| BASE_DIRS.iter().map(|d| Cow::Borrowed(*d)).collect());
+
 impl Fs {
     /// A file system holding the base directories and `files` (path, contents).
-    pub fn new(files: &[(String, String)]) -> Fs {
+    pub fn new(files: Vec<(String, String)>) -> Fs {
         let mut fs = Fs {
             files: BTreeMap::new(),
-            dirs: BASE_DIRS.iter().map(ToString::to_string).collect(),
+            dirs: BASE_SET.clone(),
         };
         for (path, contents) in files {
-            let path = normalize("/", path);
+            let path = normalize("/", &path);
             fs.make_parents(&path);
-            fs.files.insert(path, contents.clone());
+            fs.files.insert(path, contents);
         }
         fs
     }
 
     fn make_parents(&mut self, path: &str) {
         let mut parent = parent_of(path);
-        while parent != "/" && self.dirs.insert(parent.to_string()) {
+        while parent != "/" && !self.dirs.contains(parent) {
+            self.dirs.insert(Cow::Owned(parent.to_owned()));
             parent = parent_of(parent);
         }
     }
@@ -175,14 +183,14 @@ impl Fs {
         }
         if parents {
             self.make_parents(path);
-            self.dirs.insert(path.to_string());
+            self.dirs.insert(Cow::Owned(path.to_owned()));
             return Ok(());
         }
         if self.dirs.contains(path) {
             return Err(FsError::Exists);
         }
         self.check_parent(path)?;
-        self.dirs.insert(path.to_string());
+        self.dirs.insert(Cow::Owned(path.to_owned()));
         Ok(())
     }
 
@@ -193,13 +201,13 @@ impl Fs {
         } else {
             format!("{dir}/")
         };
-        let direct = |p: &String| {
+        let direct = |p: &str| {
             p.strip_prefix(&prefix)
                 .filter(|rest| !rest.is_empty() && !rest.contains('/'))
                 .map(ToString::to_string)
         };
-        let mut names: Vec<String> = self.files.keys().filter_map(direct).collect();
-        names.extend(self.dirs.iter().filter_map(direct));
+        let mut names: Vec<String> = self.files.keys().filter_map(|p| direct(p)).collect();
+        names.extend(self.dirs.iter().filter_map(|d| direct(d)));
         names.sort();
         names
     }
@@ -215,6 +223,10 @@ fn parent_of(path: &str) -> &str {
 
 /// `path` made absolute from `cwd`, with `.`, `..` and doubled slashes resolved.
 pub fn normalize(cwd: &str, path: &str) -> String {
+    let resolved = |part: &str| !matches!(part, "" | "." | "..");
+    if path.len() > 1 && path.starts_with('/') && path[1..].split('/').all(resolved) {
+        return path.to_owned();
+    }
     let mut parts: Vec<&str> = Vec::new();
     let joined = if path.starts_with('/') {
         path.to_string()
@@ -239,7 +251,7 @@ mod tests {
 
     #[test]
     fn files_live_in_directories() {
-        let mut fs = Fs::new(&[(
+        let mut fs = Fs::new(vec![(
             "/var/run/secrets/kubernetes.io/serviceaccount/namespace".into(),
             "default".into(),
         )]);
@@ -257,5 +269,15 @@ mod tests {
         fs.mkdir("/a/b/c", true).unwrap();
         assert_eq!(fs.mkdir("/a", false), Err(FsError::Exists));
         assert_eq!(normalize("/tmp", "../etc/./hosts"), "/etc/hosts");
+        for (path, normal) in [
+            ("/etc/hosts", "/etc/hosts"),
+            ("/etc//hosts", "/etc/hosts"),
+            ("/etc/hosts/", "/etc/hosts"),
+            ("/etc/../hosts", "/hosts"),
+            ("/", "/"),
+            ("hosts", "/tmp/hosts"),
+        ] {
+            assert_eq!(normalize("/tmp", path), normal, "{path}");
+        }
     }
 }

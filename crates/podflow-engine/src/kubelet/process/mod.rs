@@ -162,7 +162,7 @@ impl Process {
             .is_some_and(|i| i.name.contains("busybox:1.2") || i.name.contains("busybox:1.1"));
         let mut process = Process {
             kind: Kind::Program(Program::Pause),
-            fs: Fs::new(&launch.files),
+            fs: Fs::new(launch.files),
             env: launch.env,
             log: Log::default(),
             started: now,
