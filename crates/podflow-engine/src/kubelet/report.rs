@@ -153,7 +153,11 @@ impl Kubelet {
         let request = self
             .pod_request(Verb::Patch, &pod)
             .subresource("status")
-            .body(Body::Patch(serde_json::json!({ "status": patch })));
+            // Moved in, not copied: `json!` would serialize the patch again.
+            .body(Body::Patch(Value::Object(serde_json::Map::from_iter([(
+                "status".to_owned(),
+                patch,
+            )]))));
         Some(cx.send(request))
     }
 

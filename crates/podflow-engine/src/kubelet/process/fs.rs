@@ -3,9 +3,7 @@
 //! service-account token, `ConfigMap` and downward-API volumes). `/dev/null`
 //! swallows writes and reads empty, as it does in a container.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::LazyLock;
 
 /// What a file-system call can fail with (the `errno` the tools print).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +34,14 @@ impl FsError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fs {
     files: BTreeMap<String, String>,
-    /// The image's usual directories borrowed, the others owned.
-    dirs: BTreeSet<Cow<'static, str>>,
+    /// The directories besides the image's usual ones ([`BASE_DIRS`]).
+    dirs: BTreeSet<String>,
+    /// The usual directories removed since: bit `i` for `BASE_DIRS[i]`.
+    /// (Kept implicit, a container's file system holds a few paths of its own.)
+    removed_base: u32,
 }
 
-/// The directories every image has.
+/// The directories every image has, sorted (for the search).
 const BASE_DIRS: [&str; 25] = [
     "/",
     "/bin",
@@ -69,16 +70,18 @@ const BASE_DIRS: [&str; 25] = [
     "/var/run",
 ];
 
-/// [`BASE_DIRS`] as a set, made once: each container's starts as a copy.
-static BASE_SET: LazyLock<BTreeSet<Cow<'static, str>>> =
-    LazyLock::new(|| BASE_DIRS.iter().map(|d| Cow::Borrowed(*d)).collect());
+/// `path`'s place in [`BASE_DIRS`].
+fn base_index(path: &str) -> Option<usize> {
+    BASE_DIRS.binary_search(&path).ok()
+}
 
 impl Fs {
     /// A file system holding the base directories and `files` (path, contents).
     pub fn new(files: Vec<(String, String)>) -> Fs {
         let mut fs = Fs {
             files: BTreeMap::new(),
-            dirs: BASE_SET.clone(),
+            dirs: BTreeSet::new(),
+            removed_base: 0,
         };
         for (path, contents) in files {
             let path = normalize("/", &path);
@@ -88,17 +91,56 @@ impl Fs {
         fs
     }
 
+    fn has_dir(&self, path: &str) -> bool {
+        match base_index(path) {
+            Some(i) => self.removed_base & (1 << i) == 0,
+            None => self.dirs.contains(path),
+        }
+    }
+
+    fn add_dir(&mut self, path: &str) {
+        match base_index(path) {
+            Some(i) => self.removed_base &= !(1 << i),
+            None if self.dirs.contains(path) => {}
+            None => {
+                self.dirs.insert(path.to_owned());
+            }
+        }
+    }
+
+    /// Removes the directory at `path` (not what is under it); whether it was there.
+    fn remove_dir(&mut self, path: &str) -> bool {
+        let had = self.has_dir(path);
+        match base_index(path) {
+            Some(i) => self.removed_base |= 1 << i,
+            None => {
+                self.dirs.remove(path);
+            }
+        }
+        had
+    }
+
+    /// Every directory there is.
+    fn all_dirs(&self) -> impl Iterator<Item = &str> {
+        let base = BASE_DIRS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.removed_base & (1 << i) == 0)
+            .map(|(_, d)| *d);
+        base.chain(self.dirs.iter().map(String::as_str))
+    }
+
     fn make_parents(&mut self, path: &str) {
         let mut parent = parent_of(path);
-        while parent != "/" && !self.dirs.contains(parent) {
-            self.dirs.insert(Cow::Owned(parent.to_owned()));
+        while parent != "/" && !self.has_dir(parent) {
+            self.add_dir(parent);
             parent = parent_of(parent);
         }
     }
 
     /// Whether anything is at `path`.
     pub fn exists(&self, path: &str) -> bool {
-        path == "/dev/null" || self.files.contains_key(path) || self.dirs.contains(path)
+        path == "/dev/null" || self.files.contains_key(path) || self.has_dir(path)
     }
 
     /// Whether `path` is a regular file.
@@ -108,7 +150,7 @@ impl Fs {
 
     /// Whether `path` is a directory.
     pub fn is_dir(&self, path: &str) -> bool {
-        self.dirs.contains(path)
+        self.has_dir(path)
     }
 
     /// The contents of the file at `path`.
@@ -118,7 +160,7 @@ impl Fs {
         }
         match self.files.get(path) {
             Some(contents) => Ok(contents),
-            None if self.dirs.contains(path) => Err(FsError::IsDir),
+            None if self.has_dir(path) => Err(FsError::IsDir),
             None => Err(FsError::NotFound),
         }
     }
@@ -129,7 +171,7 @@ impl Fs {
             return Ok(());
         }
         self.check_parent(path)?;
-        if self.dirs.contains(path) {
+        if self.has_dir(path) {
             return Err(FsError::IsDir);
         }
         let file = self.files.entry(path.to_string()).or_default();
@@ -142,7 +184,7 @@ impl Fs {
 
     fn check_parent(&self, path: &str) -> Result<(), FsError> {
         let parent = parent_of(path);
-        if self.dirs.contains(parent) {
+        if self.has_dir(parent) {
             Ok(())
         } else if self.files.contains_key(parent) {
             Err(FsError::NotDir)
@@ -155,7 +197,7 @@ impl Fs {
     pub fn remove(&mut self, path: &str) -> Result<(), FsError> {
         if self.files.remove(path).is_some() {
             Ok(())
-        } else if self.dirs.contains(path) {
+        } else if self.has_dir(path) {
             Err(FsError::IsDir)
         } else {
             Err(FsError::NotFound)
@@ -167,12 +209,17 @@ impl Fs {
         if self.remove(path).is_ok() {
             return Ok(());
         }
-        if !self.dirs.remove(path) {
+        if !self.remove_dir(path) {
             return Err(FsError::NotFound);
         }
         let prefix = format!("{}/", path.trim_end_matches('/'));
         self.files.retain(|p, _| !p.starts_with(&prefix));
         self.dirs.retain(|p| !p.starts_with(&prefix));
+        for (i, dir) in BASE_DIRS.iter().enumerate() {
+            if dir.starts_with(&prefix) {
+                self.removed_base |= 1 << i;
+            }
+        }
         Ok(())
     }
 
@@ -183,14 +230,14 @@ impl Fs {
         }
         if parents {
             self.make_parents(path);
-            self.dirs.insert(Cow::Owned(path.to_owned()));
+            self.add_dir(path);
             return Ok(());
         }
-        if self.dirs.contains(path) {
+        if self.has_dir(path) {
             return Err(FsError::Exists);
         }
         self.check_parent(path)?;
-        self.dirs.insert(Cow::Owned(path.to_owned()));
+        self.add_dir(path);
         Ok(())
     }
 
@@ -207,7 +254,7 @@ impl Fs {
                 .map(ToString::to_string)
         };
         let mut names: Vec<String> = self.files.keys().filter_map(|p| direct(p)).collect();
-        names.extend(self.dirs.iter().filter_map(|d| direct(d)));
+        names.extend(self.all_dirs().filter_map(direct));
         names.sort();
         names
     }
@@ -269,6 +316,16 @@ mod tests {
         fs.mkdir("/a/b/c", true).unwrap();
         assert_eq!(fs.mkdir("/a", false), Err(FsError::Exists));
         assert_eq!(normalize("/tmp", "../etc/./hosts"), "/etc/hosts");
+        // The image's usual directories come and go as the others do.
+        assert_eq!(fs.list("/usr/local"), ["bin"]);
+        fs.remove_tree("/usr").unwrap();
+        assert!(!fs.is_dir("/usr/local/bin") && !fs.exists("/usr"));
+        assert!(!fs.list("/").contains(&"usr".to_owned()));
+        assert_eq!(fs.remove_tree("/usr"), Err(FsError::NotFound));
+        fs.mkdir("/usr/local", true).unwrap();
+        assert!(fs.is_dir("/usr") && fs.is_dir("/usr/local"));
+        assert!(!fs.is_dir("/usr/bin"));
+        assert_eq!(fs.list("/a/b"), ["c"]);
         for (path, normal) in [
             ("/etc/hosts", "/etc/hosts"),
             ("/etc//hosts", "/etc/hosts"),
