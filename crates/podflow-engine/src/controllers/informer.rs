@@ -8,6 +8,7 @@
 //! collector's graph keeps the same relation in `uidToNode`): a controller
 //! finds what it owns without reading every object of the namespace.
 
+use std::ops::Bound;
 use std::sync::Arc;
 
 use imbl::OrdMap;
@@ -122,8 +123,9 @@ impl Informer {
     /// Every cached object in `namespace`, in key order (a lister's `List`).
     pub fn list_in(&self, namespace: &str) -> impl Iterator<Item = &Arc<Object>> + '_ {
         let prefix = format!("{namespace}/");
+        let from = (Bound::Included(prefix.as_str()), Bound::Unbounded);
         self.cache
-            .range(prefix.clone()..)
+            .range::<_, str>(from)
             .take_while(move |(k, _)| k.starts_with(&prefix))
             .map(|(_, o)| o)
     }

@@ -23,25 +23,26 @@ pub fn selector_of(service: &Service) -> Option<&BTreeMap<String, String>> {
 /// Whether `service` selects Pods with `labels`.
 pub fn selects(service: &Service, labels: Option<&BTreeMap<String, String>>) -> bool {
     selector_of(service).is_some_and(|sel| {
-        let labels = labels.cloned().unwrap_or_default();
-        sel.iter().all(|(k, v)| labels.get(k) == Some(v))
+        sel.iter()
+            .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
     })
 }
 
 /// `podEndpointsChanged` and label changes: whether a Pod update matters to
 /// the Services selecting it.
 pub fn pod_changed(old: &Pod, new: &Pod) -> bool {
-    let view = |p: &Pod| {
-        (
-            p.metadata.labels.clone(),
-            p.metadata.deletion_timestamp.clone(),
-            p.status.as_ref().and_then(|s| s.pod_ip.clone()),
-            p.status.as_ref().and_then(|s| s.phase.clone()),
-            super::pods::is_ready(p),
-            super::pods::node_of(p).to_owned(),
-        )
-    };
-    view(old) != view(new)
+    fn ip(p: &Pod) -> Option<&str> {
+        p.status.as_ref().and_then(|s| s.pod_ip.as_deref())
+    }
+    fn phase(p: &Pod) -> Option<&str> {
+        p.status.as_ref().and_then(|s| s.phase.as_deref())
+    }
+    old.metadata.labels != new.metadata.labels
+        || old.metadata.deletion_timestamp != new.metadata.deletion_timestamp
+        || ip(old) != ip(new)
+        || phase(old) != phase(new)
+        || super::pods::is_ready(old) != super::pods::is_ready(new)
+        || super::pods::node_of(old) != super::pods::node_of(new)
 }
 
 /// `GetPodServiceMemberships`: the keys of the Services that select `pod`.
