@@ -14,7 +14,6 @@
 //! matching (`claimPods`).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::{ReplicaSet, ReplicaSetStatus};
 use k8s_openapi::api::core::v1::Pod;
@@ -36,8 +35,8 @@ use crate::apiserver::request::{Body, Verb};
 use crate::clock::SimTime;
 use crate::component::{Cx, RequestId};
 use crate::trace::Outcome;
-use podflow_model::Object;
 use podflow_model::kinds::kind_of;
+use podflow_model::{Object, Shared};
 
 const NAME: &str = "replicaset-controller";
 /// `BurstReplicas`: the most Pods one sync creates or deletes.
@@ -57,7 +56,7 @@ enum Pending {
 /// A sync waiting for answers.
 #[derive(Debug, Clone)]
 struct Sync {
-    rs: Arc<ReplicaSet>,
+    rs: Shared<ReplicaSet>,
     status: ReplicaSetStatus,
     slow: Option<SlowStart>,
     deletes: usize,
@@ -132,7 +131,7 @@ impl ReplicaSetController {
     fn manage(
         &mut self,
         key: &str,
-        rs: &Arc<ReplicaSet>,
+        rs: &Shared<ReplicaSet>,
         have: usize,
         informers: &Informers,
         sync: &mut Sync,
@@ -329,7 +328,7 @@ impl ReplicaSetController {
             ));
             self.expectations.creation_observed(key);
         }
-        let rs = Arc::clone(&sync.rs);
+        let rs = sync.rs.clone();
         let Some(sync) = self.syncs.get_mut(key) else {
             return Progress::Done;
         };
@@ -423,13 +422,9 @@ impl ReplicaSetController {
         let Some(mut sync) = self.syncs.remove(key) else {
             return Progress::Done;
         };
-        match response
-            .object
-            .as_deref()
-            .and_then(|o| o.get::<ReplicaSet>())
-        {
+        match response.object.as_ref().and_then(Shared::<ReplicaSet>::of) {
             Some(fresh) if response.code < 300 => {
-                sync.rs = Arc::new(fresh.clone());
+                sync.rs = fresh;
                 self.update_status(key, sync, cx)
             }
             _ => Progress::Failed(response.message()),
@@ -522,7 +517,7 @@ impl Controller for ReplicaSetController {
         let Some(rs) = informers
             .replicasets
             .get(key)
-            .and_then(|o| o.get::<ReplicaSet>())
+            .and_then(Shared::<ReplicaSet>::of)
         else {
             self.expectations.forget(key);
             sync_stage(NAME, Outcome::Gone, format!("{key} has been deleted"), cx);
@@ -532,7 +527,6 @@ impl Controller for ReplicaSetController {
         if wait_for_own_write(NAME, &mut self.writes, informers, key, relevant, cx) {
             return Progress::Deferred;
         }
-        let rs = Arc::new(rs.clone());
         let needs_sync = self.expectations.satisfied(key, cx.now);
         let counts = self.counts.of(&rs, &informers.pods);
         #[cfg(debug_assertions)]
@@ -540,7 +534,7 @@ impl Controller for ReplicaSetController {
         let have = counts.active;
         let status = calculate_status(&rs, counts, cx.now);
         let mut sync = Sync {
-            rs: Arc::clone(&rs),
+            rs: rs.clone(),
             status,
             slow: None,
             deletes: 0,
