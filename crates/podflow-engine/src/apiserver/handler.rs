@@ -870,7 +870,6 @@ impl Handling<'_, '_> {
                 attempt: if resumed { attempt } else { 1 },
                 retry_ms,
             };
-            let before = (plugin.may_wait() && op == Operation::Create).then(|| object.clone());
             let verdict = plugin.admit(&areq, object, self.rng);
             let pass = areq.attempt;
             self.admission_record("mutating", plugin.name(), &verdict);
@@ -887,13 +886,14 @@ impl Handling<'_, '_> {
             match verdict {
                 Verdict::Deny(status) => return Err(Box::new(status)),
                 Verdict::Wait { retry_ms, detail } => {
-                    let Some(before) = before else {
+                    if !(plugin.may_wait() && op == Operation::Create) {
                         // Only a create may wait; anything else is refused.
                         return Err(Box::new(status::internal_error(detail)));
-                    };
+                    }
+                    // A plugin that waits has changed nothing (`Plugin::may_wait`).
                     self.parked = Some(Box::new(Parked {
                         user: user.clone(),
-                        object: before,
+                        object: object.clone(),
                         plugin: index,
                         attempt: pass + 1,
                         retry_ms,

@@ -98,7 +98,8 @@ pub trait Plugin: Send + Sync {
         false
     }
 
-    /// Whether its mutating phase may answer [`Verdict::Wait`].
+    /// Whether its mutating phase may answer [`Verdict::Wait`]; one that
+    /// waits leaves the object as it came (the request is parked with it).
     fn may_wait(&self) -> bool {
         false
     }

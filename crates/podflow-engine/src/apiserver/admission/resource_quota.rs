@@ -64,7 +64,8 @@ impl Plugin for ResourceQuota {
                 _ => None,
             })
             .collect();
-        let usage = object_usage(object);
+        // Measured only when a quota asks (`checkQuotas` returns early without quotas).
+        let mut usage: Option<Usage> = None;
         for quota in quotas {
             if !matches_scopes(&quota, object) {
                 continue;
@@ -96,6 +97,7 @@ impl Plugin for ResourceQuota {
                 );
             }
             let requested: Usage = usage
+                .get_or_insert_with(|| object_usage(object))
                 .iter()
                 .filter(|(k, v)| hard.contains_key(*k) && !v.is_zero())
                 .map(|(k, v)| (k.clone(), *v))

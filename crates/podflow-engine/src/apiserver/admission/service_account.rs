@@ -77,20 +77,14 @@ impl Plugin for ServiceAccount {
         if is_mirror(pod) {
             return check(req, pod);
         }
-        let mut changes = Vec::new();
-        let spec = pod.spec.get_or_insert_default();
-        if spec
-            .service_account_name
-            .as_deref()
-            .unwrap_or_default()
-            .is_empty()
-        {
-            spec.service_account_name = Some(DEFAULT_SERVICE_ACCOUNT.into());
-            changes.push(format!(
-                "set serviceAccountName to \"{DEFAULT_SERVICE_ACCOUNT}\""
-            ));
-        }
-        let name = spec.service_account_name.clone().unwrap_or_default();
+        let named = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.service_account_name.as_deref())
+            .filter(|n| !n.is_empty());
+        let name = named.unwrap_or(DEFAULT_SERVICE_ACCOUNT).to_owned();
+        let defaulted = named.is_none();
+        // Looked up before anything changes: a Pod that waits is parked as it came.
         let account = match lookup(req, &name) {
             Ok(account) => account,
             Err(_) if name == DEFAULT_SERVICE_ACCOUNT && req.attempt < DEFAULT_LOOKUP_ATTEMPTS => {
@@ -98,6 +92,14 @@ impl Plugin for ServiceAccount {
             }
             Err(reason) => return deny(req, &reason),
         };
+        let mut changes = Vec::new();
+        if defaulted {
+            pod.spec.get_or_insert_default().service_account_name =
+                Some(DEFAULT_SERVICE_ACCOUNT.into());
+            changes.push(format!(
+                "set serviceAccountName to \"{DEFAULT_SERVICE_ACCOUNT}\""
+            ));
+        }
         if should_automount(&account, pod) {
             changes.extend(mount_token(pod, rng));
         }
