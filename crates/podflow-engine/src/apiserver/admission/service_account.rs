@@ -77,13 +77,13 @@ impl Plugin for ServiceAccount {
         if is_mirror(pod) {
             return check(req, pod);
         }
-        let named = pod
+        let chosen = pod
             .spec
             .as_ref()
             .and_then(|s| s.service_account_name.as_deref())
             .filter(|n| !n.is_empty());
-        let name = named.unwrap_or(DEFAULT_SERVICE_ACCOUNT).to_owned();
-        let defaulted = named.is_none();
+        let name = chosen.unwrap_or(DEFAULT_SERVICE_ACCOUNT).to_owned();
+        let defaulted = chosen.is_none();
         // Looked up before anything changes: a Pod that waits is parked as it came.
         let account = match lookup(req, &name) {
             Ok(account) => account,
