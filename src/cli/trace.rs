@@ -148,7 +148,9 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         seed: args.seed,
         detail: Some(args.detail.detail()),
     };
-    let setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
+    let mut setup = build_setup(&setup_args).map_err(|e| e.to_string())?;
+    // JSON lines are written and dropped step by step: nothing to share.
+    setup.share_stages = args.format != Format::Jsonl;
     tracing::info!(
         objects = setup.objects.len(),
         commands = setup.commands.len(),

@@ -181,6 +181,7 @@ pub fn build_setup_on(spec: &ClusterSpec, args: &SetupArgs) -> Result<Setup, Set
         identity,
         detail: args.detail.unwrap_or(Detail::Full),
         store_events: false,
+        share_stages: true,
         internet: spec.simulation.reaches_internet(),
     })
 }

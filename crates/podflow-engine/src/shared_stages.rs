@@ -31,14 +31,25 @@ const CAPACITY: usize = 4096;
 #[derive(Debug, Clone, Default)]
 pub struct SharedStages {
     known: HashSet<Arc<Stage>, FixedState>,
+    /// Sharing nothing: each stage its own record.
+    off: bool,
 }
 
 impl SharedStages {
+    /// A table that shares nothing, for records dropped as soon as they are
+    /// written.
+    pub fn off() -> SharedStages {
+        SharedStages {
+            off: true,
+            ..SharedStages::default()
+        }
+    }
+
     /// The record of `stage`: the one already kept when an equal stage was
     /// seen lately, else a new one (kept, when it has no extras: its Pod,
     /// node or key make a stage with extras one of a kind).
     pub fn record(&mut self, stage: Stage) -> Record {
-        if stage.has_extra() {
+        if stage.has_extra() || self.off {
             return Record::from(stage);
         }
         if let Some(known) = self.known.get(&stage) {

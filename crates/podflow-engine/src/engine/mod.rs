@@ -61,6 +61,11 @@ pub struct Setup {
     /// Whether components also send their Events to the API server as
     /// objects (`podflow serve`; the stories keep them as trace records).
     pub store_events: bool,
+    /// Whether repeated stages are kept once and shared ([`SharedStages`]):
+    /// for a run whose records are kept (the TUI, `trace --format text`); one
+    /// written out record by record (`trace --format jsonl`) drops each at
+    /// once, and looking stages up would only cost.
+    pub share_stages: bool,
     /// Whether the nodes reach the internet (the `Simulation`'s `internet`).
     pub internet: bool,
 }
@@ -220,7 +225,11 @@ impl Engine {
             kube_proxy_rng: Rng::new(setup.seed ^ KUBE_PROXY_STREAM),
             queue: EventQueue::default(),
             store,
-            shared_stages: SharedStages::default(),
+            shared_stages: if setup.share_stages {
+                SharedStages::default()
+            } else {
+                SharedStages::off()
+            },
             authn: Arc::new(tokens),
             admission: Arc::new(super::apiserver::admission::default_chain()),
             detail: setup.detail,

@@ -52,12 +52,19 @@ pub fn pods(keys: &[&str]) -> String {
     format!("[{}]", inner.join(","))
 }
 
+/// A backslash before each backslash and quote, in one pass.
 fn escape(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains(['\\', '"']) {
-        text.replace('\\', "\\\\").replace('"', "\\\"").into()
-    } else {
-        text.into()
+    if !text.contains(['\\', '"']) {
+        return text.into();
     }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if matches!(c, '\\' | '"') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped.into()
 }
 
 /// A duration as Go's `time.Duration.String()` prints it: `1.44s`, `500ms`, `2m3s`.
@@ -133,6 +140,18 @@ mod tests {
         assert_eq!(
             line,
             r#"I1130 02:20:36.000000    2114 kubelet.go:2407] "SyncLoop ADD" source="api" pods=["default/nginx"]"#
+        );
+    }
+
+    /// klog quotes a value as Go's `strconv.Quote` would for these: a
+    /// backslash before each backslash and quote.
+    #[test]
+    fn quoted_values_escape_backslashes_and_quotes() {
+        assert_eq!(quoted("plain"), "\"plain\"");
+        assert_eq!(quoted(r#"a\b"c"#), r#""a\\b\"c""#);
+        assert_eq!(
+            quoted(r#"volume "kube-api-access-x""#),
+            r#""volume \"kube-api-access-x\"""#
         );
     }
 
