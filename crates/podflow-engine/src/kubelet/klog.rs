@@ -52,19 +52,14 @@ pub fn pods(keys: &[&str]) -> String {
     format!("[{}]", inner.join(","))
 }
 
-/// A backslash before each backslash and quote, in one pass.
+/// A backslash before each backslash and quote (`str::replace` finds each
+/// with a fast search; a pass char by char was slower).
 fn escape(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(['\\', '"']) {
-        return text.into();
+    if text.contains(['\\', '"']) {
+        text.replace('\\', "\\\\").replace('"', "\\\"").into()
+    } else {
+        text.into()
     }
-    let mut escaped = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if matches!(c, '\\' | '"') {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped.into()
 }
 
 /// A duration as Go's `time.Duration.String()` prints it: `1.44s`, `500ms`, `2m3s`.
