@@ -282,8 +282,8 @@ fn a_recording_replays_with_its_objects_at_each_step() {
         timeline
             .view(i)
             .store
-            .get("/registry/pods/default/nginx")
-            .map(|e| e.object.load().to_json()["status"]["phase"].clone())
+            .object("/registry/pods/default/nginx")
+            .map(|o| o.to_json()["status"]["phase"].clone())
     };
     // The notice, the kubelet's message, then ADDED, MODIFIED, DELETED.
     assert_eq!(phase(1), None);

@@ -1,8 +1,6 @@
 //! The engine's one source of randomness: a seeded xoshiro256** generator,
 //! so the same seed gives the same UIDs, IPs, names and jitter.
 
-use std::fmt::Write as _;
-
 /// A small, fast, seedable generator (xoshiro256**, seeded through `SplitMix64`).
 #[derive(Debug, Clone)]
 pub struct Rng {
@@ -13,7 +11,14 @@ pub struct Rng {
 /// look-alikes (`0`, `1`, `3`), so generated names spell no words.
 const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
-const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+/// Appends `bytes` as lower-case hex digits, two a byte.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+}
 
 impl Rng {
     /// A generator seeded with `seed`.
@@ -75,12 +80,11 @@ impl Rng {
         bytes[6] = 0x40 | (bytes[6] & 0x0f);
         bytes[8] = 0x80 | (bytes[8] & 0x3f);
         let mut out = String::with_capacity(36);
-        for (i, byte) in bytes.into_iter().enumerate() {
-            if matches!(i, 4 | 6 | 8 | 10) {
+        for (i, group) in [0..4, 4..6, 6..8, 8..10, 10..16].into_iter().enumerate() {
+            if i > 0 {
                 out.push('-');
             }
-            out.push(char::from(HEX_DIGITS[usize::from(byte >> 4)]));
-            out.push(char::from(HEX_DIGITS[usize::from(byte & 0x0f)]));
+            push_hex(&mut out, &bytes[group]);
         }
         out
     }
@@ -89,7 +93,7 @@ impl Rng {
     pub fn hex(&mut self, n: usize) -> String {
         let mut out = String::with_capacity(n + 16);
         while out.len() < n {
-            let _ = write!(out, "{:016x}", self.next_u64());
+            push_hex(&mut out, &self.next_u64().to_be_bytes());
         }
         out.truncate(n);
         out

@@ -36,11 +36,11 @@ pub struct SharedStages {
 }
 
 impl SharedStages {
-    /// A table that shares nothing, for records dropped as soon as they are
-    /// written.
-    pub fn off() -> SharedStages {
+    /// A table that shares stages, or (`share` false) one that shares
+    /// nothing, for records dropped as soon as they are written.
+    pub fn sharing(share: bool) -> SharedStages {
         SharedStages {
-            off: true,
+            off: !share,
             ..SharedStages::default()
         }
     }

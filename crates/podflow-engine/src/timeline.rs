@@ -514,6 +514,17 @@ mod tests {
     use crate::store::{Held, Snapshot, Store};
     use crate::testing::{engine, find, fixture, nginx_timeline, timeline};
 
+    /// A story's steps: the fixture `file` created, then `then` once the
+    /// run is idle, and the run to idle again.
+    fn story(file: &str, then: &str) -> [String; 4] {
+        [
+            format!("create -f {}", fixture(file)),
+            "wait idle".into(),
+            then.into(),
+            "wait idle".into(),
+        ]
+    }
+
     /// The keys, revisions, objects (as JSON) and watch histories of a
     /// step's snapshot and the engine's store agree.
     fn same_store(a: &Snapshot, b: &Store) -> bool {
@@ -595,8 +606,8 @@ mod tests {
     #[test]
     fn stores_rebuilt_from_changes_are_the_stores_of_their_moment() {
         // The engine's own store after each event that made records.
-        let create = format!("create -f {}", fixture("job.yaml"));
-        let steps = [&*create, "wait idle", "delete pod nginx", "wait idle"];
+        let steps = story("job.yaml", "delete pod nginx");
+        let steps = steps.each_ref().map(String::as_str);
         let mut engine = engine(&steps, None);
         let mut stores = vec![engine.store().clone()];
         while let Some(records) = engine.step_within(Until::Idle) {
@@ -626,13 +637,8 @@ mod tests {
     #[test]
     fn every_marks_snapshot_has_the_engines_revisions() {
         use crate::store::Archive;
-        let create = format!("create -f {}", fixture("web-service.yaml"));
-        let steps = [
-            &*create,
-            "wait idle",
-            "scale deployment web --replicas=120",
-            "wait idle",
-        ];
+        let steps = story("web-service.yaml", "scale deployment web --replicas=120");
+        let steps = steps.each_ref().map(String::as_str);
         let mut engine = engine(&steps, None);
         let mut archive = Archive::new(engine.store());
         while let Some(records) = engine.step_within(Until::Idle) {
@@ -745,13 +751,8 @@ mod tests {
     /// start, to the same future.
     #[test]
     fn checkpoints_follow_the_writes_and_a_replay_starts_further_back() {
-        let create = format!("create -f {}", fixture("web-service.yaml"));
-        let steps = [
-            &*create,
-            "wait idle",
-            "scale deployment web --replicas=6",
-            "wait idle",
-        ];
+        let steps = story("web-service.yaml", "scale deployment web --replicas=6");
+        let steps = steps.each_ref().map(String::as_str);
         let run = || timeline(&steps, None);
         let mut t = run();
         let end = t.engine().store().revision();

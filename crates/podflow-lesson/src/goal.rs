@@ -29,11 +29,8 @@ use std::fmt;
 
 use super::moment::{PHASES, pod_ref};
 use super::request_check::{self, RequestCheck};
-use std::sync::Arc;
-
 use podflow_engine::store::{Held, Store};
 use podflow_engine::timeline::View;
-use podflow_model::Object;
 
 /// A goal check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,17 +196,12 @@ pub fn parse(text: &str) -> Result<Check, String> {
     })
 }
 
-/// The object stored at `key`.
-fn object<O: Held>(store: &Store<O>, key: &str) -> Option<Arc<Object>> {
-    store.get(key).map(|e| e.object.load())
-}
-
 /// The Pod's phase and node, when it exists.
 fn pod<O: Held>(
     store: &Store<O>,
     (namespace, name): &(String, String),
 ) -> Option<(String, Option<String>)> {
-    let object = object(store, &format!("/registry/pods/{namespace}/{name}"))?;
+    let object = store.object(&format!("/registry/pods/{namespace}/{name}"))?;
     let pod = object.as_pod()?;
     let phase = pod
         .status
@@ -251,38 +243,41 @@ impl Check {
                     return false;
                 };
                 phase == "Running"
-                    && object(store, &format!("/registry/nodes/{node}")).is_some_and(|o| {
-                        o.as_node()
-                            .and_then(|n| n.metadata.labels.as_ref())
-                            .and_then(|l| l.get(key))
-                            .is_some_and(|v| v == value)
-                    })
+                    && store
+                        .object(&format!("/registry/nodes/{node}"))
+                        .is_some_and(|o| {
+                            o.as_node()
+                                .and_then(|n| n.metadata.labels.as_ref())
+                                .and_then(|l| l.get(key))
+                                .is_some_and(|v| v == value)
+                        })
             }
             Check::DeploymentReady {
                 deployment: (namespace, name),
                 replicas,
-            } => object(store, &format!("/registry/deployments/{namespace}/{name}")).is_some_and(
-                |o| {
+            } => store
+                .object(&format!("/registry/deployments/{namespace}/{name}"))
+                .is_some_and(|o| {
                     o.get::<k8s_openapi::api::apps::v1::Deployment>()
                         .and_then(|d| d.status.as_ref())
                         .and_then(|s| s.ready_replicas)
                         .is_some_and(|r| r >= *replicas)
-                },
-            ),
+                }),
             Check::ServiceEndpoints {
                 service: (namespace, name),
                 endpoints,
             } => ready_endpoints(store, namespace, name) >= *endpoints,
-            Check::PodReady { pod: (ns, name) } => {
-                object(store, &format!("/registry/pods/{ns}/{name}")).is_some_and(|o| {
+            Check::PodReady { pod: (ns, name) } => store
+                .object(&format!("/registry/pods/{ns}/{name}"))
+                .is_some_and(|o| {
                     o.as_pod()
                         .and_then(|p| p.status.as_ref())
                         .and_then(|s| s.conditions.as_ref())
                         .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
-                })
-            }
-            Check::JobComplete { job: (ns, name) } => {
-                object(store, &format!("/registry/jobs/{ns}/{name}")).is_some_and(|o| {
+                }),
+            Check::JobComplete { job: (ns, name) } => store
+                .object(&format!("/registry/jobs/{ns}/{name}"))
+                .is_some_and(|o| {
                     o.get::<k8s_openapi::api::batch::v1::Job>()
                         .and_then(|j| j.status.as_ref())
                         .and_then(|s| s.conditions.as_ref())
@@ -290,18 +285,15 @@ impl Check {
                             c.iter()
                                 .any(|c| c.type_ == "Complete" && c.status == "True")
                         })
-                })
-            }
-            Check::ClaimBound { claim: (ns, name) } => object(
-                store,
-                &format!("/registry/persistentvolumeclaims/{ns}/{name}"),
-            )
-            .is_some_and(|o| {
-                o.get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
-                    .and_then(|c| c.status.as_ref())
-                    .and_then(|s| s.phase.as_deref())
-                    .is_some_and(|p| p == "Bound")
-            }),
+                }),
+            Check::ClaimBound { claim: (ns, name) } => store
+                .object(&format!("/registry/persistentvolumeclaims/{ns}/{name}"))
+                .is_some_and(|o| {
+                    o.get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
+                        .and_then(|c| c.status.as_ref())
+                        .and_then(|s| s.phase.as_deref())
+                        .is_some_and(|p| p == "Bound")
+                }),
             Check::Can {
                 subject,
                 verb,

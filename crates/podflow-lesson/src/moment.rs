@@ -127,10 +127,7 @@ fn keys_of<O: Held>(store: &Store<O>, resource: &str) -> Vec<String> {
 
 /// The phase of Pod `ns/name` in `store`, `None` when it does not exist.
 fn phase_of<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> Option<String> {
-    let object = store
-        .get(&format!("/registry/pods/{namespace}/{name}"))?
-        .object
-        .load();
+    let object = store.object(&format!("/registry/pods/{namespace}/{name}"))?;
     let pod = object.as_pod()?;
     Some(
         pod.status
@@ -142,11 +139,9 @@ fn phase_of<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> Option<St
 
 fn scheduled<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> bool {
     store
-        .get(&format!("/registry/pods/{namespace}/{name}"))
-        .is_some_and(|e| {
-            e.object
-                .load()
-                .as_pod()
+        .object(&format!("/registry/pods/{namespace}/{name}"))
+        .is_some_and(|o| {
+            o.as_pod()
                 .and_then(|p| p.spec.as_ref())
                 .is_some_and(|s| s.node_name.is_some())
         })

@@ -171,6 +171,14 @@ impl Digest {
             status: short_status(object),
         }
     }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            owners: self.owners.clone(),
+            waiting: self.waiting,
+            node: self.node,
+        }
+    }
 }
 
 /// Has the steps keep a [`Digest`] of every version they encode (set once,
@@ -190,18 +198,9 @@ fn kept_digest(entry: &Entry<Archived>) -> Option<Arc<Digest>> {
 
 /// What the panes need of `entry`'s object.
 fn summary(interner: &mut Interner, entry: &Entry<Archived>) -> Summary {
-    let kept = kept_digest(entry);
-    let fresh;
-    let digest: &Digest = if let Some(kept) = &kept {
-        kept
-    } else {
-        fresh = Digest::of(interner, &entry.object.load());
-        &fresh
-    };
-    Summary {
-        owners: digest.owners.clone(),
-        waiting: digest.waiting,
-        node: digest.node,
+    match kept_digest(entry) {
+        Some(kept) => kept.summary(),
+        None => Digest::of(interner, &entry.object.load()).summary(),
     }
 }
 

@@ -75,7 +75,7 @@ impl ClusterView for StaticCluster {
 impl<O: crate::store::Held> ClusterView for crate::store::Store<O> {
     fn get(&self, kind: &Kind, namespace: Option<&str>, name: &str) -> Option<Arc<Object>> {
         let key = crate::store::key_for(kind, namespace, name);
-        crate::store::Store::get(self, &key).map(|e| e.object.load())
+        self.object(&key)
     }
 
     fn list(&self, kind: &Kind, namespace: Option<&str>) -> Vec<Arc<Object>> {

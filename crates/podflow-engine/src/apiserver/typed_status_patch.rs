@@ -20,6 +20,13 @@ use serde_json::{Map, Value};
 /// `status` (absent: empty) with `patch` (the value of the patch's `status`)
 /// applied; `None` when the patch holds a shape this does not take.
 pub fn apply(status: Option<&PodStatus>, patch: &Map<String, Value>) -> Option<PodStatus> {
+    patched(status, patch).ok()
+}
+
+/// A value the typed way does not take: the JSON way answers for it.
+struct Unfit;
+
+fn patched(status: Option<&PodStatus>, patch: &Map<String, Value>) -> Result<PodStatus, Unfit> {
     let mut out = status.cloned().unwrap_or_default();
     as_stored(&mut out);
     for (field, value) in patch {
@@ -27,24 +34,24 @@ pub fn apply(status: Option<&PodStatus>, patch: &Map<String, Value>) -> Option<P
             "conditions" => merge(&mut out.conditions, value)?,
             "podIPs" => merge(&mut out.pod_ips, value)?,
             "hostIPs" => merge(&mut out.host_ips, value)?,
-            "containerStatuses" => out.container_statuses = replaced(value).ok()?,
-            "initContainerStatuses" => out.init_container_statuses = replaced(value).ok()?,
+            "containerStatuses" => out.container_statuses = replaced(value)?,
+            "initContainerStatuses" => out.init_container_statuses = replaced(value)?,
             "ephemeralContainerStatuses" => {
-                out.ephemeral_container_statuses = replaced(value).ok()?;
+                out.ephemeral_container_statuses = replaced(value)?;
             }
-            "phase" => out.phase = text(value).ok()?,
-            "podIP" => out.pod_ip = text(value).ok()?,
-            "hostIP" => out.host_ip = text(value).ok()?,
-            "qosClass" => out.qos_class = text(value).ok()?,
-            "message" => out.message = text(value).ok()?,
-            "reason" => out.reason = text(value).ok()?,
-            "nominatedNodeName" => out.nominated_node_name = text(value).ok()?,
-            "startTime" => out.start_time = time(value).ok()?,
-            "observedGeneration" => out.observed_generation = number(value).ok()?,
+            "phase" => out.phase = text(value)?,
+            "podIP" => out.pod_ip = text(value)?,
+            "hostIP" => out.host_ip = text(value)?,
+            "qosClass" => out.qos_class = text(value)?,
+            "message" => out.message = text(value)?,
+            "reason" => out.reason = text(value)?,
+            "nominatedNodeName" => out.nominated_node_name = text(value)?,
+            "startTime" => out.start_time = time(value)?,
+            "observedGeneration" => out.observed_generation = number(value)?,
             "$setElementOrder/conditions"
             | "$setElementOrder/podIPs"
             | "$setElementOrder/hostIPs" => {}
-            _ => return None,
+            _ => return Err(Unfit),
         }
     }
     // The order directives apply once every field is merged, as upstream's.
@@ -59,7 +66,7 @@ pub fn apply(status: Option<&PodStatus>, patch: &Map<String, Value>) -> Option<P
             _ => {}
         }
     }
-    Some(out)
+    Ok(out)
 }
 
 /// The status as its JSON gives it back: each timestamp in whole seconds.
@@ -107,9 +114,9 @@ trait Keyed: Clone + DeserializeOwned {
     /// This element's key.
     fn key(&self) -> &str;
 
-    /// This element with a patch element of its key merged in; `None` when
+    /// This element with a patch element of its key merged in; unfit when
     /// a value is not of its field's type.
-    fn merged(&self, element: &Map<String, Value>) -> Option<Self>;
+    fn merged(&self, element: &Map<String, Value>) -> Result<Self, Unfit>;
 }
 
 impl Keyed for PodCondition {
@@ -119,67 +126,61 @@ impl Keyed for PodCondition {
         &self.type_
     }
 
-    fn merged(&self, element: &Map<String, Value>) -> Option<PodCondition> {
+    fn merged(&self, element: &Map<String, Value>) -> Result<PodCondition, Unfit> {
         let mut merged = self.clone();
         for (field, value) in element {
             match field.as_str() {
                 // `status` is required: `null` leaves a condition that does not decode.
-                "status" => merged.status = text(value).ok()??,
-                "reason" => merged.reason = text(value).ok()?,
-                "message" => merged.message = text(value).ok()?,
-                "lastProbeTime" => merged.last_probe_time = time(value).ok()?,
-                "lastTransitionTime" => merged.last_transition_time = time(value).ok()?,
-                "observedGeneration" => merged.observed_generation = number(value).ok()?,
+                "status" => merged.status = text(value)?.ok_or(Unfit)?,
+                "reason" => merged.reason = text(value)?,
+                "message" => merged.message = text(value)?,
+                "lastProbeTime" => merged.last_probe_time = time(value)?,
+                "lastTransitionTime" => merged.last_transition_time = time(value)?,
+                "observedGeneration" => merged.observed_generation = number(value)?,
                 // The key itself, and what decoding would drop.
                 _ => {}
             }
         }
-        Some(merged)
+        Ok(merged)
     }
 }
 
-impl Keyed for PodIP {
-    const KEY: &'static str = "ip";
+/// The addresses (`podIPs`, `hostIPs`): keyed by `ip`, and holding nothing
+/// but it, so an element of the same `ip` merges into what is there.
+macro_rules! keyed_by_ip {
+    ($($address:ty),*) => {$(
+        impl Keyed for $address {
+            const KEY: &'static str = "ip";
 
-    fn key(&self) -> &str {
-        &self.ip
-    }
+            fn key(&self) -> &str {
+                &self.ip
+            }
 
-    /// An address holds nothing but its key.
-    fn merged(&self, _: &Map<String, Value>) -> Option<PodIP> {
-        Some(self.clone())
-    }
+            fn merged(&self, _: &Map<String, Value>) -> Result<$address, Unfit> {
+                Ok(self.clone())
+            }
+        }
+    )*};
 }
 
-impl Keyed for HostIP {
-    const KEY: &'static str = "ip";
-
-    fn key(&self) -> &str {
-        &self.ip
-    }
-
-    /// An address holds nothing but its key.
-    fn merged(&self, _: &Map<String, Value>) -> Option<HostIP> {
-        Some(self.clone())
-    }
-}
+keyed_by_ip!(PodIP, HostIP);
 
 /// A list that merges by key (`mergeSlice`): each element merged into the
 /// one of its key, appended when none has it, removed by `$patch: delete`;
 /// `null` clears it, and a list the status does not hold yet is set.
-fn merge<T: Keyed>(list: &mut Option<Vec<T>>, value: &Value) -> Option<()> {
+fn merge<T: Keyed>(list: &mut Option<Vec<T>>, value: &Value) -> Result<(), Unfit> {
     let (Some(current), Value::Array(items)) = (list.as_mut(), value) else {
-        *list = replaced(value).ok()?;
-        return Some(());
+        *list = replaced(value)?;
+        return Ok(());
     };
     // A decoded list holds no spare room (serde sizes it from the JSON array):
     // room for every element first, the rest given back at the end.
     current.reserve_exact(items.len());
     for item in items {
         let Value::Object(element) = item else {
-            return None;
+            return Err(Unfit);
         };
-        let id = element.get(T::KEY)?.as_str()?;
+        let id = element.get(T::KEY).and_then(Value::as_str).ok_or(Unfit)?;
         let at = current.iter().position(|c| c.key() == id);
         match element.get("$patch") {
             Some(directive) if directive.as_str() == Some("delete") && element.len() == 2 => {
@@ -187,8 +188,8 @@ fn merge<T: Keyed>(list: &mut Option<Vec<T>>, value: &Value) -> Option<()> {
                     current.remove(at);
                 }
             }
-            Some(_) => return None,
-            None if element.keys().any(|k| k.starts_with('$')) => return None,
+            Some(_) => return Err(Unfit),
+            None if element.keys().any(|k| k.starts_with('$')) => return Err(Unfit),
             None => match at {
                 Some(at) => current[at] = current[at].merged(element)?,
                 None => current.push(decode(item)?),
@@ -196,11 +197,8 @@ fn merge<T: Keyed>(list: &mut Option<Vec<T>>, value: &Value) -> Option<()> {
         }
     }
     current.shrink_to_fit();
-    Some(())
+    Ok(())
 }
-
-/// A value the typed way does not take: the JSON way answers for it.
-struct Unfit;
 
 /// A list set whole (`null` clears it): its elements but those marked
 /// `$patch: delete`, decoded.
@@ -212,7 +210,7 @@ fn replaced<T: DeserializeOwned>(value: &Value) -> Result<Option<Vec<T>>, Unfit>
             let mut list = Vec::with_capacity(items.len());
             for item in items {
                 if item.get("$patch").and_then(Value::as_str) != Some("delete") {
-                    list.push(decode(item).ok_or(Unfit)?);
+                    list.push(decode(item)?);
                 }
             }
             list.shrink_to_fit();
@@ -250,7 +248,7 @@ fn text(value: &Value) -> Result<Option<String>, Unfit> {
 fn time(value: &Value) -> Result<Option<Time>, Unfit> {
     match value {
         Value::Null => Ok(None),
-        Value::String(_) => decode(value).map(Some).ok_or(Unfit),
+        Value::String(_) => decode(value).map(Some),
         _ => Err(Unfit),
     }
 }
@@ -263,8 +261,8 @@ fn number(value: &Value) -> Result<Option<i64>, Unfit> {
     }
 }
 
-fn decode<T: DeserializeOwned>(value: &Value) -> Option<T> {
-    T::deserialize(value).ok()
+fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, Unfit> {
+    T::deserialize(value).map_err(|_| Unfit)
 }
 
 #[cfg(test)]

@@ -225,11 +225,7 @@ impl Engine {
             kube_proxy_rng: Rng::new(setup.seed ^ KUBE_PROXY_STREAM),
             queue: EventQueue::default(),
             store,
-            shared_stages: if setup.share_stages {
-                SharedStages::default()
-            } else {
-                SharedStages::off()
-            },
+            shared_stages: SharedStages::sharing(setup.share_stages),
             authn: Arc::new(tokens),
             admission: Arc::new(super::apiserver::admission::default_chain()),
             detail: setup.detail,

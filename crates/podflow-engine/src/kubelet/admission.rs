@@ -157,7 +157,7 @@ impl Kubelet {
                     .settled
                     .iter()
                     .filter(|(k, p)| k.as_str() != key && !is_terminal(p))
-                    .map(|(_, p)| (p.clone(), Counted::of(p))),
+                    .map(|(_, p)| Counted::beside(p.clone())),
             )
             .collect();
         let refused = self
@@ -285,19 +285,14 @@ mod tests {
         want: Result<(), Rejection>,
     }
 
-    fn counted(pods: Vec<Shared<Pod>>) -> Vec<(Shared<Pod>, Counted)> {
-        pods.into_iter()
-            .map(|p| {
-                let counted = Counted::of(&p);
-                (p, counted)
-            })
-            .collect()
-    }
-
     fn check(rows: Vec<Row>) {
         for row in rows {
             assert_eq!(
-                admit(&row.pod, &row.node, counted(row.others)),
+                admit(
+                    &row.pod,
+                    &row.node,
+                    row.others.into_iter().map(Counted::beside).collect()
+                ),
                 row.want,
                 "{}",
                 row.name

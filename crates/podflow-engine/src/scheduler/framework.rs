@@ -129,6 +129,12 @@ impl Counted {
         }
     }
 
+    /// `pod` with its counts, as [`NodeInfo::with_counted`] takes it.
+    pub fn beside(pod: Shared<Pod>) -> (Shared<Pod>, Counted) {
+        let counted = Counted::of(&pod);
+        (pod, counted)
+    }
+
     /// Follows the pod from version `old`, counted as `self`, to `new`:
     /// counted again only when it asks for other resources.
     pub fn follow(&mut self, old: &Pod, new: &Pod) {
@@ -153,11 +159,7 @@ fn image_sizes(node: &Node) -> BTreeMap<String, i64> {
 impl NodeInfo {
     /// `node` with `pods` counted on it (`NewNodeInfo` + `SetNode`).
     pub fn new(node: Arc<Node>, pods: impl IntoIterator<Item = Shared<Pod>>) -> NodeInfo {
-        let counted = pods.into_iter().map(|pod| {
-            let counted = Counted::of(&pod);
-            (pod, counted)
-        });
-        NodeInfo::with_counted(node, counted)
+        NodeInfo::with_counted(node, pods.into_iter().map(Counted::beside))
     }
 
     /// `node` with `pods` on it, each with its counts already made.

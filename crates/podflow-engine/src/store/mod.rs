@@ -281,6 +281,11 @@ impl<O: Held> Store<O> {
         self.entries.get(key)
     }
 
+    /// The object at `key` (decoded, when a step's snapshot keeps it encoded).
+    pub fn object(&self, key: &str) -> Option<Arc<Object>> {
+        self.get(key).map(|e| e.object.load())
+    }
+
     /// Every entry whose key starts with `prefix`, in key order.
     pub fn range<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a Entry<O>)> {
         self.entries

@@ -15,7 +15,6 @@ use crate::tui::lang::Lang;
 use crate::tui::panes::PaneCx;
 use crate::tui::panes::narration::clock;
 use podflow_engine::store::Snapshot;
-use podflow_model::Object;
 
 /// A crash-looping container, as the trace and the stored Pod tell it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +54,6 @@ pub fn at(
     let stored = stored_pod(store, &pod);
     let status = stored
         .as_deref()
-        .and_then(Object::as_pod)
         .and_then(|p| container_status(p, &exit.container));
     // The status the kubelet writes next says the back-off; until then the
     // stored one may tell of the last, which would contradict the trace.

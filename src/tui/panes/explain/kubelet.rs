@@ -4,11 +4,10 @@
 //! the stored objects (its status and spec), never working either out anew.
 
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
-use std::sync::Arc;
 
 use podflow_engine::store::Snapshot;
 use podflow_engine::trace::{Actor, Detail, Outcome, Record, Stage, StageName, TraceRecord};
-use podflow_model::Object;
+use podflow_model::Shared;
 
 /// How far back the pane looks for a kubelet's failure.
 pub const LOOK_BACK: usize = 10_000;
@@ -60,14 +59,10 @@ pub fn exit_before<'r>(
         })
 }
 
-/// The stored Pod `NS/NAME` (read with [`Object::as_pod`]).
-pub fn stored_pod(store: &Snapshot, pod: &str) -> Option<Arc<Object>> {
+/// The stored Pod `NS/NAME`.
+pub fn stored_pod(store: &Snapshot, pod: &str) -> Option<Shared<Pod>> {
     let (ns, name) = pod.split_once('/')?;
-    let object = store
-        .get(&format!("/registry/pods/{ns}/{name}"))?
-        .object
-        .load();
-    object.as_pod().is_some().then_some(object)
+    Shared::of(&store.object(&format!("/registry/pods/{ns}/{name}"))?)
 }
 
 /// The stored status of `container` of `pod`.

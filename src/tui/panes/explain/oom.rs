@@ -14,7 +14,6 @@ use super::labelled;
 use crate::tui::lang::Lang;
 use crate::tui::panes::PaneCx;
 use podflow_engine::store::Snapshot;
-use podflow_model::Object;
 
 /// An OOM-killed container.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +45,6 @@ pub fn at(
     let stored = stored_pod(store, &crash.pod);
     let resources = stored
         .as_deref()
-        .and_then(Object::as_pod)
         .and_then(|p| p.spec.as_ref())
         .and_then(|s| s.containers.iter().find(|c| c.name == crash.container))
         .and_then(|c| c.resources.as_ref());

@@ -12,7 +12,6 @@ use k8s_openapi::api::core::v1::Probe;
 use podflow_engine::kubectl_printers::describe::containers::describe_probe;
 use podflow_engine::store::Snapshot;
 use podflow_engine::trace::{Detail, ProbeDetail, Record, TraceRecord};
-use podflow_model::Object;
 
 use ratatui::text::{Line, Span};
 
@@ -85,7 +84,7 @@ pub fn at(records: &[TraceRecord], anchor: usize, store: &Snapshot) -> Option<Pr
     let pod = stage.extra().pod.clone()?;
     let kind = Kind::of(&detail.message)?;
     let stored = stored_pod(store, &pod);
-    let stored = stored.as_deref().and_then(Object::as_pod);
+    let stored = stored.as_deref();
     let probe = stored
         .and_then(|p| p.spec.as_ref())
         .and_then(|s| s.containers.iter().find(|c| c.name == detail.container))

@@ -230,7 +230,7 @@ impl Owners<'_, '_> {
             .objects
             .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
             .ok()?;
-        let owner = self.store.get(&key)?.object.load();
+        let owner = self.store.object(&key)?;
         (owner.metadata().uid.as_deref() == Some(link.uid.as_str())).then_some(at)
     }
 
@@ -243,7 +243,7 @@ impl Owners<'_, '_> {
                     .iter()
                     .enumerate()
                     .filter_map(|(i, (key, _))| {
-                        let object = store.get(key)?.object.load();
+                        let object = store.object(key)?;
                         object.metadata().uid.clone().map(|u| (u, i))
                     })
                     .collect()

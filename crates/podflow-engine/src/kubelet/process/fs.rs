@@ -98,26 +98,29 @@ impl Fs {
         }
     }
 
-    fn add_dir(&mut self, path: &str) {
+    /// Makes the directory at `path`; whether it is new.
+    fn add_dir(&mut self, path: &str) -> bool {
         match base_index(path) {
-            Some(i) => self.removed_base &= !(1 << i),
-            None if self.dirs.contains(path) => {}
-            None => {
-                self.dirs.insert(path.to_owned());
+            Some(i) => {
+                let removed = self.removed_base & (1 << i) != 0;
+                self.removed_base &= !(1 << i);
+                removed
             }
+            None if self.dirs.contains(path) => false,
+            None => self.dirs.insert(path.to_owned()),
         }
     }
 
     /// Removes the directory at `path` (not what is under it); whether it was there.
     fn remove_dir(&mut self, path: &str) -> bool {
-        let had = self.has_dir(path);
         match base_index(path) {
-            Some(i) => self.removed_base |= 1 << i,
-            None => {
-                self.dirs.remove(path);
+            Some(i) => {
+                let had = self.removed_base & (1 << i) == 0;
+                self.removed_base |= 1 << i;
+                had
             }
+            None => self.dirs.remove(path),
         }
-        had
     }
 
     /// Every directory there is.
@@ -132,8 +135,7 @@ impl Fs {
 
     fn make_parents(&mut self, path: &str) {
         let mut parent = parent_of(path);
-        while parent != "/" && !self.has_dir(parent) {
-            self.add_dir(parent);
+        while parent != "/" && self.add_dir(parent) {
             parent = parent_of(parent);
         }
     }
@@ -215,10 +217,8 @@ impl Fs {
         let prefix = format!("{}/", path.trim_end_matches('/'));
         self.files.retain(|p, _| !p.starts_with(&prefix));
         self.dirs.retain(|p| !p.starts_with(&prefix));
-        for (i, dir) in BASE_DIRS.iter().enumerate() {
-            if dir.starts_with(&prefix) {
-                self.removed_base |= 1 << i;
-            }
+        for dir in BASE_DIRS.iter().filter(|d| d.starts_with(&prefix)) {
+            self.remove_dir(dir);
         }
         Ok(())
     }
