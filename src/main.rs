@@ -10,6 +10,10 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    podflow::memory::no_huge_pages();
+    if podflow::memory::is_batch_run(std::env::args_os()) {
+        podflow::memory::for_batch_run();
+    } else {
+        podflow::memory::no_huge_pages();
+    }
     podflow::cli::main()
 }

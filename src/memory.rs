@@ -1,4 +1,13 @@
 //! Process-wide memory settings, made first by the binary and the benches.
+//!
+//! Two kinds of run want different ones. The screen (`play`, `serve`,
+//! `attach`, lessons) draws a frame every few milliseconds while the engine
+//! computes, so it turns transparent huge pages off ([`no_huge_pages`]).
+//! A batch `trace` draws nothing: it keeps them, and keeps the memory it
+//! frees for its own reuse ([`for_batch_run`]), which at the envelope
+//! (150,000 Pods, 3.7 GiB) is 12 % less CPU (docs/performance.md).
+
+use std::ffi::OsString;
 
 /// Turns transparent huge pages off for this process (Linux; elsewhere there
 /// is nothing to do). mimalloc asks for them on its arenas, and where the
@@ -12,8 +21,58 @@ pub fn no_huge_pages() {
     let _ = rustix::thread::disable_transparent_huge_pages(true);
 }
 
+/// mimalloc's option for how long the memory of emptied pages waits before
+/// it goes back to the system (a second by default; `-1`: never).
+const PURGE_DELAY: &str = "MIMALLOC_PURGE_DELAY";
+
+/// Whether the command line runs `podflow trace`: a batch run, with no
+/// frames to keep smooth.
+pub fn is_batch_run(mut args: impl Iterator<Item = OsString>) -> bool {
+    args.nth(1).is_some_and(|command| command == "trace")
+}
+
+/// Memory for a batch run: transparent huge pages stay on (a run of
+/// 150,000 Pods touches 3.7 GiB, and with 4 KiB pages nearly every read of
+/// a Pod misses the TLB), and mimalloc keeps the pages it empties instead of
+/// handing them back after a second. Handed back, a page is split out of
+/// its huge page and faulted in again when reused: 4.8 s more system time at
+/// the envelope. mimalloc reads its options from the environment when the
+/// process starts, and setting one from code takes `unsafe`, which the
+/// workspace forbids; so the process runs itself again, once, with
+/// `MIMALLOC_PURGE_DELAY=-1` set (the way Docker's `reexec` re-runs its
+/// binary). When that cannot be done, or the variable is already set (by
+/// the user, or by the first run), the run goes on as it is.
+pub fn for_batch_run() {
+    #[cfg(unix)]
+    if std::env::var_os(PURGE_DELAY).is_none()
+        && let Ok(binary) = std::env::current_exe()
+    {
+        use std::os::unix::process::CommandExt;
+        let mut args = std::env::args_os();
+        let mut again = std::process::Command::new(binary);
+        if let Some(name) = args.next() {
+            again.arg0(name);
+        }
+        // `exec` returns only when it failed; the run then goes on here.
+        let _failed = again.args(args).env(PURGE_DELAY, "-1").exec();
+    }
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
+    #[test]
+    fn only_trace_is_a_batch_run() {
+        let args = |line: &str| {
+            line.split(' ')
+                .map(super::OsString::from)
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        assert!(super::is_batch_run(args("podflow trace -f pod.yaml")));
+        assert!(!super::is_batch_run(args("podflow play -f pod.yaml")));
+        assert!(!super::is_batch_run(args("podflow")));
+    }
+
     #[test]
     fn huge_pages_are_off_afterwards() {
         super::no_huge_pages();

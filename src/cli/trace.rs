@@ -157,6 +157,7 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         "setup built"
     );
     let mut engine = Engine::new(setup);
+    engine.free_history_elsewhere();
     let until = match args.until {
         UntilArg::Idle => Until::Idle,
         UntilArg::For(ms) => Until::Time(SimTime(ms)),

@@ -621,6 +621,13 @@ impl Engine {
         ])
     }
 
+    /// Frees the old object versions that leave etcd's watch history on a
+    /// second thread ([`crate::store::Retiring`]): for a batch run, whose
+    /// second core is otherwise idle.
+    pub fn free_history_elsewhere(&mut self) {
+        self.store.free_history_elsewhere();
+    }
+
     /// The `final` record: every object in the store.
     pub fn final_record(&mut self) -> TraceRecord {
         let seq = self.seq;

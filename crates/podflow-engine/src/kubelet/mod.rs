@@ -62,6 +62,7 @@ pub use self::images::ImageRegistry;
 use self::worker::PodWorker;
 use super::apiserver::handler::Response;
 use super::apiserver::request::{Body, Credentials, Request, UserInfo, Verb};
+use super::apiserver::strategy::same_pod_spec;
 use super::clock::SimTime;
 use super::component::{Cx, KubeletTimer, RequestId, pod_event};
 use super::cow_map::CowMap;
@@ -409,8 +410,10 @@ impl Kubelet {
                         ("SyncLoop DELETE", "kubelet.go:2420")
                     }
                     None if settled_deleting => ("SyncLoop DELETE", "kubelet.go:2420"),
+                    // `checkAndUpdatePod` (`pkg/kubelet/config/config.go`)
+                    // compares the spec, labels and annotations.
                     Some(prev)
-                        if prev.spec == pod.spec
+                        if same_pod_spec(&prev, pod)
                             && prev.metadata.labels == pod.metadata.labels
                             && prev.metadata.annotations == pod.metadata.annotations =>
                     {

@@ -4,14 +4,18 @@
 
 use std::any::Any;
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
+
+use foldhash::fast::FixedState;
 
 use k8s_openapi::api::core::v1::{Node, Pod, Taint};
 
 pub use super::cycle_filter::{CycleFilter, PerNode};
 use super::plugins::inter_pod_affinity::terms::{has_pod_affinity, has_required_anti_affinity};
-use super::resources::{Resources, allocatable, pod_requests, same_requests};
+use super::resources::{Resources, allocatable, pod_requests};
 pub use super::snapshot::Snapshot;
+use crate::apiserver::strategy::same_pod_spec;
 use podflow_model::Shared;
 
 /// A plugin's verdict code, as upstream's `framework.Code`.
@@ -86,6 +90,10 @@ pub struct NodeInfo {
     /// What each pod (at the same index) adds to the sums below, worked out
     /// once per pod as upstream's `PodInfo` caches it (`calculateResource`).
     counted: Vec<Counted>,
+    /// Each pod's `NS/NAME` (at the same index), hashed: a pod's new
+    /// version finds its old one here, in one short array, rather than
+    /// by reading the name of each pod on the node.
+    keys: Vec<u64>,
     /// Sum of the pods' requests.
     pub requested: Resources,
     /// Sum of the pods' requests with upstream's non-zero defaults for scoring.
@@ -118,6 +126,10 @@ pub struct NodeInfo {
 pub struct Counted {
     requests: Resources,
     non_zero: Resources,
+    /// Whether the pod has pod affinity or anti-affinity terms.
+    affinity: bool,
+    /// Whether it has required pod anti-affinity terms.
+    required_anti_affinity: bool,
 }
 
 impl Counted {
@@ -126,6 +138,8 @@ impl Counted {
         Counted {
             requests: pod_requests(pod, false),
             non_zero: pod_requests(pod, true),
+            affinity: has_pod_affinity(pod),
+            required_anti_affinity: has_required_anti_affinity(pod),
         }
     }
 
@@ -136,9 +150,10 @@ impl Counted {
     }
 
     /// Follows the pod from version `old`, counted as `self`, to `new`:
-    /// counted again only when it asks for other resources.
+    /// counted again only when its spec changed (what is counted is read
+    /// from the spec alone).
     pub fn follow(&mut self, old: &Pod, new: &Pod) {
-        if !same_requests(old, new) {
+        if !same_pod_spec(old, new) {
             *self = Counted::of(new);
         }
     }
@@ -154,6 +169,11 @@ fn image_sizes(node: &Node) -> BTreeMap<String, i64> {
         }
     }
     sizes
+}
+
+/// A pod's `NS/NAME` hashed, as [`NodeInfo`] keeps it beside the pod.
+fn key_hash(namespace: &str, name: &str) -> u64 {
+    FixedState::with_seed(0).hash_one((namespace, name))
 }
 
 impl NodeInfo {
@@ -176,6 +196,7 @@ impl NodeInfo {
             node: Arc::clone(&node),
             pods: Vec::new(),
             counted: Vec::new(),
+            keys: Vec::new(),
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
             pods_with_affinity: 0,
@@ -226,33 +247,34 @@ impl NodeInfo {
     fn push(&mut self, pod: Shared<Pod>, counted: Counted) {
         self.requested.add(&counted.requests);
         self.non_zero_requested.add(&counted.non_zero);
-        if has_pod_affinity(&pod) {
-            self.pods_with_affinity += 1;
-        }
-        if has_required_anti_affinity(&pod) {
-            self.pods_with_required_anti_affinity += 1;
-        }
+        self.pods_with_affinity += usize::from(counted.affinity);
+        self.pods_with_required_anti_affinity += usize::from(counted.required_anti_affinity);
+        let meta = &pod.metadata;
+        self.keys.push(key_hash(
+            meta.namespace.as_deref().unwrap_or_default(),
+            meta.name.as_deref().unwrap_or_default(),
+        ));
         self.pods.push(pod);
         self.counted.push(counted);
     }
 
     fn take(&mut self, key: &str) -> Option<(Shared<Pod>, Counted)> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let at = self.pods.iter().position(|p| {
-            let meta = &p.metadata;
-            meta.namespace.as_deref().unwrap_or_default() == ns
-                && meta.name.as_deref().unwrap_or_default() == name
+        let hash = key_hash(ns, name);
+        let at = (0..self.keys.len()).find(|&at| {
+            self.keys[at] == hash && {
+                let meta = &self.pods[at].metadata;
+                meta.namespace.as_deref().unwrap_or_default() == ns
+                    && meta.name.as_deref().unwrap_or_default() == name
+            }
         })?;
+        self.keys.remove(at);
         let pod = self.pods.remove(at);
         let counted = self.counted.remove(at);
         self.requested.sub(&counted.requests);
         self.non_zero_requested.sub(&counted.non_zero);
-        if has_pod_affinity(&pod) {
-            self.pods_with_affinity -= 1;
-        }
-        if has_required_anti_affinity(&pod) {
-            self.pods_with_required_anti_affinity -= 1;
-        }
+        self.pods_with_affinity -= usize::from(counted.affinity);
+        self.pods_with_required_anti_affinity -= usize::from(counted.required_anti_affinity);
         Some((pod, counted))
     }
 

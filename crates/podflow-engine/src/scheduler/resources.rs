@@ -5,7 +5,7 @@
 //! and the scalar resources (`nvidia.com/gpu`, `hugepages-2Mi`, …) kept by name
 //! as the scheduler's `framework.Resource` keeps them.
 
-use k8s_openapi::api::core::v1::{Container, Node, Pod, ResourceRequirements};
+use k8s_openapi::api::core::v1::{Container, Node, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use std::collections::BTreeMap;
 
@@ -149,27 +149,6 @@ pub fn container_requests(c: &Container, non_zero: bool) -> Resources {
         }
     }
     r
-}
-
-/// Whether two versions of a pod ask for the same resources: every field
-/// [`pod_requests`] reads is equal, so counts made for one hold for the other.
-pub fn same_requests(a: &Pod, b: &Pod) -> bool {
-    fn asks(
-        list: &[Container],
-    ) -> impl Iterator<Item = (Option<&ResourceRequirements>, Option<&str>)> {
-        list.iter()
-            .map(|c| (c.resources.as_ref(), c.restart_policy.as_deref()))
-    }
-    match (a.spec.as_ref(), b.spec.as_ref()) {
-        (Some(a), Some(b)) => {
-            asks(&a.containers).eq(asks(&b.containers))
-                && asks(a.init_containers.as_deref().unwrap_or_default())
-                    .eq(asks(b.init_containers.as_deref().unwrap_or_default()))
-                && a.resources == b.resources
-                && a.overhead == b.overhead
-        }
-        (a, b) => a.is_none() && b.is_none(),
-    }
 }
 
 /// The pod's effective requests; `non_zero` applies the scoring defaults

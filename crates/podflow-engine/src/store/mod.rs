@@ -12,11 +12,13 @@
 
 mod archive;
 mod archived;
+mod retiring;
 pub mod selector;
 mod watch;
 
 pub use archive::Archive;
 pub use archived::{Archived, Digest, Digester, set_digester};
+pub use retiring::Retiring;
 
 pub use watch::{EventType, WatchEvent, WatchFilter, field_value, is_selectable};
 
@@ -35,7 +37,7 @@ pub const HISTORY_WINDOW: usize = 4096;
 /// How a store holds its objects: the engine's store the objects
 /// themselves, a step's snapshot ([`Snapshot`]) a handle that may keep a
 /// superseded version encoded ([`Archived`]).
-pub trait Held: Clone + std::fmt::Debug {
+pub trait Held: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// Whether two handles hold the same object (by pointer first: two
     /// snapshots of one run share an unchanged entry's object).
     fn same(&self, other: &Self) -> bool;
@@ -126,6 +128,8 @@ pub struct Store<O = Arc<Object>> {
     window: usize,
     /// The revision of the latest change dropped from the window (0: none).
     forgotten: u64,
+    /// Where the changes that leave the history are freed.
+    retiring: Retiring,
 }
 
 impl Default for Store {
@@ -263,6 +267,7 @@ impl<O: Held> Store<O> {
             history: Vector::new(),
             window: window.max(1),
             forgotten: 0,
+            retiring: Retiring::here(),
         }
     }
 
@@ -367,7 +372,13 @@ impl<O: Held> Store<O> {
             && let Some(dropped) = self.history.pop_front()
         {
             self.forgotten = dropped.revision;
+            self.retiring.retire(dropped);
         }
+    }
+
+    /// Frees what leaves the history on a thread of its own ([`Retiring`]).
+    pub fn free_history_elsewhere(&mut self) {
+        self.retiring = Retiring::elsewhere();
     }
 
     /// The changes after revision `from` (exclusive), in order; fails with
@@ -413,7 +424,9 @@ impl<O: Held> Store<O> {
             return;
         }
         let keep = self.first_after(revision);
-        self.history = self.history.skip(keep);
+        let kept = self.history.skip(keep);
+        self.retiring
+            .retire(std::mem::replace(&mut self.history, kept));
         self.compacted = revision;
     }
 }
