@@ -5,7 +5,7 @@
 //! computes, so it turns transparent huge pages off ([`no_huge_pages`]).
 //! A batch `trace` draws nothing: it keeps them, and keeps the memory it
 //! frees for its own reuse ([`for_batch_run`]), which at the envelope
-//! (150,000 Pods, 3.7 GiB) is 12 % less CPU (docs/performance.md).
+//! (150,000 Pods, 3.7 GiB) is 12 % less user CPU (docs/performance.md).
 
 use std::ffi::OsString;
 
@@ -32,10 +32,11 @@ pub fn is_batch_run(mut args: impl Iterator<Item = OsString>) -> bool {
 }
 
 /// Memory for a batch run: transparent huge pages stay on (a run of
-/// 150,000 Pods touches 3.7 GiB, and with 4 KiB pages nearly every read of
-/// a Pod misses the TLB), and mimalloc keeps the pages it empties instead of
+/// 150,000 Pods touches 3.7 GiB, and with 4 KiB pages a read of a Pod that
+/// misses the caches misses the TLB too: 11 s less user time there with
+/// them), and mimalloc keeps the pages it empties instead of
 /// handing them back after a second. Handed back, a page is split out of
-/// its huge page and faulted in again when reused: 4.8 s more system time at
+/// its huge page and faulted in again when reused: 4.7 s more system time at
 /// the envelope. mimalloc reads its options from the environment when the
 /// process starts, and setting one from code takes `unsafe`, which the
 /// workspace forbids; so the process runs itself again, once, with
