@@ -9,6 +9,8 @@
 
 use std::ffi::OsString;
 
+use podflow_engine::store::{Batch, Free};
+
 /// Turns transparent huge pages off for this process (Linux; elsewhere there
 /// is nothing to do). mimalloc asks for them on its arenas, and where the
 /// kernel's THP `defrag` setting is `madvise` (a common default) a fault on
@@ -59,6 +61,22 @@ pub fn for_batch_run() {
     }
 }
 
+/// A second thread that frees what it is given: the old object versions
+/// leaving the engine's watch history in a batch run
+/// (`Engine::free_history_with`), freed there on the otherwise idle core.
+/// Up to eight batches wait for it, so the memory waiting stays bounded.
+/// `None` when the thread cannot be started: the engine then frees them
+/// itself.
+pub fn freeing_thread() -> Option<Free> {
+    let (to, batches) = std::sync::mpsc::sync_channel::<Batch>(8);
+    std::thread::Builder::new()
+        .name("podflow-free".into())
+        .spawn(move || batches.into_iter().for_each(drop))
+        .ok()?;
+    // The thread is gone only if it panicked: a batch is then freed here.
+    Some(Box::new(move |batch| drop(to.send(batch))))
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     #[test]
@@ -72,6 +90,26 @@ mod tests {
         assert!(super::is_batch_run(args("podflow trace -f pod.yaml")));
         assert!(!super::is_batch_run(args("podflow play -f pod.yaml")));
         assert!(!super::is_batch_run(args("podflow")));
+    }
+
+    #[test]
+    fn the_freeing_thread_frees_each_batch_there() {
+        /// Tells on which thread it is dropped.
+        struct Telling(std::sync::mpsc::Sender<std::thread::ThreadId>);
+        impl Drop for Telling {
+            fn drop(&mut self) {
+                let _ = self.0.send(std::thread::current().id());
+            }
+        }
+        let (tell, told) = std::sync::mpsc::channel();
+        let mut free = super::freeing_thread().expect("a thread");
+        free(vec![
+            Box::new(Telling(tell.clone())),
+            Box::new(Telling(tell)),
+        ]);
+        let threads: Vec<_> = told.iter().collect();
+        assert_eq!(threads.len(), 2);
+        assert!(threads.iter().all(|t| *t != std::thread::current().id()));
     }
 
     #[test]

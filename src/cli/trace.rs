@@ -2,6 +2,7 @@
 //! JSON lines or a Mermaid sequence diagram.
 
 use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
@@ -9,8 +10,10 @@ use podflow_engine::apiserver::handler::Detail;
 use podflow_engine::clock::{SimTime, parse_duration};
 use podflow_engine::engine::{Engine, Until};
 use podflow_engine::export;
+use podflow_engine::export::jsonl::{FINAL_CHUNK, objects_json};
 use podflow_engine::setup::{SetupArgs, build_setup};
 use podflow_engine::trace::TraceRecord;
+use podflow_model::Object;
 
 /// How much of the trace is gathered before each write to standard output.
 const OUT_BUFFER: usize = 1 << 20;
@@ -157,7 +160,9 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         "setup built"
     );
     let mut engine = Engine::new(setup);
-    engine.free_history_elsewhere();
+    if let Some(free) = crate::memory::freeing_thread() {
+        engine.free_history_with(free);
+    }
     let until = match args.until {
         UntilArg::Idle => Until::Idle,
         UntilArg::For(ms) => Until::Time(SimTime(ms)),
@@ -172,7 +177,11 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
         // store's objects and writes each from its typed form.
         Format::Jsonl => engine
             .run_until_with(until, |records| export::jsonl::write(&mut out, &records))
-            .and_then(|()| export::jsonl::write(&mut out, &[engine.final_record()])),
+            .and_then(|()| {
+                let last = engine.final_record();
+                export::jsonl::write_final(&mut out, &last, FINAL_CHUNK, &side_by_side)?;
+                out.write_all(b"\n")
+            }),
         // Text aligns its columns over the whole trace; Mermaid declares its
         // participants first: both take the trace whole.
         Format::Text => export::text::write(&mut out, &story(whole_trace(&mut engine, until))),
@@ -196,9 +205,57 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
     }
 }
 
+/// Serializes chunks of the `final` line's objects side by side: the first
+/// here, each other on a thread of its own (the second core is otherwise
+/// idle while the line is written).
+fn side_by_side(chunks: &[&[Arc<Object>]]) -> Vec<io::Result<Vec<u8>>> {
+    let Some((first, others)) = chunks.split_first() else {
+        return Vec::new();
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = others
+            .iter()
+            .map(|chunk| scope.spawn(move || objects_json(chunk)))
+            .collect();
+        let mut json = vec![objects_json(first)];
+        json.extend(others.into_iter().map(|other| {
+            other
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("serializing the final line panicked")))
+        }));
+        json
+    })
+}
+
 /// Every record of the run, the `final` one last.
 fn whole_trace(engine: &mut Engine, until: Until) -> Vec<TraceRecord> {
     let mut records = engine.run_until(until);
     records.push(engine.final_record());
     records
+}
+
+#[cfg(test)]
+mod tests {
+    use podflow_engine::engine::{Engine, Until};
+    use podflow_engine::export::jsonl::write_final;
+    use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup};
+
+    /// Serialized side by side, the `final` line is the one serde writes.
+    #[test]
+    fn the_final_line_side_by_side_is_serdes() {
+        let args = SetupArgs {
+            embedded: vec![NGINX_POD],
+            seed: 1,
+            ..SetupArgs::default()
+        };
+        let mut engine = Engine::new(build_setup(&args).unwrap());
+        engine.run_until(Until::Idle);
+        let last = engine.final_record();
+        let serde_line = serde_json::to_vec(&last).unwrap();
+        for chunk in [1, 3, 2048] {
+            let mut line = Vec::new();
+            write_final(&mut line, &last, chunk, &super::side_by_side).unwrap();
+            assert_eq!(line, serde_line, "in chunks of {chunk}");
+        }
+    }
 }

@@ -196,12 +196,18 @@ pub fn parse(text: &str) -> Result<Check, String> {
     })
 }
 
-/// The Pod's phase and node, when it exists.
-fn pod<O: Held>(
+/// The object of `resource` named `namespace/name`, if stored.
+fn stored<O: Held>(
     store: &Store<O>,
+    resource: &str,
     (namespace, name): &(String, String),
-) -> Option<(String, Option<String>)> {
-    let object = store.object(&format!("/registry/pods/{namespace}/{name}"))?;
+) -> Option<std::sync::Arc<podflow_model::Object>> {
+    store.object(&format!("/registry/{resource}/{namespace}/{name}"))
+}
+
+/// The Pod's phase and node, when it exists.
+fn pod<O: Held>(store: &Store<O>, pod: &(String, String)) -> Option<(String, Option<String>)> {
+    let object = stored(store, "pods", pod)?;
     let pod = object.as_pod()?;
     let phase = pod
         .status
@@ -253,41 +259,34 @@ impl Check {
                         })
             }
             Check::DeploymentReady {
-                deployment: (namespace, name),
+                deployment,
                 replicas,
-            } => store
-                .object(&format!("/registry/deployments/{namespace}/{name}"))
-                .is_some_and(|o| {
-                    o.get::<k8s_openapi::api::apps::v1::Deployment>()
-                        .and_then(|d| d.status.as_ref())
-                        .and_then(|s| s.ready_replicas)
-                        .is_some_and(|r| r >= *replicas)
-                }),
+            } => stored(store, "deployments", deployment).is_some_and(|o| {
+                o.get::<k8s_openapi::api::apps::v1::Deployment>()
+                    .and_then(|d| d.status.as_ref())
+                    .and_then(|s| s.ready_replicas)
+                    .is_some_and(|r| r >= *replicas)
+            }),
             Check::ServiceEndpoints {
                 service: (namespace, name),
                 endpoints,
             } => ready_endpoints(store, namespace, name) >= *endpoints,
-            Check::PodReady { pod: (ns, name) } => store
-                .object(&format!("/registry/pods/{ns}/{name}"))
-                .is_some_and(|o| {
-                    o.as_pod()
-                        .and_then(|p| p.status.as_ref())
-                        .and_then(|s| s.conditions.as_ref())
-                        .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
-                }),
-            Check::JobComplete { job: (ns, name) } => store
-                .object(&format!("/registry/jobs/{ns}/{name}"))
-                .is_some_and(|o| {
-                    o.get::<k8s_openapi::api::batch::v1::Job>()
-                        .and_then(|j| j.status.as_ref())
-                        .and_then(|s| s.conditions.as_ref())
-                        .is_some_and(|c| {
-                            c.iter()
-                                .any(|c| c.type_ == "Complete" && c.status == "True")
-                        })
-                }),
-            Check::ClaimBound { claim: (ns, name) } => store
-                .object(&format!("/registry/persistentvolumeclaims/{ns}/{name}"))
+            Check::PodReady { pod } => stored(store, "pods", pod).is_some_and(|o| {
+                o.as_pod()
+                    .and_then(|p| p.status.as_ref())
+                    .and_then(|s| s.conditions.as_ref())
+                    .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+            }),
+            Check::JobComplete { job } => stored(store, "jobs", job).is_some_and(|o| {
+                o.get::<k8s_openapi::api::batch::v1::Job>()
+                    .and_then(|j| j.status.as_ref())
+                    .and_then(|s| s.conditions.as_ref())
+                    .is_some_and(|c| {
+                        c.iter()
+                            .any(|c| c.type_ == "Complete" && c.status == "True")
+                    })
+            }),
+            Check::ClaimBound { claim } => stored(store, "persistentvolumeclaims", claim)
                 .is_some_and(|o| {
                     o.get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
                         .and_then(|c| c.status.as_ref())

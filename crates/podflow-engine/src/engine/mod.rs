@@ -621,11 +621,11 @@ impl Engine {
         ])
     }
 
-    /// Frees the old object versions that leave etcd's watch history on a
-    /// second thread ([`crate::store::Retiring`]): for a batch run, whose
-    /// second core is otherwise idle.
-    pub fn free_history_elsewhere(&mut self) {
-        self.store.free_history_elsewhere();
+    /// Hands the old object versions that leave etcd's watch history to
+    /// `free`, in batches ([`crate::store::Retiring`]): a batch run frees
+    /// them on its otherwise idle second core.
+    pub fn free_history_with(&mut self, free: crate::store::Free) {
+        self.store.free_history_with(free);
     }
 
     /// The `final` record: every object in the store.

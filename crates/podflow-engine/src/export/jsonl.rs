@@ -13,10 +13,10 @@ use podflow_model::Object;
 pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     let mut lines = Vec::with_capacity(records.len() * LINE_GUESS);
     for record in records {
-        if let Record::Final { objects } = &record.body {
+        if let Record::Final { .. } = record.body {
             out.write_all(&lines)?;
             lines.clear();
-            write_final(out, record, objects, FINAL_CHUNK)?;
+            write_final(out, record, FINAL_CHUNK, &in_turn)?;
             out.write_all(b"\n")?;
             continue;
         }
@@ -32,41 +32,51 @@ pub fn write(out: &mut impl Write, records: &[TraceRecord]) -> io::Result<()> {
     out.write_all(&lines)
 }
 
-/// The `final` line: its head, then the objects, serialized two chunks at
-/// a time on two threads and written in order. For a large run the line is
-/// hundreds of megabytes (424 MB for 150,000 Pods), each object read from
-/// memory long out of the caches; the second core halves the wait.
-fn write_final(
+/// Serializes a few chunks of the `final` line's objects, each to its
+/// objects' JSON separated by commas, the results in the chunks' order:
+/// [`in_turn`] one after the other; a program with a second core may
+/// serialize them side by side (`podflow trace` does: `src/cli/trace.rs`).
+pub type SerializeChunks<'a> = &'a dyn Fn(&[&[Arc<Object>]]) -> Vec<io::Result<Vec<u8>>>;
+
+/// [`SerializeChunks`] one chunk after the other.
+pub fn in_turn(chunks: &[&[Arc<Object>]]) -> Vec<io::Result<Vec<u8>>> {
+    chunks.iter().map(|chunk| objects_json(chunk)).collect()
+}
+
+/// Writes the `final` record as its line (without the newline): its head,
+/// then its objects, [`FINAL_CHUNKS_AT_ONCE`] chunks of `chunk` objects
+/// serialized at a time by `serialize` and written in order. For a large
+/// run the line is hundreds of megabytes (424 MB for 150,000 Pods), each
+/// object read from memory long out of the caches.
+pub fn write_final(
     out: &mut impl Write,
     record: &TraceRecord,
-    objects: &[Arc<Object>],
     chunk: usize,
+    serialize: SerializeChunks<'_>,
 ) -> io::Result<()> {
+    let Record::Final { objects } = &record.body else {
+        return Ok(());
+    };
     out.write_all(&final_head(record))?;
-    let mut chunks = objects.chunks(chunk);
+    let chunks: Vec<&[Arc<Object>]> = objects.chunks(chunk).collect();
     let mut first = true;
-    while let Some(mine) = chunks.next() {
-        let theirs = chunks.next();
-        let (mine, theirs) = std::thread::scope(|scope| {
-            let theirs = theirs.map(|chunk| scope.spawn(|| objects_json(chunk)));
-            let mine = objects_json(mine);
-            (mine, theirs.map(std::thread::ScopedJoinHandle::join))
-        });
-        for chunk in std::iter::once(Ok(mine)).chain(theirs) {
-            let chunk =
-                chunk.map_err(|_| io::Error::other("serializing the final line panicked"))??;
+    for at_once in chunks.chunks(FINAL_CHUNKS_AT_ONCE) {
+        for json in serialize(at_once) {
             if !first {
                 out.write_all(b",")?;
             }
             first = false;
-            out.write_all(&chunk)?;
+            out.write_all(&json?)?;
         }
     }
     out.write_all(b"]}")
 }
 
-/// How many objects of the `final` line one thread serializes at a time.
-const FINAL_CHUNK: usize = 2048;
+/// How many objects of the `final` line make a chunk.
+pub const FINAL_CHUNK: usize = 2048;
+
+/// How many chunks [`write_final`] gives its serializer at once.
+const FINAL_CHUNKS_AT_ONCE: usize = 2;
 
 /// `{"seq":N,"t_ms":T,"kind":"final","objects":[`: the `final` record as
 /// serde writes it, up to its first object.
@@ -85,7 +95,7 @@ fn final_head(record: &TraceRecord) -> Vec<u8> {
 }
 
 /// `objects` as JSON, separated by commas.
-fn objects_json(objects: &[Arc<Object>]) -> io::Result<Vec<u8>> {
+pub fn objects_json(objects: &[Arc<Object>]) -> io::Result<Vec<u8>> {
     let mut json = Vec::with_capacity(objects.len() * OBJECT_GUESS);
     for (at, object) in objects.iter().enumerate() {
         if at > 0 {
@@ -133,7 +143,7 @@ mod tests {
         // In chunks of one to more than all: the same line.
         for chunk in [1, 2, 3, 7, objects.len() + 1] {
             let mut chunked = Vec::new();
-            write_final(&mut chunked, &record, objects, chunk).unwrap();
+            write_final(&mut chunked, &record, chunk, &in_turn).unwrap();
             chunked.push(b'\n');
             assert_eq!(chunked, serde_line, "in chunks of {chunk}");
         }

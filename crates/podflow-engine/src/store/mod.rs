@@ -18,7 +18,7 @@ mod watch;
 
 pub use archive::Archive;
 pub use archived::{Archived, Digest, Digester, set_digester};
-pub use retiring::Retiring;
+pub use retiring::{Batch, Free, Retiring};
 
 pub use watch::{EventType, WatchEvent, WatchFilter, field_value, is_selectable};
 
@@ -376,9 +376,9 @@ impl<O: Held> Store<O> {
         }
     }
 
-    /// Frees what leaves the history on a thread of its own ([`Retiring`]).
-    pub fn free_history_elsewhere(&mut self) {
-        self.retiring = Retiring::elsewhere();
+    /// Hands what leaves the history to `free`, in batches ([`Retiring`]).
+    pub fn free_history_with(&mut self, free: Free) {
+        self.retiring = Retiring::with(free);
     }
 
     /// The changes after revision `from` (exclusive), in order; fails with

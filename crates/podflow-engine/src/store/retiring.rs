@@ -1,27 +1,27 @@
-//! What leaves the watch history, freed on another thread.
+//! Where what leaves the watch history is freed.
 //!
 //! A change that leaves the window is often the last holder of an old
 //! version of an object: for a Pod, some sixty allocations written thousands
 //! of changes ago and long out of the caches, each read again to be freed.
 //! In a run of 5,000 Pods that freeing is a fifth of the run's cache misses
-//! (callgrind's cache simulation). A batch run hands it to a second thread,
-//! whose core is otherwise idle; what it frees and when does not change
-//! anything the run computes. Off by default: the screen's runs and the
-//! tests free as they go.
+//! (callgrind's cache simulation). The engine frees it where it is given up
+//! unless told to hand it on, in batches, to a function the program gives
+//! (`podflow trace` frees them on a second thread: `src/memory.rs`); what is
+//! freed, and when, changes nothing the run computes.
 
-use std::sync::mpsc::{SyncSender, sync_channel};
+/// A batch of values to be freed.
+pub type Batch = Vec<Box<dyn Send>>;
 
-/// How many values go to the freeing thread at once.
+/// What frees a batch, given by the program.
+pub type Free = Box<dyn FnMut(Batch) + Send + Sync>;
+
+/// How many values are handed on at once.
 const BATCH: usize = 512;
 
-/// How many batches may wait for it: the engine waits when it is further
-/// behind, so the memory waiting to be freed stays bounded.
-const WAITING: usize = 8;
-
-/// Values to be freed, and where they go.
+/// Values to be freed, and what frees them.
 pub struct Retiring {
-    batch: Vec<Box<dyn Send>>,
-    to: Option<SyncSender<Vec<Box<dyn Send>>>>,
+    batch: Batch,
+    free: Option<Free>,
 }
 
 impl Retiring {
@@ -29,34 +29,29 @@ impl Retiring {
     pub fn here() -> Retiring {
         Retiring {
             batch: Vec::new(),
-            to: None,
+            free: None,
         }
     }
 
-    /// Values are freed on a thread of their own (started here; it ends
-    /// with the last [`Retiring`] that sends to it). Freed here when the
-    /// thread cannot be started.
-    pub fn elsewhere() -> Retiring {
-        let (to, batches) = sync_channel::<Vec<Box<dyn Send>>>(WAITING);
-        let started = std::thread::Builder::new()
-            .name("podflow-free".into())
-            .spawn(move || batches.into_iter().for_each(drop));
+    /// Values are handed to `free` in batches.
+    pub fn with(free: Free) -> Retiring {
         Retiring {
             batch: Vec::with_capacity(BATCH),
-            to: started.ok().map(|_| to),
+            free: Some(free),
         }
     }
 
-    /// Gives up `value`: freed now, or with its batch on the other thread.
+    /// Gives up `value`: freed now, or with its batch by `free`.
     pub fn retire<T: Send + 'static>(&mut self, value: T) {
-        let Some(to) = &self.to else {
+        let Some(free) = &mut self.free else {
             return;
         };
         self.batch.push(Box::new(value));
         if self.batch.len() >= BATCH {
-            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
-            // The thread is gone only if it panicked: then the batch is freed here.
-            let _ = to.send(full);
+            free(std::mem::replace(
+                &mut self.batch,
+                Vec::with_capacity(BATCH),
+            ));
         }
     }
 }
@@ -72,51 +67,41 @@ impl std::fmt::Debug for Retiring {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Retiring")
             .field("waiting", &self.batch.len())
-            .field("elsewhere", &self.to.is_some())
+            .field("handed_on", &self.free.is_some())
             .finish()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::sync::mpsc::channel;
+    use std::sync::{Arc, Mutex};
 
     use super::*;
 
-    /// Tells when it is dropped, and on which thread.
-    struct Noisy(std::sync::mpsc::Sender<std::thread::ThreadId>);
-
-    impl Drop for Noisy {
-        fn drop(&mut self) {
-            let _ = self.0.send(std::thread::current().id());
-        }
-    }
-
     #[test]
     fn here_frees_at_once() {
-        let (tell, told) = channel();
-        let mut retiring = Retiring::here();
-        retiring.retire(Noisy(tell));
-        assert_eq!(told.try_recv().ok(), Some(std::thread::current().id()));
+        let value = Arc::new(());
+        Retiring::here().retire(Arc::clone(&value));
+        assert_eq!(Arc::strong_count(&value), 1);
     }
 
     #[test]
-    fn elsewhere_frees_each_batch_on_its_thread() {
-        let (tell, told) = channel();
-        let mut retiring = Retiring::elsewhere();
-        for _ in 0..BATCH {
-            retiring.retire(Noisy(tell.clone()));
+    fn with_a_function_hands_on_full_batches() {
+        let batches = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&batches);
+        let mut retiring = Retiring::with(Box::new(move |batch: Batch| {
+            seen.lock().unwrap().push(batch.len());
+        }));
+        let value = Arc::new(());
+        for _ in 0..=BATCH {
+            retiring.retire(Arc::clone(&value));
         }
-        drop(tell);
-        // Every value of the full batch is dropped, none on this thread.
-        let threads: Vec<_> = told.iter().collect();
-        assert_eq!(threads.len(), BATCH);
-        assert!(threads.iter().all(|t| *t != std::thread::current().id()));
+        // One full batch handed on (and freed there); one value waits.
+        assert_eq!(*batches.lock().unwrap(), [BATCH]);
+        assert_eq!(Arc::strong_count(&value), 2);
         // A copy frees where it is.
-        let shared = Arc::new(());
         let mut copy = retiring.clone();
-        copy.retire(Arc::clone(&shared));
-        assert_eq!(Arc::strong_count(&shared), 1);
+        copy.retire(Arc::clone(&value));
+        assert_eq!(Arc::strong_count(&value), 2);
     }
 }
