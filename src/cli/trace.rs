@@ -236,26 +236,9 @@ fn whole_trace(engine: &mut Engine, until: Until) -> Vec<TraceRecord> {
 
 #[cfg(test)]
 mod tests {
-    use podflow_engine::engine::{Engine, Until};
-    use podflow_engine::export::jsonl::write_final;
-    use podflow_engine::setup::{NGINX_POD, SetupArgs, build_setup};
-
     /// Serialized side by side, the `final` line is the one serde writes.
     #[test]
     fn the_final_line_side_by_side_is_serdes() {
-        let args = SetupArgs {
-            embedded: vec![NGINX_POD],
-            seed: 1,
-            ..SetupArgs::default()
-        };
-        let mut engine = Engine::new(build_setup(&args).unwrap());
-        engine.run_until(Until::Idle);
-        let last = engine.final_record();
-        let serde_line = serde_json::to_vec(&last).unwrap();
-        for chunk in [1, 3, 2048] {
-            let mut line = Vec::new();
-            write_final(&mut line, &last, chunk, &super::side_by_side).unwrap();
-            assert_eq!(line, serde_line, "in chunks of {chunk}");
-        }
+        podflow_engine::testing::assert_final_line_is_serdes(&super::side_by_side);
     }
 }

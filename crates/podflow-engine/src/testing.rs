@@ -63,3 +63,21 @@ pub fn find(timeline: &Timeline, needle: &str) -> usize {
         .position(|r| crate::export::text::line(r).contains(needle))
         .unwrap_or_else(|| panic!("no record contains {needle:?}"))
 }
+
+/// Checks that [`write_final`](crate::export::jsonl::write_final) with
+/// `serialize` writes the nginx run's `final` line as serde writes it, in
+/// chunks of one object to more than all.
+pub fn assert_final_line_is_serdes(serialize: crate::export::jsonl::SerializeChunks<'_>) {
+    let mut engine = nginx_engine();
+    engine.run_until(crate::engine::Until::Idle);
+    let last = engine.final_record();
+    let serde_line = serde_json::to_vec(&last).unwrap();
+    let crate::trace::Record::Final { objects } = &last.body else {
+        panic!("not the final record");
+    };
+    for chunk in [1, 2, 3, 7, objects.len() + 1] {
+        let mut line = Vec::new();
+        crate::export::jsonl::write_final(&mut line, &last, chunk, serialize).unwrap();
+        assert_eq!(line, serde_line, "in chunks of {chunk}");
+    }
+}
