@@ -8,6 +8,7 @@
 //! (150,000 Pods, 3.7 GiB) is 12 % less user CPU (docs/performance.md).
 
 use std::ffi::OsString;
+use std::sync::Arc;
 
 use podflow_engine::store::{Batch, Free};
 
@@ -61,9 +62,10 @@ pub fn for_batch_run() {
     }
 }
 
-/// A second thread that frees what it is given: the old object versions
-/// leaving the engine's watch history in a batch run
-/// (`Engine::free_history_with`), freed there on the otherwise idle core.
+/// A second thread that frees what it is given: what the engine gives up in
+/// a batch run (`Engine::free_given_up_with`: the old object versions leaving
+/// etcd's watch history, the kept Events leaving their window), freed there
+/// on the otherwise idle core.
 /// Up to eight batches wait for it, so the memory waiting stays bounded.
 /// `None` when the thread cannot be started: the engine then frees them
 /// itself.
@@ -74,7 +76,7 @@ pub fn freeing_thread() -> Option<Free> {
         .spawn(move || batches.into_iter().for_each(drop))
         .ok()?;
     // The thread is gone only if it panicked: a batch is then freed here.
-    Some(Box::new(move |batch| drop(to.send(batch))))
+    Some(Arc::new(move |batch| drop(to.send(batch))))
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -102,7 +104,7 @@ mod tests {
             }
         }
         let (tell, told) = std::sync::mpsc::channel();
-        let mut free = super::freeing_thread().expect("a thread");
+        let free = super::freeing_thread().expect("a thread");
         free(vec![
             Box::new(Telling(tell.clone())),
             Box::new(Telling(tell)),

@@ -161,7 +161,7 @@ fn run_with(args: &TraceArgs, embedded: Vec<(&'static str, &'static str)>) -> Re
     );
     let mut engine = Engine::new(setup);
     if let Some(free) = crate::memory::freeing_thread() {
-        engine.free_history_with(free);
+        engine.free_given_up_with(free);
     }
     let until = match args.until {
         UntilArg::Idle => Until::Idle,

@@ -117,10 +117,13 @@ impl Engine {
         self.kept_order.push_back(Arc::clone(&series));
         self.kept_events.insert(series, Arc::new(object));
         // A bounded memory: a run of 10,000 Pods keeps its latest Events.
+        // The oldest, written thousands of Events ago, is freed where the
+        // engine frees what it gives up ([`Engine::free_given_up_with`]).
         if self.kept_order.len() > KEPT_EVENTS
             && let Some(oldest) = self.kept_order.pop_front()
+            && let Some(forgotten) = self.kept_events.remove_entry(&oldest)
         {
-            self.kept_events.remove(&oldest);
+            self.forgotten_events.retire((oldest, forgotten));
         }
     }
 

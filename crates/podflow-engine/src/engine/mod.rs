@@ -22,7 +22,7 @@ use super::queue::EventQueue;
 use super::rng::Rng;
 use super::scheduler::Scheduler;
 use super::shared_stages::SharedStages;
-use super::store::{Change, Store, WatchEvent, WatchFilter};
+use super::store::{Change, Free, Retiring, Store, WatchEvent, WatchFilter};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
 use crate::trace::{Actor, Outcome, StageName};
@@ -172,6 +172,8 @@ pub struct Engine {
     kept_events: BTreeMap<Arc<str>, Arc<k8s_openapi::api::core::v1::Event>>,
     /// Their series in the order they came, to forget the oldest.
     kept_order: std::collections::VecDeque<Arc<str>>,
+    /// Where a forgotten kept Event is freed ([`Engine::free_given_up_with`]).
+    forgotten_events: Retiring,
 }
 
 /// What a client outside the simulation hands the engine: a request, or
@@ -248,6 +250,7 @@ impl Engine {
             events_created: 0,
             kept_events: BTreeMap::new(),
             kept_order: std::collections::VecDeque::new(),
+            forgotten_events: Retiring::here(),
         };
         let registry = Arc::new(setup.registry);
         for node in nodes {
@@ -621,11 +624,13 @@ impl Engine {
         ])
     }
 
-    /// Hands the old object versions that leave etcd's watch history to
-    /// `free`, in batches ([`crate::store::Retiring`]): a batch run frees
-    /// them on its otherwise idle second core.
-    pub fn free_history_with(&mut self, free: crate::store::Free) {
-        self.store.free_history_with(free);
+    /// Hands what the engine gives up to `free`, in batches
+    /// ([`Retiring`]): the old object versions that leave etcd's watch
+    /// history, and the kept Events that leave their window. A batch run
+    /// frees them on its otherwise idle second core.
+    pub fn free_given_up_with(&mut self, free: Free) {
+        self.store.free_history_with(Arc::clone(&free));
+        self.forgotten_events = Retiring::with(free);
     }
 
     /// The `final` record: every object in the store.

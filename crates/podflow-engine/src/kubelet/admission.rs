@@ -143,15 +143,18 @@ fn is_terminal(pod: &Pod) -> bool {
 impl Kubelet {
     /// `canAdmitPod` against the pods this kubelet runs; a rejected pod gets
     /// `rejectPod`'s event and status. Returns whether it was admitted.
+    /// The pod has no worker yet (its callers admit only such a pod), so
+    /// every worker is another pod's, told without reading its name.
     pub(super) fn can_admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) -> bool {
+        debug_assert!(!self.workers.contains_key(key), "{key} is admitted twice");
         let Some(node) = self.known.node.clone() else {
             return true;
         };
         let others: Vec<(Shared<Pod>, Counted)> = self
             .workers
-            .iter()
-            .filter(|(k, w)| k.as_str() != key && !w.finished)
-            .map(|(_, w)| (w.pod.clone(), w.counted.clone()))
+            .values()
+            .filter(|w| !w.finished)
+            .map(|w| (w.pod.clone(), w.counted.clone()))
             .chain(
                 self.known
                     .settled

@@ -90,10 +90,6 @@ pub struct NodeInfo {
     /// What each pod (at the same index) adds to the sums below, worked out
     /// once per pod as upstream's `PodInfo` caches it (`calculateResource`).
     counted: Vec<Counted>,
-    /// Each pod's `NS/NAME` (at the same index), hashed: a pod's new
-    /// version finds its old one here, in one short array, rather than
-    /// by reading the name of each pod on the node.
-    keys: Vec<u64>,
     /// Sum of the pods' requests.
     pub requested: Resources,
     /// Sum of the pods' requests with upstream's non-zero defaults for scoring.
@@ -124,6 +120,10 @@ pub struct NodeInfo {
 /// keeps it beside the pod rather than count every pod again).
 #[derive(Debug, Clone)]
 pub struct Counted {
+    /// The pod's `NS/NAME`, hashed: a pod's new version finds its old one
+    /// among the counts, and a node's pods are counted, without reading
+    /// the name of each pod on the node (long out of the caches).
+    key: u64,
     requests: Resources,
     non_zero: Resources,
     /// Whether the pod has pod affinity or anti-affinity terms.
@@ -135,7 +135,12 @@ pub struct Counted {
 impl Counted {
     /// `pod`'s requests, as they are and with the scoring defaults.
     pub fn of(pod: &Pod) -> Counted {
+        let meta = &pod.metadata;
         Counted {
+            key: key_hash(
+                meta.namespace.as_deref().unwrap_or_default(),
+                meta.name.as_deref().unwrap_or_default(),
+            ),
             requests: pod_requests(pod, false),
             non_zero: pod_requests(pod, true),
             affinity: has_pod_affinity(pod),
@@ -171,7 +176,7 @@ fn image_sizes(node: &Node) -> BTreeMap<String, i64> {
     sizes
 }
 
-/// A pod's `NS/NAME` hashed, as [`NodeInfo`] keeps it beside the pod.
+/// A pod's `NS/NAME` hashed, as [`Counted`] keeps it.
 fn key_hash(namespace: &str, name: &str) -> u64 {
     FixedState::with_seed(0).hash_one((namespace, name))
 }
@@ -196,7 +201,6 @@ impl NodeInfo {
             node: Arc::clone(&node),
             pods: Vec::new(),
             counted: Vec::new(),
-            keys: Vec::new(),
             requested: Resources::default(),
             non_zero_requested: Resources::default(),
             pods_with_affinity: 0,
@@ -249,11 +253,6 @@ impl NodeInfo {
         self.non_zero_requested.add(&counted.non_zero);
         self.pods_with_affinity += usize::from(counted.affinity);
         self.pods_with_required_anti_affinity += usize::from(counted.required_anti_affinity);
-        let meta = &pod.metadata;
-        self.keys.push(key_hash(
-            meta.namespace.as_deref().unwrap_or_default(),
-            meta.name.as_deref().unwrap_or_default(),
-        ));
         self.pods.push(pod);
         self.counted.push(counted);
     }
@@ -261,14 +260,13 @@ impl NodeInfo {
     fn take(&mut self, key: &str) -> Option<(Shared<Pod>, Counted)> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let hash = key_hash(ns, name);
-        let at = (0..self.keys.len()).find(|&at| {
-            self.keys[at] == hash && {
+        let at = (0..self.counted.len()).find(|&at| {
+            self.counted[at].key == hash && {
                 let meta = &self.pods[at].metadata;
                 meta.namespace.as_deref().unwrap_or_default() == ns
                     && meta.name.as_deref().unwrap_or_default() == name
             }
         })?;
-        self.keys.remove(at);
         let pod = self.pods.remove(at);
         let counted = self.counted.remove(at);
         self.requested.sub(&counted.requests);
