@@ -7,9 +7,10 @@
 //! as upstream's cache drops them. Upstream keeps the pods of a deleted node
 //! until they are deleted too; here they leave with the node.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
 use k8s_openapi::api::core::v1::{Node, Pod};
 
 use super::framework::NodeInfo;
@@ -26,8 +27,11 @@ pub struct Cache {
     /// pods change (`updateNodeInfoSnapshotList` and the image states,
     /// `pkg/scheduler/backend/cache/cache.go`).
     lists: NodeLists,
-    /// Pod key (`NS/NAME`) → the node it counts on, bound or assumed.
-    placed: BTreeMap<String, String>,
+    /// Pod key (`NS/NAME`) → the node it counts on, bound or assumed:
+    /// hashed (with a fixed seed; it is never walked), so a Pod's event
+    /// finds its entry by one key read, where a sorted map of 150,000 keys
+    /// compares a dozen names long out of the caches.
+    placed: HashMap<String, String, FixedState>,
     /// Pods counted on a node that does not exist (yet): by node name.
     orphans: BTreeMap<String, Vec<(String, Shared<Pod>)>>,
 }
