@@ -37,6 +37,35 @@ pub const TAINT_NOT_MATCH: &str = "node(s) had taints that the pod didn't tolera
 pub struct Known {
     pub node: Option<Arc<Node>>,
     pub settled: BTreeMap<String, Shared<Pod>>,
+    /// The node with the pods admission counts on it (the running pods'
+    /// workers and the settled pods that have not finished): counted once,
+    /// then kept as pods are admitted and change, rather than read again
+    /// for every pod admitted (each long out of the caches in a large run).
+    /// Anything rarer (the node, a settled pod, a pod finishing or leaving)
+    /// drops it, to be counted afresh. Shared with the checkpoints.
+    counts: Option<Arc<NodeInfo>>,
+}
+
+impl Known {
+    /// The node changed, or the pods admission counts did otherwise than
+    /// by [`Known::admitted`] or [`Known::changed`]: counted afresh next time.
+    pub fn recount(&mut self) {
+        self.counts = None;
+    }
+
+    /// `pod` was admitted (its worker starts with `counted`).
+    pub fn admitted(&mut self, pod: &Shared<Pod>, counted: &Counted) {
+        if let Some(counts) = &mut self.counts {
+            Arc::make_mut(counts).add_counted(pod.clone(), counted.clone());
+        }
+    }
+
+    /// A new version of the running pod `key`.
+    pub fn changed(&mut self, key: &str, pod: &Shared<Pod>) {
+        if let Some(counts) = &mut self.counts {
+            Arc::make_mut(counts).update_pod(key, pod.clone());
+        }
+    }
 }
 
 /// Why a pod was rejected (`PodAdmitResult`'s reason and message).
@@ -66,17 +95,13 @@ fn predicate(name: &str, reason: &str) -> Rejection {
     }
 }
 
-/// `Admit`: whether `pod` may run on `node` beside `others`; the first failure
-/// in `generalFilter`'s order otherwise.
-pub fn admit(
-    pod: &Pod,
-    node: &Arc<Node>,
-    others: Vec<(Shared<Pod>, Counted)>,
-) -> Result<(), Rejection> {
-    let info = NodeInfo::with_counted(Arc::clone(node), others);
+/// `Admit`: whether `pod` may run on the node `info` counts the other pods
+/// on; the first failure in `generalFilter`'s order otherwise.
+pub fn admit(pod: &Pod, info: &NodeInfo) -> Result<(), Rejection> {
+    let node = &info.node;
     let want = pod_requests(pod, false);
     // `noderesources.Fits`: the scheduler's own check, with the amounts it compared.
-    if let Some(short) = fits_request(&want, &info, &FitArgs::default()).first() {
+    if let Some(short) = fits_request(&want, info, &FitArgs::default()).first() {
         let name = short.reason.strip_prefix("Insufficient ").unwrap_or("pods");
         let (have, used) = (&info.allocatable, &info.requested);
         return Err(match name {
@@ -102,11 +127,11 @@ pub fn admit(
             ),
         });
     }
-    if !node_affinity::required_matches(pod, &info) {
+    if !node_affinity::required_matches(pod, info) {
         return Err(predicate("NodeAffinity", node_affinity::REASON));
     }
     let wanted = node_ports::host_ports(pod);
-    if !wanted.is_empty() && !node_ports::fits(&wanted, &info) {
+    if !wanted.is_empty() && !node_ports::fits(&wanted, info) {
         return Err(predicate("NodePorts", node_ports::REASON));
     }
     let tolerations = pod
@@ -141,32 +166,51 @@ fn is_terminal(pod: &Pod) -> bool {
 }
 
 impl Kubelet {
-    /// `canAdmitPod` against the pods this kubelet runs; a rejected pod gets
-    /// `rejectPod`'s event and status. Returns whether it was admitted.
-    /// The pod has no worker yet (its callers admit only such a pod), so
-    /// every worker is another pod's, told without reading its name.
-    pub(super) fn can_admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) -> bool {
-        debug_assert!(!self.workers.contains_key(key), "{key} is admitted twice");
-        let Some(node) = self.known.node.clone() else {
-            return true;
-        };
-        let others: Vec<(Shared<Pod>, Counted)> = self
+    /// The pods admission counts on `node`, counted afresh: the running
+    /// pods' workers and the settled pods that have not finished.
+    fn count_on(&self, node: Arc<Node>) -> NodeInfo {
+        let workers = self
             .workers
             .values()
             .filter(|w| !w.finished)
-            .map(|w| (w.pod.clone(), w.counted.clone()))
-            .chain(
+            .map(|w| (w.pod.clone(), w.counted.clone()));
+        let settled = self
+            .known
+            .settled
+            .values()
+            .filter(|p| !is_terminal(p))
+            .map(|p| Counted::beside(p.clone()));
+        NodeInfo::with_counted(node, workers.chain(settled))
+    }
+
+    /// `canAdmitPod` against the pods this kubelet runs; a rejected pod gets
+    /// `rejectPod`'s event and status. Returns whether it was admitted.
+    /// The pod is neither running nor settled (its callers admit only such
+    /// a pod), so every pod counted is another.
+    pub(super) fn can_admit(&mut self, key: &str, pod: &Pod, cx: &mut Cx<'_>) -> bool {
+        debug_assert!(
+            !self.workers.contains_key(key) && !self.known.settled.contains_key(key),
+            "{key} is admitted twice"
+        );
+        let Some(node) = self.known.node.clone() else {
+            return true;
+        };
+        let counts = match &self.known.counts {
+            Some(counts) => Arc::clone(counts),
+            None => Arc::clone(
                 self.known
-                    .settled
-                    .iter()
-                    .filter(|(k, p)| k.as_str() != key && !is_terminal(p))
-                    .map(|(_, p)| Counted::beside(p.clone())),
-            )
-            .collect();
+                    .counts
+                    .insert(Arc::new(self.count_on(node.clone()))),
+            ),
+        };
+        debug_assert!(
+            counts.counts_as(&self.count_on(node)),
+            "the admission counts kept differ from a recount"
+        );
         let refused = self
             .refused_under_pressure(pod)
             .map(|(reason, message)| Rejection { reason, message });
-        let Err(rejection) = refused.map_or_else(|| admit(pod, &node, others), Err) else {
+        let Err(rejection) = refused.map_or_else(|| admit(pod, &counts), Err) else {
             return true;
         };
         Self::event(
@@ -291,11 +335,7 @@ mod tests {
     fn check(rows: Vec<Row>) {
         for row in rows {
             assert_eq!(
-                admit(
-                    &row.pod,
-                    &row.node,
-                    row.others.into_iter().map(Counted::beside).collect()
-                ),
+                admit(&row.pod, &NodeInfo::new(row.node, row.others)),
                 row.want,
                 "{}",
                 row.name

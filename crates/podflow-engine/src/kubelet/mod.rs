@@ -241,8 +241,20 @@ impl Kubelet {
         )
     }
 
+    /// The running pod `key` as the watch brought it now: its worker and
+    /// the admission counts follow it.
+    fn see(&mut self, key: &str, pod: &Shared<Pod>) {
+        if let Some(worker) = self.workers.get_mut(key) {
+            worker.see(pod);
+            if !worker.finished {
+                self.known.changed(key, pod);
+            }
+        }
+    }
+
     fn learn_node(&mut self, node: &Node) {
         self.known.node = Some(Arc::new(node.clone()));
+        self.known.recount();
         self.heartbeat.saw_node(node);
         if let Some(addresses) = node.status.as_ref().and_then(|s| s.addresses.as_ref())
             && let Some(ip) = addresses.iter().find(|a| a.type_ == "InternalIP")
@@ -278,6 +290,7 @@ impl Kubelet {
                     self.settled.insert(pod_key(pod), None);
                     if let Some(shared) = Shared::of(object) {
                         self.known.settled.insert(pod_key(pod), shared);
+                        self.known.recount();
                     }
                 }
                 Object::Service(service) => {
@@ -427,9 +440,7 @@ impl Kubelet {
                     op,
                     &[("source", klog::quoted("api")), ("pods", pods)],
                 );
-                if let Some(worker) = self.workers.get_mut(&key) {
-                    worker.see(&shared);
-                }
+                self.see(&key, &shared);
                 if deleting && self.settled.contains_key(&key) {
                     self.terminate_settled(&key, &shared, cx);
                 } else if deleting {
@@ -452,6 +463,7 @@ impl Kubelet {
                 self.workers.remove(&key);
                 self.settled.remove(&key);
                 self.known.settled.remove(&key);
+                self.known.recount();
             }
         }
     }

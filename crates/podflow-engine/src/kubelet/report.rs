@@ -76,6 +76,7 @@ impl Kubelet {
         if matches!(phase, "Succeeded" | "Failed") && !w.finished {
             w.finished = true;
             stop_sandbox = true;
+            self.known.recount();
         }
         let sandbox_ready = w.sandbox_id.is_some() && !w.terminating && !w.finished;
         let readiness_gates = readiness_gates(&w.pod);

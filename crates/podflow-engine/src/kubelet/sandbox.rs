@@ -18,8 +18,9 @@ impl Kubelet {
         if !self.can_admit(key, pod, cx) || !self.claims_ready(key, pod, cx) {
             return;
         }
-        self.workers
-            .insert(key.to_owned(), PodWorker::new(pod, cx.now));
+        let worker = PodWorker::new(pod, cx.now);
+        self.known.admitted(pod, &worker.counted);
+        self.workers.insert(key.to_owned(), worker);
         let pod_field = ("pod", klog::quoted(key));
         self.log(
             cx,

@@ -230,6 +230,27 @@ impl NodeInfo {
         self.push(pod, counted);
     }
 
+    /// Counts `pod` on this node with the counts its holder keeps.
+    pub fn add_counted(&mut self, pod: Shared<Pod>, counted: Counted) {
+        self.push(pod, counted);
+    }
+
+    /// Whether this counts what `other` counts: the same node, sums and
+    /// pods, in any order (a check of counts kept against a recount).
+    pub fn counts_as(&self, other: &NodeInfo) -> bool {
+        let keys = |info: &NodeInfo| {
+            let mut keys: Vec<u64> = info.counted.iter().map(|c| c.key).collect();
+            keys.sort_unstable();
+            keys
+        };
+        Arc::ptr_eq(&self.node, &other.node)
+            && self.requested == other.requested
+            && self.non_zero_requested == other.non_zero_requested
+            && self.pods_with_affinity == other.pods_with_affinity
+            && self.pods_with_required_anti_affinity == other.pods_with_required_anti_affinity
+            && keys(self) == keys(other)
+    }
+
     /// Stops counting the pod `NS/NAME` on this node (`NodeInfo.RemovePod`).
     pub fn remove_pod(&mut self, key: &str) -> Option<Shared<Pod>> {
         self.take(key).map(|(pod, _)| pod)
