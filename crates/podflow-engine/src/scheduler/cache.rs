@@ -220,6 +220,26 @@ mod tests {
         assert!(cache.infos().iter().all(|i| i.pods.is_empty()));
     }
 
+    /// Counts kept pod by pod (as the kubelet keeps its admission counts)
+    /// count as a recount does, whatever the order; a count that differs
+    /// in a pod, a request or the node does not.
+    #[test]
+    fn counts_kept_pod_by_pod_count_as_a_recount() {
+        use crate::scheduler::framework::Counted;
+        let here = node("node-1");
+        let (a, b) = (pod("a", "500m", "Running"), pod("b", "250m", "Running"));
+        let mut kept = NodeInfo::new(Arc::clone(&here), []);
+        kept.add_counted(b.clone(), Counted::of(&b));
+        kept.add_counted(a.clone(), Counted::of(&a));
+        let resized = pod("a", "2", "Running");
+        kept.update_pod("default/a", resized.clone());
+        let recount = |pods: Vec<Shared<Pod>>| NodeInfo::new(Arc::clone(&here), pods);
+        assert!(kept.counts_as(&recount(vec![resized.clone(), b.clone()])));
+        assert!(!kept.counts_as(&recount(vec![resized.clone()])));
+        assert!(!kept.counts_as(&recount(vec![a, b.clone()])));
+        assert!(!kept.counts_as(&NodeInfo::new(node("node-1"), [resized, b])));
+    }
+
     #[test]
     fn an_updated_pod_moves_last_and_counts_what_it_now_asks_for() {
         let mut cache = Cache::default();
