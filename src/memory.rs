@@ -5,7 +5,7 @@
 //! computes, so it turns transparent huge pages off ([`no_huge_pages`]).
 //! A batch `trace` draws nothing: it keeps them, and keeps the memory it
 //! frees for its own reuse ([`for_batch_run`]), which at the envelope
-//! (150,000 Pods, 3.7 GiB) is 12 % less user CPU (docs/performance.md).
+//! (150,000 Pods, 3.9 GiB) is 12 % less user CPU (docs/performance.md).
 
 use std::ffi::OsString;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ pub fn is_batch_run(mut args: impl Iterator<Item = OsString>) -> bool {
 }
 
 /// Memory for a batch run: transparent huge pages stay on (a run of
-/// 150,000 Pods touches 3.7 GiB, and with 4 KiB pages a read of a Pod that
+/// 150,000 Pods touches 3.9 GiB, and with 4 KiB pages a read of a Pod that
 /// misses the caches misses the TLB too: 11 s less user time there with
 /// them), and mimalloc keeps the pages it empties instead of
 /// handing them back after a second. Handed back, a page is split out of

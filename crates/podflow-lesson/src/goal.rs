@@ -29,8 +29,9 @@ use std::fmt;
 
 use super::moment::{PHASES, pod_ref};
 use super::request_check::{self, RequestCheck};
-use podflow_engine::store::{Held, Store};
+use podflow_engine::store::{Held, Store, key_for, prefix_for};
 use podflow_engine::timeline::View;
+use podflow_model::kinds::kind_of;
 
 /// A goal check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,18 +197,18 @@ pub fn parse(text: &str) -> Result<Check, String> {
     })
 }
 
-/// The object of `resource` named `namespace/name`, if stored.
+/// The object of `kind` named `namespace/name`, if stored.
 fn stored<O: Held>(
     store: &Store<O>,
-    resource: &str,
+    kind: &str,
     (namespace, name): &(String, String),
 ) -> Option<std::sync::Arc<podflow_model::Object>> {
-    store.object(&format!("/registry/{resource}/{namespace}/{name}"))
+    store.object(&key_for(kind_of(kind), Some(namespace), name))
 }
 
 /// The Pod's phase and node, when it exists.
 fn pod<O: Held>(store: &Store<O>, pod: &(String, String)) -> Option<(String, Option<String>)> {
-    let object = stored(store, "pods", pod)?;
+    let object = stored(store, "Pod", pod)?;
     let pod = object.as_pod()?;
     let phase = pod
         .status
@@ -250,7 +251,7 @@ impl Check {
                 };
                 phase == "Running"
                     && store
-                        .object(&format!("/registry/nodes/{node}"))
+                        .object(&key_for(kind_of("Node"), None, &node))
                         .is_some_and(|o| {
                             o.as_node()
                                 .and_then(|n| n.metadata.labels.as_ref())
@@ -261,7 +262,7 @@ impl Check {
             Check::DeploymentReady {
                 deployment,
                 replicas,
-            } => stored(store, "deployments", deployment).is_some_and(|o| {
+            } => stored(store, "Deployment", deployment).is_some_and(|o| {
                 o.get::<k8s_openapi::api::apps::v1::Deployment>()
                     .and_then(|d| d.status.as_ref())
                     .and_then(|s| s.ready_replicas)
@@ -271,13 +272,13 @@ impl Check {
                 service: (namespace, name),
                 endpoints,
             } => ready_endpoints(store, namespace, name) >= *endpoints,
-            Check::PodReady { pod } => stored(store, "pods", pod).is_some_and(|o| {
+            Check::PodReady { pod } => stored(store, "Pod", pod).is_some_and(|o| {
                 o.as_pod()
                     .and_then(|p| p.status.as_ref())
                     .and_then(|s| s.conditions.as_ref())
                     .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
             }),
-            Check::JobComplete { job } => stored(store, "jobs", job).is_some_and(|o| {
+            Check::JobComplete { job } => stored(store, "Job", job).is_some_and(|o| {
                 o.get::<k8s_openapi::api::batch::v1::Job>()
                     .and_then(|j| j.status.as_ref())
                     .and_then(|s| s.conditions.as_ref())
@@ -286,7 +287,7 @@ impl Check {
                             .any(|c| c.type_ == "Complete" && c.status == "True")
                     })
             }),
-            Check::ClaimBound { claim } => stored(store, "persistentvolumeclaims", claim)
+            Check::ClaimBound { claim } => stored(store, "PersistentVolumeClaim", claim)
                 .is_some_and(|o| {
                     o.get::<k8s_openapi::api::core::v1::PersistentVolumeClaim>()
                         .and_then(|c| c.status.as_ref())
@@ -337,7 +338,7 @@ fn ready_endpoints<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> us
             .count()
     };
     store
-        .range(&format!("/registry/endpointslices/{namespace}/"))
+        .range(&prefix_for(kind_of("EndpointSlice"), Some(namespace)))
         .map(|(_, entry)| entry.object.load())
         .filter_map(|object| {
             let slice = object.get::<EndpointSlice>()?;

@@ -17,7 +17,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use foldhash::fast::FixedState;
-use imbl::OrdMap;
+use imbl::shared_ptr::DefaultSharedPtr;
+use imbl::{GenericHashMap, OrdMap};
 use k8s_openapi::api::apps::v1::ReplicaSet;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
@@ -205,12 +206,7 @@ pub struct ReplicaCounts {
     /// a fixed seed; it is never walked), so a Pod's delta finds its share
     /// by one key read, where a sorted map of 150,000 keys compares a
     /// dozen names long out of the caches.
-    shares: imbl::GenericHashMap<
-        String,
-        (String, Share),
-        FixedState,
-        imbl::shared_ptr::DefaultSharedPtr,
-    >,
+    shares: GenericHashMap<String, (String, Share), FixedState, DefaultSharedPtr>,
 }
 
 impl ReplicaCounts {

@@ -60,10 +60,11 @@ impl Known {
         }
     }
 
-    /// A new version of the running pod `key`.
-    pub fn changed(&mut self, key: &str, pod: &Shared<Pod>) {
+    /// A new version of the running pod `key`, its worker's counts
+    /// followed to it already.
+    pub fn changed(&mut self, key: &str, pod: &Shared<Pod>, counted: &Counted) {
         if let Some(counts) = &mut self.counts {
-            Arc::make_mut(counts).update_pod(key, pod.clone());
+            Arc::make_mut(counts).update_counted(key, pod.clone(), counted.clone());
         }
     }
 }

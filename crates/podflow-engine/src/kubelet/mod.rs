@@ -247,7 +247,7 @@ impl Kubelet {
         if let Some(worker) = self.workers.get_mut(key) {
             worker.see(pod);
             if !worker.finished {
-                self.known.changed(key, pod);
+                self.known.changed(key, pod, &worker.counted);
             }
         }
     }

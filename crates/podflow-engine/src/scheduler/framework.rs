@@ -208,7 +208,7 @@ impl NodeInfo {
         };
         info.set_node(node);
         for (pod, counted) in pods {
-            info.push(pod, counted);
+            info.add_counted(pod, counted);
         }
         info
     }
@@ -227,12 +227,7 @@ impl NodeInfo {
     /// Counts `pod` on this node (`NodeInfo.AddPod`).
     pub fn add_pod(&mut self, pod: Shared<Pod>) {
         let counted = Counted::of(&pod);
-        self.push(pod, counted);
-    }
-
-    /// Counts `pod` on this node with the counts its holder keeps.
-    pub fn add_counted(&mut self, pod: Shared<Pod>, counted: Counted) {
-        self.push(pod, counted);
+        self.add_counted(pod, counted);
     }
 
     /// Whether this counts what `other` counts: the same node, sums and
@@ -260,16 +255,25 @@ impl NodeInfo {
     /// `AddPod`, so it moves to the end): its counts are kept when it asks
     /// for the same resources, as an unchanged pod does.
     pub fn update_pod(&mut self, key: &str, pod: Shared<Pod>) {
-        match self.take(key) {
+        let counted = match self.take(key) {
             Some((old, mut counted)) => {
                 counted.follow(&old, &pod);
-                self.push(pod, counted);
+                counted
             }
-            None => self.add_pod(pod),
-        }
+            None => Counted::of(&pod),
+        };
+        self.add_counted(pod, counted);
     }
 
-    fn push(&mut self, pod: Shared<Pod>, counted: Counted) {
+    /// A new version of the pod `NS/NAME` that its holder has counted
+    /// already (as [`NodeInfo::update_pod`], without reading the old one).
+    pub fn update_counted(&mut self, key: &str, pod: Shared<Pod>, counted: Counted) {
+        self.take(key);
+        self.add_counted(pod, counted);
+    }
+
+    /// Counts `pod` on this node with counts already made (`NodeInfo.AddPod`).
+    pub fn add_counted(&mut self, pod: Shared<Pod>, counted: Counted) {
         self.requested.add(&counted.requests);
         self.non_zero_requested.add(&counted.non_zero);
         self.pods_with_affinity += usize::from(counted.affinity);
@@ -281,13 +285,15 @@ impl NodeInfo {
     fn take(&mut self, key: &str) -> Option<(Shared<Pod>, Counted)> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let hash = key_hash(ns, name);
-        let at = (0..self.counted.len()).find(|&at| {
-            self.counted[at].key == hash && {
-                let meta = &self.pods[at].metadata;
-                meta.namespace.as_deref().unwrap_or_default() == ns
-                    && meta.name.as_deref().unwrap_or_default() == name
-            }
-        })?;
+        let at = self
+            .counted
+            .iter()
+            .zip(&self.pods)
+            .position(|(counted, pod)| {
+                counted.key == hash
+                    && pod.metadata.namespace.as_deref().unwrap_or_default() == ns
+                    && pod.metadata.name.as_deref().unwrap_or_default() == name
+            })?;
         let pod = self.pods.remove(at);
         let counted = self.counted.remove(at);
         self.requested.sub(&counted.requests);
