@@ -58,7 +58,7 @@ fn stage(outcome: Outcome, detail: String) -> Stage {
     Stage::new(Actor::ControllerManager, StageName::Sync, outcome, detail).plugin(NAME)
 }
 
-fn bound_pods(informers: &Informers) -> Vec<Bound> {
+fn bound_pods(informers: &Informers) -> Vec<Bound<'_>> {
     informers
         .pods
         .iter()
@@ -88,11 +88,7 @@ impl PodGcController {
     /// The pass (`gc`): the next is set, quarantines start, those over are checked.
     pub fn on_timer(&mut self, informers: &Informers, cx: &mut Cx<'_>) {
         let pods = bound_pods(informers);
-        let existing: BTreeSet<String> = informers
-            .nodes
-            .iter()
-            .map(|o| o.name().to_owned())
-            .collect();
+        let existing: BTreeSet<&str> = informers.nodes.iter().map(|o| o.name()).collect();
         let plan = pod_gc_plan::pass(&pods, &existing, &mut self.quarantine, cx.now);
         for node in &plan.quarantined {
             let count = pod_gc_plan::orphans(&pods, node).len();
@@ -180,16 +176,16 @@ impl PodGcController {
                         NAME,
                         Verb::Patch,
                         kind_of("Pod"),
-                        Some(&pod.namespace),
-                        &pod.name,
+                        Some(pod.namespace),
+                        pod.name,
                     )
                     .subresource("status")
                     .body(Body::Patch(patch));
                     let id = cx.send(req);
                     self.patching
-                        .insert(id, (pod.namespace.clone(), pod.name.clone()));
+                        .insert(id, (pod.namespace.to_owned(), pod.name.to_owned()));
                 }
-                None => self.delete(&pod.namespace, &pod.name, cx),
+                None => self.delete(pod.namespace, pod.name, cx),
             }
         }
     }

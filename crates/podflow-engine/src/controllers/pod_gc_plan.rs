@@ -22,25 +22,26 @@ pub const MESSAGE: &str = "PodGC: node no longer exists";
 
 /// A Pod the collector looks at: its key, the node it is bound to, and
 /// whether it has finished (`Succeeded` or `Failed`: then no status patch).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bound {
-    pub namespace: String,
-    pub name: String,
-    pub node: String,
+/// Borrowed from the informer's Pod: a pass looks at every Pod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound<'a> {
+    pub namespace: &'a str,
+    pub name: &'a str,
+    pub node: &'a str,
     pub finished: bool,
 }
 
-impl Bound {
+impl<'a> Bound<'a> {
     /// The Pod's part, when it is bound to a node.
-    pub fn of(pod: &Pod) -> Option<Bound> {
-        let node = pod.spec.as_ref()?.node_name.clone()?;
+    pub fn of(pod: &'a Pod) -> Option<Bound<'a>> {
+        let node = pod.spec.as_ref()?.node_name.as_deref()?;
         if node.is_empty() {
             return None;
         }
         let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
         Some(Bound {
-            namespace: pod.metadata.namespace.clone().unwrap_or_default(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
+            namespace: pod.metadata.namespace.as_deref().unwrap_or_default(),
+            name: pod.metadata.name.as_deref().unwrap_or_default(),
             node,
             finished: matches!(phase, Some("Succeeded" | "Failed")),
         })
@@ -61,18 +62,18 @@ pub struct Pass {
 /// holds; `quarantine` (node → when its quarantine ends) is the delaying
 /// queue: a node already waiting keeps its earlier time, as `AddAfter` does.
 pub fn pass(
-    pods: &[Bound],
-    existing: &BTreeSet<String>,
+    pods: &[Bound<'_>],
+    existing: &BTreeSet<&str>,
     quarantine: &mut BTreeMap<String, SimTime>,
     now: SimTime,
 ) -> Pass {
     let mut out = Pass::default();
     for pod in pods {
-        if existing.contains(&pod.node) || quarantine.contains_key(&pod.node) {
+        if existing.contains(pod.node) || quarantine.contains_key(pod.node) {
             continue;
         }
-        quarantine.insert(pod.node.clone(), now.plus(QUARANTINE_MS));
-        out.quarantined.push(pod.node.clone());
+        quarantine.insert(pod.node.to_owned(), now.plus(QUARANTINE_MS));
+        out.quarantined.push(pod.node.to_owned());
     }
     let due: Vec<String> = quarantine
         .iter()
@@ -81,7 +82,7 @@ pub fn pass(
         .collect();
     for node in due {
         quarantine.remove(&node);
-        if !existing.contains(&node) {
+        if !existing.contains(node.as_str()) {
             out.check.push(node);
         }
     }
@@ -89,14 +90,14 @@ pub fn pass(
 }
 
 /// The Pods bound to `node`, the orphans once it is known gone.
-pub fn orphans<'a>(pods: &'a [Bound], node: &str) -> Vec<&'a Bound> {
+pub fn orphans<'a, 'p>(pods: &'a [Bound<'p>], node: &str) -> Vec<&'a Bound<'p>> {
     pods.iter().filter(|p| p.node == node).collect()
 }
 
 /// The status patch `markFailedAndDeletePodWithCondition` sends before the
 /// deletion: phase `Failed` and the `DisruptionTarget` condition. `None` for
 /// a Pod that has finished (it is deleted at once).
-pub fn status_patch(pod: &Bound, now: SimTime) -> Option<serde_json::Value> {
+pub fn status_patch(pod: &Bound<'_>, now: SimTime) -> Option<serde_json::Value> {
     if pod.finished {
         return None;
     }
@@ -122,11 +123,11 @@ pub fn status_patch(pod: &Bound, now: SimTime) -> Option<serde_json::Value> {
 mod tests {
     use super::*;
 
-    fn bound(name: &str, node: &str, finished: bool) -> Bound {
+    fn bound<'a>(name: &'a str, node: &'a str, finished: bool) -> Bound<'a> {
         Bound {
-            namespace: "default".into(),
-            name: name.into(),
-            node: node.into(),
+            namespace: "default",
+            name,
+            node,
             finished,
         }
     }
@@ -138,7 +139,7 @@ mod tests {
     #[test]
     fn a_missing_node_waits_out_its_quarantine_before_it_is_checked() {
         let pods = [bound("a", "node-1", false), bound("b", "gone", false)];
-        let existing: BTreeSet<String> = ["node-1".to_owned()].into();
+        let existing: BTreeSet<&str> = ["node-1"].into();
         let mut quarantine = BTreeMap::new();
         let first = pass(&pods, &existing, &mut quarantine, SimTime(20_000));
         assert_eq!(first.quarantined, ["gone"]);
@@ -153,7 +154,7 @@ mod tests {
         // A node that comes back before its quarantine ends is not checked.
         let mut quarantine = BTreeMap::new();
         pass(&pods, &existing, &mut quarantine, SimTime(0));
-        let back: BTreeSet<String> = ["node-1".to_owned(), "gone".to_owned()].into();
+        let back: BTreeSet<&str> = ["node-1", "gone"].into();
         assert_eq!(
             pass(&pods, &back, &mut quarantine, SimTime(40_000)),
             Pass::default()

@@ -13,6 +13,7 @@
 use super::eviction::{self, ContainerUsage, PodUsage};
 use super::lifecycle::{self, KillReason};
 use super::process::Signal;
+use super::worker::{Ctr, PodWorker};
 use super::{Kubelet, klog};
 use k8s_openapi::api::core::v1::{Pod, Taint};
 
@@ -102,32 +103,46 @@ impl Kubelet {
             })
     }
 
-    /// The running pods' memory now.
+    /// The containers whose memory the eviction manager counts, each with
+    /// its pod's key and worker: the running (and sidecar) containers of the
+    /// pods still running.
+    fn counted_containers(&self) -> impl Iterator<Item = (&String, &PodWorker, &Ctr)> {
+        self.workers
+            .iter()
+            .filter(|(_, w)| !(w.terminating || w.finished || w.evicted.is_some()))
+            .flat_map(|(key, w)| {
+                w.ctrs
+                    .iter()
+                    .filter(|c| (!c.init || c.is_sidecar()) && c.is_running())
+                    .map(move |c| (key, w, c))
+            })
+    }
+
+    /// The pods' working set now: what every observation needs, summed
+    /// without the ranking's per-pod lists.
+    fn pods_working_set(&self, now: SimTime) -> u64 {
+        self.counted_containers()
+            .map(|(_, _, c)| working_set(c, now))
+            .sum()
+    }
+
+    /// The running pods' memory now, for ranking (a threshold is met).
     fn pods_in_use(&self, now: SimTime) -> Vec<PodUsage> {
-        let mut pods = Vec::new();
-        for (key, w) in self.workers.iter() {
-            if w.terminating || w.finished || w.evicted.is_some() {
-                continue;
+        let mut pods: Vec<PodUsage> = Vec::new();
+        for (key, w, c) in self.counted_containers() {
+            let usage = ContainerUsage {
+                name: c.spec.name.clone(),
+                working_set: working_set(c, now),
+                request: u64::try_from(container_requests(&c.spec, false).memory).unwrap_or(0),
+            };
+            match pods.last_mut() {
+                Some(pod) if pod.key == *key => pod.containers.push(usage),
+                _ => pods.push(PodUsage {
+                    key: key.clone(),
+                    priority: w.pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0),
+                    containers: vec![usage],
+                }),
             }
-            let containers: Vec<ContainerUsage> = w
-                .ctrs
-                .iter()
-                .filter(|c| !c.init || c.is_sidecar())
-                .filter(|c| c.is_running())
-                .map(|c| ContainerUsage {
-                    name: c.spec.name.clone(),
-                    working_set: c.process.as_ref().map_or(0, |p| p.memory_bytes_at(now)),
-                    request: u64::try_from(container_requests(&c.spec, false).memory).unwrap_or(0),
-                })
-                .collect();
-            if containers.is_empty() {
-                continue;
-            }
-            pods.push(PodUsage {
-                key: key.clone(),
-                priority: w.pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0),
-                containers,
-            });
         }
         pods
     }
@@ -139,8 +154,7 @@ impl Kubelet {
         if capacity == 0 {
             return false;
         }
-        let mut pods = self.pods_in_use(cx.now);
-        let by_pods = pods.iter().map(PodUsage::working_set).sum::<u64>();
+        let by_pods = self.pods_working_set(cx.now);
         let outside = match self.eviction.outside {
             Outside::Nothing => 0,
             Outside::Holding(bytes) => bytes,
@@ -181,6 +195,7 @@ impl Kubelet {
             },
             source: "kubelet".into(),
         });
+        let mut pods = self.pods_in_use(cx.now);
         eviction::rank_memory_pressure(&mut pods);
         let Some(victim) = pods.into_iter().find(|p| !p.critical()) else {
             self.log(
@@ -249,4 +264,12 @@ impl Kubelet {
         );
         self.send_status(key, true, cx);
     }
+}
+
+/// A container's working set now (`0` before its process starts).
+fn working_set(container: &Ctr, now: SimTime) -> u64 {
+    container
+        .process
+        .as_ref()
+        .map_or(0, |p| p.memory_bytes_at(now))
 }

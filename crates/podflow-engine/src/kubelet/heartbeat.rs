@@ -236,16 +236,65 @@ pub fn computed_status(
     status
 }
 
-/// `nodeStatusHasChanged`: whether two statuses differ beyond the conditions' heartbeats.
+/// `nodeStatusHasChanged`: whether two statuses differ beyond the conditions'
+/// heartbeats. Upstream compares deep copies with the conditions taken out;
+/// this compares in place (every node, every 10 s), each field named so that
+/// a field new to `NodeStatus` does not compile until it is compared.
 pub fn status_changed(old: &NodeStatus, new: &NodeStatus) -> bool {
-    let strip = |s: &NodeStatus| {
-        let mut s = s.clone();
-        for c in s.conditions.iter_mut().flatten() {
-            c.last_heartbeat_time = None;
-        }
-        s
+    let NodeStatus {
+        addresses,
+        allocatable,
+        capacity,
+        conditions,
+        config,
+        daemon_endpoints,
+        declared_features,
+        features,
+        images,
+        node_info,
+        phase,
+        runtime_handlers,
+        volumes_attached,
+        volumes_in_use,
+    } = old;
+    let beyond_heartbeat = |a: &NodeCondition, b: &NodeCondition| {
+        let NodeCondition {
+            last_heartbeat_time: _,
+            last_transition_time,
+            message,
+            reason,
+            status,
+            type_,
+        } = a;
+        (last_transition_time, message, reason, status, type_)
+            == (
+                &b.last_transition_time,
+                &b.message,
+                &b.reason,
+                &b.status,
+                &b.type_,
+            )
     };
-    strip(old) != strip(new)
+    let same_conditions = match (conditions, &new.conditions) {
+        (Some(a), Some(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| beyond_heartbeat(a, b))
+        }
+        (a, b) => a.is_none() && b.is_none(),
+    };
+    !(same_conditions
+        && *addresses == new.addresses
+        && *allocatable == new.allocatable
+        && *capacity == new.capacity
+        && *config == new.config
+        && *daemon_endpoints == new.daemon_endpoints
+        && *declared_features == new.declared_features
+        && *features == new.features
+        && *images == new.images
+        && *node_info == new.node_info
+        && *phase == new.phase
+        && *runtime_handlers == new.runtime_handlers
+        && *volumes_attached == new.volumes_attached
+        && *volumes_in_use == new.volumes_in_use)
 }
 
 impl Heartbeat {
@@ -371,20 +420,21 @@ impl Kubelet {
         let Some(node) = self.heartbeat.node.clone() else {
             return;
         };
-        let current = node.status.clone().unwrap_or_default();
-        let reported = current.images.clone().unwrap_or_default();
-        let images = image_list(&self.images, &reported, &self.registry);
-        let status = computed_status(&current, &self.heartbeat.own_conditions, images, cx.now);
+        let unreported = NodeStatus::default();
+        let current = node.status.as_ref().unwrap_or(&unreported);
+        let reported = current.images.as_deref().unwrap_or_default();
+        let images = image_list(&self.images, reported, &self.registry);
+        let status = computed_status(current, &self.heartbeat.own_conditions, images, cx.now);
         let now_ms = cx.now.to_k8s().as_millisecond();
         let due = self
             .heartbeat
             .last_report_ms
             .is_none_or(|at| now_ms - at >= STATUS_REPORT_MS);
-        if !due && !status_changed(&current, &status) {
+        if !due && !status_changed(current, &status) {
             return;
         }
         self.heartbeat.last_report_ms = Some(now_ms);
-        let old = serde_json::to_value(&current).unwrap_or_default();
+        let old = serde_json::to_value(current).unwrap_or_default();
         let new = serde_json::to_value(&status).unwrap_or_default();
         let patch = crate::apiserver::strategic_merge_patch::two_way("v1.NodeStatus", &old, &new);
         let request = Request::new(
@@ -448,6 +498,7 @@ impl Kubelet {
 
 #[cfg(test)]
 mod tests {
+    use k8s_openapi::api::core::v1::NodeAddress;
     use std::collections::BTreeMap;
 
     use super::*;
@@ -546,6 +597,22 @@ mod tests {
         );
         assert_eq!(c.last_transition_time, Some(Time(now.to_k8s())));
         assert!(status_changed(&ready("Unknown", 0), &recovered));
+        // Beyond the conditions: any other field that differs is a change.
+        let readdressed = NodeStatus {
+            addresses: Some(vec![NodeAddress {
+                type_: "InternalIP".into(),
+                address: "10.0.0.9".into(),
+            }]),
+            ..healthy.clone()
+        };
+        assert!(status_changed(&healthy, &readdressed));
+        assert!(status_changed(
+            &NodeStatus {
+                conditions: None,
+                ..healthy.clone()
+            },
+            &healthy
+        ));
     }
 
     #[test]
