@@ -4,7 +4,7 @@
 //! stands when the story starts is `bootstrap.rs` (its storage objects,
 //! `starting_storage.rs`); a node cut off from the control plane is `faults.rs`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use self::faults::Held;
@@ -26,6 +26,7 @@ use super::store::{Change, Free, Retiring, Store, WatchEvent, WatchFilter};
 use super::trace::{Record, Stage, TraceRecord};
 use super::watches::{Subscription, Watches};
 use crate::trace::{Actor, Outcome, StageName};
+use foldhash::fast::FixedState;
 use podflow_model::Object;
 
 mod bootstrap;
@@ -168,8 +169,10 @@ pub struct Engine {
     events_created: u64,
     /// Off a served cluster, the Events the API server keeps in memory, by
     /// series ([`Engine::remember_event`]), shared with the checkpoints
-    /// until a repeat counts in one.
-    kept_events: BTreeMap<Arc<str>, Arc<k8s_openapi::api::core::v1::Event>>,
+    /// until a repeat counts in one. Hashed: a series is looked up for
+    /// every Event (a sorted map compared a dozen long keys out of the
+    /// caches each time), and a `LIST` sorts what it takes.
+    kept_events: HashMap<Arc<str>, Arc<k8s_openapi::api::core::v1::Event>, FixedState>,
     /// Their series in the order they came, to forget the oldest.
     kept_order: std::collections::VecDeque<Arc<str>>,
     /// Where a forgotten kept Event is freed ([`Engine::free_given_up_with`]).
@@ -248,7 +251,7 @@ impl Engine {
             store_events: setup.store_events,
             event_series: BTreeMap::new(),
             events_created: 0,
-            kept_events: BTreeMap::new(),
+            kept_events: HashMap::default(),
             kept_order: std::collections::VecDeque::new(),
             forgotten_events: Retiring::here(),
         };
