@@ -72,8 +72,8 @@ const FREEING_POLL: std::time::Duration = std::time::Duration::from_millis(2);
 /// Up to eight batches wait for it, so the memory waiting stays bounded.
 /// It looks for batches every [`FREEING_POLL`] rather than sleeping until
 /// one is sent: waking a sleeping thread is a system call on the engine's
-/// thread for every batch, which cost the envelope more than a second of
-/// its wall clock (a hundred batches a second; the look is free to it).
+/// thread for every batch (5 of 224 stack samples of the envelope), and
+/// the looks cost only the otherwise idle core.
 /// `None` when the thread cannot be started: the engine then frees them
 /// itself.
 pub fn freeing_thread() -> Option<Free> {
