@@ -103,48 +103,41 @@ impl Kubelet {
             })
     }
 
-    /// The containers whose memory the eviction manager counts, each with
-    /// its pod's key and worker: the running (and sidecar) containers of the
-    /// pods still running.
-    fn counted_containers(&self) -> impl Iterator<Item = (&String, &PodWorker, &Ctr)> {
+    /// The pods whose memory the eviction manager counts: those still running.
+    fn running_pods(&self) -> impl Iterator<Item = (&String, &PodWorker)> {
         self.workers
             .iter()
             .filter(|(_, w)| !(w.terminating || w.finished || w.evicted.is_some()))
-            .flat_map(|(key, w)| {
-                w.ctrs
-                    .iter()
-                    .filter(|c| (!c.init || c.is_sidecar()) && c.is_running())
-                    .map(move |c| (key, w, c))
-            })
     }
 
     /// The pods' working set now: what every observation needs, summed
     /// without the ranking's per-pod lists.
     fn pods_working_set(&self, now: SimTime) -> u64 {
-        self.counted_containers()
-            .map(|(_, _, c)| working_set(c, now))
+        self.running_pods()
+            .flat_map(|(_, w)| counted_containers(w))
+            .map(|c| working_set(c, now))
             .sum()
     }
 
     /// The running pods' memory now, for ranking (a threshold is met).
     fn pods_in_use(&self, now: SimTime) -> Vec<PodUsage> {
-        let mut pods: Vec<PodUsage> = Vec::new();
-        for (key, w, c) in self.counted_containers() {
-            let usage = ContainerUsage {
-                name: c.spec.name.clone(),
-                working_set: working_set(c, now),
-                request: u64::try_from(container_requests(&c.spec, false).memory).unwrap_or(0),
-            };
-            match pods.last_mut() {
-                Some(pod) if pod.key == *key => pod.containers.push(usage),
-                _ => pods.push(PodUsage {
+        self.running_pods()
+            .filter_map(|(key, w)| {
+                let containers: Vec<ContainerUsage> = counted_containers(w)
+                    .map(|c| ContainerUsage {
+                        name: c.spec.name.clone(),
+                        working_set: working_set(c, now),
+                        request: u64::try_from(container_requests(&c.spec, false).memory)
+                            .unwrap_or(0),
+                    })
+                    .collect();
+                (!containers.is_empty()).then(|| PodUsage {
                     key: key.clone(),
                     priority: w.pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0),
-                    containers: vec![usage],
-                }),
-            }
-        }
-        pods
+                    containers,
+                })
+            })
+            .collect()
     }
 
     /// `synchronize`: observe, report pressure, evict at most one pod.
@@ -264,6 +257,15 @@ impl Kubelet {
         );
         self.send_status(key, true, cx);
     }
+}
+
+/// The containers of a pod whose memory counts: the running regular and
+/// sidecar containers.
+fn counted_containers(worker: &PodWorker) -> impl Iterator<Item = &Ctr> {
+    worker
+        .ctrs
+        .iter()
+        .filter(|c| (!c.init || c.is_sidecar()) && c.is_running())
 }
 
 /// A container's working set now (`0` before its process starts).
