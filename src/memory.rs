@@ -65,6 +65,11 @@ pub fn for_batch_run() {
 /// How often the freeing thread looks for batches when it found none.
 const FREEING_POLL: std::time::Duration = std::time::Duration::from_millis(2);
 
+/// After how many empty looks the freeing thread faults in memory ahead
+/// again ([`fault_in_ahead`]): every 20 ms, while the envelope's engine
+/// takes a new 32 MiB block about every half second.
+const LOOKS_PER_FAULT_IN: u32 = 10;
+
 /// A second thread that frees what it is given: what the engine gives up in
 /// a batch run (`Engine::free_given_up_with`: the old object versions leaving
 /// etcd's watch history, the kept Events leaving their window), freed there
@@ -73,19 +78,32 @@ const FREEING_POLL: std::time::Duration = std::time::Duration::from_millis(2);
 /// It looks for batches every [`FREEING_POLL`] rather than sleeping until
 /// one is sent: waking a sleeping thread is a system call on the engine's
 /// thread for every batch (5 of 224 stack samples of the envelope), and
-/// the looks cost only the otherwise idle core.
+/// the looks cost only the otherwise idle core. Between looks it faults in
+/// the memory the engine will take next ([`fault_in_ahead`]), when the run
+/// keeps what it frees.
 /// `None` when the thread cannot be started: the engine then frees them
 /// itself.
 pub fn freeing_thread() -> Option<Free> {
     use std::sync::mpsc::TryRecvError;
     let (to, batches) = std::sync::mpsc::sync_channel::<Batch>(8);
+    let ahead = keeps_what_it_frees();
     std::thread::Builder::new()
         .name("podflow-free".into())
         .spawn(move || {
+            let mut looks_to_fault_in = 0;
             loop {
                 match batches.try_recv() {
                     Ok(batch) => drop(batch),
-                    Err(TryRecvError::Empty) => std::thread::sleep(FREEING_POLL),
+                    Err(TryRecvError::Empty) => {
+                        if ahead {
+                            if looks_to_fault_in == 0 {
+                                fault_in_ahead();
+                                looks_to_fault_in = LOOKS_PER_FAULT_IN;
+                            }
+                            looks_to_fault_in -= 1;
+                        }
+                        std::thread::sleep(FREEING_POLL);
+                    }
                     Err(TryRecvError::Disconnected) => break,
                 }
             }
@@ -93,6 +111,36 @@ pub fn freeing_thread() -> Option<Free> {
         .ok()?;
     // The thread is gone only if it panicked: a batch is then freed here.
     Some(Arc::new(move |batch| drop(to.send(batch))))
+}
+
+/// Whether mimalloc keeps the pages it empties ([`for_batch_run`] set it).
+fn keeps_what_it_frees() -> bool {
+    std::env::var_os(PURGE_DELAY).is_some_and(|delay| delay == "-1")
+}
+
+/// Just under one block of mimalloc's arenas (32 MiB, less the header of
+/// the segment it becomes), so the allocation takes exactly one block.
+const AHEAD: usize = 31 << 20;
+
+/// The size of a small page: one write in each faults all of it in.
+const PAGE: usize = 4096;
+
+/// Faults in the memory the engine's thread takes next, here on the second
+/// core. A batch run first touches 3.9 GiB, and each first touch of a huge
+/// page is a page fault the kernel answers by zeroing 2 MiB: about 5 s of
+/// system time on the engine's thread at the envelope (docs/performance.md).
+/// mimalloc (v2) takes a new block for any thread from the first free one
+/// of its arenas, and with purging off it keeps a freed block's pages. So
+/// this takes that block, writes a byte to each of its pages and frees it:
+/// the engine's next block is this one, already in memory. Once faulted
+/// in, a pass costs 7,936 writes; the memory held ahead is one block.
+fn fault_in_ahead() {
+    let mut block: Vec<u8> = Vec::with_capacity(AHEAD);
+    for byte in block.spare_capacity_mut().iter_mut().step_by(PAGE) {
+        byte.write(1);
+    }
+    // The writes must happen although the block is freed unread.
+    std::hint::black_box(&mut block);
 }
 
 #[cfg(all(test, target_os = "linux"))]
