@@ -5,7 +5,8 @@
 //! registry answered, what it means and the back-off; after a container's
 //! crash, OOM kill or failed probe, that failure with its numbers (exit code,
 //! output, restarts, back-off; memory against the limit; failures against
-//! the threshold); at a node's kube-proxy step, the rules it wrote;
+//! the threshold); after an eviction, the kubelet's message, its ranking
+//! and what follows; at a node's kube-proxy step, the rules it wrote;
 //! otherwise a short hint. A Pod that fits no node gets the
 //! `FailedScheduling` reasons counted, what each node lacks, and preemption.
 //! Whichever of a scheduling cycle and a kubelet failure came last is shown.
@@ -32,6 +33,7 @@
 //! ```
 
 mod crash;
+mod eviction;
 mod fit;
 mod kubelet;
 mod observed_fit;
@@ -51,6 +53,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 pub use crash::CrashLoop;
+pub use eviction::Eviction;
 pub use oom::OomKill;
 pub use probe::{Kind as ProbeKind, ProbeFailure};
 pub use proxy::ProxyRules;
@@ -75,6 +78,8 @@ pub enum Model {
     Crash(Box<CrashLoop>),
     /// A container killed over its memory limit.
     Oom(Box<OomKill>),
+    /// A Pod the kubelet evicted from a node low on memory.
+    Eviction(Box<Eviction>),
     /// A failed probe.
     Probe(Box<ProbeFailure>),
     /// A node's kube-proxy step, with the node's rules.
@@ -118,13 +123,17 @@ impl Model {
 }
 
 /// The kubelet's failure at record `at`: a probe's (also when the exit at
-/// `at` is the kill the probe asked for), an OOM kill, or a crash.
+/// `at` is the kill the probe asked for), an eviction's kill, an OOM kill,
+/// or a crash.
 fn kubelet_failure(cx: &PaneCx<'_>, at: usize) -> Option<Model> {
     let (records, store) = (cx.view.records, &cx.view.store);
     let now = cx.view.now.as_millis();
     let probe_at = probe::kill_cause(records, at).unwrap_or(at);
     if let Some(p) = probe::at(records, probe_at, store) {
         return Some(Model::Probe(Box::new(p)));
+    }
+    if let Some(e) = eviction::at(records, at, store) {
+        return Some(Model::Eviction(Box::new(e)));
     }
     if let Some(o) = oom::at(records, at, store, now) {
         return Some(Model::Oom(Box::new(o)));
@@ -172,6 +181,7 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         Model::Pull(p) => pull_lines(p, cx).into_iter().map(fit::prose).collect(),
         Model::Crash(c) => crash::lines(c, cx),
         Model::Oom(o) => oom::lines(o, cx),
+        Model::Eviction(e) => eviction::lines(e, cx),
         Model::Probe(p) => probe::lines(p, cx),
         Model::Proxy(p) => proxy::lines(p, cx),
         Model::ObservedFit(o) => observed_fit::lines(o, cx),

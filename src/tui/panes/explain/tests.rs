@@ -903,3 +903,61 @@ fn a_cycle_that_stopped_early_names_percentage_of_nodes_to_score() {
         "stopped after 420 feasible nodes: percentageOfNodesToScore, adaptive 42 % at 1,000 nodes"
     );
 }
+
+/// The kubelet evicts `report` (it uses 8150Mi besides its own 1Mi, asks
+/// for 1Gi) from node-1:
+/// its kill is explained as the eviction, not as a crash to restart.
+#[test]
+fn an_eviction_names_the_node_the_message_and_that_it_is_not_restarted() {
+    let t = fixture_run(&["apply -f tests/fixtures/memory-pressure.yaml", "wait 40s"]);
+    let at = find(&t, "report exited with code 137 (Error)");
+    let Model::Eviction(e) = model(&t, at, Lang::En) else {
+        panic!("expected an eviction");
+    };
+    assert_eq!(
+        (e.pod.as_str(), e.node.as_str()),
+        ("default/report", "node-1")
+    );
+    assert!(
+        e.message.starts_with(
+            "The node was low on resource: memory. Threshold quantity: 100Mi, available: "
+        ),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message.contains(
+            "Container report was using 8151Mi, request is 1Gi, has larger consumption of memory."
+        ),
+        "{}",
+        e.message
+    );
+    assert_eq!(
+        e.kills
+            .iter()
+            .map(|k| (k.container.as_str(), k.code))
+            .collect::<Vec<_>>(),
+        [("report", 137)]
+    );
+    assert_eq!(e.owner, None, "a bare Pod");
+    let text = text_at(&t, at, 120, 40, Lang::En);
+    for needle in [
+        "Why was default/report evicted? node-1 ran low on memory",
+        "report: 137 (Error): 128 + 9: killed with SIGKILL, with no grace period",
+        "the kubelet never restarts an evicted Pod",
+        "kubectl describe pod report",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    assert!(!text.contains("restarting?"), "{text}");
+    snapshots(&t, at, "eviction");
+    let zh = text_at(&t, at, 120, 40, Lang::Zh);
+    assert!(
+        zh.contains("为什么 default/report 被驱逐？node-1 内存不足"),
+        "{zh}"
+    );
+    // A crash before any eviction is still a crash.
+    let crash = fixture_run(&["apply -f tests/fixtures/crasher-pod.yaml"]);
+    let at = find(&crash, "app exited with code 1 (Error)");
+    assert!(matches!(model(&crash, at, Lang::En), Model::Crash(_)));
+}
