@@ -118,22 +118,24 @@ fn keeps_what_it_frees() -> bool {
     std::env::var_os(PURGE_DELAY).is_some_and(|delay| delay == "-1")
 }
 
-/// Just under one block of mimalloc's arenas (32 MiB, less the header of
-/// the segment it becomes), so the allocation takes exactly one block.
+/// Just under one chunk of mimalloc's arena (512 slices of 64 KiB, 32 MiB),
+/// room left for the page's header: the allocation takes a whole free chunk.
 const AHEAD: usize = 31 << 20;
 
 /// The size of a small page: one write in each faults all of it in.
 const PAGE: usize = 4096;
 
 /// Faults in the memory the engine's thread takes next, here on the second
-/// core. A batch run first touches 3.9 GiB, and each first touch of a huge
-/// page is a page fault the kernel answers by zeroing 2 MiB: about 5 s of
-/// system time on the engine's thread at the envelope (docs/performance.md).
-/// mimalloc (v2) takes a new block for any thread from the first free one
-/// of its arenas, and with purging off it keeps a freed block's pages. So
-/// this takes that block, writes a byte to each of its pages and frees it:
-/// the engine's next block is this one, already in memory. Once faulted
-/// in, a pass costs 7,936 writes; the memory held ahead is one block.
+/// core. A batch run first touches 3.9 GiB, and each first touch of a page
+/// is a fault the kernel answers by zeroing it (2 MiB for a huge page):
+/// 4 to 8 s of system time on the engine's thread at the envelope
+/// (docs/performance.md). mimalloc (v3) takes the memory of any thread's
+/// new pages from the free chunks of its arena, searching from the arena's
+/// start, and with purging off a freed range keeps its pages in memory. So
+/// this takes the next free chunk, writes a byte to each of its pages and
+/// frees it: the engine's next pages are taken there, already in memory.
+/// Once faulted in, a pass costs 7,936 writes; the memory held ahead is one
+/// chunk.
 fn fault_in_ahead() {
     let mut block: Vec<u8> = Vec::with_capacity(AHEAD);
     for byte in block.spare_capacity_mut().iter_mut().step_by(PAGE) {
