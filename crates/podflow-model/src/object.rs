@@ -175,6 +175,18 @@ objects!(
     boxed: Deployment, Job, PersistentVolume, SelfSubjectReview, SelfSubjectAccessReview,
 );
 
+/// A Pod's `NS/NAME`, as the scheduler's and the kubelet's caches key it
+/// (client-go's `MetaNamespaceKeyFunc`).
+pub fn pod_key(pod: &Pod) -> String {
+    let meta = &pod.metadata;
+    [
+        meta.namespace.as_deref().unwrap_or_default(),
+        "/",
+        meta.name.as_deref().unwrap_or_default(),
+    ]
+    .concat()
+}
+
 impl Object {
     /// `metadata.name`, empty when unset.
     pub fn name(&self) -> &str {

@@ -69,6 +69,7 @@ use super::cow_map::CowMap;
 use super::store::{EventType, WatchEvent};
 use super::trace::{Actor, Detail, NodeName, Outcome, Stage, StageName};
 use podflow_model::kinds::kind_of;
+use podflow_model::object::pod_key;
 use podflow_model::{Object, Shared};
 use podflow_scenario::ImageCatalog;
 
@@ -141,14 +142,6 @@ pub struct Kubelet {
     claims: csi::Claims,
     /// Node-pressure eviction ([`eviction_manager`]).
     eviction: eviction_manager::EvictionState,
-}
-
-fn pod_key(pod: &Pod) -> String {
-    format!(
-        "{}/{}",
-        pod.metadata.namespace.as_deref().unwrap_or_default(),
-        pod.metadata.name.as_deref().unwrap_or_default()
-    )
 }
 
 impl Kubelet {

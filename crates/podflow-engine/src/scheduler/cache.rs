@@ -16,6 +16,7 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 use super::framework::NodeInfo;
 use super::snapshot::{NodeLists, Snapshot};
 use podflow_model::Shared;
+use podflow_model::object::pod_key;
 
 /// Every node's [`NodeInfo`], in node-name order, and where each pod counts.
 #[derive(Debug, Clone, Default)]
@@ -34,14 +35,6 @@ pub struct Cache {
     placed: HashMap<String, String, FixedState>,
     /// Pods counted on a node that does not exist (yet): by node name.
     orphans: BTreeMap<String, Vec<(String, Shared<Pod>)>>,
-}
-
-fn pod_key(pod: &Pod) -> String {
-    format!(
-        "{}/{}",
-        pod.metadata.namespace.as_deref().unwrap_or_default(),
-        pod.metadata.name.as_deref().unwrap_or_default()
-    )
 }
 
 /// Whether a pod has finished and no longer holds its node's resources.

@@ -47,6 +47,7 @@ use super::clock::SimTime;
 use super::component::RequestId;
 use podflow_model::Shared;
 use podflow_model::kinds::kind_of;
+use podflow_model::object::pod_key;
 
 const ME: Actor = Actor::Scheduler;
 /// The name events are reported under (`kubectl describe`'s "From" column).
@@ -78,14 +79,6 @@ pub struct Scheduler {
     rejected_by: BTreeSet<&'static str>,
     /// The storage caches and the pods waiting in `VolumeBinding`'s `PreBind`.
     volumes: plugins::volume_binding::waits::VolumeWaits,
-}
-
-fn pod_key(pod: &Pod) -> String {
-    format!(
-        "{}/{}",
-        pod.metadata.namespace.as_deref().unwrap_or_default(),
-        pod.metadata.name.as_deref().unwrap_or_default()
-    )
 }
 
 fn node_name_of(pod: &Pod) -> Option<&str> {

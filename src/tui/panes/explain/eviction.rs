@@ -40,9 +40,10 @@ fn is_eviction(stage: &Stage) -> bool {
     stage.stage == StageName::Status && stage.outcome == Outcome::Killing
 }
 
-/// The eviction the failure at `anchor` is part of: an exit of a Pod the
-/// kubelet evicted before it (an evicted Pod never runs again, so each of
-/// its exits after the eviction is the eviction's kill).
+/// The eviction the failure at `anchor` is, or is part of: the eviction
+/// itself, or an exit of a Pod the kubelet evicted before it (an evicted
+/// Pod never runs again, so each of its exits after the eviction is the
+/// eviction's kill).
 pub fn at(records: &[TraceRecord], anchor: usize, store: &Snapshot) -> Option<Eviction> {
     let pod = kubelet_stage(records.get(anchor)?)?.extra().pod.clone()?;
     let floor = anchor.saturating_sub(LOOK_BACK);

@@ -21,12 +21,14 @@ pub fn kubelet_stage(record: &TraceRecord) -> Option<&Stage> {
 }
 
 /// Whether `stage` is a failure the pane explains: an exit with a non-zero
-/// code, a crash-loop back-off, a failed probe.
+/// code, a crash-loop back-off, a failed probe, an eviction (the status
+/// stage that kills a Pod's containers).
 pub fn is_failure(stage: &Stage) -> bool {
     match (stage.stage, stage.outcome, &stage.detail) {
         (StageName::Container, Outcome::Exited, Detail::Exit(e)) => e.code != 0,
         (StageName::Container, Outcome::Backoff, Detail::CrashBackoff(_))
-        | (StageName::Probe, Outcome::Failure, Detail::Probe(_)) => true,
+        | (StageName::Probe, Outcome::Failure, Detail::Probe(_))
+        | (StageName::Status, Outcome::Killing, _) => true,
         _ => false,
     }
 }

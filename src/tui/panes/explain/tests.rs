@@ -956,6 +956,16 @@ fn an_eviction_names_the_node_the_message_and_that_it_is_not_restarted() {
         zh.contains("为什么 default/report 被驱逐？node-1 内存不足"),
         "{zh}"
     );
+    // At the eviction itself, before any container has exited.
+    let evicted = find(
+        &t,
+        "evicted: memory.available 33Mi is below the hard threshold 100Mi",
+    );
+    assert!(evicted < at);
+    let Model::Eviction(e) = model(&t, evicted, Lang::En) else {
+        panic!("expected the eviction at its own step");
+    };
+    assert!(e.kills.is_empty(), "{:?}", e.kills);
     // A crash before any eviction is still a crash.
     let crash = fixture_run(&["apply -f tests/fixtures/crasher-pod.yaml"]);
     let at = find(&crash, "app exited with code 1 (Error)");
