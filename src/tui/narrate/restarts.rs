@@ -1,7 +1,8 @@
 //! Narrations of the kubelet's stages when things go wrong or end: failed
 //! pulls and their back-off (`pkg/kubelet/images/image_manager.go`), container
 //! exits, kills and the crash-loop back-off (`kuberuntime_manager.go`,
-//! `doBackOff`), probe results (`pkg/kubelet/prober/`), and the terminal phases.
+//! `doBackOff`), probe results (`pkg/kubelet/prober/`), evictions
+//! (`pkg/kubelet/eviction/`), and the terminal phases.
 
 use super::{Narration, tr};
 use crate::tui::lang::Lang;
@@ -111,6 +112,19 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 format!("{d}：Ready 和 ContainersReady 条件随之更新。"),
             )],
         ),
+        // `evictPod` (`pkg/kubelet/eviction/eviction_manager.go`): one Pod a
+        // pass of the manager, every 10 s while the threshold is met.
+        (StageName::Status, Outcome::Killing) => n(
+            format!("The kubelet evicts {pod}"),
+            format!("kubelet 驱逐 {pod}"),
+            vec![
+                (format!("{d}."), format!("{d}。")),
+                (
+                    "Node-pressure eviction: every 10 s the eviction manager compares memory.available with its hard threshold; when it is below, the manager ranks the node's Pods and evicts one. The Pod ends Failed with reason Evicted and is never restarted; the Explain pane shows the message and the ranking.".into(),
+                    "节点压力驱逐：驱逐管理器每 10 秒把 memory.available 与硬阈值比较；低于阈值时，它给节点上的 Pod 排序并驱逐一个。该 Pod 以 Failed 结束，reason 为 Evicted，永远不会被重启；“原因”面板会列出消息和排序。".into(),
+                ),
+            ],
+        ),
         (StageName::Status, phase @ (Outcome::Succeeded | Outcome::Failed)) => {
             let phase = if phase == Outcome::Succeeded {
                 "Succeeded"
@@ -204,6 +218,13 @@ mod tests {
                 "app: readiness probe succeeded",
                 "Probe result changed in default/web",
                 "default/web 的探针结果发生变化",
+            ),
+            (
+                "status",
+                "killing",
+                "evicted: memory.available 33Mi is below the hard threshold 100Mi",
+                "The kubelet evicts default/web",
+                "kubelet 驱逐 default/web",
             ),
             (
                 "status",
