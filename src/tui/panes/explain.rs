@@ -185,13 +185,13 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         Model::Probe(p) => probe::lines(p, cx),
         Model::Proxy(p) => proxy::lines(p, cx),
         Model::ObservedFit(o) => observed_fit::lines(o, cx),
-        Model::Nothing => vec![fit::prose(Line::from(Span::styled(
+        Model::Nothing => vec![fit::styled_prose(
             cx.lang.pick(
                 "Nothing to explain at this step. Step to a scheduling decision, a refused request or a failing container to see why.",
                 "这一步没有需要解释的内容。单步到调度决策、被拒绝的请求或出错的容器处，即可看到原因。",
             ),
             cx.theme.dim,
-        )))],
+        )],
     };
     let (shown, hidden) = fit::visible(
         fit::fit(rows, room),

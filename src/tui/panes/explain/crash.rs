@@ -8,7 +8,7 @@
 use podflow_engine::trace::{CrashBackoffDetail, Detail, ExitDetail, TraceRecord};
 use ratatui::text::{Line, Span};
 
-use super::fit::{Row, prose, row};
+use super::fit::{Row, prose, row, styled_prose};
 use super::kubelet::{container_status, exit_before, kubelet_stage, pod_name, seconds, stored_pod};
 use super::labelled;
 use crate::tui::lang::Lang;
@@ -150,18 +150,18 @@ pub fn backoff_text(backoff: Option<&CrashBackoffDetail>, now_ms: u64, lang: Lan
 /// The output lines, each a row ending with `…` when too long.
 pub fn output_rows<'a>(exit: &ExitDetail, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
     let (lang, theme) = (cx.lang, cx.theme);
-    let mut rows = vec![prose(Line::from(Span::styled(
+    let mut rows = vec![styled_prose(
         match lang {
             Lang::En => format!("last output of {}:", exit.container),
             Lang::Zh => format!("{} 最后的输出：", exit.container),
         },
         theme.component,
-    )))];
+    )];
     if exit.tail.is_empty() {
-        rows.push(prose(Line::from(Span::styled(
+        rows.push(styled_prose(
             lang.pick("  (none: it wrote nothing)", "  （无：它没有任何输出）"),
             theme.dim,
-        ))));
+        ));
     }
     rows.extend(exit.tail.iter().map(|l| {
         row(Line::from(vec![
@@ -188,7 +188,7 @@ pub fn lines<'a>(c: &CrashLoop, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
     };
     let (en, zh) = code_meaning(e.code, &e.reason);
     let mut rows = vec![
-        prose(Line::from(Span::styled(title, theme.active))),
+        styled_prose(title, theme.active),
         prose(labelled(
             lang.pick("exit", "退出"),
             format!("{} ({}): {}", e.code, e.reason, lang.pick(&en, &zh)),
@@ -222,7 +222,7 @@ pub fn lines<'a>(c: &CrashLoop, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
             cx,
         )));
     }
-    rows.push(prose(Line::from(Span::styled(
+    rows.push(styled_prose(
         match lang {
             Lang::En => format!(
                 "Next: kubectl logs {} -c {} --previous shows the crashed run's output; fix the command, its arguments or the image. Each crash doubles the wait (10s up to 5m); 10 minutes of running resets it.",
@@ -236,6 +236,6 @@ pub fn lines<'a>(c: &CrashLoop, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
             ),
         },
         theme.dim,
-    ))));
+    ));
     rows
 }

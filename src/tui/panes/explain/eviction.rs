@@ -10,10 +10,9 @@
 use k8s_openapi::api::core::v1::Pod;
 use podflow_engine::store::Snapshot;
 use podflow_engine::trace::{Detail, ExitDetail, Outcome, Record, Stage, StageName, TraceRecord};
-use ratatui::text::{Line, Span};
 
 use super::crash::code_meaning;
-use super::fit::{Row, prose};
+use super::fit::{Row, prose, styled_prose};
 use super::kubelet::{LOOK_BACK, kubelet_stage, pod_name, stored_pod};
 use super::labelled;
 use crate::tui::lang::Lang;
@@ -106,7 +105,7 @@ pub fn lines<'a>(e: &Eviction, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
         Lang::Zh => format!("为什么 {} 被驱逐？{} 内存不足", e.pod, e.node),
     };
     let mut rows = vec![
-        prose(Line::from(Span::styled(title, theme.active))),
+        styled_prose(title, theme.active),
         prose(labelled(
             lang.pick("message", "消息"),
             e.message.trim_end().to_owned(),
@@ -158,7 +157,7 @@ pub fn lines<'a>(e: &Eviction, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
         theme.text,
         cx,
     )));
-    rows.push(prose(Line::from(Span::styled(
+    rows.push(styled_prose(
         match lang {
             Lang::En => format!(
                 "Next: kubectl describe pod {} shows Status Failed, Reason Evicted and this message; kubectl describe node {} shows the MemoryPressure condition. Requests that match what a Pod uses keep it from being ranked first.",
@@ -172,6 +171,6 @@ pub fn lines<'a>(e: &Eviction, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
             ),
         },
         theme.dim,
-    ))));
+    ));
     rows
 }

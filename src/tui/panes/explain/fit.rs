@@ -27,6 +27,11 @@ pub fn prose(line: Line<'_>) -> Row<'_> {
     (line, Fit::Wrap)
 }
 
+/// A prose line of one style.
+pub fn styled_prose<'a>(text: impl Into<std::borrow::Cow<'a, str>>, style: Style) -> Row<'a> {
+    prose(Line::from(Span::styled(text, style)))
+}
+
 /// A table row or a line of output.
 pub fn row(line: Line<'_>) -> Row<'_> {
     (line, Fit::Cut)

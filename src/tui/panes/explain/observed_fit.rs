@@ -47,7 +47,7 @@ pub fn lines(o: &ObservedFit, cx: &PaneCx<'_>) -> Vec<fit::Row<'static>> {
             o.pod, o.fit.nodes
         ),
     };
-    let mut rows = vec![fit::prose(Line::from(Span::styled(title, theme.active)))];
+    let mut rows = vec![fit::styled_prose(title, theme.active)];
     let row = |count: u32, reason: &str| {
         fit::row(Line::from(vec![
             Span::styled(format!("  {count:>5}  "), theme.bad),
@@ -59,27 +59,24 @@ pub fn lines(o: &ObservedFit, cx: &PaneCx<'_>) -> Vec<fit::Row<'static>> {
         theme.dim,
     ))));
     if let Some(prefilter) = &o.fit.prefilter {
-        rows.push(fit::prose(Line::from(Span::styled(
-            format!("  {prefilter}"),
-            theme.bad,
-        ))));
+        rows.push(fit::styled_prose(format!("  {prefilter}"), theme.bad));
     }
     rows.extend(o.fit.rows.iter().map(|r| row(r.count, &r.reason)));
     if !o.fit.preemption.is_empty() {
-        rows.push(fit::prose(Line::from(Span::styled(
+        rows.push(fit::styled_prose(
             lang.pick("Preemption:", "抢占：").to_owned(),
             theme.component,
-        ))));
+        ));
         rows.extend(o.fit.preemption.iter().map(|r| row(r.count, &r.reason)));
     }
-    rows.push(fit::prose(Line::from(Span::styled(
+    rows.push(fit::styled_prose(
         lang.pick(
             "Read from the Event's message, as the scheduler's FitError writes it; the Pod is retried when the cluster changes.",
             "从事件消息中读出（调度器的 FitError 按此格式书写）；集群变化时会重试调度该 Pod。",
         )
         .to_owned(),
         theme.dim,
-    ))));
+    ));
     rows
 }
 

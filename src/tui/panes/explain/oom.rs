@@ -5,10 +5,9 @@
 //! kill); the limit and request are the stored Pod's spec.
 
 use podflow_engine::trace::{CrashBackoffDetail, ExitDetail, TraceRecord};
-use ratatui::text::{Line, Span};
 
 use super::crash::{self, code_meaning};
-use super::fit::{Row, prose};
+use super::fit::{Row, prose, styled_prose};
 use super::kubelet::{bytes, stored_pod};
 use super::labelled;
 use crate::tui::lang::Lang;
@@ -91,7 +90,7 @@ pub fn lines<'a>(o: &OomKill, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
     };
     let (en, zh) = code_meaning(o.exit.code, &o.exit.reason);
     let mut rows = vec![
-        prose(Line::from(Span::styled(title, theme.active))),
+        styled_prose(title, theme.active),
         prose(labelled(lang.pick("memory", "内存"), memory, theme.bad, cx)),
         prose(labelled(
             lang.pick("exit", "退出"),
@@ -148,7 +147,7 @@ pub fn lines<'a>(o: &OomKill, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
             "修正：调高 limits.memory（requests 随之调整），或让程序少用内存。".to_owned()
         }
     };
-    rows.push(prose(Line::from(Span::styled(fix, theme.changed))));
+    rows.push(styled_prose(fix, theme.changed));
     rows.extend(crash::output_rows(&o.exit, cx));
     rows
 }

@@ -13,9 +13,7 @@ use podflow_engine::kubectl_printers::describe::containers::describe_probe;
 use podflow_engine::store::Snapshot;
 use podflow_engine::trace::{Detail, ProbeDetail, Record, TraceRecord};
 
-use ratatui::text::{Line, Span};
-
-use super::fit::{Row, prose};
+use super::fit::{Row, prose, styled_prose};
 use super::kubelet::{LOOK_BACK, container_status, kubelet_stage, pod_name, stored_pod};
 use super::labelled;
 use crate::tui::lang::Lang;
@@ -211,7 +209,7 @@ pub fn lines<'a>(p: &ProbeFailure, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
         ),
     };
     let mut rows = vec![
-        prose(Line::from(Span::styled(title, theme.active))),
+        styled_prose(title, theme.active),
         prose(labelled(
             lang.pick("failed", "失败"),
             d.message.clone(),

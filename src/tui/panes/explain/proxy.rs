@@ -7,7 +7,7 @@
 
 use ratatui::text::{Line, Span};
 
-use super::fit::{Row, prose, row};
+use super::fit::{Row, row, styled_prose};
 use crate::tui::lang::Lang;
 use crate::tui::panes::PaneCx;
 use podflow_engine::trace::{Actor, Outcome, Record, StageName, TraceRecord};
@@ -66,15 +66,15 @@ pub fn lines<'a>(p: &ProxyRules, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
     };
     let style = if p.refused { theme.bad } else { theme.text };
     let mut rows = vec![
-        prose(Line::from(Span::styled(title, theme.active))),
-        prose(Line::from(Span::styled(p.what.clone(), style))),
-        prose(Line::from(Span::styled(
+        styled_prose(title, theme.active),
+        styled_prose(p.what.clone(), style),
+        styled_prose(
             lang.pick(
                 "Each Service port: KUBE-SERVICES matches its ClusterIP and port → KUBE-SVC-… picks an endpoint (--probability 1/n, 1/(n-1), …) → KUBE-SEP-… DNATs to the Pod. No ready endpoint: REJECT.",
                 "每个 Service 端口：KUBE-SERVICES 匹配 ClusterIP 和端口 → KUBE-SVC-… 选一个端点（--probability 1/n、1/(n-1)…）→ KUBE-SEP-… DNAT 到 Pod。没有就绪端点：REJECT。",
             ),
             theme.dim,
-        ))),
+        ),
     ];
     rows.extend(p.rules.iter().map(|rule| {
         let style = if rule.ends_with("-j REJECT") {

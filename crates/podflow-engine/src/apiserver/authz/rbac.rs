@@ -258,26 +258,13 @@ fn cluster_role_rules(
     rules
 }
 
-/// `metav1.LabelSelectorAsSelector(...).Matches(labels)`.
+/// Whether an aggregation rule's selector picks a `ClusterRole` with `labels`
+/// (`metav1.LabelSelectorAsSelector(...).Matches(labels)`); an empty
+/// selector in an aggregation rule selects nothing.
 fn selector_matches(
     selector: &LabelSelector,
     labels: &std::collections::BTreeMap<String, String>,
 ) -> bool {
-    let labels_match = selector
-        .match_labels
-        .iter()
-        .flatten()
-        .all(|(k, v)| labels.get(k) == Some(v));
-    let expressions_match = selector.match_expressions.iter().flatten().all(|req| {
-        let values = req.values.as_deref().unwrap_or_default();
-        match req.operator.as_str() {
-            "In" => labels.get(&req.key).is_some_and(|v| values.contains(v)),
-            "NotIn" => labels.get(&req.key).is_none_or(|v| !values.contains(v)),
-            "Exists" => labels.contains_key(&req.key),
-            "DoesNotExist" => !labels.contains_key(&req.key),
-            _ => false,
-        }
-    });
     let empty = selector
         .match_labels
         .as_ref()
@@ -286,8 +273,7 @@ fn selector_matches(
             .match_expressions
             .as_ref()
             .is_none_or(Vec::is_empty);
-    // An empty selector in an aggregation rule selects nothing.
-    !empty && labels_match && expressions_match
+    !empty && crate::apiserver::validation::selector_matches(Some(selector), Some(labels))
 }
 
 /// `RuleAllows` for a resource request.
