@@ -5,7 +5,9 @@
 //! computes, so it turns transparent huge pages off ([`no_huge_pages`]).
 //! A batch `trace` draws nothing: it keeps them, and keeps the memory it
 //! frees for its own reuse ([`for_batch_run`]), which at the envelope
-//! (150,000 Pods, 3.9 GiB) is 12 % less user CPU (docs/performance.md).
+//! (150,000 Pods, 3.9 GiB) is 12 % less user CPU (docs/performance.md);
+//! its second thread frees what the engine gives up and faults in the
+//! memory the engine takes next ([`freeing_thread`]).
 
 use std::ffi::OsString;
 use std::sync::Arc;
@@ -67,7 +69,8 @@ const FREEING_POLL: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// After how many empty looks the freeing thread faults in memory ahead
 /// again ([`fault_in_ahead`]): every 20 ms, while the envelope's engine
-/// takes a new 32 MiB block about every half second.
+/// takes new memory at about 65 MB a second (a 32 MiB chunk every half
+/// second).
 const LOOKS_PER_FAULT_IN: u32 = 10;
 
 /// A second thread that frees what it is given: what the engine gives up in
@@ -128,7 +131,7 @@ const PAGE: usize = 4096;
 /// Faults in the memory the engine's thread takes next, here on the second
 /// core. A batch run first touches 3.9 GiB, and each first touch of a page
 /// is a fault the kernel answers by zeroing it (2 MiB for a huge page):
-/// 4 to 8 s of system time on the engine's thread at the envelope
+/// 4 to 9 s of system time on the engine's thread at the envelope
 /// (docs/performance.md). mimalloc (v3) takes the memory of any thread's
 /// new pages from the free chunks of its arena, searching from the arena's
 /// start, and with purging off a freed range keeps its pages in memory. So
