@@ -197,7 +197,13 @@ impl App {
                 Some(Step::Goal(goal))
                     if player.solved(&self.timeline, self.cursor) != Some(true) =>
                 {
-                    format!("{} {}", lang.pick("▸ goal:", "▸ 目标："), goal.check.value)
+                    format!(
+                        "{} {}",
+                        lang.pick("▸ goal:", "▸ 目标："),
+                        player
+                            .check_text(lang)
+                            .unwrap_or_else(|| goal.check.value.clone())
+                    )
                 }
                 _ => match player.lesson.doc.steps.get(player.step + 1) {
                     Some(next) => format!(

@@ -402,6 +402,50 @@ impl fmt::Display for Check {
     }
 }
 
+impl Check {
+    /// The check in Chinese, for a lesson shown in Chinese: the same facts
+    /// as its English form ([`fmt::Display`]), the names, phases, verbs and
+    /// resources kept as Kubernetes writes them.
+    pub fn in_chinese(&self) -> String {
+        let r = |(ns, name): &(String, String)| format!("{ns}/{name}");
+        match self {
+            Check::PodPhase { pod, phase } => format!("Pod {} 处于 {phase} 阶段", r(pod)),
+            Check::PodScheduled { pod } => format!("Pod {} 已被调度", r(pod)),
+            Check::PodOnNode { pod, node } => {
+                format!("Pod {} 在节点 {node} 上 Running", r(pod))
+            }
+            Check::PodOnLabelledNode { pod, key, value } => {
+                format!("Pod {} 在带有标签 {key}={value} 的节点上 Running", r(pod))
+            }
+            Check::DeploymentReady {
+                deployment,
+                replicas,
+            } => format!("Deployment {} 有 {replicas} 个就绪副本", r(deployment)),
+            Check::ServiceEndpoints { service, endpoints } => {
+                format!("Service {} 有 {endpoints} 个就绪端点", r(service))
+            }
+            Check::Request(request) => {
+                format!("有客户端发送了 {} {} 请求", request.verb, request.resource)
+            }
+            Check::PodReady { pod } => format!("Pod {} 已就绪（Ready）", r(pod)),
+            Check::JobComplete { job } => format!("Job {} 已完成（Complete）", r(job)),
+            Check::ClaimBound { claim } => format!("PVC {} 已绑定（Bound）", r(claim)),
+            Check::Can {
+                subject,
+                verb,
+                resource,
+                namespace,
+            } => {
+                let who = match subject {
+                    Subject::User(name) => format!("用户 {name}"),
+                    Subject::ServiceAccount(sa) => format!("ServiceAccount {}", r(sa)),
+                };
+                format!("{who} 可以在命名空间 {namespace} 中对 {resource} 执行 {verb}")
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -554,6 +598,30 @@ mod tests {
         for (text, want) in cases.iter().zip(shown) {
             assert_eq!(parse(text).unwrap().to_string(), want);
         }
+        let in_chinese = [
+            "Pod default/web 处于 Running 阶段",
+            "Pod dev/web 处于 Pending 阶段",
+            "Pod default/web 已被调度",
+            "Pod default/web 在节点 node-1 上 Running",
+            "Pod default/web 在带有标签 disktype=ssd 的节点上 Running",
+            "Deployment default/web 有 3 个就绪副本",
+            "Deployment default/web 有 1 个就绪副本",
+            "Service default/shop 有 2 个就绪端点",
+            "Pod default/web 已就绪（Ready）",
+            "Job dev/report 已完成（Complete）",
+            "PVC default/data 已绑定（Bound）",
+            "用户 jane 可以在命名空间 default 中对 pods 执行 list",
+            "用户 jane 可以在命名空间 dev 中对 pods/log 执行 get",
+            "ServiceAccount dev/ci 可以在命名空间 dev 中对 pods 执行 list",
+            "ServiceAccount dev/ci 可以在命名空间 default 中对 pods 执行 list",
+        ];
+        for (text, want) in cases.iter().zip(in_chinese) {
+            assert_eq!(parse(text).unwrap().in_chinese(), want);
+        }
+        assert_eq!(
+            parse("request watch pods").unwrap().in_chinese(),
+            "有客户端发送了 watch pods 请求"
+        );
         for bad in [
             "pod web",
             "pod web Sleeping",

@@ -14,6 +14,7 @@ use podflow_lesson::goal::{self, Check};
 use podflow_lesson::{Lesson, run};
 
 use super::editor::Editor;
+use crate::tui::lang::Lang;
 
 /// A quiz being answered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -279,6 +280,14 @@ impl Player {
             Some(Step::Goal(g)) => goal::parse(&g.check.value).ok(),
             _ => None,
         }
+    }
+
+    /// The goal's check in `lang`, when the step is a goal.
+    pub fn check_text(&self, lang: Lang) -> Option<String> {
+        self.check().map(|check| match lang {
+            Lang::En => check.to_string(),
+            Lang::Zh => check.in_chinese(),
+        })
     }
 
     /// The lesson's files as the editor opens them (saved edits first), and

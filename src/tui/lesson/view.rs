@@ -199,7 +199,7 @@ fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut V
     )));
     lines.push(text(&g.task.value));
     let solved = player.solved(&app.timeline, app.cursor).unwrap_or(false);
-    let check = player.check().map(|c| c.to_string()).unwrap_or_default();
+    let check = player.check_text(lang).unwrap_or_default();
     lines.push(Line::from(vec![
         Span::styled(
             if solved {

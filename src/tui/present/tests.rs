@@ -283,10 +283,16 @@ fn the_status_bar_shows_notes_or_what_comes_next() {
             13,
             "Take questions, then hand the keyboard to a student for the goal.",
         ),
+        // The goal's check as the lesson pane shows it, in the lesson's language.
         (
             Lang::En,
             14,
-            "▸ goal: pod web Running on a node labelled disktype=ssd",
+            "▸ goal: pod default/web Running on a node labelled disktype=ssd",
+        ),
+        (
+            Lang::Zh,
+            14,
+            "▸ 目标： Pod default/web 在带有标签 disktype=ssd 的节点上 Running",
         ),
         (Lang::En, 15, "▸ the lesson's last step"),
     ];
