@@ -93,18 +93,15 @@ pub fn freeing_thread() -> Option<Free> {
     std::thread::Builder::new()
         .name("podflow-free".into())
         .spawn(move || {
-            let mut looks_to_fault_in = 0;
+            let mut empty_looks: u32 = 0;
             loop {
                 match batches.try_recv() {
                     Ok(batch) => drop(batch),
                     Err(TryRecvError::Empty) => {
-                        if ahead {
-                            if looks_to_fault_in == 0 {
-                                fault_in_ahead();
-                                looks_to_fault_in = LOOKS_PER_FAULT_IN;
-                            }
-                            looks_to_fault_in -= 1;
+                        if ahead && empty_looks.is_multiple_of(LOOKS_PER_FAULT_IN) {
+                            fault_in_ahead();
                         }
+                        empty_looks = empty_looks.wrapping_add(1);
                         std::thread::sleep(FREEING_POLL);
                     }
                     Err(TryRecvError::Disconnected) => break,

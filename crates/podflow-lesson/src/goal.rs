@@ -349,9 +349,14 @@ fn ready_endpoints<O: Held>(store: &Store<O>, namespace: &str, name: &str) -> us
         .sum()
 }
 
+/// A checked object's `NAMESPACE/NAME`, as both languages write it.
+fn reference((namespace, name): &(String, String)) -> String {
+    format!("{namespace}/{name}")
+}
+
 impl fmt::Display for Check {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = |(ns, name): &(String, String)| format!("{ns}/{name}");
+        let r = reference;
         match self {
             Check::PodPhase { pod, phase } => write!(f, "pod {} {phase}", r(pod)),
             Check::PodScheduled { pod } => write!(f, "pod {} scheduled", r(pod)),
@@ -407,7 +412,7 @@ impl Check {
     /// as its English form ([`fmt::Display`]), the names, phases, verbs and
     /// resources kept as Kubernetes writes them.
     pub fn in_chinese(&self) -> String {
-        let r = |(ns, name): &(String, String)| format!("{ns}/{name}");
+        let r = reference;
         match self {
             Check::PodPhase { pod, phase } => format!("Pod {} 处于 {phase} 阶段", r(pod)),
             Check::PodScheduled { pod } => format!("Pod {} 已被调度", r(pod)),
@@ -560,68 +565,100 @@ mod tests {
     }
 
     #[test]
-    fn parses_every_form_and_refuses_the_rest() {
+    fn parses_every_form_and_shows_it_in_both_languages() {
+        // What a lesson writes, then the check as the lesson pane shows it
+        // in English and in Chinese.
         let cases = [
-            "pod web Running",
-            "pod dev/web Pending",
-            "pod web scheduled",
-            "pod web Running on node node-1",
-            "pod web Running on a node labelled disktype=ssd",
-            "deployment web has 3 ready replicas",
-            "deployment web has 1 ready replica",
-            "service shop has 2 ready endpoints",
-            "pod web Ready",
-            "job dev/report complete",
-            "pvc data Bound",
-            "user jane can list pods",
-            "user jane can get pods/log in dev",
-            "serviceaccount dev/ci can list pods",
-            "serviceaccount dev/ci can list pods in default",
+            (
+                "pod web Running",
+                "pod default/web Running",
+                "Pod default/web 处于 Running 阶段",
+            ),
+            (
+                "pod dev/web Pending",
+                "pod dev/web Pending",
+                "Pod dev/web 处于 Pending 阶段",
+            ),
+            (
+                "pod web scheduled",
+                "pod default/web scheduled",
+                "Pod default/web 已被调度",
+            ),
+            (
+                "pod web Running on node node-1",
+                "pod default/web Running on node node-1",
+                "Pod default/web 在节点 node-1 上 Running",
+            ),
+            (
+                "pod web Running on a node labelled disktype=ssd",
+                "pod default/web Running on a node labelled disktype=ssd",
+                "Pod default/web 在带有标签 disktype=ssd 的节点上 Running",
+            ),
+            (
+                "deployment web has 3 ready replicas",
+                "deployment default/web has 3 ready replicas",
+                "Deployment default/web 有 3 个就绪副本",
+            ),
+            (
+                "deployment web has 1 ready replica",
+                "deployment default/web has 1 ready replica",
+                "Deployment default/web 有 1 个就绪副本",
+            ),
+            (
+                "service shop has 2 ready endpoints",
+                "service default/shop has 2 ready endpoints",
+                "Service default/shop 有 2 个就绪端点",
+            ),
+            (
+                "pod web Ready",
+                "pod default/web Ready",
+                "Pod default/web 已就绪（Ready）",
+            ),
+            (
+                "job dev/report complete",
+                "job dev/report complete",
+                "Job dev/report 已完成（Complete）",
+            ),
+            (
+                "pvc data Bound",
+                "pvc default/data Bound",
+                "PVC default/data 已绑定（Bound）",
+            ),
+            (
+                "user jane can list pods",
+                "user jane can list pods in default",
+                "用户 jane 可以在命名空间 default 中对 pods 执行 list",
+            ),
+            (
+                "user jane can get pods/log in dev",
+                "user jane can get pods/log in dev",
+                "用户 jane 可以在命名空间 dev 中对 pods/log 执行 get",
+            ),
+            (
+                "serviceaccount dev/ci can list pods",
+                "serviceaccount dev/ci can list pods in dev",
+                "ServiceAccount dev/ci 可以在命名空间 dev 中对 pods 执行 list",
+            ),
+            (
+                "serviceaccount dev/ci can list pods in default",
+                "serviceaccount dev/ci can list pods in default",
+                "ServiceAccount dev/ci 可以在命名空间 default 中对 pods 执行 list",
+            ),
+            (
+                "request watch pods",
+                "request watch pods",
+                "有客户端发送了 watch pods 请求",
+            ),
         ];
-        let shown = [
-            "pod default/web Running",
-            "pod dev/web Pending",
-            "pod default/web scheduled",
-            "pod default/web Running on node node-1",
-            "pod default/web Running on a node labelled disktype=ssd",
-            "deployment default/web has 3 ready replicas",
-            "deployment default/web has 1 ready replica",
-            "service default/shop has 2 ready endpoints",
-            "pod default/web Ready",
-            "job dev/report complete",
-            "pvc default/data Bound",
-            "user jane can list pods in default",
-            "user jane can get pods/log in dev",
-            "serviceaccount dev/ci can list pods in dev",
-            "serviceaccount dev/ci can list pods in default",
-        ];
-        for (text, want) in cases.iter().zip(shown) {
-            assert_eq!(parse(text).unwrap().to_string(), want);
+        for (text, english, chinese) in cases {
+            let check = parse(text).unwrap();
+            assert_eq!(check.to_string(), english, "{text}");
+            assert_eq!(check.in_chinese(), chinese, "{text}");
         }
-        let in_chinese = [
-            "Pod default/web 处于 Running 阶段",
-            "Pod dev/web 处于 Pending 阶段",
-            "Pod default/web 已被调度",
-            "Pod default/web 在节点 node-1 上 Running",
-            "Pod default/web 在带有标签 disktype=ssd 的节点上 Running",
-            "Deployment default/web 有 3 个就绪副本",
-            "Deployment default/web 有 1 个就绪副本",
-            "Service default/shop 有 2 个就绪端点",
-            "Pod default/web 已就绪（Ready）",
-            "Job dev/report 已完成（Complete）",
-            "PVC default/data 已绑定（Bound）",
-            "用户 jane 可以在命名空间 default 中对 pods 执行 list",
-            "用户 jane 可以在命名空间 dev 中对 pods/log 执行 get",
-            "ServiceAccount dev/ci 可以在命名空间 dev 中对 pods 执行 list",
-            "ServiceAccount dev/ci 可以在命名空间 default 中对 pods 执行 list",
-        ];
-        for (text, want) in cases.iter().zip(in_chinese) {
-            assert_eq!(parse(text).unwrap().in_chinese(), want);
-        }
-        assert_eq!(
-            parse("request watch pods").unwrap().in_chinese(),
-            "有客户端发送了 watch pods 请求"
-        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_check() {
         for bad in [
             "pod web",
             "pod web Sleeping",

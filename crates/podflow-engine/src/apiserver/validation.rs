@@ -45,7 +45,7 @@ use serde_json::Value;
 pub use field::go_quote;
 pub use names::{label_value, qualified_name};
 pub use scheduling::{HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES};
-pub use workloads::selector_matches;
+pub use workloads::{selector_is_empty, selector_matches};
 
 use field::{forbidden, inclusive_range, invalid, invalid_raw, required};
 use meta::{NameFn, validate_object_meta, validate_object_meta_update};

@@ -9,11 +9,11 @@
 
 use k8s_openapi::api::core::v1::Pod;
 use podflow_engine::store::Snapshot;
-use podflow_engine::trace::{Detail, ExitDetail, Outcome, Record, Stage, StageName, TraceRecord};
+use podflow_engine::trace::{Detail, ExitDetail, Record, Stage, TraceRecord};
 
 use super::crash::code_meaning;
 use super::fit::{Row, prose, styled_prose};
-use super::kubelet::{LOOK_BACK, kubelet_stage, pod_name, stored_pod};
+use super::kubelet::{LOOK_BACK, is_eviction, kubelet_stage, pod_name, stored_pod};
 use super::labelled;
 use crate::tui::lang::Lang;
 use crate::tui::panes::PaneCx;
@@ -31,12 +31,6 @@ pub struct Eviction {
     pub kills: Vec<ExitDetail>,
     /// The kind and name of what owns it (its controller), from the stored Pod.
     pub owner: Option<(String, String)>,
-}
-
-/// Whether `stage` is a kubelet's eviction of a Pod: the status stage that
-/// kills its containers (`evictPod`).
-fn is_eviction(stage: &Stage) -> bool {
-    stage.stage == StageName::Status && stage.outcome == Outcome::Killing
 }
 
 /// The eviction the failure at `anchor` is, or is part of: the eviction
@@ -79,11 +73,11 @@ fn evicted_event_message(record: &TraceRecord, pod: &str) -> Option<String> {
         return None;
     };
     let object = &event.object;
-    let named = object
-        .namespace
-        .as_deref()
-        .zip(pod.split_once('/'))
-        .is_some_and(|(ns, (pod_ns, name))| ns == pod_ns && object.name == name);
+    let named = pod.split_once('/')
+        == Some((
+            object.namespace.as_deref().unwrap_or_default(),
+            object.name.as_str(),
+        ));
     (event.reason == "Evicted" && object.kind == "Pod" && named).then(|| event.message.clone())
 }
 
@@ -127,33 +121,40 @@ pub fn lines<'a>(e: &Eviction, cx: &PaneCx<'_>) -> Vec<Row<'a>> {
         let (en, zh) = code_meaning(kill.code, &kill.reason);
         rows.push(prose(labelled(
             lang.pick("killed", "被杀死"),
-            match lang {
-                Lang::En => format!(
-                    "{}: {} ({}): {en}, with no grace period",
-                    kill.container, kill.code, kill.reason
-                ),
-                Lang::Zh => format!(
-                    "{}：{}（{}）：{zh}，没有宽限期",
-                    kill.container, kill.code, kill.reason
-                ),
-            },
+            format!(
+                "{}: {} ({}): {}{}",
+                kill.container,
+                kill.code,
+                kill.reason,
+                lang.pick(&en, &zh),
+                lang.pick(", with no grace period", "，没有宽限期")
+            ),
             theme.bad,
             cx,
         )));
     }
-    let after = match (lang, &e.owner) {
-        (Lang::En, Some((kind, name))) => format!(
-            "phase Failed, reason Evicted: the kubelet never restarts an evicted Pod; its {kind} {name} makes a new one, which the scheduler places again"
-        ),
-        (Lang::En, None) => "phase Failed, reason Evicted: the kubelet never restarts an evicted Pod, and nothing owns this one to make another".to_owned(),
-        (Lang::Zh, Some((kind, name))) => format!(
-            "phase 为 Failed，reason 为 Evicted：kubelet 从不重启被驱逐的 Pod；它的 {kind} {name} 会创建一个新的，由调度器重新放置"
-        ),
-        (Lang::Zh, None) => "phase 为 Failed，reason 为 Evicted：kubelet 从不重启被驱逐的 Pod，也没有控制器为它另建一个".to_owned(),
+    let replaced = match (lang, &e.owner) {
+        (Lang::En, Some((kind, name))) => {
+            format!("; its {kind} {name} makes a new one, which the scheduler places again")
+        }
+        (Lang::Zh, Some((kind, name))) => {
+            format!("；它的 {kind} {name} 会创建一个新的，由调度器重新放置")
+        }
+        (_, None) => lang
+            .pick(
+                ", and nothing owns this one to make another",
+                "，也没有控制器为它另建一个",
+            )
+            .to_owned(),
     };
     rows.push(prose(labelled(
         lang.pick("after", "之后"),
-        after,
+        lang.pick(
+            "phase Failed, reason Evicted: the kubelet never restarts an evicted Pod",
+            "phase 为 Failed，reason 为 Evicted：kubelet 从不重启被驱逐的 Pod",
+        )
+        .to_owned()
+            + &replaced,
         theme.text,
         cx,
     )));

@@ -21,16 +21,20 @@ pub fn kubelet_stage(record: &TraceRecord) -> Option<&Stage> {
 }
 
 /// Whether `stage` is a failure the pane explains: an exit with a non-zero
-/// code, a crash-loop back-off, a failed probe, an eviction (the status
-/// stage that kills a Pod's containers).
+/// code, a crash-loop back-off, a failed probe, an eviction.
 pub fn is_failure(stage: &Stage) -> bool {
     match (stage.stage, stage.outcome, &stage.detail) {
         (StageName::Container, Outcome::Exited, Detail::Exit(e)) => e.code != 0,
         (StageName::Container, Outcome::Backoff, Detail::CrashBackoff(_))
-        | (StageName::Probe, Outcome::Failure, Detail::Probe(_))
-        | (StageName::Status, Outcome::Killing, _) => true,
-        _ => false,
+        | (StageName::Probe, Outcome::Failure, Detail::Probe(_)) => true,
+        _ => is_eviction(stage),
     }
+}
+
+/// Whether `stage` is the kubelet's eviction of a Pod: the status stage
+/// that kills its containers (`evictPod`).
+pub fn is_eviction(stage: &Stage) -> bool {
+    stage.stage == StageName::Status && stage.outcome == Outcome::Killing
 }
 
 /// The index of the latest failure, looking back at most [`LOOK_BACK`] records.

@@ -12,6 +12,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
 use super::{Attributes, go_quote};
 use crate::apiserver::ClusterView;
+use crate::apiserver::validation::{selector_is_empty, selector_matches};
 use podflow_model::Object;
 use podflow_model::kinds::kind_of;
 
@@ -244,8 +245,7 @@ fn cluster_role_rules(
             if other.metadata.name.as_deref() == Some(name.as_str()) {
                 continue;
             }
-            let labels = other.metadata.labels.clone().unwrap_or_default();
-            if !selector_matches(selector, &labels) {
+            if !aggregation_selects(selector, other.metadata.labels.as_ref()) {
                 continue;
             }
             for rule in cluster_role_rules(other, cluster, visited) {
@@ -261,19 +261,11 @@ fn cluster_role_rules(
 /// Whether an aggregation rule's selector picks a `ClusterRole` with `labels`
 /// (`metav1.LabelSelectorAsSelector(...).Matches(labels)`); an empty
 /// selector in an aggregation rule selects nothing.
-fn selector_matches(
+fn aggregation_selects(
     selector: &LabelSelector,
-    labels: &std::collections::BTreeMap<String, String>,
+    labels: Option<&std::collections::BTreeMap<String, String>>,
 ) -> bool {
-    let empty = selector
-        .match_labels
-        .as_ref()
-        .is_none_or(std::collections::BTreeMap::is_empty)
-        && selector
-            .match_expressions
-            .as_ref()
-            .is_none_or(Vec::is_empty);
-    !empty && crate::apiserver::validation::selector_matches(Some(selector), Some(labels))
+    !selector_is_empty(selector) && selector_matches(Some(selector), labels)
 }
 
 /// `RuleAllows` for a resource request.

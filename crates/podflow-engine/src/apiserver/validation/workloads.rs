@@ -164,6 +164,12 @@ pub fn selector_matches(
     by_labels && by_exprs
 }
 
+/// Whether the selector has no terms: no `matchLabels`, no `matchExpressions`.
+pub fn selector_is_empty(sel: &LabelSelector) -> bool {
+    sel.match_labels.as_ref().is_none_or(BTreeMap::is_empty)
+        && sel.match_expressions.as_ref().is_none_or(Vec::is_empty)
+}
+
 /// `ValidatePodTemplateSpecForReplicaSet`.
 fn validate_template_for_replica_set(
     template: &PodTemplateSpec,
@@ -172,10 +178,7 @@ fn validate_template_for_replica_set(
     errs: &mut Vec<FieldError>,
 ) {
     let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
-    let empty = selector.is_some_and(|s| {
-        s.match_labels.as_ref().is_none_or(BTreeMap::is_empty)
-            && s.match_expressions.as_ref().is_none_or(Vec::is_empty)
-    });
+    let empty = selector.is_some_and(selector_is_empty);
     if !empty && !selector_matches(selector, labels) {
         errs.push(invalid_raw(
             &format!("{path}.metadata.labels"),
