@@ -67,8 +67,8 @@ pub fn outcome(s: &Stage, node: &str, pod: &str, lang: Lang) -> Option<Narration
                 format!("{d}."),
                 format!("{d}。"),
             ), (
-                "The PLEG will report ContainerDied; the pod's restartPolicy and the container's exit code decide whether it restarts. Exit 137 is SIGKILL, and with reason OOMKilled the memory limit was exceeded; the Explain pane shows the code, the last output and (for an OOM kill) the memory against the limit.".into(),
-                "PLEG 会报告 ContainerDied；由 Pod 的 restartPolicy 和退出码决定是否重启。退出码 137 表示 SIGKILL，原因为 OOMKilled 时说明超出了内存上限；“原因”面板会列出退出码、最后的输出，以及（OOM 时）内存用量与上限的对比。".into(),
+                "The PLEG will report ContainerDied; unless the Pod is stopping or evicted, its restartPolicy and the container's exit code decide whether it restarts. Exit 137 is SIGKILL, and with reason OOMKilled the memory limit was exceeded; the Explain pane shows the code, the last output and (for an OOM kill) the memory against the limit.".into(),
+                "PLEG 会报告 ContainerDied；除非 Pod 正在停止或已被驱逐，否则由它的 restartPolicy 和退出码决定是否重启。退出码 137 表示 SIGKILL，原因为 OOMKilled 时说明超出了内存上限；“原因”面板会列出退出码、最后的输出，以及（OOM 时）内存用量与上限的对比。".into(),
             )],
         ),
         (StageName::Container, Outcome::Backoff) => n(
