@@ -101,11 +101,25 @@ impl SimTime {
         ])
     }
 
-    /// As a `k8s-openapi` timestamp.
+    /// As a `k8s-openapi` timestamp, to the millisecond (a `MicroTime`'s:
+    /// a Lease's `renewTime`).
     pub fn to_k8s(self) -> k8s_openapi::jiff::Timestamp {
         let (secs, nanos) = self.unix();
         k8s_openapi::jiff::Timestamp::new(secs, i32::try_from(nanos).unwrap_or(0))
             .unwrap_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH)
+    }
+
+    /// As a stored `metav1.Time` holds it: the whole second. Both of its
+    /// encodings drop the fraction (its JSON is RFC 3339 in seconds; its
+    /// protobuf writes and reads no nanoseconds:
+    /// `staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/time_proto.go`),
+    /// so what a controller reads back from etcd is at the second.
+    pub fn to_time(self) -> k8s_openapi::apimachinery::pkg::apis::meta::v1::Time {
+        let (secs, _) = self.unix();
+        k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+            k8s_openapi::jiff::Timestamp::from_second(secs)
+                .unwrap_or(k8s_openapi::jiff::Timestamp::UNIX_EPOCH),
+        )
     }
 }
 

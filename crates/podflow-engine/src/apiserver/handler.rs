@@ -638,9 +638,7 @@ impl Handling<'_, '_> {
         conditions.push(k8s_openapi::api::core::v1::PodCondition {
             type_: "PodScheduled".into(),
             status: "True".into(),
-            last_transition_time: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
-                self.now.to_k8s(),
-            )),
+            last_transition_time: Some(self.now.to_time()),
             ..Default::default()
         });
         let expected = current
@@ -781,9 +779,7 @@ impl Handling<'_, '_> {
             if !deleting {
                 let grace = graceful.unwrap_or(0);
                 let when = self.now.plus(u64::try_from(grace).unwrap_or(0) * 1000);
-                meta.deletion_timestamp = Some(
-                    k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(when.to_k8s()),
-                );
+                meta.deletion_timestamp = Some(when.to_time());
                 meta.deletion_grace_period_seconds = Some(grace);
             } else if graceful.is_none() {
                 meta.deletion_grace_period_seconds = Some(0);

@@ -6,7 +6,6 @@
 //! finalizer through `namespaces/finalize`, and that update deletes it).
 
 use k8s_openapi::api::core::v1::{Namespace, NamespaceStatus};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use crate::clock::SimTime;
 
@@ -56,7 +55,7 @@ pub fn finalizers_remain(ns: &Namespace) -> bool {
 pub fn terminate(ns: &mut Namespace, now: SimTime) {
     ns.metadata
         .deletion_timestamp
-        .get_or_insert_with(|| Time(now.to_k8s()));
+        .get_or_insert_with(|| now.to_time());
     ns.status.get_or_insert_with(Default::default).phase = Some("Terminating".into());
 }
 

@@ -7,7 +7,6 @@
 //! which the decoder's defaulting fills into the status the strategy cleared).
 
 use k8s_openapi::api::core::v1::{PersistentVolumeClaimStatus, PersistentVolumeStatus};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::super::clock::SimTime;
 use podflow_model::Object;
@@ -42,7 +41,7 @@ pub fn prepare_for_create(object: &mut Object, now: SimTime) {
         Object::PersistentVolume(pv) => {
             pv.status = Some(PersistentVolumeStatus {
                 phase: Some("Pending".into()),
-                last_phase_transition_time: Some(Time(now.to_k8s())),
+                last_phase_transition_time: Some(now.to_time()),
                 ..PersistentVolumeStatus::default()
             });
         }

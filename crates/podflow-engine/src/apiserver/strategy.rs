@@ -6,7 +6,6 @@
 //! finalizers a delete leaves for the garbage collector.
 
 use k8s_openapi::api::core::v1::{Pod, PodStatus};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::request::Propagation;
 use crate::clock::SimTime;
@@ -27,7 +26,7 @@ pub fn regenerate_name(object: &mut Object, rng: &mut Rng, now: SimTime) {
         meta.name = Some(format!("{prefix}{}", rng.name_suffix(5)));
     }
     meta.uid = Some(rng.uuid());
-    meta.creation_timestamp = Some(Time(now.to_k8s()));
+    meta.creation_timestamp = Some(now.to_time());
 }
 
 /// Fills the system fields of a new object and resets what a create may not set.
@@ -39,7 +38,7 @@ pub fn prepare_for_create(object: &mut Object, rng: &mut Rng, now: SimTime) {
         meta.name = Some(format!("{prefix}{}", rng.name_suffix(5)));
     }
     meta.uid = Some(rng.uuid());
-    meta.creation_timestamp = Some(Time(now.to_k8s()));
+    meta.creation_timestamp = Some(now.to_time());
     meta.resource_version = None;
     meta.deletion_timestamp = None;
     meta.deletion_grace_period_seconds = None;
@@ -83,7 +82,7 @@ fn scheduling_gated(pod: &Pod, now: SimTime) -> Option<k8s_openapi::api::core::v
         status: "False".into(),
         reason: Some("SchedulingGated".into()),
         message: Some("Scheduling is blocked due to non-empty scheduling gates".into()),
-        last_transition_time: Some(Time(now.to_k8s())),
+        last_transition_time: Some(now.to_time()),
         ..Default::default()
     })
 }

@@ -359,8 +359,8 @@ mod tests {
         }
     }
 
-    /// A stored timestamp with a fraction (the scheduler's `PodScheduled`,
-    /// stamped in milliseconds) comes back in whole seconds, as from JSON.
+    /// A stored timestamp with a fraction (as a client may write one) comes
+    /// back in whole seconds, as from JSON.
     #[test]
     fn stored_timestamps_keep_whole_seconds() {
         let mut status = stored();

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet};
 use k8s_openapi::api::core::v1::PodTemplateSpec;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 use crate::clock::SimTime;
@@ -192,8 +191,8 @@ pub fn condition(
         status: Some(status.to_owned()),
         reason: Some(reason.to_owned()),
         message: Some(message),
-        last_update_time: Some(Time(now.to_k8s())),
-        last_transition_time: Some(Time(now.to_k8s())),
+        last_update_time: Some(now.to_time()),
+        last_transition_time: Some(now.to_time()),
     }
 }
 

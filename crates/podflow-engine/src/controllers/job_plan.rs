@@ -11,7 +11,6 @@
 
 use k8s_openapi::api::batch::v1::{Job, JobCondition, JobStatus};
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::pods::{is_ready, phase};
 use crate::clock::SimTime;
@@ -84,8 +83,8 @@ fn condition(type_: &str, (reason, message): (&str, &str), now: SimTime) -> JobC
         status: "True".into(),
         reason: Some(reason.into()),
         message: Some(message.into()),
-        last_probe_time: Some(Time(now.to_k8s())),
-        last_transition_time: Some(Time(now.to_k8s())),
+        last_probe_time: Some(now.to_time()),
+        last_transition_time: Some(now.to_time()),
     }
 }
 
@@ -117,10 +116,7 @@ fn past_backoff_limit_on_failure(job: &Job, active: &[&Pod]) -> bool {
 pub fn plan(job: &Job, pods: &[&Pod], now: SimTime) -> Plan {
     let current = job.status.clone().unwrap_or_default();
     let mut status = JobStatus {
-        start_time: current
-            .start_time
-            .clone()
-            .or_else(|| Some(Time(now.to_k8s()))),
+        start_time: current.start_time.clone().or_else(|| Some(now.to_time())),
         completion_time: current.completion_time.clone(),
         conditions: current.conditions.clone(),
         ..JobStatus::default()
@@ -168,7 +164,7 @@ pub fn plan(job: &Job, pods: &[&Pod], now: SimTime) -> Plan {
         let conditions = status.conditions.get_or_insert_with(Vec::new);
         conditions.push(condition("SuccessCriteriaMet", COMPLETIONS_REACHED, now));
         conditions.push(condition("Complete", COMPLETIONS_REACHED, now));
-        status.completion_time = Some(Time(now.to_k8s()));
+        status.completion_time = Some(now.to_time());
         plan.events
             .push((false, "Completed", "Job completed".to_owned()));
     } else {

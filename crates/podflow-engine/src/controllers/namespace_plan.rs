@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{NamespaceCondition, NamespaceStatus};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use crate::clock::SimTime;
 use podflow_model::kinds::KINDS;
@@ -232,7 +231,7 @@ pub fn update_conditions(status: &mut NamespaceStatus, totals: &Totals, now: Sim
                     status: state.to_owned(),
                     reason: Some(reason.to_owned()),
                     message: Some(message),
-                    last_transition_time: Some(Time(now.to_k8s())),
+                    last_transition_time: Some(now.to_time()),
                 });
                 changed = true;
             }
@@ -242,7 +241,7 @@ pub fn update_conditions(status: &mut NamespaceStatus, totals: &Totals, now: Sim
                     || old.message.as_deref() != Some(message.as_str())
                 {
                     if old.status != state {
-                        old.last_transition_time = Some(Time(now.to_k8s()));
+                        old.last_transition_time = Some(now.to_time());
                     }
                     state.clone_into(&mut old.status);
                     old.reason = Some(reason.to_owned());

@@ -16,7 +16,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::{Node, Pod, Taint};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::Informers;
 use super::client::request;
@@ -193,7 +192,7 @@ impl NodeLifecycleController {
                 continue;
             }
             ready.status = "False".into();
-            ready.last_transition_time = Some(Time(cx.now.to_k8s()));
+            ready.last_transition_time = Some(cx.now.to_time());
             let ns = pod.metadata.namespace.clone().unwrap_or_default();
             let name = pod.metadata.name.clone().unwrap_or_default();
             let req = request(NAME, Verb::Update, kind_of("Pod"), Some(&ns), &name)

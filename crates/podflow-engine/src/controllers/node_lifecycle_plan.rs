@@ -56,7 +56,7 @@ pub fn stale_node(node: &Node, probe_ms: i64, now: SimTime) -> Option<Node> {
     let conditions = status.conditions.get_or_insert_with(Vec::new);
     let mut changed = false;
     for type_ in WATCHED_CONDITIONS {
-        let at = Some(Time(now.to_k8s()));
+        let at = Some(now.to_time());
         match conditions.iter_mut().find(|c| c.type_ == type_) {
             Some(c) if c.status == "Unknown" => {}
             Some(c) => {
@@ -101,7 +101,7 @@ pub fn taints_for_ready(ready: &str, now: SimTime) -> Vec<Taint> {
         Taint {
             key: key.into(),
             effect: "NoExecute".into(),
-            time_added: Some(Time(now.to_k8s())),
+            time_added: Some(now.to_time()),
             value: None,
         },
     ]

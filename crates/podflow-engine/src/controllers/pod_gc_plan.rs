@@ -101,10 +101,7 @@ pub fn status_patch(pod: &Bound<'_>, now: SimTime) -> Option<serde_json::Value> 
     if pod.finished {
         return None;
     }
-    let at = serde_json::to_value(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
-        now.to_k8s(),
-    ))
-    .unwrap_or_default();
+    let at = serde_json::to_value(now.to_time()).unwrap_or_default();
     Some(serde_json::json!({
         "status": {
             "phase": "Failed",

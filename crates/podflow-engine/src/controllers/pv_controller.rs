@@ -261,9 +261,7 @@ impl PvController {
                 let mut volume = bind.volume.clone();
                 let status = volume.status.get_or_insert_with(Default::default);
                 status.phase = Some("Bound".into());
-                status.last_phase_transition_time = Some(
-                    k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(cx.now.to_k8s()),
-                );
+                status.last_phase_transition_time = Some(cx.now.to_time());
                 (Object::from(volume), true)
             }
             Step::ClaimVolumeName => {
@@ -328,9 +326,7 @@ impl PvController {
                 let mut updated = volume.clone();
                 let status = updated.status.get_or_insert_with(Default::default);
                 status.phase = Some("Available".into());
-                status.last_phase_transition_time = Some(
-                    k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(cx.now.to_k8s()),
-                );
+                status.last_phase_transition_time = Some(cx.now.to_time());
                 sync_stage(
                     NAME,
                     Outcome::Status,

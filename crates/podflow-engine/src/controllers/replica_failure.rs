@@ -8,7 +8,6 @@
 use k8s_openapi::api::apps::v1::{
     DeploymentCondition, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus,
 };
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::deployment_util::{remove_condition, set_condition};
 use crate::clock::SimTime;
@@ -48,7 +47,7 @@ pub fn apply(
                     status: Some("True".into()),
                     reason: Some(reason.into()),
                     message: Some(message.to_owned()),
-                    last_transition_time: Some(Time(now.to_k8s())),
+                    last_transition_time: Some(now.to_time()),
                 });
         }
         None if present => {

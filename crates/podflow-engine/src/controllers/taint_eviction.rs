@@ -204,7 +204,7 @@ impl TaintEvictionController {
             "reason": "DeletionByTaintManager",
             "message": "Taint manager: deleting due to NoExecute taint",
             "lastTransitionTime": serde_json::to_value(
-                k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(cx.now.to_k8s())
+                cx.now.to_time()
             ).unwrap_or_default(),
         });
         let req = request(NAME, Verb::Patch, kind_of("Pod"), Some(&ns), &name)

@@ -13,7 +13,7 @@
 //! The stories `play` and `trace` show keep Events as trace records only.
 
 use k8s_openapi::api::core::v1::{Event as CoreEvent, EventSource, ObjectReference};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, Time};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta};
 
 use std::sync::Arc;
 
@@ -104,11 +104,10 @@ impl Engine {
     /// `get events`) is answered from them.
     pub(super) fn remember_event(&mut self, by: &Actor, event: &EventRecord) {
         let series = Self::series_key(by, event);
-        let now = self.now.to_k8s();
         if let Some(kept) = self.kept_events.get_mut(series.as_str()) {
             let kept = Arc::make_mut(kept);
             kept.count = Some(kept.count.unwrap_or(1) + 1);
-            kept.last_timestamp = Some(Time(now));
+            kept.last_timestamp = Some(self.now.to_time());
             return;
         }
         let object = self.event_object(by, event);
@@ -152,7 +151,7 @@ impl Engine {
             *count += 1;
             let patch = serde_json::json!({
                 "count": *count,
-                "lastTimestamp": Time(self.now.to_k8s()),
+                "lastTimestamp": self.now.to_time(),
             });
             let request = Request::new(
                 by.clone(),
@@ -203,7 +202,7 @@ impl Engine {
         let stamp = i128::from(seconds) * 1_000_000_000
             + i128::from(nanos)
             + i128::from(self.events_created);
-        let now = self.now.to_k8s();
+        let now = self.now.to_time();
         CoreEvent {
             metadata: ObjectMeta {
                 name: Some(format!("{}.{stamp:x}", involved.name)),
@@ -232,8 +231,8 @@ impl Engine {
                 host: by.node().map(str::to_owned),
             }),
             count: Some(1),
-            first_timestamp: Some(Time(now)),
-            last_timestamp: Some(Time(now)),
+            first_timestamp: Some(now.clone()),
+            last_timestamp: Some(now),
             event_time: None::<MicroTime>,
             reporting_component: Some(event.source.clone()),
             reporting_instance: Some(by.node().unwrap_or(&event.source).to_owned()),

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use k8s_openapi::api::coordination::v1::{Lease, LeaseSpec};
 use k8s_openapi::api::core::v1::{ContainerImage, Node, NodeCondition, NodeStatus};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, OwnerReference, Time};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, OwnerReference};
 
 use super::Kubelet;
 use super::images::{ImageRegistry, normalize};
@@ -210,7 +210,7 @@ pub fn computed_status(
     images: Vec<ContainerImage>,
     now: SimTime,
 ) -> NodeStatus {
-    let at = Time(now.to_k8s());
+    let at = now.to_time();
     let mut status = current.clone();
     status.images = Some(images);
     let list = status.conditions.get_or_insert_with(Vec::new);
@@ -499,6 +499,7 @@ impl Kubelet {
 #[cfg(test)]
 mod tests {
     use k8s_openapi::api::core::v1::NodeAddress;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
     use std::collections::BTreeMap;
 
     use super::*;
@@ -595,7 +596,7 @@ mod tests {
                 Some("kubelet is posting ready status")
             )
         );
-        assert_eq!(c.last_transition_time, Some(Time(now.to_k8s())));
+        assert_eq!(c.last_transition_time, Some(now.to_time()));
         assert!(status_changed(&ready("Unknown", 0), &recovered));
         // Beyond the conditions: any other field that differs is a change.
         let readdressed = NodeStatus {

@@ -19,8 +19,9 @@ pub fn second(t: SimTime) -> SimTime {
 }
 
 /// The scheduler's `PodScheduled` condition as the status carries it: its
-/// times at the second, as they are written (the one the binding stored
-/// may hold a fraction the JSON does not).
+/// times at the second, as they are written (one a client wrote with a
+/// fraction of a second holds it in podflow's store, which keeps typed
+/// objects, where etcd would have dropped it).
 pub fn scheduled(c: &PodCondition) -> Condition {
     let at_second = |t: &Option<Time>| {
         t.as_ref().map(|t| {
@@ -260,7 +261,7 @@ impl SentStatus {
 mod tests {
     use super::*;
 
-    /// A `PodScheduled` stored with a fraction of a second (the binding's)
+    /// A `PodScheduled` stored with a fraction of a second (as a client wrote it)
     /// equals the one read back from JSON: equal exactly when written alike.
     #[test]
     fn scheduled_conditions_compare_as_written() {

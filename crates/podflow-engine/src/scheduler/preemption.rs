@@ -15,7 +15,6 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::find_nodes::Failures;
 use super::framework::{Code, CycleState, NodeInfo, Snapshot, Status};
@@ -140,7 +139,7 @@ impl Scheduler {
     /// The preemption's API calls (`prepareCandidate`), then the preemptor's nomination.
     fn evict_for(&self, preemptor: &Pod, node: &str, victims: &[Shared<Pod>], cx: &mut Cx<'_>) {
         let scheduler_name = self.source_for(&pod_key(preemptor));
-        let now = Time(cx.now.to_k8s());
+        let now = cx.now.to_time();
         let uid = preemptor.metadata.uid.as_deref().unwrap_or_default();
         for victim in victims {
             if pod_terminating_by_preemption(victim) {

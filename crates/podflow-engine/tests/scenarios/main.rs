@@ -29,3 +29,4 @@ mod serviceaccounts;
 mod services;
 mod storage;
 mod stored_defaults;
+mod stored_times;
