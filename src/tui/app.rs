@@ -498,7 +498,7 @@ impl App {
 
     /// Moves the focused pane's selection: the objects pane's keys (its
     /// `selected` is 1-based, 0 following the step), or scrolls the others.
-    fn select(&mut self, delta: i32) {
+    pub(crate) fn select(&mut self, delta: i32) {
         let focus = self.focus;
         let theme = self.styles();
         let view = self.view();

@@ -16,6 +16,7 @@ use super::action::{Action, Effect};
 use super::app::{App, Overlay};
 use super::hangup::{self, Input};
 use super::keymap;
+use super::lesson::LessonKey;
 use super::lesson::editor::EditKey;
 use super::panes::PaneId;
 use super::render::slider_step;
@@ -222,7 +223,7 @@ fn actions_for(app: &App, event: &Event, area: Rect) -> Vec<Action> {
     }
 }
 
-fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
+pub(crate) fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
     let screen = app.screen(area);
     let at = Position::new(mouse.column, mouse.row);
     let pane = screen
@@ -237,6 +238,19 @@ fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<Action> {
             } else {
                 pane.map(Action::Focus)
             }
+        }
+        // Over a lesson's panel, the wheel scrolls its step.
+        MouseEventKind::ScrollUp | MouseEventKind::ScrollDown
+            if app
+                .lesson_panel(area)
+                .is_some_and(|panel| panel.contains(at)) =>
+        {
+            let rows = if mouse.kind == MouseEventKind::ScrollUp {
+                -3
+            } else {
+                3
+            };
+            Some(Action::Lesson(LessonKey::Wheel(rows)))
         }
         // Panes scroll back in time; the objects pane scrolls down its YAML.
         MouseEventKind::ScrollUp => {

@@ -199,6 +199,18 @@ pub const LESSON: Table = Table {
         },
         Binding {
             keys: &[
+                (key(KeyCode::Up), lesson(LessonKey::Scroll(-1))),
+                (key(KeyCode::Down), lesson(LessonKey::Scroll(1))),
+                (ch('k'), lesson(LessonKey::Scroll(-1))),
+                (ch('j'), lesson(LessonKey::Scroll(1))),
+            ],
+            help: (
+                "scroll a step longer than its panel (↓ more); else select / scroll in the focused pane",
+                "滚动超出面板的课程步骤（↓ 更多）；否则在当前面板中选择 / 滚动",
+            ),
+        },
+        Binding {
+            keys: &[
                 (ch('1'), lesson(LessonKey::Choose(1))),
                 (ch('2'), lesson(LessonKey::Choose(2))),
                 (ch('3'), lesson(LessonKey::Choose(3))),

@@ -30,6 +30,12 @@ pub enum LessonKey {
     Solution,
     /// `e`: edit the lesson's files.
     Edit,
+    /// ↑↓ (`k` `j`): scroll a step longer than its panel by rows (else the
+    /// focused pane's selection, as without a lesson).
+    Scroll(i8),
+    /// The mouse wheel over the lesson's panel: scrolls a step longer than
+    /// the panel by rows, whichever pane has the focus.
+    Wheel(i8),
 }
 
 #[cfg(test)]

@@ -55,6 +55,9 @@ pub struct Player {
     pub draft: Option<Box<Editor>>,
     /// A drill's score being kept (`podflow drill`); `None` in a lesson.
     pub scoring: Option<Scoring>,
+    /// Rows of the step's text scrolled out of the top of its panel, when
+    /// the step is longer than the panel (a quiz's explanation at 80×24).
+    pub scroll: u16,
 }
 
 /// A drill's hints and solution counted for its score, and when it started.
@@ -109,6 +112,7 @@ impl Player {
             edited: BTreeMap::new(),
             draft: None,
             scoring: None,
+            scroll: 0,
         };
         let end = run::enter(&player.lesson, 0, timeline, None).map_err(|e| e.to_string())?;
         player.ends.push(end);
@@ -139,6 +143,7 @@ impl Player {
 
     /// Fresh quiz and goal state for the step just entered.
     fn begin(&mut self, timeline: &Timeline, cursor: usize) {
+        self.scroll = 0;
         self.quiz = QuizState::default();
         self.goal = GoalState::default();
         if matches!(self.current(), Some(Step::Goal(_))) {

@@ -217,6 +217,102 @@ fn quiz_80x24() {
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
+/// Lesson `id` in `lang`, at 80×24, at its first quiz answered with `choice`.
+fn answered_first_quiz_of(id: &str, lang: Lang, choice: u8) -> App {
+    let mut app = App::new(nginx_timeline(), lang, ThemeName::Dark, false);
+    app.update(Action::Resize(80, 24));
+    app.open_lesson(embedded::by_id(id).unwrap().unwrap())
+        .unwrap();
+    while !matches!(
+        app.lesson.as_ref().and_then(|p| p.current()),
+        Some(Step::Quiz(_))
+    ) {
+        press(&mut app, LessonKey::NextStep);
+    }
+    app.update(Action::Lesson(LessonKey::Choose(choice)));
+    app
+}
+
+#[test]
+fn a_step_longer_than_its_panel_scrolls_to_its_end() {
+    // Lesson 10's first quiz, answered wrong in Chinese: its explanation
+    // runs past the panel at 80×24.
+    let mut app = answered_first_quiz_of("when-a-node-fails", Lang::Zh, 1);
+    let overflow = app.lesson_overflow();
+    assert!(overflow > 0, "the step is longer than its panel");
+    let text = screen(&app, 80, 24);
+    assert!(
+        text.contains("↓ 更多") && text.contains("这两条 300 秒"),
+        "{text}"
+    );
+    for _ in 0..overflow + 5 {
+        app.update(Action::Lesson(LessonKey::Scroll(1)));
+    }
+    assert_eq!(
+        app.lesson.as_ref().unwrap().scroll,
+        overflow,
+        "as far as the end"
+    );
+    insta::assert_snapshot!(screen(&app, 80, 24));
+    for _ in 0..overflow {
+        app.update(Action::Lesson(LessonKey::Scroll(-1)));
+    }
+    let text = screen(&app, 80, 24);
+    assert!(
+        text.contains("↓ 更多") && text.contains("这两条 300 秒"),
+        "back at the top"
+    );
+    // The next step starts at its top.
+    press(&mut app, LessonKey::NextStep);
+    assert_eq!(app.lesson.as_ref().unwrap().scroll, 0);
+}
+
+#[test]
+fn the_wheel_over_the_panel_scrolls_the_step_whatever_has_the_focus() {
+    use crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
+    let mut app = answered_first_quiz_of("when-a-node-fails", Lang::Zh, 1);
+    app.focus = crate::tui::panes::PaneId::Objects;
+    let area = app.area;
+    let panel = app.lesson_panel(area).expect("the lesson's panel");
+    let wheel = |column, row| MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    let over_panel = wheel(panel.x + 2, panel.y + 2);
+    let action = crate::tui::run::mouse_action(&app, over_panel, area);
+    assert_eq!(action, Some(Action::Lesson(LessonKey::Wheel(3))));
+    app.update(action.expect("an action"));
+    assert_eq!(app.lesson.as_ref().unwrap().scroll, app.lesson_overflow());
+    // Elsewhere the wheel scrolls the pane under it, as without a lesson.
+    let over_logs = wheel(2, area.height - 3);
+    assert!(matches!(
+        crate::tui::run::mouse_action(&app, over_logs, area),
+        Some(Action::Scroll(crate::tui::panes::PaneId::Logs, _))
+    ));
+}
+
+#[test]
+fn arrows_keep_to_a_pane_the_student_focused_and_to_a_step_that_fits() {
+    let mut app = answered_first_quiz_of("when-a-node-fails", Lang::En, 2);
+    app.focus = crate::tui::panes::PaneId::Objects;
+    let selected = app.pane(crate::tui::panes::PaneId::Objects).selected;
+    app.update(Action::Lesson(LessonKey::Scroll(1)));
+    assert_eq!(app.lesson.as_ref().unwrap().scroll, 0);
+    assert_ne!(
+        app.pane(crate::tui::panes::PaneId::Objects).selected,
+        selected
+    );
+    // At 120×40 the same step fits: nothing to scroll, and no sign of more.
+    app.update(Action::Resize(120, 40));
+    app.focus = crate::tui::panes::PaneId::Pipeline;
+    assert_eq!(app.lesson_overflow(), 0);
+    app.update(Action::Lesson(LessonKey::Scroll(1)));
+    assert_eq!(app.lesson.as_ref().unwrap().scroll, 0);
+    assert!(!screen(&app, 120, 40).contains("↓ more"));
+}
+
 #[test]
 fn next_while_a_step_plays_finishes_that_step_first() {
     // An impatient student presses `n` without letting any step play: each

@@ -8,6 +8,7 @@ use super::picker::Picker;
 use super::player::Player;
 use crate::tui::action::{Action, Effect};
 use crate::tui::app::{App, Overlay};
+use crate::tui::panes::PaneId;
 use crate::tui::question::{Ask, Unfinished};
 use podflow_lesson::format::Step;
 use podflow_lesson::{self as lesson, Lesson, embedded, run};
@@ -224,6 +225,23 @@ impl App {
 
     /// A lesson key, done without asking.
     pub(crate) fn lesson_key(&mut self, key: LessonKey) -> Vec<Effect> {
+        match key {
+            LessonKey::Scroll(rows) => {
+                let on_panel = matches!(
+                    self.focus,
+                    PaneId::Pipeline | PaneId::Narration | PaneId::Explain
+                );
+                if !self.scroll_lesson(rows, on_panel) {
+                    self.select(rows.into());
+                }
+                return Vec::new();
+            }
+            LessonKey::Wheel(rows) => {
+                self.scroll_lesson(rows, true);
+                return Vec::new();
+            }
+            _ => {}
+        }
         let Some(mut player) = self.lesson.take() else {
             return Vec::new();
         };
@@ -274,6 +292,8 @@ impl App {
                     self.overlay = Overlay::Editor(editor);
                 }
             }
+            // Taken before the player is.
+            LessonKey::Scroll(_) | LessonKey::Wheel(_) => {}
             LessonKey::Reset => {
                 if let Some((timeline, cursor)) = player.goal.start.clone() {
                     effects = self.pause();
@@ -292,6 +312,25 @@ impl App {
             effects.extend(self.keep_serving());
         }
         effects
+    }
+
+    /// Scrolls the step's text by `rows` when `wanted` and the step runs
+    /// past its panel; whether it did. ↑↓ want it when the focus is on the
+    /// panel's place or on the first pane (where a student starts), else
+    /// they select in the focused pane, as without a lesson; the wheel over
+    /// the panel always does.
+    fn scroll_lesson(&mut self, rows: i8, wanted: bool) -> bool {
+        let overflow = self.lesson_overflow();
+        match &mut self.lesson {
+            Some(player) if wanted && overflow > 0 => {
+                player.scroll = player
+                    .scroll
+                    .saturating_add_signed(rows.into())
+                    .min(overflow);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// A served lesson (`podflow serve --lesson`) never holds the cluster

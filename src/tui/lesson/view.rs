@@ -341,6 +341,26 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
         .iter()
         .flat_map(|line| wrap_or_blank(line, width))
         .collect();
-    Paragraph::new(lines).render(body, buf);
+    let below = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_sub(body.height);
+    let scroll = player.scroll.min(below);
+    Paragraph::new(lines).scroll((scroll, 0)).render(body, buf);
     Line::from(Span::styled(keys(player, app.lang), theme.dim)).render(footer, buf);
+    if let Some(more) = more(scroll > 0, scroll < below, app.lang) {
+        Line::from(Span::styled(format!(" {more}"), theme.active))
+            .right_aligned()
+            .render(footer, buf);
+    }
+}
+
+/// The footer's sign that the step runs past the panel: which way the rest
+/// lies, and the keys that scroll to it.
+fn more(above: bool, below: bool, lang: Lang) -> Option<&'static str> {
+    match (above, below) {
+        (false, true) => Some(lang.pick("↓ more", "↓ 更多")),
+        (true, true) => Some(lang.pick("↑↓ more", "↑↓ 更多")),
+        (true, false) => Some(lang.pick("↑ more", "↑ 更多")),
+        (false, false) => None,
+    }
 }
