@@ -164,7 +164,7 @@ fn quiz_lines(
             _ => "",
         };
         lines.push(Line::from(vec![
-            Span::styled(format!(" {}) ", i + 1), theme.component),
+            Span::styled(choice_mark(i + 1), theme.component),
             Span::styled(pick(&choice.value.text(), lang), theme.text),
             Span::styled(
                 mark,
@@ -299,14 +299,67 @@ pub fn panel_height(app: &App, player: &Player, width: u16) -> u16 {
     u16::try_from(lines + 3).unwrap_or(u16::MAX)
 }
 
-/// A step line wrapped to `width`; an empty line stays one blank row.
+/// A quiz choice's number as its line starts: ` 2) `.
+fn choice_mark(n: usize) -> String {
+    format!(" {n}) ")
+}
+
+/// How far a step line's wrapped rows are indented: a quiz choice's hang
+/// under its text, clear of its number.
+fn hang(line: &Line<'_>) -> usize {
+    let Some(first) = line.spans.first() else {
+        return 0;
+    };
+    let number = first
+        .content
+        .strip_prefix(' ')
+        .and_then(|rest| rest.strip_suffix(") "));
+    if number.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) {
+        first.content.len()
+    } else {
+        0
+    }
+}
+
+/// A step line wrapped to `width`, a choice's later rows hanging under its
+/// text; an empty line stays one blank row.
 fn wrap_or_blank(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
-    let wrapped = super::super::wrap::wrap_line(line, width);
-    if wrapped.is_empty() {
+    let mut rows = super::super::wrap::wrap_line(line, width);
+    let hang = hang(line).min(width / 2);
+    if hang > 0 && rows.len() > 1 {
+        rows.truncate(1);
+        let first: usize = rows[0].spans.iter().map(|s| s.content.len()).sum();
+        let rest = super::super::wrap::wrap_line(&line_after(line, first), width - hang);
+        rows.extend(rest.into_iter().map(|mut row| {
+            row.spans.insert(0, Span::raw(" ".repeat(hang)));
+            row
+        }));
+    }
+    if rows.is_empty() {
         vec![Line::default()]
     } else {
-        wrapped
+        rows
     }
+}
+
+/// What of `line` comes after its first `at` bytes, leading spaces dropped
+/// (as a wrapped row drops them), each span keeping its style.
+fn line_after(line: &Line<'_>, mut at: usize) -> Line<'static> {
+    let mut spans = Vec::new();
+    for span in &line.spans {
+        let content: &str = &span.content;
+        let kept = content.get(at.min(content.len())..).unwrap_or_default();
+        at = at.saturating_sub(content.len());
+        let kept = if spans.is_empty() {
+            kept.trim_start()
+        } else {
+            kept
+        };
+        if !kept.is_empty() {
+            spans.push(Span::styled(kept.to_owned(), span.style));
+        }
+    }
+    Line::from(spans).style(line.style)
 }
 
 /// The lesson panel in `area` (the narration pane's place).
@@ -362,5 +415,38 @@ fn more(above: bool, below: bool, lang: Lang) -> Option<&'static str> {
         (true, true) => Some(lang.pick("↑↓ more", "↑↓ 更多")),
         (true, false) => Some(lang.pick("↑ more", "↑ 更多")),
         (false, false) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(line: &Line<'_>, width: usize) -> Vec<String> {
+        wrap_or_blank(line, width)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_choice_wraps_under_its_text_and_other_lines_do_not_hang() {
+        let choice = Line::from(vec![
+            Span::raw(choice_mark(1)),
+            Span::raw("one two three four five six"),
+        ]);
+        assert_eq!(
+            rows(&choice, 14),
+            [" 1) one two", "    three four", "    five six"]
+        );
+        let prose = Line::from("one two three four five six");
+        assert_eq!(rows(&prose, 14), ["one two three", "four five six"]);
+        // Not a choice's number: no hang.
+        let solution = Line::from("  :apply -f fixed.yaml now");
+        assert_eq!(hang(&solution), 0);
+        assert_eq!(
+            hang(&Line::from(vec![Span::raw(" x) "), Span::raw("y")])),
+            0
+        );
     }
 }
