@@ -7,7 +7,8 @@
 //! frees for its own reuse ([`for_batch_run`]), which at the envelope
 //! (150,000 Pods, 3.9 GiB) is 12 % less user CPU (docs/performance.md);
 //! its second thread frees what the engine gives up and faults in the
-//! memory the engine takes next ([`freeing_thread`]).
+//! memory the engine takes next ([`freeing_thread`]). The screen also keeps
+//! its run within the machine's memory ([`Budget`]).
 
 use std::ffi::OsString;
 use std::sync::Arc;
@@ -62,6 +63,61 @@ pub fn for_batch_run() {
         // `exec` returns only when it failed; the run then goes on here.
         let _failed = again.args(args).env(PURGE_DELAY, "-1").exec();
     }
+}
+
+/// The screen's guard against a run larger than the machine: the screen
+/// keeps every step of the run it computes (about 0.9 KB a step; the
+/// envelope's 19 million steps would hold about 17 GB), so it stops
+/// computing when the process holds more than [`BUDGET_SHARE`] of the
+/// memory the machine had for it when it started, rather than be killed
+/// for it with the terminal left raw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Kilobytes of resident memory the run may hold.
+    pub limit_kb: u64,
+}
+
+/// The share of the memory available at the start that the screen's run
+/// may hold: three quarters, the rest left to the machine.
+const BUDGET_SHARE: (u64, u64) = (3, 4);
+
+impl Budget {
+    /// The budget on this machine: three quarters of its available memory
+    /// plus what the process already holds (Linux's `/proc`; `None`
+    /// elsewhere, where no guard is kept).
+    pub fn of_this_machine() -> Option<Budget> {
+        let available = available_kb(&std::fs::read_to_string("/proc/meminfo").ok()?)?;
+        let held = Budget::held_kb().unwrap_or(0);
+        Some(Budget {
+            limit_kb: (available + held) / BUDGET_SHARE.1 * BUDGET_SHARE.0,
+        })
+    }
+
+    /// Whether the process holds more than the budget now.
+    pub fn exceeded(self) -> bool {
+        Budget::held_kb().is_some_and(|held| held > self.limit_kb)
+    }
+
+    /// The process's resident memory, in kilobytes.
+    pub fn held_kb() -> Option<u64> {
+        resident_kb(&std::fs::read_to_string("/proc/self/status").ok()?)
+    }
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in kilobytes.
+fn available_kb(meminfo: &str) -> Option<u64> {
+    kilobytes_of(meminfo, "MemAvailable:")
+}
+
+/// `VmRSS` of `/proc/self/status`, in kilobytes.
+fn resident_kb(status: &str) -> Option<u64> {
+    kilobytes_of(status, "VmRSS:")
+}
+
+/// The value of the `field` line (`Field:   123 kB`).
+fn kilobytes_of(text: &str, field: &str) -> Option<u64> {
+    let line = text.lines().find_map(|line| line.strip_prefix(field))?;
+    line.trim().strip_suffix("kB")?.trim().parse().ok()
 }
 
 /// How often the freeing thread looks for batches when it found none.
@@ -195,6 +251,20 @@ mod tests {
         super::fault_in_ahead(|| stops += 1);
         assert_eq!(stops, super::AHEAD.div_ceil(super::HUGE_PAGE));
         assert_eq!(stops, 16, "31 MiB: fifteen huge pages and a half");
+    }
+
+    #[test]
+    fn the_budget_reads_the_kernels_kilobytes() {
+        let meminfo = "MemTotal:       24683828 kB\nMemFree:         6301284 kB\nMemAvailable:   23051840 kB\n";
+        assert_eq!(super::available_kb(meminfo), Some(23_051_840));
+        let status = "Name:\tpodflow\nVmPeak:\t 1024 kB\nVmRSS:\t  3709656 kB\nThreads:\t2\n";
+        assert_eq!(super::resident_kb(status), Some(3_709_656));
+        assert_eq!(super::resident_kb("VmRSS: lots"), None);
+        assert_eq!(super::available_kb(""), None);
+        // Here, on Linux: a budget, not yet exceeded by the test itself.
+        let budget = super::Budget::of_this_machine().expect("a budget on Linux");
+        assert!(budget.limit_kb > 0 && !budget.exceeded());
+        assert!(super::Budget { limit_kb: 1 }.exceeded());
     }
 
     #[test]

@@ -429,6 +429,28 @@ impl App {
         }
     }
 
+    /// Stops computing a run that holds more memory than `budget` allows:
+    /// the steps computed so far stay, the status bar marks the run cut
+    /// short (`✂`), and a notice says why and what computes it whole.
+    pub fn cut_short(&mut self, budget: crate::memory::Budget) {
+        self.timeline.cut_short();
+        let tenths = budget.limit_kb * 10 / (1024 * 1024);
+        let (gib, step) = (
+            format!("{}.{}", tenths / 10, tenths % 10),
+            self.timeline.len(),
+        );
+        self.notice = Some(match self.lang {
+            Lang::En => format!(
+                "stopped computing at step {step}: the run holds {gib} GiB, 3/4 of the memory free \
+                 when podflow started (podflow trace computes it whole, keeping no steps)"
+            ),
+            Lang::Zh => format!(
+                "在第 {step} 步停止计算：运行已占用 {gib} GiB，即 podflow 启动时空闲内存的 3/4\
+                 （podflow trace 可完整计算，且不保留步骤）"
+            ),
+        });
+    }
+
     /// Whether the run has ended: computed to its end, and not a served
     /// cluster's, which goes on as long as the server does.
     pub fn run_is_over(&self) -> bool {

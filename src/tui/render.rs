@@ -249,8 +249,15 @@ fn status_text(app: &App) -> String {
             player.len()
         )
     });
-    // While the run is still being computed, its length so far is marked `+`.
-    let more = if app.timeline.is_complete() { "" } else { "+" };
+    // While the run is still being computed, its length so far is marked
+    // `+`; a run cut short for want of memory, `✂`.
+    let more = if app.timeline.is_cut_short() {
+        "✂"
+    } else if app.timeline.is_complete() {
+        ""
+    } else {
+        "+"
+    };
     format!(
         "{lesson} {} {step}/{total}{more}  {}  {speed} {state}",
         app.lang.pick("step", "步骤"),

@@ -26,10 +26,44 @@ use podflow_engine::kubectl::Command;
 /// How many engine events are computed between two looks at the terminal
 /// while a run is still being computed (about 10–40 ms on a large cluster).
 const COMPUTE_SLICE: usize = 2_000;
+/// How many slices are computed between two looks at the memory held
+/// ([`crate::memory::Budget`]): about a third of a second.
+const SLICES_PER_MEMORY_LOOK: u32 = 16;
 /// How often the screen is redrawn while only the computation goes on.
 const COMPUTE_REDRAW: Duration = Duration::from_millis(150);
 /// How often the loop looks whether the terminal is gone ([`hangup::hung_up`]).
 const HANG_UP_CHECK: Duration = Duration::from_millis(250);
+
+/// The run computed a slice at a time between frames, within the
+/// machine's memory: a run too large for it stops being computed, rather
+/// than the process be killed with the terminal left raw.
+struct Computing {
+    budget: Option<crate::memory::Budget>,
+    slices: u32,
+}
+
+impl Computing {
+    fn new() -> Computing {
+        Computing {
+            budget: crate::memory::Budget::of_this_machine(),
+            slices: 0,
+        }
+    }
+
+    /// Computes one slice of `app`'s run; cuts the run short there when
+    /// the process holds more than its budget.
+    fn slice(&mut self, app: &mut App) {
+        app.timeline.advance(COMPUTE_SLICE);
+        app.remember_steps(1);
+        self.slices = self.slices.wrapping_add(1);
+        if self.slices.is_multiple_of(SLICES_PER_MEMORY_LOOK)
+            && let Some(budget) = self.budget
+            && budget.exceeded()
+        {
+            app.cut_short(budget);
+        }
+    }
+}
 
 /// `?` for the terminal's I/O: an error that says the terminal is gone
 /// ([`hangup::is_hang_up`]) ends the loop as a hang-up, with `Ok`.
@@ -84,6 +118,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
         "PODFLOW_TEST_PANIC=1: a deliberate panic after the first frame"
     );
     let mut drawn = Instant::now();
+    let mut computing_run = Computing::new();
     // A served cluster's requests, or an observed one's records
     // (`podflow attach`), are taken a few times a frame.
     let mut serving = (app.live.is_some() || app.observing.is_some()).then(|| {
@@ -129,8 +164,7 @@ pub async fn run(app: &mut App) -> io::Result<()> {
                 continue;
             }
             () = std::future::ready(()), if computing => {
-                app.timeline.advance(COMPUTE_SLICE);
-                app.remember_steps(1);
+                computing_run.slice(app);
                 computed = true;
                 Vec::new()
             }

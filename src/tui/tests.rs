@@ -534,3 +534,27 @@ fn a_typed_commands_output_shows_at_once() {
     );
     assert!(text.contains("nginx   1/1     Running"), "{text}");
 }
+
+#[test]
+fn a_run_too_large_for_the_memory_is_cut_short_and_says_so() {
+    let mut computing = Timeline::started(podflow_engine::testing::nginx_engine());
+    assert!(!computing.advance(3));
+    let mut app = app(computing);
+    assert!(screen(&app, 120, 40).contains("step 1/"), "being computed");
+    app.cut_short(crate::memory::Budget {
+        limit_kb: 3 * 1024 * 1024,
+    });
+    let steps = app.timeline.len();
+    let text = screen(&app, 120, 40);
+    assert!(text.contains(&format!("/{steps}✂")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "stopped computing at step {steps}: the run holds 3.0 GiB"
+        )),
+        "{text}"
+    );
+    // What was computed can be played; its end is the run's end.
+    assert!(app.run_is_over());
+    app.update(Action::Last);
+    assert_eq!(app.cursor, steps - 1);
+}

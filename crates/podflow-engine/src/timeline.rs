@@ -68,6 +68,8 @@ pub struct Timeline {
     until: Until,
     /// Whether it has stopped there.
     complete: bool,
+    /// Whether it was stopped before it got there ([`Timeline::cut_short`]).
+    cut_short: bool,
     /// The engine at the end of the run (computed so far).
     engine: Engine,
     /// The commands handed over after the start: (number of marks when
@@ -133,6 +135,7 @@ impl Timeline {
             checkpoints: vec![(1, engine.clone())],
             until: Timeline::until_from(&engine),
             complete: false,
+            cut_short: false,
             engine,
             submitted: Vec::new(),
             scheduled: VecDeque::new(),
@@ -186,7 +189,7 @@ impl Timeline {
         self.scheduled.extend(inputs);
         if let Some((last, _)) = self.scheduled.back() {
             self.until = Until::IdleOr(last.plus(IDLE_LIMIT.as_millis()));
-            self.complete = false;
+            self.resume();
         }
     }
 
@@ -220,15 +223,36 @@ impl Timeline {
         Until::IdleOr(engine.now().plus(IDLE_LIMIT.as_millis()))
     }
 
-    /// Whether the run has been computed to its end.
+    /// Whether the run has been computed to its end (or cut short there).
     pub fn is_complete(&self) -> bool {
         self.complete
+    }
+
+    /// Stops computing the run where it is, before its end: it then reads
+    /// as complete, and as cut short. The screen does this when the run
+    /// would take more memory than the machine has (`src/memory.rs`).
+    pub fn cut_short(&mut self) {
+        if !self.complete {
+            self.complete = true;
+            self.cut_short = true;
+        }
+    }
+
+    /// Whether the run was cut short before its end.
+    pub fn is_cut_short(&self) -> bool {
+        self.cut_short
+    }
+
+    /// The run goes on from where it is: computed further on demand.
+    fn resume(&mut self) {
+        self.complete = false;
+        self.cut_short = false;
     }
 
     /// Computes up to `events` more engine events, marking each that made
     /// records; returns whether the run is now complete.
     pub fn advance(&mut self, events: usize) -> bool {
-        if self.observed {
+        if self.observed || self.cut_short {
             return true;
         }
         for _ in 0..events {
@@ -288,7 +312,7 @@ impl Timeline {
     /// from now on, so [`Timeline::advance`] computes up to there.
     pub fn extend_to(&mut self, until: Until) {
         self.until = until;
-        self.complete = false;
+        self.resume();
     }
 
     /// A request from a client outside the simulation, for the engine at
@@ -298,7 +322,7 @@ impl Timeline {
         &mut self,
         request: crate::apiserver::request::Request,
     ) -> crate::component::RequestId {
-        self.complete = false;
+        self.resume();
         self.engine.receive(request)
     }
 
@@ -501,7 +525,7 @@ impl Timeline {
         self.submitted.push((keep, command.clone()));
         engine.submit(command);
         self.until = Timeline::until_from(&engine);
-        self.complete = false;
+        self.resume();
         self.engine = engine;
         kept_records
     }
@@ -743,6 +767,29 @@ mod tests {
         assert!(rounds > 5, "computed in {rounds} slices");
         assert_eq!(sliced.records(), whole.records());
         assert!(sliced.is_complete() && sliced.advance(1), "stays complete");
+    }
+
+    #[test]
+    fn a_run_cut_short_stops_there_until_a_command_goes_on_from_it() {
+        let mut cut = Timeline::started(crate::testing::nginx_engine());
+        assert!(!cut.advance(3), "the run goes on past three events");
+        let at = cut.len();
+        assert!(at > 0);
+        cut.cut_short();
+        assert!(cut.is_complete() && cut.is_cut_short());
+        assert!(cut.advance(100), "no more is computed");
+        assert_eq!(cut.len(), at);
+        // A command typed there runs on from it, to the run's end.
+        let parsed = crate::command::parse("get pods").unwrap();
+        let command = crate::command::resolve(parsed, |_| Ok::<_, ()>(Vec::new())).unwrap();
+        cut.resubmit(Some(at - 1), command);
+        assert!(!cut.is_complete() && !cut.is_cut_short());
+        while !cut.advance(1_000) {}
+        assert!(cut.len() > at && !cut.is_cut_short());
+        // A whole run is not cut short.
+        let mut whole = nginx_timeline();
+        whole.cut_short();
+        assert!(!whole.is_cut_short());
     }
 
     /// A checkpoint pins the versions current when it was taken: one is
