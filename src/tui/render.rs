@@ -29,6 +29,23 @@ impl App {
     pub fn styles(&self) -> Theme {
         Theme::new(self.theme, self.no_color)
     }
+
+    /// How many rows of the lesson's step lie below its panel: how far it
+    /// scrolls (0 when the step fits).
+    pub(crate) fn lesson_overflow(&self) -> u16 {
+        let Some(player) = &self.lesson else {
+            return 0;
+        };
+        self.lesson_panel(self.area).map_or(0, |rect| {
+            super::lesson::view::panel_height(self, player, rect.width).saturating_sub(rect.height)
+        })
+    }
+
+    /// Where the lesson's panel is drawn in `area`, when a lesson is open.
+    pub(crate) fn lesson_panel(&self, area: Rect) -> Option<Rect> {
+        let player = self.lesson.as_ref()?;
+        lesson_area(self, player, &self.screen(area)).map(|(rect, _)| rect)
+    }
 }
 
 impl Widget for &App {
@@ -173,25 +190,6 @@ fn lesson_area(app: &App, player: &Player, screen: &Screen) -> Option<(Rect, Opt
             Some((area.union(sequence), None))
         }
         _ => Some((area, None)),
-    }
-}
-
-impl App {
-    /// How many rows of the lesson's step lie below its panel: how far it
-    /// scrolls (0 when the step fits).
-    pub(crate) fn lesson_overflow(&self) -> u16 {
-        let Some(player) = &self.lesson else {
-            return 0;
-        };
-        self.lesson_panel(self.area).map_or(0, |rect| {
-            super::lesson::view::panel_height(self, player, rect.width).saturating_sub(rect.height)
-        })
-    }
-
-    /// Where the lesson's panel is drawn in `area`, when a lesson is open.
-    pub(crate) fn lesson_panel(&self, area: Rect) -> Option<Rect> {
-        let player = self.lesson.as_ref()?;
-        lesson_area(self, player, &self.screen(area)).map(|(rect, _)| rect)
     }
 }
 
