@@ -99,7 +99,7 @@ impl Budget {
     }
 
     /// The process's resident memory, in kilobytes.
-    pub fn held_kb() -> Option<u64> {
+    fn held_kb() -> Option<u64> {
         resident_kb(&std::fs::read_to_string("/proc/self/status").ok()?)
     }
 }

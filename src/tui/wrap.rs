@@ -8,6 +8,18 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+use super::lang::Lang;
+
+/// The note of the rows below what a pane or panel shows: `↓ 7 more`
+/// (the Explain pane's title, the lesson panel's footer); empty for none.
+pub fn more(hidden: usize, lang: Lang) -> String {
+    match (hidden, lang) {
+        (0, _) => String::new(),
+        (n, Lang::En) => format!("↓ {n} more"),
+        (n, Lang::Zh) => format!("↓ 还有 {n} 行"),
+    }
+}
+
 /// `s` cut to `max` columns, ending in `…` when cut.
 pub fn truncate(s: &str, max: usize) -> String {
     if UnicodeWidthStr::width(s) <= max {

@@ -250,9 +250,10 @@ impl Timeline {
     }
 
     /// Computes up to `events` more engine events, marking each that made
-    /// records; returns whether the run is now complete.
+    /// records; returns whether the run is now complete (a complete run,
+    /// cut short or not, computes nothing more until it is resumed).
     pub fn advance(&mut self, events: usize) -> bool {
-        if self.observed || self.cut_short {
+        if self.observed || self.complete {
             return true;
         }
         for _ in 0..events {

@@ -205,8 +205,8 @@ pub const LESSON: Table = Table {
                 (ch('j'), lesson(LessonKey::Scroll(1))),
             ],
             help: (
-                "scroll a step longer than its panel (↓ more); else select / scroll in the focused pane",
-                "滚动超出面板的课程步骤（↓ 更多）；否则在当前面板中选择 / 滚动",
+                "scroll a step longer than its panel (↓ 3 more); else select / scroll in the focused pane",
+                "滚动超出面板的课程步骤（↓ 还有 3 行）；否则在当前面板中选择 / 滚动",
             ),
         },
         Binding {

@@ -241,8 +241,9 @@ fn a_step_longer_than_its_panel_scrolls_to_its_end() {
     let overflow = app.lesson_overflow();
     assert!(overflow > 0, "the step is longer than its panel");
     let text = screen(&app, 80, 24);
+    let below = format!("↓ 还有 {overflow} 行");
     assert!(
-        text.contains("↓ 更多") && text.contains("这两条 300 秒"),
+        text.contains(&below) && text.contains("这两条 300 秒"),
         "{text}"
     );
     for _ in 0..overflow + 5 {
@@ -253,13 +254,22 @@ fn a_step_longer_than_its_panel_scrolls_to_its_end() {
         overflow,
         "as far as the end"
     );
-    insta::assert_snapshot!(screen(&app, 80, 24));
+    let text = screen(&app, 80, 24);
+    let footer = text
+        .lines()
+        .find(|l| l.contains("n/p 步骤"))
+        .expect("the panel's keys");
+    assert!(
+        footer.contains(&format!("↑ {overflow}")) && !footer.contains('↓'),
+        "{footer}"
+    );
+    insta::assert_snapshot!(text);
     for _ in 0..overflow {
         app.update(Action::Lesson(LessonKey::Scroll(-1)));
     }
     let text = screen(&app, 80, 24);
     assert!(
-        text.contains("↓ 更多") && text.contains("这两条 300 秒"),
+        text.contains(&below) && text.contains("这两条 300 秒"),
         "back at the top"
     );
     // The next step starts at its top.
@@ -310,7 +320,12 @@ fn arrows_keep_to_a_pane_the_student_focused_and_to_a_step_that_fits() {
     assert_eq!(app.lesson_overflow(), 0);
     app.update(Action::Lesson(LessonKey::Scroll(1)));
     assert_eq!(app.lesson.as_ref().unwrap().scroll, 0);
-    assert!(!screen(&app, 120, 40).contains("↓ more"));
+    let text = screen(&app, 120, 40);
+    let footer = text
+        .lines()
+        .find(|l| l.contains("n/p step"))
+        .expect("the panel's keys");
+    assert!(!footer.contains('↓') && !footer.contains('↑'), "{footer}");
 }
 
 #[test]

@@ -105,37 +105,53 @@ pub fn picker(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Line::from(Span::styled(footer, theme.dim)).render(keys, buf);
 }
 
+/// A line of the step, and what its first row hangs from: a quiz choice's
+/// number, its later rows lined up under its text (as the help lines up a
+/// key's description).
+struct StepLine {
+    hang: Option<Span<'static>>,
+    line: Line<'static>,
+}
+
+impl From<Line<'static>> for StepLine {
+    fn from(line: Line<'static>) -> StepLine {
+        StepLine { hang: None, line }
+    }
+}
+
 /// The lines of the current step.
-fn step_lines(player: &Player, app: &App, theme: &Theme) -> Vec<Line<'static>> {
+fn step_lines(player: &Player, app: &App, theme: &Theme) -> Vec<StepLine> {
     let lang = app.lang;
     let text = |t: &Text| Line::from(Span::styled(pick(t, lang), theme.text));
     let mut lines = Vec::new();
     match player.current() {
         None => {}
-        Some(Step::Narrate(n)) => lines.push(text(&n.text.value)),
+        Some(Step::Narrate(n)) => lines.push(text(&n.text.value).into()),
         Some(Step::Command(c)) => {
-            lines.push(Line::from(Span::styled(
-                format!("$ kubectl {}", c.run.value),
-                theme.component,
-            )));
+            lines.push(
+                Line::from(Span::styled(
+                    format!("$ kubectl {}", c.run.value),
+                    theme.component,
+                ))
+                .into(),
+            );
             if let Some(t) = &c.text {
-                lines.push(text(&t.value));
+                lines.push(text(&t.value).into());
             }
         }
         Some(Step::Pause(p)) => {
-            lines.push(Line::from(Span::styled(
-                lang.pick("⏸ Pause", "⏸ 暂停"),
-                theme.active,
-            )));
+            lines.push(
+                Line::from(Span::styled(lang.pick("⏸ Pause", "⏸ 暂停"), theme.active)).into(),
+            );
             if let Some(t) = &p.text {
-                lines.push(text(&t.value));
+                lines.push(text(&t.value).into());
             }
         }
         Some(Step::Quiz(q)) => quiz_lines(player, q, lang, theme, &mut lines),
         Some(Step::Goal(g)) => {
             goal_lines(player, g, app, theme, &mut lines);
             if let Some(scoring) = &player.scoring {
-                lines.push(score_line(scoring, lang, theme));
+                lines.push(score_line(scoring, lang, theme).into());
             }
         }
     }
@@ -143,17 +159,8 @@ fn step_lines(player: &Player, app: &App, theme: &Theme) -> Vec<Line<'static>> {
 }
 
 /// A quiz: the question, the choices (marked once answered) and the explanation.
-fn quiz_lines(
-    player: &Player,
-    q: &Quiz,
-    lang: Lang,
-    theme: &Theme,
-    lines: &mut Vec<Line<'static>>,
-) {
-    lines.push(Line::from(Span::styled(
-        pick(&q.question.value, lang),
-        theme.active,
-    )));
+fn quiz_lines(player: &Player, q: &Quiz, lang: Lang, theme: &Theme, lines: &mut Vec<StepLine>) {
+    lines.push(Line::from(Span::styled(pick(&q.question.value, lang), theme.active)).into());
     let right = player.quiz_right();
     for (i, choice) in q.choices.iter().enumerate() {
         let chosen = player.quiz.chosen.contains(&i);
@@ -163,18 +170,20 @@ fn quiz_lines(
             (false, _, true) => " ●",
             _ => "",
         };
-        lines.push(Line::from(vec![
-            Span::styled(choice_mark(i + 1), theme.component),
-            Span::styled(pick(&choice.value.text(), lang), theme.text),
-            Span::styled(
-                mark,
-                if choice.value.correct {
-                    theme.ok
-                } else {
-                    theme.bad
-                },
-            ),
-        ]));
+        lines.push(StepLine {
+            hang: Some(Span::styled(format!(" {}) ", i + 1), theme.component)),
+            line: Line::from(vec![
+                Span::styled(pick(&choice.value.text(), lang), theme.text),
+                Span::styled(
+                    mark,
+                    if choice.value.correct {
+                        theme.ok
+                    } else {
+                        theme.bad
+                    },
+                ),
+            ]),
+        });
     }
     if player.quiz.answered {
         let verdict = if right {
@@ -182,57 +191,66 @@ fn quiz_lines(
         } else {
             lang.pick("Not quite. ", "不完全对。")
         };
-        lines.push(Line::from(vec![
-            Span::styled(verdict, if right { theme.ok } else { theme.bad }),
-            Span::styled(pick(&q.explain.value, lang), theme.text),
-        ]));
+        lines.push(
+            Line::from(vec![
+                Span::styled(verdict, if right { theme.ok } else { theme.bad }),
+                Span::styled(pick(&q.explain.value, lang), theme.text),
+            ])
+            .into(),
+        );
     }
 }
 
 /// A goal: the task, whether it holds, the hints asked for and the solution.
-fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut Vec<Line<'static>>) {
+fn goal_lines(player: &Player, g: &Goal, app: &App, theme: &Theme, lines: &mut Vec<StepLine>) {
     let lang = app.lang;
     let text = |t: &Text| Line::from(Span::styled(pick(t, lang), theme.text));
-    lines.push(Line::from(Span::styled(
-        lang.pick("Goal: ", "目标："),
-        theme.active,
-    )));
-    lines.push(text(&g.task.value));
+    lines.push(Line::from(Span::styled(lang.pick("Goal: ", "目标："), theme.active)).into());
+    lines.push(text(&g.task.value).into());
     let solved = player.solved(&app.timeline, app.cursor).unwrap_or(false);
     let check = player.check_text(lang).unwrap_or_default();
-    lines.push(Line::from(vec![
-        Span::styled(
-            if solved {
-                lang.pick("✓ done: ", "✓ 完成：")
-            } else {
-                lang.pick("✗ not yet: ", "✗ 尚未完成：")
-            },
-            if solved { theme.ok } else { theme.bad },
-        ),
-        Span::styled(check, theme.dim),
-    ]));
+    lines.push(
+        Line::from(vec![
+            Span::styled(
+                if solved {
+                    lang.pick("✓ done: ", "✓ 完成：")
+                } else {
+                    lang.pick("✗ not yet: ", "✗ 尚未完成：")
+                },
+                if solved { theme.ok } else { theme.bad },
+            ),
+            Span::styled(check, theme.dim),
+        ])
+        .into(),
+    );
     for hint in g.hints.iter().take(player.goal.hints) {
-        lines.push(Line::from(vec![
-            Span::styled(lang.pick("Hint: ", "提示："), theme.component),
-            Span::styled(pick(&hint.value, lang), theme.text),
-        ]));
+        lines.push(
+            Line::from(vec![
+                Span::styled(lang.pick("Hint: ", "提示："), theme.component),
+                Span::styled(pick(&hint.value, lang), theme.text),
+            ])
+            .into(),
+        );
     }
     if player.goal.solution {
         if let Some(cause) = &g.cause {
-            lines.push(Line::from(vec![
-                Span::styled(lang.pick("Cause: ", "原因："), theme.component),
-                Span::styled(pick(&cause.value, lang), theme.text),
-            ]));
+            lines.push(
+                Line::from(vec![
+                    Span::styled(lang.pick("Cause: ", "原因："), theme.component),
+                    Span::styled(pick(&cause.value, lang), theme.text),
+                ])
+                .into(),
+            );
         }
-        lines.push(Line::from(Span::styled(
-            lang.pick("Solution:", "答案："),
-            theme.component,
-        )));
+        lines.push(
+            Line::from(Span::styled(
+                lang.pick("Solution:", "答案："),
+                theme.component,
+            ))
+            .into(),
+        );
         for line in &g.solution {
-            lines.push(Line::from(Span::styled(
-                format!("  :{}", line.value),
-                theme.text,
-            )));
+            lines.push(Line::from(Span::styled(format!("  :{}", line.value), theme.text)).into());
         }
     }
 }
@@ -299,67 +317,26 @@ pub fn panel_height(app: &App, player: &Player, width: u16) -> u16 {
     u16::try_from(lines + 3).unwrap_or(u16::MAX)
 }
 
-/// A quiz choice's number as its line starts: ` 2) `.
-fn choice_mark(n: usize) -> String {
-    format!(" {n}) ")
-}
-
-/// How far a step line's wrapped rows are indented: a quiz choice's hang
-/// under its text, clear of its number.
-fn hang(line: &Line<'_>) -> usize {
-    let Some(first) = line.spans.first() else {
-        return 0;
-    };
-    let number = first
-        .content
-        .strip_prefix(' ')
-        .and_then(|rest| rest.strip_suffix(") "));
-    if number.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) {
-        first.content.len()
-    } else {
-        0
-    }
-}
-
-/// A step line wrapped to `width`, a choice's later rows hanging under its
-/// text; an empty line stays one blank row.
-fn wrap_or_blank(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
-    let mut rows = super::super::wrap::wrap_line(line, width);
-    let hang = hang(line).min(width / 2);
-    if hang > 0 && rows.len() > 1 {
-        rows.truncate(1);
-        let first: usize = rows[0].spans.iter().map(|s| s.content.len()).sum();
-        let rest = super::super::wrap::wrap_line(&line_after(line, first), width - hang);
-        rows.extend(rest.into_iter().map(|mut row| {
-            row.spans.insert(0, Span::raw(" ".repeat(hang)));
-            row
-        }));
+/// A step line wrapped to `width`, beside what it hangs from; an empty
+/// line stays one blank row.
+fn wrap_or_blank(step: &StepLine, width: usize) -> Vec<Line<'static>> {
+    let indent = step.hang.as_ref().map_or(0, Span::width).min(width / 2);
+    let mut rows = super::super::wrap::wrap_line(&step.line, width - indent);
+    if let Some(hang) = &step.hang {
+        for (i, row) in rows.iter_mut().enumerate() {
+            let before = if i == 0 {
+                hang.clone()
+            } else {
+                Span::raw(" ".repeat(indent))
+            };
+            row.spans.insert(0, before);
+        }
     }
     if rows.is_empty() {
         vec![Line::default()]
     } else {
         rows
     }
-}
-
-/// What of `line` comes after its first `at` bytes, leading spaces dropped
-/// (as a wrapped row drops them), each span keeping its style.
-fn line_after(line: &Line<'_>, mut at: usize) -> Line<'static> {
-    let mut spans = Vec::new();
-    for span in &line.spans {
-        let content: &str = &span.content;
-        let kept = content.get(at.min(content.len())..).unwrap_or_default();
-        at = at.saturating_sub(content.len());
-        let kept = if spans.is_empty() {
-            kept.trim_start()
-        } else {
-            kept
-        };
-        if !kept.is_empty() {
-            spans.push(Span::styled(kept.to_owned(), span.style));
-        }
-    }
-    Line::from(spans).style(line.style)
 }
 
 /// The lesson panel in `area` (the narration pane's place).
@@ -399,31 +376,35 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
         .saturating_sub(body.height);
     let scroll = player.scroll.min(below);
     Paragraph::new(lines).scroll((scroll, 0)).render(body, buf);
-    Line::from(Span::styled(keys(player, app.lang), theme.dim)).render(footer, buf);
-    if let Some(more) = more(scroll > 0, scroll < below, app.lang) {
-        Line::from(Span::styled(format!(" {more}"), theme.active))
-            .right_aligned()
-            .render(footer, buf);
+    // A step longer than the panel: the rows above and below, `↑ 3  ↓ 9 more`,
+    // at the footer's right; the keys take the room left of them.
+    let above = (scroll > 0).then(|| format!("↑ {scroll}"));
+    let below = super::super::wrap::more(usize::from(below - scroll), app.lang);
+    let signs: Vec<String> = above
+        .into_iter()
+        .chain(Some(below))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let keys = keys(player, app.lang);
+    if signs.is_empty() {
+        Line::from(Span::styled(keys, theme.dim)).render(footer, buf);
+        return;
     }
-}
-
-/// The footer's sign that the step runs past the panel: which way the rest
-/// lies, and the keys that scroll to it.
-fn more(above: bool, below: bool, lang: Lang) -> Option<&'static str> {
-    match (above, below) {
-        (false, true) => Some(lang.pick("↓ more", "↓ 更多")),
-        (true, true) => Some(lang.pick("↑↓ more", "↑↓ 更多")),
-        (true, false) => Some(lang.pick("↑ more", "↑ 更多")),
-        (false, false) => None,
-    }
+    let signs = signs.join("  ");
+    let room = usize::from(footer.width).saturating_sub(Line::from(signs.as_str()).width() + 1);
+    let keys = super::super::wrap::truncate(keys, room);
+    Line::from(Span::styled(keys, theme.dim)).render(footer, buf);
+    Line::from(Span::styled(signs, theme.active))
+        .right_aligned()
+        .render(footer, buf);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn rows(line: &Line<'_>, width: usize) -> Vec<String> {
-        wrap_or_blank(line, width)
+    fn rows(step: &StepLine, width: usize) -> Vec<String> {
+        wrap_or_blank(step, width)
             .iter()
             .map(ToString::to_string)
             .collect()
@@ -431,22 +412,25 @@ mod tests {
 
     #[test]
     fn a_choice_wraps_under_its_text_and_other_lines_do_not_hang() {
-        let choice = Line::from(vec![
-            Span::raw(choice_mark(1)),
-            Span::raw("one two three four five six"),
-        ]);
+        let choice = StepLine {
+            hang: Some(Span::raw(" 1) ")),
+            line: Line::from("one two three four five six"),
+        };
         assert_eq!(
             rows(&choice, 14),
             [" 1) one two", "    three four", "    five six"]
         );
-        let prose = Line::from("one two three four five six");
+        let prose = Line::from("one two three four five six").into();
         assert_eq!(rows(&prose, 14), ["one two three", "four five six"]);
-        // Not a choice's number: no hang.
-        let solution = Line::from("  :apply -f fixed.yaml now");
-        assert_eq!(hang(&solution), 0);
-        assert_eq!(
-            hang(&Line::from(vec![Span::raw(" x) "), Span::raw("y")])),
-            0
-        );
+        // Lines that only look like a choice do not hang: a solution's
+        // command, a choice's number written in prose.
+        for text in ["  :apply -f fixed.yaml now", " 1) one two three four"] {
+            let line = Line::from(text);
+            let wrapped: Vec<String> = crate::tui::wrap::wrap_line(&line, 14)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            assert_eq!(rows(&line.into(), 14), wrapped);
+        }
     }
 }

@@ -8,8 +8,6 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
-use crate::tui::lang::Lang;
-
 /// How a line meets a width it does not fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fit {
@@ -178,18 +176,12 @@ pub fn visible(
     (shown, hidden)
 }
 
-/// The pane title's note of the lines below: `↓ 7 more`.
-pub fn more(hidden: usize, lang: Lang) -> String {
-    match (hidden, lang) {
-        (0, _) => String::new(),
-        (n, Lang::En) => format!("↓ {n} more"),
-        (n, Lang::Zh) => format!("↓ 还有 {n} 行"),
-    }
-}
+pub use crate::tui::wrap::more;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::lang::Lang;
 
     fn text(lines: &[Line<'_>]) -> Vec<String> {
         lines.iter().map(ToString::to_string).collect()
