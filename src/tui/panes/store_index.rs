@@ -59,6 +59,9 @@ impl OwnerLink {
 /// What the panes need of one stored object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
+    /// Its `metadata.uid`, against which a dependent's owner reference is
+    /// checked without reading (and, for a replaced version, decoding) it.
+    pub uid: Option<Arc<str>>,
     /// Its owner references, shared by every object with the same ones (a
     /// `ReplicaSet`'s Pods), so that resolving them once serves all.
     pub owners: Option<Arc<[OwnerLink]>>,
@@ -149,6 +152,7 @@ impl Interner {
 /// or kept with a version the steps keep encoded, so that a seek across
 /// thousands of replaced versions decodes none of them.
 struct Digest {
+    uid: Option<Arc<str>>,
     owners: Option<Arc<[OwnerLink]>>,
     waiting: bool,
     node: Option<NodeState>,
@@ -161,6 +165,7 @@ impl Digest {
     fn of(interner: &mut Interner, object: &Object) -> Digest {
         let meta = object.metadata();
         Digest {
+            uid: meta.uid.as_deref().map(Arc::from),
             owners: meta
                 .owner_references
                 .as_deref()
@@ -174,6 +179,7 @@ impl Digest {
 
     fn summary(&self) -> Summary {
         Summary {
+            uid: self.uid.clone(),
             owners: self.owners.clone(),
             waiting: self.waiting,
             node: self.node,

@@ -151,7 +151,7 @@ impl Model {
 
         let mut hidden_rbac = 0;
         let forest = if filter.is_empty() {
-            tree::forest(store, summaries, |key| {
+            tree::forest(summaries, |key| {
                 let hide = is_rbac(key) && !written.contains(key);
                 hidden_rbac += usize::from(hide);
                 !hide

@@ -7,9 +7,10 @@
 //! the phase for Pods (`Terminating` once deleted).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::super::store_index::{OwnerLink, Summaries, Summary};
-use podflow_engine::store::{Snapshot, key_for};
+use podflow_engine::store::key_for;
 use podflow_model::kinds::{KINDS, index_of};
 
 /// No row: a root's parent.
@@ -110,18 +111,13 @@ impl<'a> Forest<'a> {
 /// its reference names (checked against its UID); only a reference that
 /// does not lead there makes the pass index every UID. Objects with the same
 /// owner references share them, and they are resolved once.
-pub fn forest<'a>(
-    store: &'a Snapshot,
-    summaries: &'a Summaries,
-    mut keep: impl FnMut(&str) -> bool,
-) -> Forest<'a> {
+pub fn forest<'a>(summaries: &'a Summaries, mut keep: impl FnMut(&str) -> bool) -> Forest<'a> {
     let objects: Vec<(&'a str, &'a Summary)> = summaries
         .iter()
         .filter(|(k, _)| keep(k))
         .map(|(k, s)| (&**k, s))
         .collect();
     let mut owners_of = Owners {
-        store,
         objects: &objects,
         memo: HashMap::new(),
         by_uid: None,
@@ -196,13 +192,12 @@ pub fn forest<'a>(
 /// when its UID is the reference's (UIDs are unique), else whichever listed
 /// object has that UID (the last, in key order).
 struct Owners<'o, 'a> {
-    store: &'a Snapshot,
     objects: &'o [(&'a str, &'a Summary)],
     /// The owner found for each owner list looked up (by its address: equal
     /// lists are one shared list).
     memo: HashMap<*const OwnerLink, Option<usize>>,
     /// Every listed UID, built at the first reference its name does not resolve.
-    by_uid: Option<HashMap<String, usize>>,
+    by_uid: Option<HashMap<Arc<str>, usize>>,
 }
 
 impl Owners<'_, '_> {
@@ -230,22 +225,19 @@ impl Owners<'_, '_> {
             .objects
             .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
             .ok()?;
-        let owner = self.store.object(&key)?;
-        (owner.metadata().uid.as_deref() == Some(link.uid.as_str())).then_some(at)
+        let (_, owner) = self.objects[at];
+        (owner.uid.as_deref() == Some(link.uid.as_str())).then_some(at)
     }
 
     /// The listed object with `uid` (the last, in key order).
     fn by_uid(&mut self, uid: &str) -> Option<usize> {
-        let (objects, store) = (self.objects, self.store);
+        let objects = self.objects;
         self.by_uid
             .get_or_insert_with(|| {
                 objects
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, (key, _))| {
-                        let object = store.object(key)?;
-                        object.metadata().uid.clone().map(|u| (u, i))
-                    })
+                    .filter_map(|(i, (_, summary))| Some((Arc::clone(summary.uid.as_ref()?), i)))
                     .collect()
             })
             .get(uid)
@@ -260,7 +252,7 @@ mod tests {
 
     use super::*;
     use crate::tui::panes::store_index::with_summaries;
-    use podflow_engine::store::Store;
+    use podflow_engine::store::{Snapshot, Store};
     use podflow_model::Object;
     use podflow_model::kinds::kind_of;
 
@@ -323,7 +315,7 @@ mod tests {
     fn rows(store: &Store) -> Vec<(String, usize, String)> {
         let store = &Snapshot::of(store);
         with_summaries(store, |summaries| {
-            let forest = forest(store, summaries, |_| true);
+            let forest = forest(summaries, |_| true);
             (0..forest.len())
                 .map(|i| (forest.key(i).to_owned(), forest.depth(i), forest.guide(i)))
                 .collect()
@@ -395,5 +387,9 @@ mod tests {
         );
         assert_eq!(by_name, by_uid);
         assert_eq!(by_uid[2].2, "  ├ ");
+        // Named rightly but with another object's UID: the UID decides.
+        let rows = build("d", "ReplicaSet web-1 d", "gone");
+        let pod = rows.iter().find(|(k, ..)| k.ends_with("/web-1-a"));
+        assert_eq!(pod.map(|(_, depth, _)| *depth), Some(1), "{rows:?}");
     }
 }
