@@ -47,6 +47,7 @@ pub mod status;
 mod status_patch;
 mod stop;
 mod sync;
+mod transitions;
 mod update;
 mod worker;
 

@@ -337,7 +337,7 @@ fn disruption_target(message: &str, at: SimTime) -> Value {
 fn stamp_conditions(
     status: &mut SentStatus,
     others: Vec<Value>,
-    transitions: &mut std::collections::BTreeMap<String, (bool, SimTime)>,
+    transitions: &mut super::transitions::Transitions,
     pod: &k8s_openapi::api::core::v1::Pod,
     now: SimTime,
 ) {
@@ -345,20 +345,18 @@ fn stamp_conditions(
         let Condition::Kubelet(c) = c else {
             continue;
         };
-        let entry = match transitions.get_mut(c.kind) {
-            Some(entry) => entry,
-            None => transitions.entry(c.kind.to_owned()).or_insert((c.ok, now)),
-        };
-        if entry.0 != c.ok {
-            *entry = (c.ok, now);
-        }
-        c.at = second(entry.1);
+        c.at = second(transitions.observe(c.kind, c.ok, now));
     }
     let by_scheduler = pod
         .status
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
         .and_then(|c| c.iter().find(|c| c.type_ == "PodScheduled"));
+    // Room for exactly what joins the kubelet's four: the status is kept
+    // until the next one is sent (a grown list held three spare places).
+    status
+        .conditions
+        .reserve_exact(usize::from(by_scheduler.is_some()) + others.len());
     if let Some(condition) = by_scheduler {
         status.conditions.push(scheduled(condition));
     }

@@ -53,7 +53,7 @@ pub struct PodView<'a> {
     pub restart_policy: &'a str,
     pub containers: &'a [ContainerView],
     /// When each condition last changed, by type (kept across reports).
-    pub transitions: &'a std::collections::BTreeMap<String, (bool, SimTime)>,
+    pub transitions: &'a super::transitions::Transitions,
     /// Now, for conditions that have not been reported before.
     pub now: SimTime,
     /// `spec.readinessGates`' condition types.
@@ -338,7 +338,7 @@ fn conditions(view: &PodView<'_>, extra: &StatusExtra<'_>, phase: &str) -> Vec<K
     } else {
         (ready_ok, ready_reason, ready_message.clone())
     };
-    let at = |kind: &str| view.transitions.get(kind).map_or(view.now, |(_, t)| *t);
+    let at = |kind: &str| view.transitions.at(kind).unwrap_or(view.now);
     let (init_reason, init_message) = if initialized {
         (completed.then_some("PodCompleted"), None)
     } else {
@@ -490,6 +490,7 @@ fn container_status(c: &ContainerView, d: &ContainerDetail) -> CtrStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kubelet::transitions::Transitions;
     use serde_json::json;
 
     fn c(state: ContainerState) -> ContainerView {
@@ -670,7 +671,7 @@ mod tests {
     fn conditions_and_statuses_with_init_containers() {
         // pkg/kubelet/status/generate_test.go, TestGeneratePodInitializedCondition and
         // TestGenerateContainersReadyCondition.
-        let transitions = BTreeMap::new();
+        let transitions = Transitions::default();
         let containers = [named("app", waiting("PodInitializing"))];
         let init = [
             named("init-a", exited(0)),
@@ -767,7 +768,7 @@ mod tests {
     /// ready containers, but a readiness gate's condition missing or not True.
     #[test]
     fn readiness_gates_hold_ready_back() {
-        let transitions = BTreeMap::new();
+        let transitions = Transitions::default();
         let running = [c(ContainerState::Running {
             started_at: SimTime(1),
         })];

@@ -2,8 +2,6 @@
 //! `pkg/kubelet/pod_workers.go`) and for each of its containers: the runtime's
 //! view, the simulated process, the probe workers.
 
-use std::collections::BTreeMap;
-
 use k8s_openapi::api::core::v1::Pod;
 
 use super::container_spec::ContainerSpec;
@@ -11,6 +9,7 @@ use super::lifecycle::{self, InitState};
 use super::prober::{self, ProbeType};
 use super::process::{Process, State};
 use super::status::{ContainerDetail, ContainerState, ContainerView, LastTerminated};
+use super::transitions::Transitions;
 use crate::clock::SimTime;
 use crate::scheduler::framework::Counted;
 use podflow_model::Shared;
@@ -316,7 +315,7 @@ pub struct PodWorker {
     /// The pod reached Succeeded or Failed: nothing more runs.
     pub finished: bool,
     /// When each condition last changed, and to what.
-    pub transitions: BTreeMap<String, (bool, SimTime)>,
+    pub transitions: Transitions,
     /// PLEG events not relisted yet: container id and type.
     pub pleg: Vec<(String, &'static str)>,
     pub pleg_due: bool,
@@ -365,7 +364,7 @@ impl PodWorker {
             startup_logged: None,
             terminating: false,
             finished: false,
-            transitions: BTreeMap::new(),
+            transitions: Transitions::default(),
             pleg: Vec::new(),
             pleg_due: false,
             wake_at: None,
