@@ -20,18 +20,14 @@ impl Transitions {
     /// The condition of type `kind` is `ok` at `now`: when it took that
     /// status (`now` if it is new or just flipped).
     pub fn observe(&mut self, kind: &'static str, ok: bool, now: SimTime) -> SimTime {
-        match self.0.iter_mut().find(|(k, ..)| *k == kind) {
-            Some((_, was, at)) => {
-                if *was != ok {
-                    (*was, *at) = (ok, now);
-                }
-                *at
-            }
-            None => {
-                self.0.push((kind, ok, now));
-                now
-            }
+        let Some((_, was, at)) = self.0.iter_mut().find(|(k, ..)| *k == kind) else {
+            self.0.push((kind, ok, now));
+            return now;
+        };
+        if *was != ok {
+            (*was, *at) = (ok, now);
         }
+        *at
     }
 }
 
