@@ -648,7 +648,7 @@ impl App {
         });
     }
 
-    /// After a command from the `:` bar in the sandbox: plays on to where
+    /// After a command from the `:` bar or the editor: plays on to where
     /// kubectl prints its answer (its last line of that moment), computing the
     /// run that far, so the output shows in the logs pane at once and the
     /// requests before it travel on screen. Nothing when kubectl prints

@@ -97,10 +97,9 @@ impl App {
             namespace: target.namespace,
             change: Some(Box::new((shown, saved))),
         });
-        if self.lesson.is_some() {
-            return Vec::new();
+        if self.lesson.is_none() {
+            self.commands_typed += 1;
         }
-        self.commands_typed += 1;
         self.play_to_command_output()
     }
 }

@@ -297,9 +297,9 @@ pub(crate) fn mouse_action(app: &App, mouse: MouseEvent, area: Rect) -> Option<A
     }
 }
 
-/// Runs a command typed in the command bar; errors go to the status bar.
-/// Runs a typed command; in the sandbox, plays on to kubectl's answer and
-/// returns the tick the loop then needs.
+/// Runs a command typed in the command bar (errors go to the status bar),
+/// plays on to kubectl's answer, in the sandbox as in a lesson or drill,
+/// and returns the tick the loop then needs.
 pub(super) fn run_command(app: &mut App, line: &str) -> Option<u64> {
     match app.resolve_command(line) {
         // `edit` opens the editor; kubectl runs when it is saved.
@@ -316,14 +316,14 @@ pub(super) fn run_command(app: &mut App, line: &str) -> Option<u64> {
         }
         Ok(command) => {
             app.submit_in_background(command);
-            let mut tick = None;
             // What `q` asks about before quitting (a lesson keeps its own progress).
             if app.lesson.is_none() {
                 app.commands_typed += 1;
-                for effect in app.play_to_command_output() {
-                    if let Effect::Ticking(ms) = effect {
-                        tick = ms;
-                    }
+            }
+            let mut tick = None;
+            for effect in app.play_to_command_output() {
+                if let Effect::Ticking(ms) = effect {
+                    tick = ms;
                 }
             }
             app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));

@@ -674,6 +674,28 @@ fn every_lesson_step_shows_one_record_in_narration_and_pipeline() {
     }
 }
 
+/// A command typed in a lesson (or a drill) plays on to kubectl's answer, as
+/// in the sandbox: the student reads the output without stepping to it.
+#[test]
+fn a_command_typed_in_a_lesson_plays_on_to_its_answer() {
+    let lesson = embedded::open("apply-to-running").unwrap();
+    let mut app = crate::record::driver::lesson_app(lesson, Lang::En).unwrap();
+    let before = app.cursor;
+    let tick = crate::tui::run::run_command(&mut app, "get pods");
+    assert!(tick.is_some() && app.playing, "it plays on");
+    while app.playing {
+        app.update(Action::Tick);
+    }
+    assert!(app.cursor > before);
+    let text = screen(&app, 120, 40);
+    // The lesson has applied nothing yet.
+    assert!(
+        text.contains("kubectl│ No resources found in default namespace."),
+        "{text}"
+    );
+    assert!(text.contains("ran: get pods"), "{text}");
+}
+
 /// Lesson 7, step 9 narrates the new `ReplicaSet`: it stops at the write that
 /// creates it, also when the goal before (scale to 5) was left undone and
 /// the apply's first `ScalingReplicaSet` is the old `ReplicaSet`'s scale (as
