@@ -385,14 +385,15 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
         .chain(Some(below))
         .filter(|s| !s.is_empty())
         .collect();
-    let keys = keys(player, app.lang);
-    if signs.is_empty() {
-        Line::from(Span::styled(keys, theme.dim)).render(footer, buf);
-        return;
-    }
+    // Keys that do not fit end in `…` (`?` lists them all).
     let signs = signs.join("  ");
-    let room = usize::from(footer.width).saturating_sub(Line::from(signs.as_str()).width() + 1);
-    let keys = super::super::wrap::truncate(keys, room);
+    let taken = if signs.is_empty() {
+        0
+    } else {
+        Line::from(signs.as_str()).width() + 1
+    };
+    let room = usize::from(footer.width).saturating_sub(taken);
+    let keys = super::super::wrap::truncate(keys(player, app.lang), room);
     Line::from(Span::styled(keys, theme.dim)).render(footer, buf);
     Line::from(Span::styled(signs, theme.active))
         .right_aligned()
