@@ -240,12 +240,12 @@ fn status_text(app: &App) -> String {
         app.lang.pick("⏸ paused", "⏸ 已暂停")
     };
     let lesson = app.lesson.as_ref().map_or_else(String::new, |player| {
-        format!(
-            " {} {}/{} ·",
-            app.lang.pick("lesson", "课程"),
-            player.step + 1,
-            player.len()
-        )
+        let what = if player.scoring.is_some() {
+            app.lang.pick("drill", "演练")
+        } else {
+            app.lang.pick("lesson", "课程")
+        };
+        format!(" {what} {}/{} ·", player.step + 1, player.len())
     });
     // While the run is still being computed, its length so far is marked
     // `+`; a run cut short for want of memory, `✂`.

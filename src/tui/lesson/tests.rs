@@ -812,6 +812,9 @@ fn a_drill_is_scored_when_its_last_goal_holds() {
     }
     let text = screen(&app, 120, 40);
     assert!(text.contains("Drill"), "{text}");
+    // The status bar names it a drill too.
+    let status = text.lines().last().unwrap_or_default();
+    assert!(status.starts_with(" drill 4/4 · step "), "{status}");
     assert!(text.contains("Score now: 100/100 (hints 0)"), "{text}");
     app.update(Action::Lesson(LessonKey::Hint));
     app.update(Action::Lesson(LessonKey::Solution));
