@@ -179,7 +179,7 @@ fn submit_line(app: &mut App) -> Result<(), String> {
         if let Effect::RunCommand(line) = effect {
             let command = app.resolve_command(&line)?;
             app.submit(command);
-            app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
+            app.echo_ran(&line);
         }
     }
     Ok(())

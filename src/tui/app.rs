@@ -76,6 +76,10 @@ pub struct App {
     pub panes: BTreeMap<PaneId, PaneState>,
     /// A one-line message for the status bar (a command's error, say).
     pub notice: Option<String>,
+    /// The command just run from the `:` bar, echoed in the status bar until
+    /// the next key ([`App::echo_ran`]): cut to the bar, never boxed above it,
+    /// and not drawn as an error.
+    pub ran: Option<String>,
     /// The animation frame within the current step while playing.
     frame: u8,
     /// The lesson being played, if any.
@@ -122,6 +126,7 @@ impl App {
                 .map(|p| (p, PaneState::default()))
                 .collect(),
             notice: None,
+            ran: None,
             frame: 0,
             lesson: None,
             picker: None,
@@ -231,6 +236,7 @@ impl App {
     fn update_action(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Tick {
             self.notice = None;
+            self.ran = None;
         }
         if let Action::Resize(width, height) = action {
             self.area = Rect::new(0, 0, width, height);
@@ -427,6 +433,11 @@ impl App {
                 }
             }
         }
+    }
+
+    /// Echoes `line`, a command just run from the `:` bar, in the status bar.
+    pub fn echo_ran(&mut self, line: &str) {
+        self.ran = Some(format!("{}: {line}", self.lang.pick("ran", "已执行")));
     }
 
     /// Stops computing a run that holds more memory than `budget` allows:

@@ -298,6 +298,7 @@ pub fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let line = app
         .notice
         .clone()
+        .or_else(|| app.ran.clone())
         .unwrap_or_else(|| match app.presenter.notes {
             Notes::Shown => app.present_notes(),
             Notes::Hidden => super::render::step_title(app),

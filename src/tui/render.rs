@@ -367,19 +367,22 @@ fn status_bar(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let total = app.timeline.len();
     Line::from(Span::styled(status_text(app), theme.bar)).render(area, buf);
     let parts = status_parts(app, area);
-    // A notice (a command's answer or error) takes the place of the rest.
-    if let Some(notice) = &app.notice {
+    // A notice (an error, say) or the echo of a command just run takes the
+    // place of the rest, cut to it (a long notice is also boxed above).
+    let message = match (&app.notice, &app.ran) {
+        (Some(notice), _) => Some((notice, theme.bad.patch(theme.bar))),
+        (None, Some(ran)) => Some((ran, theme.bar)),
+        (None, None) => None,
+    };
+    if let Some((text, style)) = message {
         let rect = Rect::new(
             parts.title.x,
             area.y,
             area.x + area.width - parts.title.x,
             1,
         );
-        Line::from(Span::styled(
-            format!(" {notice}"),
-            theme.bad.patch(theme.bar),
-        ))
-        .render(rect, buf);
+        let text = super::wrap::truncate(&format!(" {text}"), usize::from(rect.width));
+        Line::from(Span::styled(text, style)).render(rect, buf);
         return;
     }
     let title = super::wrap::truncate(&step_title(app), usize::from(parts.title.width));

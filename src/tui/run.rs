@@ -326,7 +326,7 @@ pub(super) fn run_command(app: &mut App, line: &str) -> Option<u64> {
                     tick = ms;
                 }
             }
-            app.notice = Some(format!("{}: {line}", app.lang.pick("ran", "已执行")));
+            app.echo_ran(line);
             tick
         }
         Err(message) => {

@@ -535,6 +535,31 @@ fn a_typed_commands_output_shows_at_once() {
     assert!(text.contains("nginx   1/1     Running"), "{text}");
 }
 
+/// The echo of a command run is cut to the status bar, in the bar's own
+/// colours: it is not an error, and no box covers the logs that show its
+/// output.
+#[test]
+fn a_long_commands_echo_stays_in_the_status_bar() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::Seek(usize::MAX));
+    super::run::run_command(
+        &mut app,
+        "get pods --all-namespaces --output wide --selector run=nginx",
+    );
+    while app.playing {
+        app.update(Action::Tick);
+    }
+    let text = screen(&app, 80, 24);
+    assert!(!text.contains("notice (any key closes)"), "{text}");
+    let status = text.lines().last().unwrap_or_default();
+    assert!(status.contains(" ran: get pods --all"), "{status}");
+    assert!(status.ends_with('…'), "{status}");
+    // kubectl's answer is in the logs (the nginx Pod is not labelled so).
+    assert!(text.contains("kubectl│ No resources found"), "{text}");
+    app.update(Action::StepBack);
+    assert_eq!(app.ran, None, "the next key clears it");
+}
+
 #[test]
 fn a_run_too_large_for_the_memory_is_cut_short_and_says_so() {
     let mut computing = Timeline::started(podflow_engine::testing::nginx_engine());
