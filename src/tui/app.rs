@@ -27,6 +27,12 @@ use podflow_scenario::Location;
 const OUTPUT_LOOKAHEAD: usize = 5_000;
 /// How many steps are computed at a time while looking for it.
 const OUTPUT_SLICE: usize = 64;
+/// How many steps the view plays on to kubectl's answer (a request's own
+/// steps and a few more); an answer farther on, behind the rest of a busy
+/// run's moment, is jumped to: playing every step between would keep the
+/// class waiting for a `get pods` (27 steps, 16 s at ×1, in the default
+/// story's scheduling).
+const PLAYED_TO_OUTPUT: usize = 12;
 
 /// Playback speeds, slowest first.
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
@@ -662,8 +668,10 @@ impl App {
     /// After a command from the `:` bar or the editor: plays on to where
     /// kubectl prints its answer (its last line of that moment), computing the
     /// run that far, so the output shows in the logs pane at once and the
-    /// requests before it travel on screen. Nothing when kubectl prints
-    /// nothing within [`OUTPUT_LOOKAHEAD`] steps.
+    /// requests before it travel on screen; jumps there when it is more than
+    /// [`PLAYED_TO_OUTPUT`] steps on (the sequence pane still shows the
+    /// requests). Nothing when kubectl prints nothing within
+    /// [`OUTPUT_LOOKAHEAD`] steps.
     pub fn play_to_command_output(&mut self) -> Vec<Effect> {
         let is_output = |record: &podflow_engine::trace::TraceRecord| {
             matches!(&record.body,
@@ -684,6 +692,10 @@ impl App {
                 if last + 1 == records.len() && !complete {
                     self.timeline.advance(OUTPUT_SLICE);
                     continue;
+                }
+                if last - self.cursor > PLAYED_TO_OUTPUT {
+                    self.seek(last);
+                    return Vec::new();
                 }
                 return self.play_to(last);
             }

@@ -535,6 +535,21 @@ fn a_typed_commands_output_shows_at_once() {
     assert!(text.contains("nginx   1/1     Running"), "{text}");
 }
 
+/// Mid-run, kubectl's answer may come after many steps of the run's same
+/// moment: the view jumps to it rather than play them all.
+#[test]
+fn a_typed_commands_answer_far_on_is_jumped_to() {
+    let mut app = app(nginx_timeline());
+    app.update(Action::Seek(60));
+    let tick = super::run::run_command(&mut app, "get pods");
+    assert_eq!(tick, None);
+    assert!(!app.playing);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("kubectl│ NAME    READY   STATUS"), "{text}");
+    // The request is still in the sequence pane.
+    assert!(text.contains("GET …/default/pods"), "{text}");
+}
+
 /// The echo of a command run is cut to the status bar, in the bar's own
 /// colours: it is not an error, and no box covers the logs that show its
 /// output.
