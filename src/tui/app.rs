@@ -451,18 +451,16 @@ impl App {
     /// short (`✂`), and a notice says why and what computes it whole.
     pub fn cut_short(&mut self, budget: crate::memory::Budget) {
         self.timeline.cut_short();
+        let step = self.timeline.len();
         let tenths = budget.limit_kb * 10 / (1024 * 1024);
-        let (gib, step) = (
-            format!("{}.{}", tenths / 10, tenths % 10),
-            self.timeline.len(),
-        );
+        let gib = format!("{}.{}", tenths / 10, tenths % 10);
         self.notice = Some(match self.lang {
             Lang::En => format!(
-                "stopped computing at step {step}: the run holds {gib} GiB, 3/4 of the memory free \
+                "stopped computing at step {step}: the run holds over {gib} GiB, 3/4 of the memory free \
                  when podflow started (podflow trace computes it whole, keeping no steps)"
             ),
             Lang::Zh => format!(
-                "在第 {step} 步停止计算：运行已占用 {gib} GiB，即 podflow 启动时空闲内存的 3/4\
+                "在第 {step} 步停止计算：运行已占用超过 {gib} GiB，即 podflow 启动时空闲内存的 3/4\
                  （podflow trace 可完整计算，且不保留步骤）"
             ),
         });
@@ -665,6 +663,17 @@ impl App {
         });
     }
 
+    /// After a command typed in the `:` bar or saved from the editor: counts
+    /// it for the question `q` asks before quitting (a lesson keeps its own
+    /// progress), and plays on to kubectl's answer
+    /// ([`App::play_to_command_output`]).
+    pub fn typed_command_ran(&mut self) -> Vec<Effect> {
+        if self.lesson.is_none() {
+            self.commands_typed += 1;
+        }
+        self.play_to_command_output()
+    }
+
     /// After a command from the `:` bar or the editor: plays on to where
     /// kubectl prints its answer (its last line of that moment), computing the
     /// run that far, so the output shows in the logs pane at once and the
@@ -672,7 +681,7 @@ impl App {
     /// [`PLAYED_TO_OUTPUT`] steps on (the sequence pane still shows the
     /// requests). Nothing when kubectl prints nothing within
     /// [`OUTPUT_LOOKAHEAD`] steps.
-    pub fn play_to_command_output(&mut self) -> Vec<Effect> {
+    fn play_to_command_output(&mut self) -> Vec<Effect> {
         let is_output = |record: &podflow_engine::trace::TraceRecord| {
             matches!(&record.body,
                 podflow_engine::trace::Record::Log { component, .. }

@@ -97,10 +97,7 @@ impl App {
             namespace: target.namespace,
             change: Some(Box::new((shown, saved))),
         });
-        if self.lesson.is_none() {
-            self.commands_typed += 1;
-        }
-        self.play_to_command_output()
+        self.typed_command_ran()
     }
 }
 

@@ -316,12 +316,8 @@ pub(super) fn run_command(app: &mut App, line: &str) -> Option<u64> {
         }
         Ok(command) => {
             app.submit_in_background(command);
-            // What `q` asks about before quitting (a lesson keeps its own progress).
-            if app.lesson.is_none() {
-                app.commands_typed += 1;
-            }
             let mut tick = None;
-            for effect in app.play_to_command_output() {
+            for effect in app.typed_command_ran() {
                 if let Effect::Ticking(ms) = effect {
                     tick = ms;
                 }

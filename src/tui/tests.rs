@@ -589,7 +589,7 @@ fn a_run_too_large_for_the_memory_is_cut_short_and_says_so() {
     assert!(text.contains(&format!("/{steps}✂")), "{text}");
     assert!(
         text.contains(&format!(
-            "stopped computing at step {steps}: the run holds 3.0 GiB"
+            "stopped computing at step {steps}: the run holds over 3.0 GiB"
         )),
         "{text}"
     );

@@ -377,22 +377,21 @@ pub fn panel(app: &App, player: &Player, theme: &Theme, area: Rect, buf: &mut Bu
     let scroll = player.scroll.min(below);
     Paragraph::new(lines).scroll((scroll, 0)).render(body, buf);
     // A step longer than the panel: the rows above and below, `↑ 3  ↓ 9 more`,
-    // at the footer's right; the keys take the room left of them.
-    let above = (scroll > 0).then(|| format!("↑ {scroll}"));
-    let below = super::super::wrap::more(usize::from(below - scroll), app.lang);
-    let signs: Vec<String> = above
-        .into_iter()
-        .chain(Some(below))
-        .filter(|s| !s.is_empty())
-        .collect();
-    // Keys that do not fit end in `…` (`?` lists them all).
-    let signs = signs.join("  ");
-    let taken = if signs.is_empty() {
-        0
+    // at the footer's right; the keys take the room left of them, and end
+    // in `…` when they do not fit (`?` lists them all).
+    let above = if scroll > 0 {
+        format!("↑ {scroll}")
     } else {
-        Line::from(signs.as_str()).width() + 1
+        String::new()
     };
-    let room = usize::from(footer.width).saturating_sub(taken);
+    let below = super::super::wrap::more(usize::from(below - scroll), app.lang);
+    let signs = [above, below]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("  ");
+    let taken = Line::from(signs.as_str()).width();
+    let room = usize::from(footer.width).saturating_sub(taken + usize::from(taken > 0));
     let keys = super::super::wrap::truncate(keys(player, app.lang), room);
     Line::from(Span::styled(keys, theme.dim)).render(footer, buf);
     Line::from(Span::styled(signs, theme.active))

@@ -198,7 +198,11 @@ pub fn render(model: &Model, cx: &PaneCx<'_>, area: Rect, buf: &mut Buffer) {
         cx.state.scroll,
         usize::from(inner.height),
     );
-    let block = block(PaneId::Explain, cx, &fit::more(hidden, cx.lang));
+    let block = block(
+        PaneId::Explain,
+        cx,
+        &crate::tui::wrap::more(hidden, cx.lang),
+    );
     let inner = block.inner(area);
     block.render(area, buf);
     if !inner.is_empty() {

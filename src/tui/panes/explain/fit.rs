@@ -176,8 +176,6 @@ pub fn visible(
     (shown, hidden)
 }
 
-pub use crate::tui::wrap::more;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,9 +213,9 @@ mod tests {
         let lines: Vec<Line<'static>> = (0..10).map(|i| Line::from(format!("line {i}"))).collect();
         let (shown, hidden) = visible(lines.clone(), 0, 4);
         assert_eq!((shown.len(), hidden), (4, 6));
-        assert_eq!(more(hidden, Lang::En), "↓ 6 more");
+        assert_eq!(crate::tui::wrap::more(hidden, Lang::En), "↓ 6 more");
         let (shown, hidden) = visible(lines, 100, 4);
         assert_eq!((text(&shown), hidden), (vec!["line 9".to_owned()], 0));
-        assert_eq!(more(0, Lang::Zh), "");
+        assert_eq!(crate::tui::wrap::more(0, Lang::Zh), "");
     }
 }
